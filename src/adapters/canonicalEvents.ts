@@ -1,0 +1,113 @@
+/**
+ * looplens' own event format (spec: inputs.md §1), one JSON object per line. Also what
+ * `looplens events` prints, so users can hand-edit what the detectors see.
+ *
+ * Run ids: `run` is required on every event, except that a file with no `run` at all is one run named
+ * after the file. Decided on the file's first event: if it has no run, run-less events of the file
+ * belong to the file's run; otherwise a run-less event is a bad line.
+ */
+import { basename } from "node:path";
+import { LOOP_EVENT_TYPES, type LoopEvent, type LoopEventType } from "../core/events.js";
+import { isPlainObject, own } from "../core/plainObject.js";
+import { isBlank, parseJsonLine, type AdapterContext, type InputAdapter } from "./adapter.js";
+import type { LineSource } from "./lineSource.js";
+
+const EVENT_TYPES = new Set<string>(LOOP_EVENT_TYPES);
+
+/** The run that stands for a file without run ids: its base name without extensions. */
+export function runNameForFile(file: string): string {
+  if (file === "-") return "stdin";
+  return basename(file).replace(/(\.(gz|zst))?$/i, "").replace(/\.(jsonl|ndjson|json|log)$/i, "") || basename(file);
+}
+
+/** A string (or a number, which JSON writers sometimes emit for ids), trimmed; blank is none. */
+function idText(value: unknown): string | undefined {
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  if (typeof value !== "string") return undefined;
+  const trimmed = value.trim();
+  return trimmed === "" ? undefined : trimmed;
+}
+
+function optionalString(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+type Parsed = { ok: true; event: LoopEvent } | { ok: false; reason: string };
+
+/** Validates one parsed line into an event; `run` is resolved by the caller's file-level rule. */
+export function toEvent(value: unknown, file: string, line: number, fallbackRun: string | undefined): Parsed {
+  if (!isPlainObject(value)) return { ok: false, reason: "not a JSON object" };
+  const type = own(value, "type");
+  if (typeof type !== "string") return { ok: false, reason: 'missing "type"' };
+  if (!EVENT_TYPES.has(type)) return { ok: false, reason: `unknown event type ${JSON.stringify(type)}` };
+  const rawRun = own(value, "run");
+  const run = idText(rawRun) ?? fallbackRun;
+  if (run === undefined) return { ok: false, reason: rawRun === undefined ? 'missing "run"' : '"run" is not a non-blank string' };
+
+  const ts = own(value, "ts");
+  const base = {
+    file,
+    line,
+    run,
+    ...(optionalString(own(value, "session")) !== undefined ? { session: optionalString(own(value, "session"))! } : {}),
+    ...(optionalString(own(value, "agent")) !== undefined ? { agent: optionalString(own(value, "agent"))! } : {}),
+    ...(typeof ts === "string" || typeof ts === "number" ? { ts } : {}),
+  };
+  const id = idText(own(value, "id"));
+  const withId = id !== undefined ? { id } : {};
+  switch (type as LoopEventType) {
+    case "tool_call": {
+      const tool = own(value, "tool");
+      if (typeof tool !== "string" || tool === "") return { ok: false, reason: 'tool_call without a "tool" name' };
+      const args = own(value, "args");
+      return { ok: true, event: { type: "tool_call", ...base, ...withId, tool, ...(args !== undefined ? { args } : {}) } };
+    }
+    case "tool_result": {
+      const tool = own(value, "tool");
+      if (tool !== undefined && (typeof tool !== "string" || tool === "")) return { ok: false, reason: '"tool" is not a tool name' };
+      if (id === undefined && tool === undefined) return { ok: false, reason: 'tool_result with neither "id" nor "tool"' };
+      const result = own(value, "result");
+      const error = own(value, "error");
+      const hasError = Object.prototype.hasOwnProperty.call(value, "error");
+      return {
+        ok: true,
+        event: {
+          type: "tool_result",
+          ...base,
+          ...withId,
+          ...(tool !== undefined ? { tool } : {}),
+          ...(hasError ? { error: error ?? null } : result !== undefined ? { result } : {}),
+        },
+      };
+    }
+    default:
+      return { ok: true, event: { type: type as "run_start" | "run_end" | "compaction", ...base } };
+  }
+}
+
+export const canonicalEventsAdapter: InputAdapter = {
+  format: "events",
+
+  sniff(samples) {
+    const first = samples.find(isPlainObject);
+    return first !== undefined && typeof own(first, "type") === "string" && EVENT_TYPES.has(own(first, "type") as string);
+  },
+
+  async read(source: LineSource, { tally, emit }: AdapterContext) {
+    const file = source.file;
+    let fileRun: string | undefined | null = null; // null = not decided yet
+    await source.forEachLine((text, line, terminated) => {
+      if (isBlank(text)) return tally.ignored();
+      const parsed = parseJsonLine(text, terminated);
+      if (!parsed.ok) return tally.skipped(file, line, parsed.reason);
+      if (fileRun === null && isPlainObject(parsed.value) && EVENT_TYPES.has(own(parsed.value, "type") as string)) {
+        fileRun = idText(own(parsed.value, "run")) === undefined ? runNameForFile(file) : undefined;
+      }
+      const result = toEvent(parsed.value, file, line, fileRun ?? undefined);
+      if (!result.ok) return tally.skipped(file, line, result.reason);
+      const emitted = emit(result.event);
+      if (emitted.used) tally.used();
+      else tally.ignored(file, line, emitted.reason);
+    });
+  },
+};

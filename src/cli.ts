@@ -1,0 +1,84 @@
+/**
+ * Wires the subcommands into one commander program and turns every expected failure into one line
+ * on stderr with exit status 2 (no stack traces unless --debug).
+ */
+import { readFileSync } from "node:fs";
+import { Command, CommanderError } from "commander";
+import { ConfigError } from "./adapters/configFile.js";
+import { InputError } from "./adapters/inputs.js";
+import { registerAnalyze } from "./commands/analyze.js";
+import type { Io } from "./commands/common.js";
+import { EXIT, UsageError } from "./commands/errors.js";
+import { registerEvents } from "./commands/events.js";
+import { sanitize } from "./reporters/sanitize.js";
+
+function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version?: string };
+    return pkg.version ?? "0.0.0";
+  } catch {
+    return "0.0.0";
+  }
+}
+
+export function processIo(): Io {
+  // A closed pipe (`looplens … | head`) is not an error worth a stack trace.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+  return {
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+    stdoutIsTTY: process.stdout.isTTY === true,
+    stdinIsTTY: process.stdin.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
+    columns: process.stdout.columns,
+    env: process.env,
+  };
+}
+
+/** Known failure kinds: reported as `looplens: message`, exit 2. */
+function isUserError(error: unknown): error is Error {
+  return error instanceof UsageError || error instanceof ConfigError || error instanceof InputError;
+}
+
+export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
+  const version = packageVersion();
+  const debug = argv.includes("--debug");
+  let exitCode: number = EXIT.ok;
+  const run = async (work: () => Promise<number>) => {
+    exitCode = await work();
+  };
+
+  const program = new Command()
+    .name("looplens")
+    .description("Replay recorded agent transcripts through OpenClaw's tool-loop detectors, offline.")
+    .version(version, "-V, --version")
+    .showHelpAfterError("(run looplens --help for usage)")
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout(text),
+      writeErr: (text) => io.stderr(text),
+    });
+  registerAnalyze(program, io, version, run);
+  registerEvents(program, io, run);
+
+  try {
+    await program.parseAsync([...argv]);
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version exit through here with code 0.
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    if (isUserError(error)) {
+      io.stderr(`looplens: ${sanitize(error.message)}\n`);
+      return EXIT.usage;
+    }
+    const err = error as Error;
+    io.stderr(`looplens: internal error: ${sanitize(String(err?.message ?? error))}\n`);
+    if (debug && err?.stack) io.stderr(`${err.stack}\n`);
+    return EXIT.usage;
+  }
+}

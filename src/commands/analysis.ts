@@ -1,0 +1,132 @@
+/**
+ * The shared pipeline of the analysing commands: paths → adapters → prepared events → replay.
+ * `prepareInputs` does the config-independent work once; `replayPrepared` replays it under a config
+ * (analyze replays once, sweep many times, without parsing or hashing again).
+ */
+import type { InputFormat, LineCounts } from "../adapters/adapter.js";
+import { LineTally, type AdapterOptions } from "../adapters/adapter.js";
+import { adapterFor, expandPaths, openSource } from "../adapters/inputs.js";
+import type { LoopEvent } from "../core/events.js";
+import type { Diagnostic, RunReport } from "../core/findings.js";
+import type { Digest } from "../core/hashing.js";
+import { createHashing } from "../core/hashing.js";
+import { EventPreparer, type PreparedEvent } from "../core/prepare.js";
+import { Replayer, type ConfigForAgent } from "../core/replay.js";
+
+export interface InputOptions extends AdapterOptions {
+  readonly inputFormat?: InputFormat;
+  /** Called with byte counts as input is read (progress display). */
+  readonly onBytes?: (bytes: number) => void;
+}
+
+export interface PreparedFile {
+  readonly file: string;
+  readonly format: InputFormat;
+  readonly events: PreparedEvent[];
+}
+
+export interface PreparedInputs {
+  readonly files: PreparedFile[];
+  readonly lines: LineCounts;
+  readonly diagnostics: Diagnostic[];
+  readonly diagnosticsTotal: number;
+}
+
+export interface Analysis {
+  readonly files: ReadonlyArray<{ file: string; format: InputFormat }>;
+  readonly runs: RunReport[];
+  readonly lines: LineCounts;
+  readonly diagnostics: Diagnostic[];
+  readonly diagnosticsTotal: number;
+}
+
+/**
+ * Reads every input once, handing each file's prepared events to `sink`. Files are processed one
+ * after another in the order given so that output order never depends on timing.
+ */
+async function readInputs(
+  paths: readonly string[],
+  digest: Digest,
+  options: InputOptions,
+  sink: (file: string, format: InputFormat) => (prepared: PreparedEvent, event: LoopEvent) => void,
+): Promise<{ tally: LineTally; files: Array<{ file: string; format: InputFormat }> }> {
+  const tally = new LineTally();
+  const hashing = createHashing(digest);
+  const files: Array<{ file: string; format: InputFormat }> = [];
+  for (const path of await expandPaths(paths)) {
+    const source = await openSource(path);
+    const { adapter, sniffed } = await adapterFor(source, options.inputFormat);
+    if (!sniffed) tally.note({ file: source.file, line: 1, reason: "format not recognised; read as looplens events (use --input-format)" });
+    files.push({ file: source.file, format: adapter.format });
+    const preparer = new EventPreparer(hashing);
+    const deliver = sink(source.file, adapter.format);
+    const wrapped = options.onBytes ? { ...source, forEachLine: (h: Parameters<typeof source.forEachLine>[0]) => source.forEachLine(h, options.onBytes) } : source;
+    await adapter.read(wrapped, {
+      tally,
+      options,
+      emit(event) {
+        const disposition = preparer.prepare(event);
+        if (!disposition.used) return disposition;
+        deliver(disposition.prepared, event);
+        return { used: true };
+      },
+    });
+  }
+  return { tally, files };
+}
+
+/** Reads every input and hands each event that replay would use to `onEvent` (`looplens events`). */
+export async function readEvents(
+  paths: readonly string[],
+  digest: Digest,
+  options: InputOptions,
+  onEvent: (event: LoopEvent) => void,
+): Promise<Omit<Analysis, "runs">> {
+  const { tally, files } = await readInputs(paths, digest, options, () => (_prepared, event) => onEvent(event));
+  return { files, lines: tally.counts, diagnostics: tally.diagnostics, diagnosticsTotal: tally.diagnosticsTotal };
+}
+
+/** Parses and hashes every input once, keeping the prepared events in memory for repeated replay. */
+export async function prepareInputs(paths: readonly string[], digest: Digest, options: InputOptions = {}): Promise<PreparedInputs> {
+  const prepared: PreparedFile[] = [];
+  const { tally } = await readInputs(paths, digest, options, (file, format) => {
+    const events: PreparedEvent[] = [];
+    prepared.push({ file, format, events });
+    return (event) => events.push(event);
+  });
+  return { files: prepared, lines: tally.counts, diagnostics: tally.diagnostics, diagnosticsTotal: tally.diagnosticsTotal };
+}
+
+/** Replays prepared inputs under one config. */
+export function replayPrepared(inputs: PreparedInputs, configFor: ConfigForAgent): RunReport[] {
+  const runs: RunReport[] = [];
+  for (const file of inputs.files) {
+    const replayer = new Replayer(configFor);
+    for (const event of file.events) replayer.push(event);
+    runs.push(...replayer.finish());
+  }
+  return runs;
+}
+
+/** Streams every input straight through replay (nothing but findings is kept). */
+export async function analyzeInputs(
+  paths: readonly string[],
+  digest: Digest,
+  configFor: ConfigForAgent,
+  options: InputOptions = {},
+): Promise<Analysis> {
+  const runs: RunReport[] = [];
+  let current: Replayer | undefined;
+  const flush = () => {
+    if (current) runs.push(...current.finish());
+    current = undefined;
+  };
+  const { tally, files } = await readInputs(paths, digest, options, () => {
+    flush();
+    const replayer = new Replayer(configFor);
+    current = replayer;
+    return (prepared) => replayer.push(prepared);
+  });
+  flush();
+  return { files, runs, lines: tally.counts, diagnostics: tally.diagnostics, diagnosticsTotal: tally.diagnosticsTotal };
+}

@@ -1,0 +1,77 @@
+/** `looplens analyze [paths…]`: replay every run through the detectors and print the report. */
+import { Option, type Command } from "commander";
+import { loadXxhashDigest } from "../core/xxhashDigest.js";
+import { REPORTERS, REPORT_FORMATS } from "../reporters/index.js";
+import type { ReportData } from "../reporters/reportData.js";
+import { analyzeInputs } from "./analysis.js";
+import {
+  addConfigOptions,
+  addInputOptions,
+  appliedAgentOverrides,
+  inputPaths,
+  meetsFailOn,
+  reportDiagnostics,
+  reportNotices,
+  useColor,
+  type CommonOptions,
+  type FailOn,
+  type Io,
+} from "./common.js";
+import { createConfigResolver } from "./configResolution.js";
+import { EXIT } from "./errors.js";
+
+interface AnalyzeOptions extends CommonOptions {
+  format: string;
+  failOn?: FailOn;
+  all?: boolean;
+  verbose?: boolean;
+}
+
+export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: Io, version: string): Promise<number> {
+  const resolver = await createConfigResolver(options);
+  const digest = await loadXxhashDigest();
+  const analysis = await analyzeInputs(inputPaths(paths, io), digest, (agent) => resolver.effectiveFor(agent).config, {
+    inputFormat: options.inputFormat,
+    allBranches: options.allBranches,
+  });
+  const data: ReportData = {
+    version,
+    config: {
+      effective: resolver.base.config,
+      sources: resolver.base.sources,
+      notices: resolver.notices(),
+      file: resolver.file?.path ?? null,
+      usesLooplensDefault: resolver.usesLooplensDefault,
+      agentOverrides: appliedAgentOverrides(resolver, analysis.runs, options.agent),
+    },
+    files: analysis.files,
+    runs: analysis.runs,
+    lines: analysis.lines,
+    diagnostics: analysis.diagnostics,
+    diagnosticsTotal: analysis.diagnosticsTotal,
+  };
+  reportNotices(io, resolver, options.quiet);
+  reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);
+  const reporter = REPORTERS[options.format]!;
+  io.stdout(reporter(data, { all: options.all === true, verbose: options.verbose === true, color: useColor(options, io), width: io.columns }));
+
+  if (options.strict && analysis.lines.skipped > 0) {
+    io.stderr(`looplens: --strict: ${analysis.lines.skipped} input line(s) skipped\n`);
+    return EXIT.usage;
+  }
+  return meetsFailOn(analysis.runs, options.failOn) ? EXIT.findings : EXIT.ok;
+}
+
+export function registerAnalyze(program: Command, io: Io, version: string, run: (work: () => Promise<number>) => Promise<void>): void {
+  const command = program
+    .command("analyze", { isDefault: true })
+    .description("replay every run through the loop detectors and print the report")
+    .argument("[paths...]", "transcript files, folders, or - for standard input")
+    .addOption(new Option("-f, --format <format>", "output format").choices(REPORT_FORMATS).default("table"))
+    .addOption(new Option("--fail-on <level>", "exit 1 when a finding is at or above this level").choices(["warning", "block", "abort"]))
+    .option("-a, --all", "show runs without findings too")
+    .option("-v, --verbose", "one row per verdict instead of one per pattern");
+  addConfigOptions(command);
+  addInputOptions(command);
+  command.action((paths: string[], options: AnalyzeOptions) => run(() => runAnalyze(paths, options, io, version)));
+}

@@ -1,0 +1,106 @@
+/**
+ * Options and plumbing shared by the subcommands: configuration flags, input flags, output format,
+ * diagnostics on stderr and exit status rules.
+ */
+import type { Command } from "commander";
+import { Option } from "commander";
+import type { InputFormat } from "../adapters/adapter.js";
+import type { Diagnostic, FindingLevel, RunReport } from "../core/findings.js";
+import { LEVEL_RANK } from "../core/findings.js";
+import { sanitize } from "../reporters/sanitize.js";
+import type { ConfigResolver } from "./configResolution.js";
+import { UsageError } from "./errors.js";
+
+export interface Io {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly stdoutIsTTY: boolean;
+  readonly stdinIsTTY: boolean;
+  readonly stderrIsTTY: boolean;
+  readonly columns: number | undefined;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+export interface CommonOptions {
+  config?: string;
+  agent?: string;
+  set?: string[];
+  inputFormat?: InputFormat;
+  allBranches?: boolean;
+  quiet?: boolean;
+  color?: boolean;
+  strict?: boolean;
+  debug?: boolean;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export function addConfigOptions(command: Command): Command {
+  return command
+    .option("--config <file>", "OpenClaw config (openclaw.json, JSON5) or a bare loopDetection block")
+    .option("--agent <id>", "apply this agent's loopDetection override to every run")
+    .option("--set <key=value>", "override a config value (dotted keys, repeatable), e.g. criticalThreshold=12", collect);
+}
+
+export function addInputOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option("--input-format <format>", "force the input format instead of detecting it").choices([
+        "events",
+        "openclaw-session",
+        "openclaw-trajectory",
+        "gateway-log",
+      ]),
+    )
+    .option("--all-branches", "session transcripts: replay every entry in file order, not just the active branch")
+    .option("--strict", "exit 2 when any input line was skipped as bad")
+    .option("-q, --quiet", "no diagnostics or progress on stderr (the summary still counts them)")
+    .option("--no-color", "no colour (NO_COLOR is honoured too)")
+    .option("--debug", "show stack traces of internal errors");
+}
+
+/** Paths to read: as given, or standard input when it is piped and none were given. */
+export function inputPaths(paths: readonly string[], io: Io): string[] {
+  if (paths.length > 0) return [...paths];
+  if (!io.stdinIsTTY) return ["-"];
+  throw new UsageError("no input given: name transcript files or folders, or pipe one to standard input (-)");
+}
+
+export function useColor(options: CommonOptions, io: Io): boolean {
+  if (options.color === false) return false;
+  if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== "") return false;
+  if (io.env.FORCE_COLOR !== undefined && io.env.FORCE_COLOR !== "0") return true;
+  return io.stdoutIsTTY;
+}
+
+const SHOWN_DIAGNOSTICS = 20;
+
+/** Bad-line diagnostics on stderr: the first few verbatim (sanitized), then the total. */
+export function reportDiagnostics(io: Io, diagnostics: readonly Diagnostic[], total: number, quiet: boolean | undefined): void {
+  if (quiet || total === 0) return;
+  for (const d of diagnostics.slice(0, SHOWN_DIAGNOSTICS)) io.stderr(`${sanitize(d.file)}:${d.line}: ${sanitize(d.reason)}\n`);
+  if (total > SHOWN_DIAGNOSTICS) io.stderr(`looplens: ${total} diagnostics in all (first ${SHOWN_DIAGNOSTICS} shown; --format json lists up to 1000)\n`);
+}
+
+export function reportNotices(io: Io, resolver: ConfigResolver, quiet: boolean | undefined): void {
+  if (quiet) return;
+  for (const notice of resolver.notices()) io.stderr(`looplens: notice: ${sanitize(notice.origin)}: ${sanitize(notice.message)}\n`);
+}
+
+export type FailOn = "warning" | "block" | "abort";
+const FAIL_ON_LEVEL: Record<FailOn, FindingLevel> = { warning: "warning", block: "critical", abort: "abort" };
+
+/** True when some finding is at or above the --fail-on level. */
+export function meetsFailOn(runs: readonly RunReport[], failOn: FailOn | undefined): boolean {
+  if (!failOn) return false;
+  const floor = LEVEL_RANK[FAIL_ON_LEVEL[failOn]];
+  return runs.some((run) => run.findings.some((f) => LEVEL_RANK[f.level] >= floor));
+}
+
+/** Agent ids whose override from the config file was applied to at least one run. */
+export function appliedAgentOverrides(resolver: ConfigResolver, runs: readonly RunReport[], forced: string | undefined): string[] {
+  const agents = resolver.file?.agents;
+  if (!agents) return [];
+  const ids = forced !== undefined ? [forced] : runs.map((run) => run.agent).filter((a): a is string => a !== null);
+  return [...new Set(ids)].filter((id) => agents.has(id));
+}

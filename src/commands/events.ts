@@ -1,0 +1,53 @@
+/**
+ * `looplens events [paths…]`: the canonical events (inputs.md §1) the detectors see, one JSON object
+ * per line, so users can inspect and hand-edit what replay uses. `file` and `line` say where each
+ * event came from; the events adapter ignores them when the output is read back.
+ */
+import type { Command } from "commander";
+import type { LoopEvent } from "../core/events.js";
+import { loadXxhashDigest } from "../core/xxhashDigest.js";
+import { readEvents } from "./analysis.js";
+import { addInputOptions, inputPaths, reportDiagnostics, type CommonOptions, type Io } from "./common.js";
+import { EXIT } from "./errors.js";
+
+/** Canonical key order: what the event is, whose it is, then its payload, then where it came from. */
+export function canonicalEventJson(event: LoopEvent): string {
+  const { type, run, session, agent, ts, file, line } = event;
+  const payload: Record<string, unknown> = {};
+  if (event.type === "tool_call" || event.type === "tool_result") {
+    if (event.id !== undefined) payload.id = event.id;
+    if (event.tool !== undefined) payload.tool = event.tool;
+  }
+  if (event.type === "tool_call" && event.args !== undefined) payload.args = event.args;
+  if (event.type === "tool_result") {
+    if (event.error !== undefined) payload.error = event.error;
+    else if (event.result !== undefined) payload.result = event.result;
+  }
+  return JSON.stringify({ type, run, session, agent, ts, ...payload, file, line });
+}
+
+export async function runEvents(paths: string[], options: CommonOptions, io: Io): Promise<number> {
+  const digest = await loadXxhashDigest();
+  const lines: string[] = [];
+  const flush = () => {
+    if (lines.length > 0) io.stdout(lines.join(""));
+    lines.length = 0;
+  };
+  const result = await readEvents(inputPaths(paths, io), digest, options, (event) => {
+    lines.push(`${canonicalEventJson(event)}\n`);
+    if (lines.length >= 1024) flush();
+  });
+  flush();
+  reportDiagnostics(io, result.diagnostics, result.diagnosticsTotal, options.quiet);
+  if (options.strict && result.lines.skipped > 0) return EXIT.usage;
+  return EXIT.ok;
+}
+
+export function registerEvents(program: Command, io: Io, run: (work: () => Promise<number>) => Promise<void>): void {
+  const command = program
+    .command("events")
+    .description("print the canonical events that the detectors would see")
+    .argument("[paths...]", "transcript files, folders, or - for standard input");
+  addInputOptions(command);
+  command.action((paths: string[], options: CommonOptions) => run(() => runEvents(paths, options, io)));
+}

@@ -1,0 +1,71 @@
+/**
+ * The canonical event model (spec: inputs.md §1). Every adapter turns its input format into these
+ * events; the replay engine consumes nothing else, so no detector code knows where an event came from.
+ *
+ * `file` and `line` locate the event in the user's input so that findings can point back at it.
+ */
+
+export interface EventOrigin {
+  /** The input path as the user gave it (or as found under a folder they gave). */
+  readonly file: string;
+  /** 1-based line of the input that produced this event. */
+  readonly line: number;
+}
+
+interface EventBase extends EventOrigin {
+  /** Run id, already trimmed; adapters resolve missing run ids before emitting. */
+  readonly run: string;
+  readonly session?: string;
+  readonly agent?: string;
+  readonly ts?: string | number;
+}
+
+export interface RunStartEvent extends EventBase {
+  readonly type: "run_start";
+}
+
+export interface RunEndEvent extends EventBase {
+  readonly type: "run_end";
+}
+
+export interface ToolCallEvent extends EventBase {
+  readonly type: "tool_call";
+  readonly id?: string;
+  readonly tool: string;
+  /** Any JSON; `undefined` when the input had no `args` (which hashes differently from `null`). */
+  readonly args?: unknown;
+}
+
+/**
+ * What a call returned. `error` present (even `null`) means the call threw; otherwise `result`
+ * (absent = no result, which has no hash and is never recorded).
+ */
+export interface ToolResultEvent extends EventBase {
+  readonly type: "tool_result";
+  readonly id?: string;
+  /** May be absent when the result is linked by id; the engine takes the tool from the call. */
+  readonly tool?: string;
+  readonly result?: unknown;
+  readonly error?: unknown;
+}
+
+export interface CompactionEvent extends EventBase {
+  readonly type: "compaction";
+}
+
+export type LoopEvent = RunStartEvent | RunEndEvent | ToolCallEvent | ToolResultEvent | CompactionEvent;
+
+export type LoopEventType = LoopEvent["type"];
+
+export const LOOP_EVENT_TYPES: readonly LoopEventType[] = [
+  "run_start",
+  "run_end",
+  "tool_call",
+  "tool_result",
+  "compaction",
+];
+
+/** True when the result event carries an error outcome (the runtime's `error !== undefined`). */
+export function isErrorOutcome(event: ToolResultEvent): boolean {
+  return event.error !== undefined;
+}

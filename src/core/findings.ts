@@ -1,0 +1,65 @@
+/**
+ * What replay produces: findings (one per verdict or abort) grouped per run. Reporters turn these
+ * into text; nothing here knows about output formats.
+ */
+import type { DetectorName, ThresholdName } from "./detectors.js";
+import type { GuardWindow } from "./postCompactionGuard.js";
+
+export type FindingLevel = "warning" | "critical" | "abort";
+
+export interface Finding {
+  readonly run: string;
+  readonly agent: string | null;
+  readonly session: string | null;
+  readonly file: string;
+  /** Input line of the call (verdicts) or of the result (aborts) that produced the finding. */
+  readonly line: number;
+  /** 1-based ordinal of the tool call within its run. */
+  readonly call: number;
+  readonly tool: string;
+  readonly detector: DetectorName;
+  readonly level: FindingLevel;
+  readonly count: number;
+  readonly threshold: { readonly name: ThresholdName; readonly value: number };
+  /** True when the run would already have been stopped (blocked or aborted) before this finding. */
+  readonly afterStop: boolean;
+  readonly message: string;
+  /** Identifies the call pattern (tool + args) so reporters can collapse repeats; not printed. */
+  readonly argsHash: string;
+  /** Set for findings read from what a live runtime logged rather than replayed. */
+  readonly source?: "log";
+}
+
+export interface RunStop {
+  readonly kind: "block" | "abort";
+  readonly call: number;
+}
+
+export interface RunReport {
+  readonly run: string;
+  readonly agent: string | null;
+  readonly session: string | null;
+  readonly file: string;
+  /** Tool calls seen in the run. */
+  readonly calls: number;
+  readonly compactions: number;
+  readonly findings: readonly Finding[];
+  readonly firstStop: RunStop | null;
+  readonly guardWindows: readonly GuardWindow[];
+  /** Loop vetoes already present in the input (the live runtime really blocked these calls). */
+  readonly recordedVetoes: number;
+}
+
+export interface Diagnostic {
+  readonly file: string;
+  readonly line: number;
+  readonly reason: string;
+}
+
+/** Level order for `--fail-on` and for sorting: a block is a critical verdict. */
+export const LEVEL_RANK: Readonly<Record<FindingLevel, number>> = { warning: 1, critical: 2, abort: 3 };
+
+/** The word a human reads for a level: the runtime blocks on a critical verdict. */
+export function levelLabel(level: FindingLevel): "warning" | "block" | "abort" {
+  return level === "critical" ? "block" : level;
+}

@@ -1,0 +1,261 @@
+/**
+ * Call and outcome hashing (spec: detection.md "Hashing"). The rules decide what counts as "the same
+ * call" and "no progress": volatile fields (durations, pids, message ids) must never enter a hash,
+ * and rewording a plan must not look like progress.
+ *
+ * The digest function is injected (xxhash in production) so that this module stays pure.
+ */
+import { isPlainObject, own } from "./plainObject.js";
+import { stableSerialize, wellFormed, type KeyFilter } from "./stableSerialize.js";
+
+/** Maps a serialized value to a short fixed-size digest. Only equality of digests matters. */
+export type Digest = (text: string) => string;
+
+export interface OutcomeHash {
+  /** Absent for a loop veto or an absent result: such outcomes are never recorded. */
+  readonly resultHash?: string;
+  /** Lower-cased tool name when the error says the tool does not exist. */
+  readonly unknownTool?: string;
+  /** The result is the loop detector's own veto: the live runtime blocked this call. */
+  readonly veto?: boolean;
+}
+
+export type Outcome = { readonly kind: "result"; readonly value: unknown } | { readonly kind: "error"; readonly value: unknown };
+
+const SEND_ACTIONS = new Set([
+  "send",
+  "broadcast",
+  "reply",
+  "thread-reply",
+  "sendWithEffect",
+  "sendAttachment",
+  "upload-file",
+  "sticker",
+  "poll",
+]);
+const CHANNEL_TOOLS = new Set([
+  "telegram",
+  "discord",
+  "slack",
+  "whatsapp",
+  "signal",
+  "imessage",
+  "msteams",
+  "googlechat",
+  "matrix",
+  "mattermost",
+]);
+const VOLATILE_KEYS = new Set([
+  "messageId",
+  "message_id",
+  "messageIds",
+  "platformMessageId",
+  "platformMessageIds",
+  "fileId",
+  "file_id",
+  "fileKey",
+  "pollId",
+  "poll_id",
+  "receipt",
+  "runId",
+  "idempotencyKey",
+  "ts",
+  "timestamp",
+  "sentAt",
+  "deliveredAt",
+  "createdAt",
+]);
+
+// Both patterns start with a literal and their quantified runs cannot overlap between two anchors,
+// so backtracking stays linear in the text length even for multi-megabyte errors.
+const UNKNOWN_TOOL_PATTERNS = [
+  /unknown tool[:\s]+["']?([a-z0-9_.-]+)["']?/i,
+  /tool\s+["']?([a-z0-9_.-]+)["']?\s+(not found|is not available)/i,
+];
+
+function actionOf(args: unknown): unknown {
+  return isPlainObject(args) ? own(args, "action") : undefined;
+}
+
+/** `command_status`, or `process` polling/reading logs: the runtime's known polling calls. */
+export function isKnownPoll(tool: string, args: unknown): boolean {
+  if (tool === "command_status") return true;
+  if (tool !== "process") return false;
+  const action = actionOf(args);
+  return action === "poll" || action === "log";
+}
+
+/** Outbound sends, whose results differ only by per-call ids that must not look like progress. */
+export function isOutboundSend(tool: string, args: unknown): boolean {
+  if (tool === "sessions_send") return true;
+  const action = actionOf(args);
+  if (tool === "message") return typeof action === "string" && SEND_ACTIONS.has(action);
+  if (CHANNEL_TOOLS.has(tool)) return action === undefined || (typeof action === "string" && SEND_ACTIONS.has(action));
+  return false;
+}
+
+const isNonBlank = (value: unknown): value is string => typeof value === "string" && value.trim() !== "";
+
+/** update_plan reduced to its shape: rewording steps is not progress. */
+export function normalizePlan(value: unknown): unknown {
+  const obj = isPlainObject(value) ? value : {};
+  const planValue = own(obj, "plan");
+  const plan = Array.isArray(planValue) ? planValue : [];
+  return {
+    planLength: plan.length,
+    statuses: plan.map((step) => (isPlainObject(step) ? (own(step, "status") ?? null) : null)),
+    stepPresence: plan.map((step) => isPlainObject(step) && isNonBlank(own(step, "step"))),
+    hasExplanation: isNonBlank(own(obj, "explanation")),
+  };
+}
+
+function isMessageLike(obj: Record<string, unknown>): boolean {
+  return (
+    typeof own(obj, "id") === "string" &&
+    typeof own(obj, "text") === "string" &&
+    (typeof own(obj, "direction") === "string" ||
+      typeof own(obj, "senderId") === "string" ||
+      typeof own(obj, "accountId") === "string" ||
+      isPlainObject(own(obj, "conversation")))
+  );
+}
+
+const omitVolatile: KeyFilter = (obj, key) => VOLATILE_KEYS.has(key) || (key === "id" && isMessageLike(obj));
+
+/** Text of every `{type: string, text: string}` entry of `result.content`, joined and trimmed. */
+export function contentText(result: Record<string, unknown>): string {
+  const content = own(result, "content");
+  if (!Array.isArray(content)) return "";
+  const texts: string[] = [];
+  for (const entry of content) {
+    if (!isPlainObject(entry)) continue;
+    const type = own(entry, "type");
+    const text = own(entry, "text");
+    if (typeof type === "string" && typeof text === "string") texts.push(text);
+  }
+  return texts.join("\n").trim();
+}
+
+/** The text an error is hashed by, as the runtime renders thrown values. */
+export function errorText(error: unknown): string {
+  if (typeof error === "string") return error === "" ? "Error" : error;
+  if (typeof error === "number" || typeof error === "boolean") return String(error);
+  if (isPlainObject(error) && typeof own(error, "message") === "string") {
+    // A recorded Error: an empty message falls back to its name, like `String(new Error(""))`.
+    const message = own(error, "message") as string;
+    if (message !== "") return message;
+    const name = own(error, "name");
+    return typeof name === "string" && name !== "" ? name : "Error";
+  }
+  return stableSerialize(error);
+}
+
+export function unknownToolName(text: string): string | undefined {
+  for (const pattern of UNKNOWN_TOOL_PATTERNS) {
+    const match = pattern.exec(text);
+    if (match?.[1]) return match[1].toLowerCase();
+  }
+  return undefined;
+}
+
+export function isLoopVeto(details: Record<string, unknown>): boolean {
+  return own(details, "status") === "blocked" && own(details, "deniedReason") === "tool-loop";
+}
+
+export interface Hashing {
+  argsHash(tool: string, args: unknown): string;
+  outcomeHash(tool: string, args: unknown, outcome: Outcome): OutcomeHash;
+}
+
+export function createHashing(digest: Digest): Hashing {
+  const hashValue = (value: unknown, omit?: KeyFilter) => digest(stableSerialize(value, omit));
+
+  const execHash = (details: Record<string, unknown>, text: string): string | undefined => {
+    const status = own(details, "status");
+    if (status === "running") return hashValue({ status, tail: own(details, "tail") });
+    if (status === "completed" || status === "failed") {
+      const exitCode = own(details, "exitCode");
+      const aggregated = own(details, "aggregated");
+      return hashValue({
+        status,
+        exitCode: typeof exitCode === "number" ? exitCode : null,
+        timedOut: own(details, "timedOut") === true,
+        output: isNonBlank(aggregated) ? aggregated.trim() : text,
+      });
+    }
+    if (status === "approval-pending" || status === "approval-unavailable") {
+      const pick = (key: string) => own(details, key);
+      return hashValue({
+        status,
+        reason: pick("reason"),
+        host: pick("host"),
+        command: pick("command"),
+        warningText: pick("warningText"),
+      });
+    }
+    return undefined; // other statuses fall through to the generic rule
+  };
+
+  const processHash = (action: unknown, details: Record<string, unknown>, text: string): string | undefined => {
+    const field = (key: string) => own(details, key) ?? null;
+    // A missing status stays absent (undefined), distinct from an explicit null.
+    const status = own(details, "status");
+    if (action === "poll") {
+      return hashValue({
+        action,
+        status,
+        exitCode: field("exitCode"),
+        exitSignal: field("exitSignal"),
+        aggregated: field("aggregated"),
+        text,
+      });
+    }
+    if (action === "log") {
+      return hashValue({
+        action,
+        status,
+        totalLines: field("totalLines"),
+        totalChars: field("totalChars"),
+        truncated: field("truncated"),
+        exitCode: field("exitCode"),
+        exitSignal: field("exitSignal"),
+        text,
+      });
+    }
+    return undefined;
+  };
+
+  const resultHash = (tool: string, args: unknown, result: Record<string, unknown>, details: Record<string, unknown>) => {
+    if (tool === "exec") {
+      const hash = execHash(details, contentText(result));
+      if (hash !== undefined) return hash;
+    }
+    if (tool === "process") {
+      const hash = processHash(actionOf(args), details, contentText(result));
+      if (hash !== undefined) return hash;
+    }
+    if (isOutboundSend(tool, args)) return hashValue(details, omitVolatile);
+    if (tool === "update_plan") return hashValue({ details: normalizePlan(details), text: "" });
+    return hashValue({ details, text: contentText(result) });
+  };
+
+  return {
+    argsHash(tool, args) {
+      return `${tool}:${hashValue(tool === "update_plan" ? normalizePlan(args) : args)}`;
+    },
+    outcomeHash(tool, args, outcome) {
+      if (outcome.kind === "error") {
+        const text = errorText(outcome.value);
+        const unknownTool = unknownToolName(text);
+        const hash = `error:${digest(wellFormed(text))}`;
+        return unknownTool === undefined ? { resultHash: hash } : { resultHash: hash, unknownTool };
+      }
+      const result = outcome.value;
+      if (!isPlainObject(result)) return result === undefined ? {} : { resultHash: hashValue(result) };
+      const rawDetails = own(result, "details");
+      const details = isPlainObject(rawDetails) ? rawDetails : {};
+      if (isLoopVeto(details)) return { veto: true }; // no hash: a veto must not reset a streak
+      return { resultHash: resultHash(tool, args, result, details) };
+    },
+  };
+}

@@ -1,0 +1,222 @@
+/**
+ * The config-dependent half of replay (spec: detection.md "History", "Replay, as looplens does it").
+ * Fed prepared events in input order, it does per call what the runtime does: evaluate the detectors
+ * before the call, record the call unless it was vetoed, attach its outcome when it arrives and show
+ * the outcome to the post-compaction guard. A recorded run did not stop at a would-be block, so replay
+ * keeps going and flags later findings as `afterStop`.
+ *
+ * One replayer handles one input file; runs are keyed by their run id within it.
+ */
+import { guardOn, rollingDetectorsOn, type ResolvedConfig } from "./config.js";
+import { evaluate, measure, type Verdict } from "./detectors.js";
+import type { Finding, RunReport, RunStop } from "./findings.js";
+import { SessionHistory } from "./history.js";
+import { PostCompactionGuard, type GuardWindow } from "./postCompactionGuard.js";
+import type { PreparedEvent } from "./prepare.js";
+
+/** The effective config for a run's agent (`null` = no agent known). */
+export type ConfigForAgent = (agent: string | null) => ResolvedConfig;
+
+interface RunState {
+  readonly run: string;
+  agent: string | null;
+  session: string | null;
+  readonly file: string;
+  calls: number;
+  compactions: number;
+  findings: Finding[];
+  firstStop: RunStop | null;
+  guardWindows: GuardWindow[];
+  recordedVetoes: number;
+  open: boolean;
+  config: ResolvedConfig | undefined;
+  guard: PostCompactionGuard | undefined;
+}
+
+type CallEvent = Extract<PreparedEvent, { type: "call" }>;
+type OutcomeEvent = Extract<PreparedEvent, { type: "outcome" }>;
+
+export class Replayer {
+  private readonly runs = new Map<string, RunState>();
+  private readonly histories = new Map<string, { history: SessionHistory; openRuns: number }>();
+
+  constructor(private readonly configFor: ConfigForAgent) {}
+
+  push(event: PreparedEvent): void {
+    const state = this.runFor(event);
+    switch (event.type) {
+      case "run_start":
+        return;
+      case "run_end":
+        return this.close(state);
+      case "compaction":
+        state.compactions++;
+        if (guardOn(this.configOf(state))) this.guardOf(state).arm(state.calls);
+        return;
+      case "call":
+        return this.call(state, event);
+      case "outcome":
+        return this.outcome(state, event);
+    }
+  }
+
+  /** Ends every run still open and returns all runs in order of first appearance. */
+  finish(): RunReport[] {
+    for (const state of this.runs.values()) this.close(state);
+    return [...this.runs.values()].map((state) => ({
+      run: state.run,
+      agent: state.agent,
+      session: state.session,
+      file: state.file,
+      calls: state.calls,
+      compactions: state.compactions,
+      findings: state.findings,
+      firstStop: state.firstStop,
+      guardWindows: state.guardWindows,
+      recordedVetoes: state.recordedVetoes,
+    }));
+  }
+
+  private runFor(event: PreparedEvent): RunState {
+    let state = this.runs.get(event.run);
+    if (!state) {
+      state = {
+        run: event.run,
+        agent: null,
+        session: null,
+        file: event.file,
+        calls: 0,
+        compactions: 0,
+        findings: [],
+        firstStop: null,
+        guardWindows: [],
+        recordedVetoes: 0,
+        open: false,
+        config: undefined,
+        guard: undefined,
+      };
+      this.runs.set(event.run, state);
+    }
+    // Identity may arrive on any event; the first value seen names the run. The session is fixed
+    // once the run is open because it selects the history the run's records live in.
+    if ("agent" in event && state.agent === null && event.agent !== undefined) state.agent = event.agent;
+    if ("session" in event && state.session === null && event.session !== undefined && !state.open) state.session = event.session;
+    if (!state.open) this.reopen(state);
+    return state;
+  }
+
+  private sessionKey(state: RunState): string {
+    return state.session ?? `\u0000run:${state.run}`;
+  }
+
+  private reopen(state: RunState): void {
+    state.open = true;
+    const key = this.sessionKey(state);
+    const entry = this.histories.get(key);
+    if (entry) entry.openRuns++;
+    else this.histories.set(key, { history: new SessionHistory(), openRuns: 1 });
+  }
+
+  private close(state: RunState): void {
+    if (!state.open) return;
+    state.open = false;
+    const window = state.guard?.openWindow();
+    if (window) state.guardWindows.push(window);
+    state.guard = undefined;
+    const key = this.sessionKey(state);
+    const entry = this.histories.get(key);
+    // With no run of the session open, its old records can never be seen again: free them.
+    if (entry && --entry.openRuns <= 0) this.histories.delete(key);
+  }
+
+  private historyOf(state: RunState): SessionHistory {
+    return this.histories.get(this.sessionKey(state))!.history;
+  }
+
+  private configOf(state: RunState): ResolvedConfig {
+    state.config ??= this.configFor(state.agent);
+    return state.config;
+  }
+
+  private guardOf(state: RunState): PostCompactionGuard {
+    state.guard ??= new PostCompactionGuard(this.configOf(state).postCompactionGuard.windowSize);
+    return state.guard;
+  }
+
+  private call(state: RunState, event: CallEvent): void {
+    const config = this.configOf(state);
+    state.calls = event.call;
+    const history = this.historyOf(state);
+
+    let verdict: Verdict | undefined;
+    if (rollingDetectorsOn(config)) {
+      verdict = evaluate(measure(history.forRun(state.run), event.tool, event.argsHash, event.knownPoll), config);
+    }
+    if (verdict) {
+      this.addFinding(state, {
+        line: event.line,
+        call: event.call,
+        tool: event.tool,
+        detector: verdict.detector,
+        level: verdict.level,
+        count: verdict.count,
+        threshold: verdict.threshold,
+        message: verdict.message,
+        argsHash: event.argsHash,
+      });
+    }
+    // The runtime vetoes a critical call before it runs, so it never enters history. Recording is
+    // on whenever `enabled` is not explicitly false: the post-compaction guard depends on it.
+    if (verdict?.level !== "critical" && guardOn(config)) {
+      history.append({ tool: event.tool, argsHash: event.argsHash, callId: event.callId, run: state.run }, config.historySize);
+    }
+  }
+
+  private outcome(state: RunState, event: OutcomeEvent): void {
+    if (event.veto) state.recordedVetoes++;
+    const config = this.configOf(state);
+    // An outcome without a hash (a veto, an absent result) is neither recorded nor shown to the guard.
+    if (event.resultHash === undefined || !guardOn(config)) return;
+
+    this.historyOf(state).attachOutcome(
+      {
+        tool: event.tool,
+        argsHash: event.argsHash,
+        callId: event.callId,
+        run: state.run,
+        resultHash: event.resultHash,
+        unknownTool: event.unknownTool,
+      },
+      config.historySize,
+    );
+    const step = this.guardOf(state).observe({ tool: event.tool, argsHash: event.argsHash, resultHash: event.resultHash });
+    if (step.kind === "closed") state.guardWindows.push(step.window);
+    if (step.kind !== "abort") return;
+    state.guardWindows.push(step.window);
+    this.addFinding(state, {
+      line: event.line,
+      call: event.call,
+      tool: event.tool,
+      detector: "compaction_loop_persisted",
+      level: "abort",
+      count: step.count,
+      threshold: { name: "postCompactionGuard.windowSize", value: config.postCompactionGuard.windowSize },
+      message: `compaction_loop_persisted: ${event.tool} repeated ${step.count} times with identical args+result post-compaction; run aborted.`,
+      argsHash: event.argsHash,
+    });
+  }
+
+  private addFinding(state: RunState, finding: Omit<Finding, "run" | "agent" | "session" | "file" | "afterStop">): void {
+    state.findings.push({
+      run: state.run,
+      agent: state.agent,
+      session: state.session,
+      file: state.file,
+      afterStop: state.firstStop !== null,
+      ...finding,
+    });
+    if (state.firstStop === null && finding.level !== "warning") {
+      state.firstStop = { kind: finding.level === "abort" ? "abort" : "block", call: finding.call };
+    }
+  }
+}

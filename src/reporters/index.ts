@@ -1,0 +1,13 @@
+/** The output formats, by name: each a function from report data to text (like eslint's formatters). */
+import { jsonReporter } from "./json.js";
+import { ndjsonReporter } from "./ndjson.js";
+import type { Reporter } from "./reportData.js";
+import { tableReporter } from "./table.js";
+
+export const REPORTERS: Readonly<Record<string, Reporter>> = {
+  table: tableReporter,
+  json: jsonReporter,
+  ndjson: ndjsonReporter,
+};
+
+export const REPORT_FORMATS = Object.keys(REPORTERS);

@@ -1,0 +1,18 @@
+/** `--format ndjson`: one finding per line, in input order (files in order given, then line). */
+import type { Finding } from "../core/findings.js";
+import { publicFinding, type Reporter } from "./reportData.js";
+
+export function inInputOrder(data: Parameters<Reporter>[0]): Finding[] {
+  const fileOrder = new Map(data.files.map((f, i) => [f.file, i]));
+  const all = [...data.runs.flatMap((run) => run.findings), ...(data.liveFindings ?? [])];
+  // Stable sort: findings of one line (a call and its outcome share none) keep their replay order.
+  return all
+    .map((finding, index) => ({ finding, index }))
+    .sort((a, b) => (fileOrder.get(a.finding.file) ?? 0) - (fileOrder.get(b.finding.file) ?? 0) || a.finding.line - b.finding.line || a.index - b.index)
+    .map(({ finding }) => finding);
+}
+
+export const ndjsonReporter: Reporter = (data) =>
+  inInputOrder(data)
+    .map((finding) => `${JSON.stringify(publicFinding(finding))}\n`)
+    .join("");

@@ -1,0 +1,166 @@
+/**
+ * What every reporter receives, and the derived views they share: the summary counts, the
+ * machine-readable finding shape, and the collapsing of repeated verdicts into table rows.
+ */
+import type { LineCounts } from "../adapters/adapter.js";
+import type { ConfigNotice, ResolvedConfig, ValueSource } from "../core/config.js";
+import type { Diagnostic, Finding, FindingLevel, RunReport } from "../core/findings.js";
+
+export interface ConfigSummary {
+  readonly effective: ResolvedConfig;
+  readonly sources: Readonly<Record<string, ValueSource>>;
+  readonly notices: readonly ConfigNotice[];
+  /** The config file given with --config, if any. */
+  readonly file: string | null;
+  /** No --config: looplens turned the rolling detectors on itself. */
+  readonly usesLooplensDefault: boolean;
+  /** Agent ids whose own override was applied to some run. */
+  readonly agentOverrides: readonly string[];
+}
+
+export interface ReportData {
+  readonly version: string;
+  readonly config: ConfigSummary;
+  readonly files: ReadonlyArray<{ file: string; format: string }>;
+  readonly runs: readonly RunReport[];
+  readonly lines: LineCounts;
+  readonly diagnostics: readonly Diagnostic[];
+  readonly diagnosticsTotal: number;
+  /** Live findings read from Gateway logs, when any. */
+  readonly liveFindings?: readonly Finding[];
+}
+
+export interface ReportOptions {
+  /** Show runs without findings too. */
+  readonly all: boolean;
+  /** One row per verdict instead of one per pattern. */
+  readonly verbose: boolean;
+  readonly color: boolean;
+  /** Terminal width for the table, if known. */
+  readonly width?: number;
+}
+
+export type Reporter = (data: ReportData, options: ReportOptions) => string;
+
+export interface Summary {
+  readonly files: number;
+  readonly runs: number;
+  readonly calls: number;
+  readonly compactions: number;
+  readonly findings: Readonly<Record<FindingLevel, number>> & { readonly total: number };
+  readonly runsWith: { readonly warning: number; readonly block: number; readonly abort: number };
+  readonly lines: LineCounts;
+  readonly diagnostics: number;
+}
+
+export function summarize(data: ReportData): Summary {
+  const findings = { warning: 0, critical: 0, abort: 0, total: 0 };
+  const runsWith = { warning: 0, block: 0, abort: 0 };
+  let calls = 0;
+  let compactions = 0;
+  for (const run of data.runs) {
+    calls += run.calls;
+    compactions += run.compactions;
+    const levels = new Set<FindingLevel>();
+    for (const finding of run.findings) {
+      findings[finding.level]++;
+      findings.total++;
+      levels.add(finding.level);
+    }
+    if (levels.has("warning")) runsWith.warning++;
+    if (levels.has("critical")) runsWith.block++;
+    if (levels.has("abort")) runsWith.abort++;
+  }
+  return {
+    files: data.files.length,
+    runs: data.runs.length,
+    calls,
+    compactions,
+    findings,
+    runsWith,
+    lines: { ...data.lines },
+    diagnostics: data.diagnosticsTotal,
+  };
+}
+
+/** The published shape of a finding (ndjson line, json `findings[]`): no internal fields. */
+export function publicFinding(finding: Finding): Record<string, unknown> {
+  return {
+    run: finding.run,
+    agent: finding.agent,
+    session: finding.session,
+    file: finding.file,
+    line: finding.line,
+    call: finding.call,
+    tool: finding.tool,
+    detector: finding.detector,
+    level: finding.level,
+    count: finding.count,
+    threshold: { name: finding.threshold.name, value: finding.threshold.value },
+    afterStop: finding.afterStop,
+    message: finding.message,
+    ...(finding.source ? { source: finding.source } : {}),
+  };
+}
+
+/** One table row: consecutive-or-not verdicts of one pattern, level and stop side. */
+export interface FindingGroup {
+  readonly first: Finding;
+  readonly last: Finding;
+  readonly verdicts: number;
+  readonly maxCount: number;
+  readonly minCount: number;
+}
+
+/**
+ * Collapses repeated verdicts of one pattern (same detector, level, tool and args, same side of the
+ * run's first stop) into one row, in order of first appearance.
+ */
+export function groupFindings(findings: readonly Finding[], verbose: boolean): FindingGroup[] {
+  if (verbose) return findings.map((f) => ({ first: f, last: f, verdicts: 1, maxCount: f.count, minCount: f.count }));
+  const groups = new Map<string, { first: Finding; last: Finding; verdicts: number; maxCount: number; minCount: number }>();
+  for (const finding of findings) {
+    const key = [finding.detector, finding.level, finding.tool, finding.argsHash, finding.afterStop, finding.source ?? ""].join("\u0000");
+    const group = groups.get(key);
+    if (!group) {
+      groups.set(key, { first: finding, last: finding, verdicts: 1, maxCount: finding.count, minCount: finding.count });
+    } else {
+      group.last = finding;
+      group.verdicts++;
+      group.maxCount = Math.max(group.maxCount, finding.count);
+      group.minCount = Math.min(group.minCount, finding.count);
+    }
+  }
+  return [...groups.values()];
+}
+
+/** "11–20" for a collapsed row, "11" for one verdict. */
+export function callRange(group: FindingGroup): string {
+  return group.first.call === group.last.call ? String(group.first.call) : `${group.first.call}–${group.last.call}`;
+}
+
+/** Effective thresholds in `name=value` form, for headers and summaries. */
+export function thresholdList(config: ResolvedConfig): string {
+  return [
+    `warningThreshold=${config.warningThreshold}`,
+    `criticalThreshold=${config.criticalThreshold}`,
+    `globalCircuitBreakerThreshold=${config.globalCircuitBreakerThreshold}`,
+    `unknownToolThreshold=${config.unknownToolThreshold}`,
+    `historySize=${config.historySize}`,
+    `postCompactionGuard.windowSize=${config.postCompactionGuard.windowSize}`,
+  ].join(" ");
+}
+
+/** One sentence on what the rolling detectors and the guard are doing under this config. */
+export function detectorState(config: ConfigSummary): string {
+  const { effective } = config;
+  if (effective.enabled === true) {
+    const off = Object.entries(effective.detectors)
+      .filter(([, on]) => !on)
+      .map(([name]) => name);
+    const why = config.usesLooplensDefault ? " (looplens default: no --config given; the runtime's own default is off)" : "";
+    return `rolling detectors on${why}${off.length ? `; disabled: ${off.join(", ")}` : ""}; post-compaction guard on`;
+  }
+  if (effective.enabled === false) return "rolling detectors and post-compaction guard off (enabled: false); use --set enabled=true to evaluate them";
+  return "rolling detectors off (enabled is unset, the runtime's default); post-compaction guard on; use --set enabled=true to evaluate the detectors";
+}
