@@ -114,13 +114,16 @@ export interface FindingGroup {
 
 /**
  * Collapses repeated verdicts of one pattern (same detector, level, tool and args, same side of the
- * run's first stop) into one row, in order of first appearance.
+ * run's first stop) into one row, in order of first appearance. Ping-pong verdicts alternate between
+ * two call patterns and collapse by detector and level alone.
  */
 export function groupFindings(findings: readonly Finding[], verbose: boolean): FindingGroup[] {
   if (verbose) return findings.map((f) => ({ first: f, last: f, verdicts: 1, maxCount: f.count, minCount: f.count }));
   const groups = new Map<string, { first: Finding; last: Finding; verdicts: number; maxCount: number; minCount: number }>();
   for (const finding of findings) {
-    const key = [finding.detector, finding.level, finding.tool, finding.argsHash, finding.afterStop, finding.source ?? ""].join("\u0000");
+    // A ping-pong alternates between two patterns: both sides are one loop, so one row.
+    const pattern = finding.detector === "ping_pong" ? "" : `${finding.tool}\u0000${finding.argsHash}`;
+    const key = [finding.detector, finding.level, pattern, finding.afterStop, finding.source ?? "", finding.run].join("\u0000");
     const group = groups.get(key);
     if (!group) {
       groups.set(key, { first: finding, last: finding, verdicts: 1, maxCount: finding.count, minCount: finding.count });

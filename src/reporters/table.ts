@@ -56,8 +56,8 @@ function runHeader(run: RunReport, chalk: ChalkInstance): string {
   ];
   let header = parts.filter((p) => p !== undefined).join(chalk.dim(" · "));
   if (run.firstStop) {
-    const what = run.firstStop.kind === "abort" ? "would abort" : "would block";
-    header += `\n${chalk.dim(`  the live run ${what} at call ${run.firstStop.call}; rows marked ⏹ come after that point`)}`;
+    const what = run.firstStop.kind === "abort" ? "aborted" : "blocked";
+    header += `\n${chalk.dim(`  under this config the run would have been ${what} at call ${run.firstStop.call}; rows marked ⏹ come after that point`)}`;
   }
   if (run.recordedVetoes > 0) header += `\n${chalk.dim(`  ${plural(run.recordedVetoes, "call")} really blocked by the live runtime (loop veto in the transcript)`)}`;
   return header;
