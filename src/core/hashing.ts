@@ -167,10 +167,23 @@ export interface Hashing {
   outcomeHash(tool: string, args: unknown, outcome: Outcome): OutcomeHash;
 }
 
-export function createHashing(digest: Digest): Hashing {
-  const hashValue = (value: unknown, omit?: KeyFilter) => digest(stableSerialize(value, omit));
+/**
+ * What an outcome hash needs to know about the call's arguments: only its `action` (process polls
+ * and logs, outbound sends). Keeping this instead of the arguments lets pending calls stay small.
+ */
+export function argsForOutcome(args: unknown): unknown {
+  const action = actionOf(args);
+  return typeof action === "string" ? { action } : undefined;
+}
 
-  const execHash = (details: Record<string, unknown>, text: string): string | undefined => {
+/** The result's content text, computed at most once and only by the rules that hash it. */
+type LazyText = () => string;
+
+export function createHashing(digest: Digest): Hashing {
+  // Long strings are hashed on their own (see stableSerialize): the serialization stays small.
+  const hashValue = (value: unknown, omit?: KeyFilter) => digest(stableSerialize(value, omit, digest));
+
+  const execHash = (details: Record<string, unknown>, text: LazyText): string | undefined => {
     const status = own(details, "status");
     if (status === "running") return hashValue({ status, tail: own(details, "tail") });
     if (status === "completed" || status === "failed") {
@@ -180,7 +193,7 @@ export function createHashing(digest: Digest): Hashing {
         status,
         exitCode: typeof exitCode === "number" ? exitCode : null,
         timedOut: own(details, "timedOut") === true,
-        output: isNonBlank(aggregated) ? aggregated.trim() : text,
+        output: isNonBlank(aggregated) ? aggregated.trim() : text(),
       });
     }
     if (status === "approval-pending" || status === "approval-unavailable") {
@@ -196,7 +209,7 @@ export function createHashing(digest: Digest): Hashing {
     return undefined; // other statuses fall through to the generic rule
   };
 
-  const processHash = (action: unknown, details: Record<string, unknown>, text: string): string | undefined => {
+  const processHash = (action: unknown, details: Record<string, unknown>, text: LazyText): string | undefined => {
     const field = (key: string) => own(details, key) ?? null;
     // A missing status stays absent (undefined), distinct from an explicit null.
     const status = own(details, "status");
@@ -207,7 +220,7 @@ export function createHashing(digest: Digest): Hashing {
         exitCode: field("exitCode"),
         exitSignal: field("exitSignal"),
         aggregated: field("aggregated"),
-        text,
+        text: text(),
       });
     }
     if (action === "log") {
@@ -219,24 +232,26 @@ export function createHashing(digest: Digest): Hashing {
         truncated: field("truncated"),
         exitCode: field("exitCode"),
         exitSignal: field("exitSignal"),
-        text,
+        text: text(),
       });
     }
     return undefined;
   };
 
   const resultHash = (tool: string, args: unknown, result: Record<string, unknown>, details: Record<string, unknown>) => {
+    let text: string | undefined;
+    const lazyText = () => (text ??= contentText(result));
     if (tool === "exec") {
-      const hash = execHash(details, contentText(result));
+      const hash = execHash(details, lazyText);
       if (hash !== undefined) return hash;
     }
     if (tool === "process") {
-      const hash = processHash(actionOf(args), details, contentText(result));
+      const hash = processHash(actionOf(args), details, lazyText);
       if (hash !== undefined) return hash;
     }
     if (isOutboundSend(tool, args)) return hashValue(details, omitVolatile);
     if (tool === "update_plan") return hashValue({ details: normalizePlan(details), text: "" });
-    return hashValue({ details, text: contentText(result) });
+    return hashValue({ details, text: lazyText() });
   };
 
   return {

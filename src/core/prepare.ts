@@ -5,7 +5,7 @@
  * hashing again (that is what makes `sweep` cheap).
  */
 import type { LoopEvent, ToolResultEvent } from "./events.js";
-import { isKnownPoll, type Hashing } from "./hashing.js";
+import { argsForOutcome, isKnownPoll, type Hashing } from "./hashing.js";
 
 interface Located {
   readonly run: string;
@@ -43,6 +43,7 @@ export type Disposition = { readonly used: true; readonly prepared: PreparedEven
 interface PendingCall {
   readonly id: string | undefined;
   readonly tool: string;
+  /** Only what the outcome hash reads of the arguments (`argsForOutcome`), not the arguments. */
   readonly args: unknown;
   readonly argsHash: string;
   readonly call: number;
@@ -82,7 +83,7 @@ export class EventPreparer {
         const links = this.links(event.run);
         const argsHash = this.hashing.argsHash(event.tool, event.args);
         const call = ++links.calls;
-        links.pending.push({ id: event.id, tool: event.tool, args: event.args, argsHash, call });
+        links.pending.push({ id: event.id, tool: event.tool, args: argsForOutcome(event.args), argsHash, call });
         if (links.pending.length > MAX_PENDING_PER_RUN) links.pending.shift();
         return {
           used: true,

@@ -1,0 +1,67 @@
+/**
+ * Long strings are hashed on their own inside a value's serialization (a speed-up): hash equality
+ * must still be exactly the equality of the full stable serialization.
+ */
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createHashing, type Digest, type Hashing } from "../src/core/hashing.js";
+import { LONG_TEXT, stableSerialize } from "../src/core/stableSerialize.js";
+import { loadXxhashDigest } from "../src/core/xxhashDigest.js";
+
+let digest: Digest;
+let hashing: Hashing;
+beforeAll(async () => {
+  digest = await loadXxhashDigest();
+  hashing = createHashing(digest);
+});
+
+// Few distinct long strings (so that equal pairs are common), some with lone surrogates.
+const longText = fc
+  .tuple(fc.constantFrom("a", "é", "\uD800", "🚀", '"', "\n"), fc.integer({ min: LONG_TEXT - 2, max: LONG_TEXT + 3 }), fc.constantFrom("", "x", "\uDC00"))
+  .map(([unit, n, tail]) => unit.repeat(n) + tail);
+const value = fc.letrec((tie) => ({
+  leaf: fc.oneof(longText, fc.constantFrom("", "a", null, 0, 1, true), fc.constant(undefined)),
+  node: fc.oneof(
+    { depthSize: "small" },
+    tie("leaf"),
+    fc.array(tie("node"), { maxLength: 3 }),
+    fc.dictionary(fc.constantFrom("a", "b", "c"), tie("node"), { maxKeys: 3 }),
+  ),
+})).node;
+
+describe("long strings hashed separately", () => {
+  it("two args hash equal exactly when their full serializations are equal", () => {
+    fc.assert(
+      fc.property(value, value, (a, b) => {
+        const sameSerialization = stableSerialize(a) === stableSerialize(b);
+        expect(hashing.argsHash("t", a) === hashing.argsHash("t", b)).toBe(sameSerialization);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("drops lone surrogates from long strings too", () => {
+    const text = "z".repeat(LONG_TEXT + 10);
+    expect(hashing.argsHash("t", { text: `${text}\uD800` })).toBe(hashing.argsHash("t", { text }));
+    expect(hashing.argsHash("t", { text: `${text}\uFFFD` })).not.toBe(hashing.argsHash("t", { text }));
+  });
+
+  it("a digested long string never equals a short string spelling out a digest", () => {
+    const long = "q".repeat(LONG_TEXT + 1);
+    const spelled = stableSerialize({ v: long }, undefined, digest);
+    expect(spelled).not.toContain(long);
+    expect(hashing.argsHash("t", { v: long })).not.toBe(hashing.argsHash("t", { v: `#${JSON.stringify(digest(long))}` }));
+  });
+});
+
+describe("xxhash digest of huge texts", () => {
+  it("streams in slices without changing the digest, even with pairs across slice ends", async () => {
+    const { default: xxhash } = await import("xxhash-wasm");
+    const { h64ToString } = await xxhash();
+    // 🚀 is a surrogate pair; an odd prefix puts pairs across every slice boundary.
+    const huge = `x${"🚀".repeat(600_000)}\uD800tail`;
+    expect(huge.length).toBeGreaterThan(1 << 20);
+    expect(digest(huge)).toBe(h64ToString(huge));
+    expect(digest(`${huge}!`)).not.toBe(digest(huge));
+  });
+});
