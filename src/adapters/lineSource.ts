@@ -7,7 +7,7 @@
  * this splitter hands each line to a synchronous callback instead (see bench/ for the figures).
  */
 import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 
@@ -25,47 +25,90 @@ export interface LineSource {
 
 const CHUNK = 1 << 20;
 
+/**
+ * Splits pushed chunks into lines on raw bytes. Chunks may be reused by the caller after `push`
+ * returns: every line is decoded before that, and an unfinished line is copied.
+ */
+export class LineSplitter {
+  private carry: Buffer[] = [];
+  private lineNo = 0;
+
+  constructor(private readonly handler: LineHandler) {}
+
+  private emit(buf: Buffer, start: number, end: number, terminated: boolean): boolean {
+    this.lineNo++;
+    if (end > start && buf[end - 1] === 13) end--; // CRLF
+    let text = buf.toString("utf8", start, end);
+    if (this.lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1); // BOM
+    return this.handler(text, this.lineNo, terminated) !== false;
+  }
+
+  /** Returns false when the handler asked to stop. */
+  push(chunk: Buffer): boolean {
+    let start = 0;
+    for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+      let keepGoing: boolean;
+      if (this.carry.length > 0) {
+        this.carry.push(chunk.subarray(start, nl));
+        const line = Buffer.concat(this.carry);
+        this.carry = [];
+        keepGoing = this.emit(line, 0, line.length, true);
+      } else {
+        keepGoing = this.emit(chunk, start, nl, true);
+      }
+      if (!keepGoing) return false;
+      start = nl + 1;
+    }
+    // Pieces of an unfinished line are kept as a list and joined once: a 100 MB line costs O(n).
+    if (start < chunk.length) this.carry.push(Buffer.from(chunk.subarray(start)));
+    return true;
+  }
+
+  /** The last line, if the input did not end with a newline. */
+  end(): void {
+    if (this.carry.length === 0) return;
+    const line = Buffer.concat(this.carry);
+    this.carry = [];
+    this.emit(line, 0, line.length, false);
+  }
+}
+
 export async function splitLines(
   chunks: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
   handler: LineHandler,
   onBytes?: (bytes: number) => void,
 ): Promise<void> {
-  let carry: Buffer[] = [];
-  let lineNo = 0;
-  const emit = (buf: Buffer, start: number, end: number, terminated: boolean): boolean => {
-    lineNo++;
-    if (end > start && buf[end - 1] === 13) end--; // CRLF
-    let text = buf.toString("utf8", start, end);
-    if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1); // BOM
-    return handler(text, lineNo, terminated) !== false;
-  };
+  const splitter = new LineSplitter(handler);
   for await (const raw of chunks) {
     const chunk = typeof raw === "string" ? Buffer.from(raw) : raw;
     onBytes?.(chunk.length);
-    let start = 0;
-    for (;;) {
-      const nl = chunk.indexOf(10, start);
-      if (nl === -1) break;
-      let keepGoing: boolean;
-      if (carry.length > 0) {
-        carry.push(chunk.subarray(start, nl));
-        const line = Buffer.concat(carry);
-        carry = [];
-        keepGoing = emit(line, 0, line.length, true);
-      } else {
-        keepGoing = emit(chunk, start, nl, true);
-      }
-      if (!keepGoing) return;
-      start = nl + 1;
-    }
-    // Pieces of an unfinished line are kept as a list and joined once: a 100 MB line costs O(n).
-    if (start < chunk.length) carry.push(chunk.subarray(start));
+    if (!splitter.push(chunk)) return;
   }
-  if (carry.length > 0) {
-    const line = Buffer.concat(carry);
-    emit(line, 0, line.length, false);
+  splitter.end();
+}
+
+/**
+ * Plain files are read into one reused buffer: a read stream allocates a fresh 1 MB Buffer per read,
+ * and those are reclaimed so lazily that they alone held ~60 MB of RSS on a 200 MB folder.
+ */
+async function readPlainFile(path: string, handler: LineHandler, onBytes?: (bytes: number) => void): Promise<void> {
+  const file = await open(path, "r");
+  try {
+    const buffer = Buffer.allocUnsafe(CHUNK);
+    const splitter = new LineSplitter(handler);
+    for (;;) {
+      const { bytesRead } = await file.read(buffer, 0, CHUNK, null);
+      if (bytesRead === 0) break;
+      onBytes?.(bytesRead);
+      if (!splitter.push(bytesRead === CHUNK ? buffer : buffer.subarray(0, bytesRead))) return;
+    }
+    splitter.end();
+  } finally {
+    await file.close();
   }
 }
+
+const COMPRESSED = /\.(gz|zst|zstd)$/i;
 
 function decompressed(path: string, stream: Readable): Readable {
   return /\.gz$/i.test(path) ? stream.pipe(createGunzip()) : stream;
@@ -77,6 +120,7 @@ export async function fileSource(path: string): Promise<LineSource> {
     file: path,
     size: info.size,
     async forEachLine(handler, onBytes) {
+      if (!COMPRESSED.test(path)) return readPlainFile(path, handler, onBytes);
       const stream = decompressed(path, createReadStream(path, { highWaterMark: CHUNK }));
       try {
         await splitLines(stream, handler, onBytes);
