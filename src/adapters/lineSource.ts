@@ -23,7 +23,8 @@ export interface LineSource {
   forEachLine(handler: LineHandler, onBytes?: (bytes: number) => void): Promise<void>;
 }
 
-const CHUNK = 1 << 20;
+/** Read size: 256 KB reads peak ~20 MB lower than 1 MB reads per thread, at the same speed (bench/). */
+const CHUNK = 1 << 18;
 
 /**
  * Splits pushed chunks into lines on raw bytes. Chunks may be reused by the caller after `push`

@@ -49,11 +49,12 @@ async function readInputs(
   digest: Digest,
   options: InputOptions,
   sink: (file: string, format: InputFormat) => (prepared: PreparedEvent, event: LoopEvent) => void,
+  expand = true,
 ): Promise<{ tally: LineTally; files: Array<{ file: string; format: InputFormat }> }> {
   const tally = new LineTally();
   const hashing = createHashing(digest);
   const files: Array<{ file: string; format: InputFormat }> = [];
-  for (const path of await expandPaths(paths)) {
+  for (const path of expand ? await expandPaths(paths) : paths) {
     const source = await openSource(path);
     const { adapter, sniffed } = await adapterFor(source, options.inputFormat);
     if (!sniffed) tally.note({ file: source.file, line: 1, reason: "format not recognised; read as looplens events (use --input-format)" });
@@ -108,25 +109,64 @@ export function replayPrepared(inputs: PreparedInputs, configFor: ConfigForAgent
   return runs;
 }
 
-/** Streams every input straight through replay (nothing but findings is kept). */
+/** What one input file yields; files are independent, so they can be analysed in any thread. */
+export interface FileAnalysis {
+  readonly file: string;
+  readonly format: InputFormat;
+  readonly runs: RunReport[];
+  readonly lines: LineCounts;
+  readonly diagnostics: Diagnostic[];
+  readonly diagnosticsTotal: number;
+  /** Agents whose config replay asked for, in first-asked order (to replay config notices in order). */
+  readonly agentsResolved: Array<string | null>;
+}
+
+/**
+ * Streams one input straight through replay: nothing but findings is kept, so memory follows the
+ * runs open at a time, not the size of the file.
+ */
+export async function analyzeFile(path: string, digest: Digest, configFor: ConfigForAgent, options: InputOptions = {}): Promise<FileAnalysis> {
+  const agentsResolved: Array<string | null> = [];
+  const asked = new Set<string | null>();
+  const replayer = new Replayer((agent) => {
+    if (!asked.has(agent)) {
+      asked.add(agent);
+      agentsResolved.push(agent);
+    }
+    return configFor(agent);
+  });
+  const { tally, files } = await readInputs([path], digest, options, () => (prepared) => replayer.push(prepared), false);
+  const { file, format } = files[0]!;
+  return { file, format, runs: replayer.finish(), lines: tally.counts, diagnostics: tally.diagnostics, diagnosticsTotal: tally.diagnosticsTotal, agentsResolved };
+}
+
+/** Joins per-file analyses in input order, exactly as if one tally had counted them all. */
+export function mergeAnalyses(parts: readonly FileAnalysis[]): Analysis {
+  const tally = new LineTally();
+  const runs: RunReport[] = [];
+  for (const part of parts) {
+    for (const key of ["read", "used", "ignored", "skipped"] as const) tally.counts[key] += part.lines[key];
+    for (const diagnostic of part.diagnostics) tally.note(diagnostic);
+    tally.diagnosticsTotal += part.diagnosticsTotal - part.diagnostics.length;
+    runs.push(...part.runs);
+  }
+  return {
+    files: parts.map(({ file, format }) => ({ file, format })),
+    runs,
+    lines: tally.counts,
+    diagnostics: tally.diagnostics,
+    diagnosticsTotal: tally.diagnosticsTotal,
+  };
+}
+
+/** Analyses every input, one file after another (the parallel path in parallelAnalysis.ts gives the same result). */
 export async function analyzeInputs(
   paths: readonly string[],
   digest: Digest,
   configFor: ConfigForAgent,
   options: InputOptions = {},
 ): Promise<Analysis> {
-  const runs: RunReport[] = [];
-  let current: Replayer | undefined;
-  const flush = () => {
-    if (current) runs.push(...current.finish());
-    current = undefined;
-  };
-  const { tally, files } = await readInputs(paths, digest, options, () => {
-    flush();
-    const replayer = new Replayer(configFor);
-    current = replayer;
-    return (prepared) => replayer.push(prepared);
-  });
-  flush();
-  return { files, runs, lines: tally.counts, diagnostics: tally.diagnostics, diagnosticsTotal: tally.diagnosticsTotal };
+  const parts: FileAnalysis[] = [];
+  for (const path of await expandPaths(paths)) parts.push(await analyzeFile(path, digest, configFor, options));
+  return mergeAnalyses(parts);
 }

@@ -3,7 +3,7 @@ import { Option, type Command } from "commander";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { REPORTERS, REPORT_FORMATS } from "../reporters/index.js";
 import type { ReportData } from "../reporters/reportData.js";
-import { analyzeInputs } from "./analysis.js";
+import { analyzeAll } from "./parallelAnalysis.js";
 import {
   addConfigOptions,
   addInputOptions,
@@ -30,10 +30,9 @@ interface AnalyzeOptions extends CommonOptions {
 export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: Io, version: string): Promise<number> {
   const resolver = await createConfigResolver(options);
   const digest = await loadXxhashDigest();
-  const analysis = await analyzeInputs(inputPaths(paths, io), digest, (agent) => resolver.effectiveFor(agent).config, {
-    inputFormat: options.inputFormat,
-    allBranches: options.allBranches,
-  });
+  const input = { inputFormat: options.inputFormat, allBranches: options.allBranches };
+  const config = { config: options.config, agent: options.agent, set: options.set };
+  const analysis = await analyzeAll(inputPaths(paths, io), digest, (agent) => resolver.effectiveFor(agent).config, { config, input }, io.env);
   const data: ReportData = {
     version,
     config: {

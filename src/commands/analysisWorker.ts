@@ -1,0 +1,44 @@
+/**
+ * Worker-thread entry of the parallel analysis (parallelAnalysis.ts): rebuilds the config resolver
+ * and the digest from plain options once, then analyses the files it is sent, one at a time.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { InputError } from "../adapters/inputs.js";
+import { loadXxhashDigest } from "../core/xxhashDigest.js";
+import { analyzeFile } from "./analysis.js";
+import { createConfigResolver } from "./configResolution.js";
+import type { WorkerReply, WorkerRequest, WorkerSetup } from "./parallelAnalysis.js";
+
+/** Byte counts are batched: one message per few MB is plenty for a progress bar. */
+const BYTES_BATCH = 4 << 20;
+
+const port = parentPort!;
+const setup = workerData as WorkerSetup & { readonly progress: boolean };
+const resolver = await createConfigResolver(setup.config);
+const digest = await loadXxhashDigest();
+const reply = (message: WorkerReply) => port.postMessage(message);
+
+let pendingBytes = 0;
+const flushBytes = () => {
+  if (pendingBytes > 0) reply({ kind: "bytes", bytes: pendingBytes });
+  pendingBytes = 0;
+};
+const onBytes = setup.progress
+  ? (bytes: number) => {
+      pendingBytes += bytes;
+      if (pendingBytes >= BYTES_BATCH) flushBytes();
+    }
+  : undefined;
+
+port.on("message", async ({ index, path }: WorkerRequest) => {
+  try {
+    const result = await analyzeFile(path, digest, (agent) => resolver.effectiveFor(agent).config, { ...setup.input, onBytes });
+    flushBytes();
+    reply({ kind: "done", index, result });
+  } catch (error) {
+    flushBytes();
+    const err = error as Error;
+    reply({ kind: "failed", index, userError: error instanceof InputError, message: String(err?.message ?? error), ...(err?.stack ? { stack: err.stack } : {}) });
+  }
+});
+reply({ kind: "ready" });
