@@ -1,0 +1,72 @@
+/**
+ * Many files are analysed on several threads (parallelAnalysis.ts); the report must be exactly the
+ * serial one: same stdout in every format, same stderr (diagnostics, config notices), same status.
+ * LOOPLENS_WORKERS forces the mode (0 = serial, N = N worker threads) whatever the input size.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// @ts-expect-error: the benchmark's generator is plain JavaScript
+import { generate } from "../bench/generate.mjs";
+import { runCli } from "./helpers/cli.js";
+
+let dir: string;
+let config: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "looplens-parallel-"));
+  const inputs = join(dir, "inputs");
+  // Realistic runs (loops included) spread over files of different sizes...
+  generate({ dir: inputs, seed: 11, files: 5, fileMb: 0.15, format: "events" });
+  generate({ dir: join(inputs, "more"), seed: 12, files: 2, fileMb: 0.4, format: "events" });
+  // ...and bad lines in two files: 700 + 700 diagnostics, more than the 1000 a report keeps.
+  const bad = (n: number) => Array.from({ length: n }, (_, i) => (i % 2 ? "{not json" : '{"type":"tool_call"}')).join("\n") + "\n";
+  writeFileSync(join(inputs, "bad-a.jsonl"), bad(700));
+  writeFileSync(join(inputs, "bad-b.jsonl"), bad(700));
+  // Per-agent overrides that get clamped: their notices appear in the order agents are first met.
+  config = join(dir, "openclaw.json");
+  writeFileSync(
+    config,
+    JSON.stringify({
+      tools: { loopDetection: { enabled: true } },
+      agents: {
+        list: [
+          { id: "ops", tools: { loopDetection: { criticalThreshold: 5 } } },
+          { id: "research", tools: { loopDetection: { globalCircuitBreakerThreshold: 12 } } },
+        ],
+      },
+    }),
+  );
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const run = (workers: string, args: string[]) => runCli(["analyze", ...args], { env: { LOOPLENS_WORKERS: workers } });
+
+describe("parallel analysis", () => {
+  for (const format of ["json", "ndjson", "table"]) {
+    it(`gives the serial report byte for byte (--format ${format})`, () => {
+      const args = [join(dir, "inputs"), "--format", format, "--config", config, "--all"];
+      const serial = run("0", args);
+      expect(serial.status).toBe(0);
+      expect(serial.stdout.length).toBeGreaterThan(1000);
+      expect(serial.stderr).toContain("not valid JSON");
+      expect(serial.stderr).toMatch(/globalCircuitBreakerThreshold 12 .*\n.*criticalThreshold 5 /);
+      const parallel = run("2", args);
+      expect(parallel.stdout).toBe(serial.stdout);
+      expect(parallel.stderr).toBe(serial.stderr);
+      expect(parallel.status).toBe(serial.status);
+    });
+  }
+
+  it("the merged report accounts for every line of every file", () => {
+    const report = JSON.parse(run("3", [join(dir, "inputs"), "--format", "json", "--quiet"]).stdout);
+    expect(report.summary.files).toBe(9);
+    expect(report.summary.lines.skipped).toBe(1400);
+    expect(report.summary.lines.read).toBe(report.summary.lines.used + report.summary.lines.ignored + report.summary.lines.skipped);
+    expect(report.diagnostics).toHaveLength(1000);
+    expect(report.summary.diagnostics).toBe(1400);
+    expect(report.summary.findings.total).toBeGreaterThan(0);
+  });
+});
