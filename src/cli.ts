@@ -34,6 +34,7 @@ export function processIo(): Io {
     stdinIsTTY: process.stdin.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
     columns: process.stdout.columns,
+    stderrColumns: process.stderr.columns,
     env: process.env,
   };
 }

@@ -82,8 +82,8 @@ export async function splitLines(
   const splitter = new LineSplitter(handler);
   for await (const raw of chunks) {
     const chunk = typeof raw === "string" ? Buffer.from(raw) : raw;
-    onBytes?.(chunk.length);
     if (!splitter.push(chunk)) return;
+    onBytes?.(chunk.length);
   }
   splitter.end();
 }
@@ -100,8 +100,8 @@ async function readPlainFile(path: string, handler: LineHandler, onBytes?: (byte
     for (;;) {
       const { bytesRead } = await file.read(buffer, 0, CHUNK, null);
       if (bytesRead === 0) break;
-      onBytes?.(bytesRead);
       if (!splitter.push(bytesRead === CHUNK ? buffer : buffer.subarray(0, bytesRead))) return;
+      onBytes?.(bytesRead);
     }
     splitter.end();
   } finally {
@@ -122,9 +122,12 @@ export async function fileSource(path: string): Promise<LineSource> {
     size: info.size,
     async forEachLine(handler, onBytes) {
       if (!COMPRESSED.test(path)) return readPlainFile(path, handler, onBytes);
-      const stream = decompressed(path, createReadStream(path, { highWaterMark: CHUNK }));
+      const raw = createReadStream(path, { highWaterMark: CHUNK });
+      // Progress counts bytes of the file (its size is the total), not decompressed bytes.
+      if (onBytes) raw.on("data", (chunk) => onBytes(chunk.length));
+      const stream = decompressed(path, raw);
       try {
-        await splitLines(stream, handler, onBytes);
+        await splitLines(stream, handler);
       } finally {
         stream.destroy();
       }

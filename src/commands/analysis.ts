@@ -6,6 +6,7 @@
 import type { InputFormat, LineCounts } from "../adapters/adapter.js";
 import { LineTally, type AdapterOptions } from "../adapters/adapter.js";
 import { adapterFor, expandPaths, openSource } from "../adapters/inputs.js";
+import type { LineSource } from "../adapters/lineSource.js";
 import type { LoopEvent } from "../core/events.js";
 import type { Diagnostic, RunReport } from "../core/findings.js";
 import type { Digest } from "../core/hashing.js";
@@ -15,8 +16,30 @@ import { Replayer, type ConfigForAgent } from "../core/replay.js";
 
 export interface InputOptions extends AdapterOptions {
   readonly inputFormat?: InputFormat;
-  /** Called with byte counts as input is read (progress display). */
-  readonly onBytes?: (bytes: number) => void;
+  /** Called as input is read, with the bytes read and lines split since the last call (progress). */
+  readonly onProgress?: ProgressSink;
+}
+
+export type ProgressSink = (bytes: number, lines: number) => void;
+
+/** The source, reporting bytes and lines to `sink` as it is read (per chunk, not per line). */
+function reportingProgress(source: LineSource, sink: ProgressSink): LineSource {
+  return {
+    ...source,
+    forEachLine(handler) {
+      let lines = 0;
+      return source.forEachLine(
+        (text, lineNo, terminated) => {
+          lines++;
+          return handler(text, lineNo, terminated);
+        },
+        (bytes) => {
+          sink(bytes, lines);
+          lines = 0;
+        },
+      );
+    },
+  };
 }
 
 export interface PreparedFile {
@@ -61,7 +84,7 @@ async function readInputs(
     files.push({ file: source.file, format: adapter.format });
     const preparer = new EventPreparer(hashing);
     const deliver = sink(source.file, adapter.format);
-    const wrapped = options.onBytes ? { ...source, forEachLine: (h: Parameters<typeof source.forEachLine>[0]) => source.forEachLine(h, options.onBytes) } : source;
+    const wrapped = options.onProgress ? reportingProgress(source, options.onProgress) : source;
     await adapter.read(wrapped, {
       tally,
       options,

@@ -9,8 +9,8 @@ import { analyzeFile } from "./analysis.js";
 import { createConfigResolver } from "./configResolution.js";
 import type { WorkerReply, WorkerRequest, WorkerSetup } from "./parallelAnalysis.js";
 
-/** Byte counts are batched: one message per few MB is plenty for a progress bar. */
-const BYTES_BATCH = 4 << 20;
+/** Progress is batched: one message per MB or so is plenty for a progress bar. */
+const BYTES_BATCH = 1 << 20;
 
 const port = parentPort!;
 const setup = workerData as WorkerSetup & { readonly progress: boolean };
@@ -19,24 +19,27 @@ const digest = await loadXxhashDigest();
 const reply = (message: WorkerReply) => port.postMessage(message);
 
 let pendingBytes = 0;
-const flushBytes = () => {
-  if (pendingBytes > 0) reply({ kind: "bytes", bytes: pendingBytes });
+let pendingLines = 0;
+const flushProgress = () => {
+  if (pendingBytes > 0 || pendingLines > 0) reply({ kind: "progress", bytes: pendingBytes, lines: pendingLines });
   pendingBytes = 0;
+  pendingLines = 0;
 };
-const onBytes = setup.progress
-  ? (bytes: number) => {
+const onProgress = setup.progress
+  ? (bytes: number, lines: number) => {
       pendingBytes += bytes;
-      if (pendingBytes >= BYTES_BATCH) flushBytes();
+      pendingLines += lines;
+      if (pendingBytes >= BYTES_BATCH) flushProgress();
     }
   : undefined;
 
 port.on("message", async ({ index, path }: WorkerRequest) => {
   try {
-    const result = await analyzeFile(path, digest, (agent) => resolver.effectiveFor(agent).config, { ...setup.input, onBytes });
-    flushBytes();
+    const result = await analyzeFile(path, digest, (agent) => resolver.effectiveFor(agent).config, { ...setup.input, onProgress });
+    flushProgress();
     reply({ kind: "done", index, result });
   } catch (error) {
-    flushBytes();
+    flushProgress();
     const err = error as Error;
     reply({ kind: "failed", index, userError: error instanceof InputError, message: String(err?.message ?? error), ...(err?.stack ? { stack: err.stack } : {}) });
   }

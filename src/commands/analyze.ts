@@ -4,6 +4,7 @@ import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { REPORTERS, REPORT_FORMATS } from "../reporters/index.js";
 import type { ReportData } from "../reporters/reportData.js";
 import { analyzeAll } from "./parallelAnalysis.js";
+import { progressDisplay } from "./progressDisplay.js";
 import {
   addConfigOptions,
   addInputOptions,
@@ -32,7 +33,8 @@ export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: I
   const digest = await loadXxhashDigest();
   const input = { inputFormat: options.inputFormat, allBranches: options.allBranches };
   const config = { config: options.config, agent: options.agent, set: options.set };
-  const analysis = await analyzeAll(inputPaths(paths, io), digest, (agent) => resolver.effectiveFor(agent).config, { config, input }, io.env);
+  const configFor = (agent: string | null) => resolver.effectiveFor(agent).config;
+  const analysis = await analyzeAll(inputPaths(paths, io), digest, configFor, { config, input }, io.env, progressDisplay(io, options));
   const data: ReportData = {
     version,
     config: {

@@ -18,6 +18,8 @@ export interface Io {
   readonly stdinIsTTY: boolean;
   readonly stderrIsTTY: boolean;
   readonly columns: number | undefined;
+  /** Width of stderr when it is a terminal (the progress bar). */
+  readonly stderrColumns?: number | undefined;
   readonly env: NodeJS.ProcessEnv;
 }
 

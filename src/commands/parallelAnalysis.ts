@@ -14,7 +14,7 @@ import { Worker } from "node:worker_threads";
 import { InputError, expandPaths } from "../adapters/inputs.js";
 import type { ConfigForAgent } from "../core/replay.js";
 import type { Digest } from "../core/hashing.js";
-import { analyzeFile, mergeAnalyses, type Analysis, type FileAnalysis, type InputOptions } from "./analysis.js";
+import { analyzeFile, mergeAnalyses, type Analysis, type FileAnalysis, type InputOptions, type ProgressSink } from "./analysis.js";
 import { createConfigResolver, type ConfigOptions } from "./configResolution.js";
 
 /** Below this much input, starting workers costs more than it saves. */
@@ -23,26 +23,32 @@ const PARALLEL_MIN_BYTES = 16 << 20;
 /** What a worker needs to rebuild the pipeline: plain data only (functions do not cross threads). */
 export interface WorkerSetup {
   readonly config: ConfigOptions;
-  readonly input: Omit<InputOptions, "onBytes">;
+  readonly input: Omit<InputOptions, "onProgress">;
 }
 
 export type WorkerRequest = { readonly index: number; readonly path: string };
 export type WorkerReply =
   | { readonly kind: "ready" }
-  | { readonly kind: "bytes"; readonly bytes: number }
+  | { readonly kind: "progress"; readonly bytes: number; readonly lines: number }
   | { readonly kind: "done"; readonly index: number; readonly result: FileAnalysis }
   | { readonly kind: "failed"; readonly index: number; readonly userError: boolean; readonly message: string; readonly stack?: string };
 
 /** Number of worker threads besides the main thread (0 = serial), honouring LOOPLENS_WORKERS. */
-export async function workersFor(files: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
+export function workersFor(files: readonly string[], totalBytes: number, env: NodeJS.ProcessEnv): number {
   if (files.length < 2 || files.includes("-")) return 0;
   const forced = env.LOOPLENS_WORKERS;
   if (forced !== undefined && /^\d+$/.test(forced)) return Math.min(Number(forced), files.length - 1);
   const cores = availableParallelism();
-  if (cores < 2) return 0;
-  let bytes = 0;
-  for (const file of files) bytes += (await stat(file)).size;
-  return bytes >= PARALLEL_MIN_BYTES ? Math.min(cores - 1, files.length - 1) : 0;
+  if (cores < 2 || totalBytes < PARALLEL_MIN_BYTES) return 0;
+  return Math.min(cores - 1, files.length - 1);
+}
+
+/** A progress display for this many bytes of input, or none. */
+export type StartProgress = (totalBytes: number) => { update: ProgressSink; done(): void } | undefined;
+
+/** File sizes (0 for standard input, which is not known before it is read). */
+async function sizesOf(files: readonly string[]): Promise<number[]> {
+  return Promise.all(files.map(async (file) => (file === "-" ? 0 : (await stat(file)).size)));
 }
 
 /** Analyses the inputs serially or on several threads; the same result either way. */
@@ -52,24 +58,31 @@ export async function analyzeAll(
   configFor: ConfigForAgent,
   setup: WorkerSetup,
   env: NodeJS.ProcessEnv,
-  onBytes?: (bytes: number) => void,
+  startProgress?: StartProgress,
 ): Promise<Analysis> {
   const files = await expandPaths(paths);
-  const workers = await workersFor(files, env);
-  if (workers === 0) {
-    const parts: FileAnalysis[] = [];
-    for (const file of files) parts.push(await analyzeFile(file, digest, configFor, { ...setup.input, onBytes }));
+  const sizes = await sizesOf(files);
+  const total = sizes.reduce((sum, size) => sum + size, 0);
+  const workers = workersFor(files, total, env);
+  const progress = startProgress?.(total);
+  const onProgress: ProgressSink | undefined = progress ? (bytes, lines) => progress.update(bytes, lines) : undefined;
+  try {
+    if (workers === 0) {
+      const parts: FileAnalysis[] = [];
+      for (const file of files) parts.push(await analyzeFile(file, digest, configFor, { ...setup.input, onProgress }));
+      return mergeAnalyses(parts);
+    }
+    const parts = await inThreads(files, largestFirst(sizes), workers, digest, setup, onProgress);
+    // Resolve the same agents in the same order as a serial run would, so config notices match.
+    for (const part of parts) for (const agent of part.agentsResolved) configFor(agent);
     return mergeAnalyses(parts);
+  } finally {
+    progress?.done();
   }
-  const parts = await inThreads(files, workers, digest, setup, onBytes);
-  // Resolve the same agents in the same order as a serial run would, so config notices match.
-  for (const part of parts) for (const agent of part.agentsResolved) configFor(agent);
-  return mergeAnalyses(parts);
 }
 
-async function largestFirst(files: readonly string[]): Promise<number[]> {
-  const sizes = await Promise.all(files.map(async (file) => (await stat(file)).size));
-  return files.map((_, i) => i).sort((a, b) => sizes[b]! - sizes[a]! || a - b);
+function largestFirst(sizes: readonly number[]): number[] {
+  return sizes.map((_, i) => i).sort((a, b) => sizes[b]! - sizes[a]! || a - b);
 }
 
 function workerFailure(reply: Extract<WorkerReply, { kind: "failed" }>): Error {
@@ -81,12 +94,12 @@ function workerFailure(reply: Extract<WorkerReply, { kind: "failed" }>): Error {
 
 async function inThreads(
   files: readonly string[],
+  queue: number[],
   workerCount: number,
   digest: Digest,
   setup: WorkerSetup,
-  onBytes?: (bytes: number) => void,
+  onProgress?: ProgressSink,
 ): Promise<FileAnalysis[]> {
-  const queue = await largestFirst(files);
   const results: Array<FileAnalysis | undefined> = new Array(files.length);
   const failures: Array<unknown> = new Array(files.length);
   const url = new URL("./analysisWorker.js", import.meta.url);
@@ -95,7 +108,7 @@ async function inThreads(
   const workerLane = () =>
     new Promise<void>((resolve, reject) => {
       // A small young generation: each thread has its own heap, and peak RSS adds up over threads.
-      const worker = new Worker(url, { workerData: { ...setup, progress: onBytes !== undefined }, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+      const worker = new Worker(url, { workerData: { ...setup, progress: onProgress !== undefined }, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
       started.push(worker);
       const next = () => {
         const index = queue.shift();
@@ -106,7 +119,7 @@ async function inThreads(
         worker.postMessage({ index, path: files[index]! } satisfies WorkerRequest);
       };
       worker.on("message", (reply: WorkerReply) => {
-        if (reply.kind === "bytes") return onBytes?.(reply.bytes);
+        if (reply.kind === "progress") return onProgress?.(reply.bytes, reply.lines);
         if (reply.kind === "done") results[reply.index] = reply.result;
         if (reply.kind === "failed") failures[reply.index] = workerFailure(reply);
         next();
@@ -120,7 +133,7 @@ async function inThreads(
   const mainLane = async () => {
     for (let index = queue.shift(); index !== undefined; index = queue.shift()) {
       try {
-        results[index] = await analyzeFile(files[index]!, digest, (agent) => resolver.effectiveFor(agent).config, { ...setup.input, onBytes });
+        results[index] = await analyzeFile(files[index]!, digest, (agent) => resolver.effectiveFor(agent).config, { ...setup.input, onProgress });
       } catch (error) {
         failures[index] = error;
       }
