@@ -4,7 +4,10 @@
  * a huge file nor a huge line is ever decoded whole twice. CRLF endings and a leading BOM are removed.
  *
  * A per-line stream object (as the `ndjson` package builds) costs more than the JSON.parse it wraps;
- * this splitter hands each line to a synchronous callback instead (see bench/ for the figures).
+ * this splitter hands each line to a synchronous callback instead. Measured once against ndjson 2.0.0
+ * (split2 + JSON.parse, installed outside the repo), read + split + JSON.parse of the same file,
+ * medians of 5: 67 MB of ~4 KB event lines, ours 125 MB/s vs ndjson 31 MB/s; 89 MB of ~220-byte
+ * Gateway-log-like lines, 135 vs 94 MB/s (2 cores, machine under load).
  */
 import { createReadStream } from "node:fs";
 import { open, stat } from "node:fs/promises";
