@@ -16,9 +16,16 @@ export interface CallRecord {
 export class SessionHistory {
   private records: CallRecord[] = [];
 
-  /** Records of one run, oldest first. */
-  forRun(run: string): CallRecord[] {
-    return this.records.filter((record) => record.run === run);
+  /**
+   * Records of one run, oldest first (read-only). Usually every record is of that run (one run of
+   * the session at a time): the list itself is returned then, not a filtered copy per call.
+   */
+  forRun(run: string): readonly CallRecord[] {
+    const records = this.records;
+    for (let i = 0; i < records.length; i++) {
+      if (records[i]!.run !== run) return records.filter((record) => record.run === run);
+    }
+    return records;
   }
 
   append(record: CallRecord, historySize: number): void {

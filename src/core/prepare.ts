@@ -37,6 +37,18 @@ export type PreparedEvent =
       readonly veto: boolean;
     });
 
+type CallEvent = Extract<PreparedEvent, { type: "call" }>;
+type BoundaryEvent = Extract<PreparedEvent, { type: "run_start" | "run_end" | "compaction" }>;
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+type Identity = { agent?: string; session?: string };
+
+/** Copies the event's agent and session, when it has them, onto the prepared event. */
+function withIdentity<T extends Identity>(prepared: T, event: LoopEvent): T {
+  if (event.agent !== undefined) prepared.agent = event.agent;
+  if (event.session !== undefined) prepared.session = event.session;
+  return prepared;
+}
+
 /** Whether an event took part in replay; an ignored event comes with the reason. */
 export type Disposition = { readonly used: true; readonly prepared: PreparedEvent } | { readonly used: false; readonly reason: string };
 
@@ -63,21 +75,17 @@ export class EventPreparer {
   constructor(private readonly hashing: Hashing) {}
 
   prepare(event: LoopEvent): Disposition {
-    const base = { run: event.run, file: event.file, line: event.line };
-    const identity = {
-      ...(event.agent !== undefined ? { agent: event.agent } : {}),
-      ...(event.session !== undefined ? { session: event.session } : {}),
-    };
+    // Objects are built field by field, not spread: this runs once per input line (bench/).
     switch (event.type) {
       case "run_start":
       case "compaction":
         this.links(event.run);
-        return { used: true, prepared: { type: event.type, ...base, ...identity } };
+        return { used: true, prepared: withIdentity<Mutable<BoundaryEvent>>({ type: event.type, run: event.run, file: event.file, line: event.line }, event) };
       case "run_end": {
         // The run's unanswered calls can no longer be answered; its call numbering goes on if it resumes.
         const links = this.runs.get(event.run);
         if (links) links.pending = [];
-        return { used: true, prepared: { type: "run_end", ...base, ...identity } };
+        return { used: true, prepared: withIdentity<Mutable<BoundaryEvent>>({ type: "run_end", run: event.run, file: event.file, line: event.line }, event) };
       }
       case "tool_call": {
         const links = this.links(event.run);
@@ -85,22 +93,21 @@ export class EventPreparer {
         const call = ++links.calls;
         links.pending.push({ id: event.id, tool: event.tool, args: argsForOutcome(event.args), argsHash, call });
         if (links.pending.length > MAX_PENDING_PER_RUN) links.pending.shift();
-        return {
-          used: true,
-          prepared: {
-            type: "call",
-            ...base,
-            ...identity,
-            tool: event.tool,
-            argsHash,
-            knownPoll: isKnownPoll(event.tool, event.args),
-            callId: event.id,
-            call,
-          },
+        const prepared: Mutable<CallEvent> = {
+          type: "call",
+          run: event.run,
+          file: event.file,
+          line: event.line,
+          tool: event.tool,
+          argsHash,
+          knownPoll: isKnownPoll(event.tool, event.args),
+          callId: event.id,
+          call,
         };
+        return { used: true, prepared: withIdentity(prepared, event) };
       }
       case "tool_result":
-        return this.result(event, base);
+        return this.result(event);
     }
   }
 
@@ -113,7 +120,7 @@ export class EventPreparer {
     return links;
   }
 
-  private result(event: ToolResultEvent, base: Located): Disposition {
+  private result(event: ToolResultEvent): Disposition {
     const links = this.runs.get(event.run);
     const call = links && takePending(links.pending, event);
     if (!call) {
@@ -127,7 +134,9 @@ export class EventPreparer {
       used: true,
       prepared: {
         type: "outcome",
-        ...base,
+        run: event.run,
+        file: event.file,
+        line: event.line,
         tool: call.tool,
         argsHash: call.argsHash,
         callId: event.id ?? call.id,
