@@ -17,8 +17,8 @@ import type { Digest } from "../core/hashing.js";
 import { analyzeFile, mergeAnalyses, type Analysis, type FileAnalysis, type InputOptions, type ProgressSink } from "./analysis.js";
 import { createConfigResolver, type ConfigOptions } from "./configResolution.js";
 
-/** Below this much input, starting workers costs more than it saves. */
-const PARALLEL_MIN_BYTES = 16 << 20;
+/** Below this much input, starting a worker (~100 ms of CPU: isolate, modules, JIT) costs more than it saves. */
+const PARALLEL_MIN_BYTES = 32 << 20;
 
 /** What a worker needs to rebuild the pipeline: plain data only (functions do not cross threads). */
 export interface WorkerSetup {
