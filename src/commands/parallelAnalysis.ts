@@ -4,7 +4,7 @@
  * `analyzeInputs` gives serially, byte for byte. Files are independent (one replayer per file), so
  * nothing but the per-file results crosses threads.
  *
- * One file, standard input, or little data stays serial: a worker costs ~50 ms and ~15 MB to start.
+ * One file, standard input, or little data stays serial: a worker costs ~100 ms of CPU and ~15 MB.
  * The main thread works too, so a 2-core machine pays for one extra isolate, not two.
  * `LOOPLENS_WORKERS` forces the mode: `0` serial, `N` that many worker threads whatever the input.
  */
@@ -46,9 +46,9 @@ export function workersFor(files: readonly string[], totalBytes: number, env: No
 /** A progress display for this many bytes of input, or none. */
 export type StartProgress = (totalBytes: number) => { update: ProgressSink; done(): void } | undefined;
 
-/** File sizes (0 for standard input, which is not known before it is read). */
+/** File sizes (0 for standard input, unknown before it is read, and for a file that went away: opening it reports that). */
 async function sizesOf(files: readonly string[]): Promise<number[]> {
-  return Promise.all(files.map(async (file) => (file === "-" ? 0 : (await stat(file)).size)));
+  return Promise.all(files.map((file) => (file === "-" ? 0 : stat(file).then((info) => info.size, () => 0))));
 }
 
 /** Analyses the inputs serially or on several threads; the same result either way. */
@@ -111,9 +111,11 @@ async function inThreads(
       // (V8's default is ~3x larger) saves ~15 MB per worker; smaller ones cost GC time (bench/).
       const worker = new Worker(url, { workerData: { ...setup, progress: onProgress !== undefined }, resourceLimits: { maxYoungGenerationSizeMb: 16 } });
       started.push(worker);
+      let finished = false;
       const next = () => {
         const index = queue.shift();
         if (index === undefined) {
+          finished = true;
           void worker.terminate().then(() => resolve(), reject);
           return;
         }
@@ -126,6 +128,10 @@ async function inThreads(
         next();
       });
       worker.on("error", reject);
+      // A worker that stops before its work is done (killed, out of memory) must not leave us waiting.
+      worker.on("exit", (code) => {
+        if (!finished) reject(new Error(`analysis worker stopped unexpectedly (exit code ${code})`));
+      });
     });
 
   // The main thread's lane resolves configs on its own resolver, like a worker: the caller's
