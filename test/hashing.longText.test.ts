@@ -54,14 +54,21 @@ describe("long strings hashed separately", () => {
   });
 });
 
-describe("xxhash digest of huge texts", () => {
-  it("streams in slices without changing the digest, even with pairs across slice ends", async () => {
+describe("xxhash digest", () => {
+  it("hashes huge texts in slices to the digest of the whole text", async () => {
     const { default: xxhash } = await import("xxhash-wasm");
-    const { h64ToString } = await xxhash();
-    // 🚀 is a surrogate pair; an odd prefix puts pairs across every slice boundary.
+    const { h64Raw } = await xxhash();
+    // 🚀 is a surrogate pair; an odd prefix puts pairs across slice ends.
     const huge = `x${"🚀".repeat(600_000)}\uD800tail`;
     expect(huge.length).toBeGreaterThan(1 << 20);
-    expect(digest(huge)).toBe(h64ToString(huge));
+    expect(digest(huge)).toBe(h64Raw(Buffer.from(huge, "utf16le")).toString(16).padStart(16, "0"));
     expect(digest(`${huge}!`)).not.toBe(digest(huge));
+    expect(digest(huge.slice(0, -1))).not.toBe(digest(huge));
+  });
+
+  it("tells apart texts whose UTF-8 would be the same (lone surrogates are dropped before, by the caller)", () => {
+    expect(digest("a\uD800")).not.toBe(digest("a\uFFFD"));
+    expect(digest("")).toMatch(/^[0-9a-f]{16}$/);
+    expect(digest("é")).not.toBe(digest("e"));
   });
 });
