@@ -4,11 +4,12 @@
  * LOOPLENS_WORKERS forces the mode (0 = serial, N = N worker threads) whatever the input size.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: the benchmark's generator is plain JavaScript
 import { generate } from "../bench/generate.mjs";
+import { workersFor } from "../src/commands/parallelAnalysis.js";
 import { runCli } from "./helpers/cli.js";
 
 let dir: string;
@@ -68,5 +69,24 @@ describe("parallel analysis", () => {
     expect(report.diagnostics).toHaveLength(1000);
     expect(report.summary.diagnostics).toBe(1400);
     expect(report.summary.findings.total).toBeGreaterThan(0);
+  });
+});
+
+describe("when to use worker threads", () => {
+  const files = ["a.jsonl", "b.jsonl", "c.jsonl"];
+  const big = 64 << 20;
+  const cores = availableParallelism();
+
+  it("never for one file or standard input; as forced by LOOPLENS_WORKERS otherwise", () => {
+    expect(workersFor(["a.jsonl"], big, { LOOPLENS_WORKERS: "4" }, 0)).toBe(0);
+    expect(workersFor(["a.jsonl", "-"], big, { LOOPLENS_WORKERS: "4" }, 0)).toBe(0);
+    expect(workersFor(files, 10, { LOOPLENS_WORKERS: "4" }, 9)).toBe(2);
+    expect(workersFor(files, big, { LOOPLENS_WORKERS: "0" }, 0)).toBe(0);
+  });
+
+  it.skipIf(cores < 2)("by default only for enough input on a machine with a free core", () => {
+    expect(workersFor(files, big, {}, 0)).toBe(Math.min(cores - 1, 2));
+    expect(workersFor(files, 1 << 20, {}, 0)).toBe(0);
+    expect(workersFor(files, big, {}, cores)).toBe(0);
   });
 });

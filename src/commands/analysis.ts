@@ -20,13 +20,19 @@ export interface InputOptions extends AdapterOptions {
   readonly onProgress?: ProgressSink;
 }
 
-export type ProgressSink = (bytes: number, lines: number) => void;
+/**
+ * Told as input is read: bytes and lines since the last call, and `moreTotal` bytes to add to the
+ * expected total when an adapter reads a file a second time (session transcripts take two passes).
+ */
+export type ProgressSink = (bytes: number, lines: number, moreTotal?: number) => void;
 
 /** The source, reporting bytes and lines to `sink` as it is read (per chunk, not per line). */
 function reportingProgress(source: LineSource, sink: ProgressSink): LineSource {
+  let passes = 0;
   return {
     ...source,
     forEachLine(handler) {
+      if (passes++ > 0 && source.size !== undefined) sink(0, 0, source.size);
       let lines = 0;
       return source.forEachLine(
         (text, lineNo, terminated) => {

@@ -20,15 +20,18 @@ const reply = (message: WorkerReply) => port.postMessage(message);
 
 let pendingBytes = 0;
 let pendingLines = 0;
+let pendingTotal = 0;
 const flushProgress = () => {
-  if (pendingBytes > 0 || pendingLines > 0) reply({ kind: "progress", bytes: pendingBytes, lines: pendingLines });
+  if (pendingBytes > 0 || pendingLines > 0 || pendingTotal > 0) reply({ kind: "progress", bytes: pendingBytes, lines: pendingLines, moreTotal: pendingTotal });
   pendingBytes = 0;
   pendingLines = 0;
+  pendingTotal = 0;
 };
 const onProgress = setup.progress
-  ? (bytes: number, lines: number) => {
+  ? (bytes: number, lines: number, moreTotal = 0) => {
       pendingBytes += bytes;
       pendingLines += lines;
+      pendingTotal += moreTotal;
       if (pendingBytes >= BYTES_BATCH) flushProgress();
     }
   : undefined;

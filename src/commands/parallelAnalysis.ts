@@ -6,10 +6,11 @@
  *
  * One file, standard input, or little data stays serial: a worker costs ~100 ms of CPU and ~15 MB.
  * The main thread works too, so a 2-core machine pays for one extra isolate, not two.
+ * A machine already busy (load average near the core count) also stays serial.
  * `LOOPLENS_WORKERS` forces the mode: `0` serial, `N` that many worker threads whatever the input.
  */
 import { stat } from "node:fs/promises";
-import { availableParallelism } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import { Worker } from "node:worker_threads";
 import { InputError, expandPaths } from "../adapters/inputs.js";
 import type { ConfigForAgent } from "../core/replay.js";
@@ -29,17 +30,21 @@ export interface WorkerSetup {
 export type WorkerRequest = { readonly index: number; readonly path: string };
 export type WorkerReply =
   | { readonly kind: "ready" }
-  | { readonly kind: "progress"; readonly bytes: number; readonly lines: number }
+  | { readonly kind: "progress"; readonly bytes: number; readonly lines: number; readonly moreTotal: number }
   | { readonly kind: "done"; readonly index: number; readonly result: FileAnalysis }
   | { readonly kind: "failed"; readonly index: number; readonly userError: boolean; readonly message: string; readonly stack?: string };
 
 /** Number of worker threads besides the main thread (0 = serial), honouring LOOPLENS_WORKERS. */
-export function workersFor(files: readonly string[], totalBytes: number, env: NodeJS.ProcessEnv): number {
+export function workersFor(files: readonly string[], totalBytes: number, env: NodeJS.ProcessEnv, load = loadavg()[0] ?? 0): number {
   if (files.length < 2 || files.includes("-")) return 0;
   const forced = env.LOOPLENS_WORKERS;
   if (forced !== undefined && /^\d+$/.test(forced)) return Math.min(Number(forced), files.length - 1);
   const cores = availableParallelism();
   if (cores < 2 || totalBytes < PARALLEL_MIN_BYTES) return 0;
+  // Threads only pay when a core is free: on a machine already busy (2 cores, load average 2.7)
+  // the parallel run was slower than the serial one (bench: ratio 0.57 vs 0.72). The load average
+  // lags by a minute and counts processes that just ended (a previous run), hence the half core.
+  if (load >= cores - 0.5) return 0;
   return Math.min(cores - 1, files.length - 1);
 }
 
@@ -65,7 +70,7 @@ export async function analyzeAll(
   const total = sizes.reduce((sum, size) => sum + size, 0);
   const workers = workersFor(files, total, env);
   const progress = startProgress?.(total);
-  const onProgress: ProgressSink | undefined = progress ? (bytes, lines) => progress.update(bytes, lines) : undefined;
+  const onProgress: ProgressSink | undefined = progress ? (bytes, lines, moreTotal) => progress.update(bytes, lines, moreTotal) : undefined;
   try {
     if (workers === 0) {
       const parts: FileAnalysis[] = [];
@@ -122,7 +127,7 @@ async function inThreads(
         worker.postMessage({ index, path: files[index]! } satisfies WorkerRequest);
       };
       worker.on("message", (reply: WorkerReply) => {
-        if (reply.kind === "progress") return onProgress?.(reply.bytes, reply.lines);
+        if (reply.kind === "progress") return onProgress?.(reply.bytes, reply.lines, reply.moreTotal);
         if (reply.kind === "done") results[reply.index] = reply.result;
         if (reply.kind === "failed") failures[reply.index] = workerFailure(reply);
         next();

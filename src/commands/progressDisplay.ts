@@ -15,6 +15,6 @@ export function progressDisplay(io: Io, options: { quiet?: boolean; format?: str
   return (totalBytes) => {
     if (totalBytes < PROGRESS_MIN_BYTES) return undefined;
     const meter = new ProgressMeter(totalBytes, io.stderr, () => performance.now(), io.stderrColumns ?? io.columns ?? 80);
-    return { update: (bytes, lines) => meter.update(bytes, lines), done: () => meter.done() };
+    return { update: (bytes, lines, moreTotal) => meter.update(bytes, lines, moreTotal), done: () => meter.done() };
   };
 }

@@ -58,7 +58,7 @@ export class ProgressMeter {
   private readonly started: number;
 
   constructor(
-    private readonly total: number,
+    private total: number,
     private readonly write: (text: string) => void,
     private readonly now: () => number,
     private readonly width: number,
@@ -66,9 +66,11 @@ export class ProgressMeter {
     this.started = now();
   }
 
-  update(bytes: number, lines: number): void {
+  /** Bytes and lines read since the last update; `moreTotal` when input is read a second time. */
+  update(bytes: number, lines: number, moreTotal = 0): void {
     this.bytes += bytes;
     this.lines += lines;
+    this.total += moreTotal;
     const time = this.now();
     if (time - this.started < FIRST_DRAW_MS || time - this.lastDraw < REDRAW_MS) return;
     this.lastDraw = time;
