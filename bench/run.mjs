@@ -8,8 +8,8 @@
 // bench/sweep.mjs. Results go to bench/RESULTS.md (and bench/out/results.json).
 //
 // OpenClaw session transcripts are measured only when this build reads them: a tiny generated
-// transcript is analysed first and the data set is reported as unsupported when it is not
-// recognised as `openclaw-session`.
+// transcript is analysed first and the data set is reported as unsupported when its calls are not
+// seen (read as canonical events, all its lines are skipped).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg } from "node:os";
@@ -85,8 +85,9 @@ function sessionsSupported() {
   const { paths } = generate({ dir, seed: 7, files: 1, fileMb: 0.05, format: "session" });
   const child = spawnSync(process.execPath, [BIN, "analyze", "--format", "json", "--quiet", paths[0]], { encoding: "utf8" });
   try {
-    const report = JSON.parse(child.stdout);
-    return report.files?.[0]?.format === "openclaw-session" && report.summary?.calls > 0;
+    // Read as canonical events, every line of a transcript is skipped and no call is seen.
+    const { summary } = JSON.parse(child.stdout);
+    return summary.calls > 0 && summary.lines.skipped === 0;
   } catch {
     return false;
   }
@@ -174,7 +175,7 @@ const STARTING_LOAD = loadavg()[0].toFixed(1);
 mkdirSync(OUT, { recursive: true });
 if (!existsSync(join(ROOT, "dist", "cli.js"))) throw new Error("dist/ is missing: run `npm run build` first (npm run bench does)");
 const supportsSessions = sessionsSupported();
-if (!supportsSessions) log("OpenClaw session transcripts: unsupported by this build (not recognised as openclaw-session); measuring canonical events only");
+if (!supportsSessions) log("OpenClaw session transcripts: unsupported by this build (a generated transcript yields no calls); measuring canonical events only");
 const rows = [];
 const sweeps = [];
 const unsupported = [];
