@@ -3,8 +3,9 @@
  * `looplens events` prints, so users can hand-edit what the detectors see.
  *
  * Run ids: `run` is required on every event, except that a file with no `run` at all is one run named
- * after the file. Decided on the file's first event: if it has no run, run-less events of the file
- * belong to the file's run; otherwise a run-less event is a bad line.
+ * after the file. Decided before reading, from the file's first RUN_SCAN_LINES lines: if any event
+ * there has a run id, a run-less event is a bad line; otherwise run-less events belong to the file's
+ * run. (Deciding on the first event alone let one bad first line re-label the whole file.)
  */
 import { basename } from "node:path";
 import { LOOP_EVENT_TYPES, type LoopEvent, type LoopEventType } from "../core/events.js";
@@ -85,6 +86,23 @@ export function toEvent(value: unknown, file: string, line: number, fallbackRun:
   }
 }
 
+/** How far into a file to look for a run id before treating the file as one run. */
+const RUN_SCAN_LINES = 1000;
+
+/** True when an event among the file's first lines carries a run id (stops at the first one). */
+async function hasRunIds(source: LineSource): Promise<boolean> {
+  let found = false;
+  await source.forEachLine((text, line) => {
+    if (!isBlank(text)) {
+      const parsed = parseJsonLine(text, true);
+      const value = parsed.ok ? parsed.value : undefined;
+      found = isPlainObject(value) && EVENT_TYPES.has(own(value, "type") as string) && idText(own(value, "run")) !== undefined;
+    }
+    return !found && line < RUN_SCAN_LINES;
+  });
+  return found;
+}
+
 export const canonicalEventsAdapter: InputAdapter = {
   format: "events",
 
@@ -95,15 +113,12 @@ export const canonicalEventsAdapter: InputAdapter = {
 
   async read(source: LineSource, { tally, emit }: AdapterContext) {
     const file = source.file;
-    let fileRun: string | undefined | null = null; // null = not decided yet
+    const fileRun = (await hasRunIds(source)) ? undefined : runNameForFile(file);
     await source.forEachLine((text, line, terminated) => {
       if (isBlank(text)) return tally.ignored();
       const parsed = parseJsonLine(text, terminated);
       if (!parsed.ok) return tally.skipped(file, line, parsed.reason);
-      if (fileRun === null && isPlainObject(parsed.value) && EVENT_TYPES.has(own(parsed.value, "type") as string)) {
-        fileRun = idText(own(parsed.value, "run")) === undefined ? runNameForFile(file) : undefined;
-      }
-      const result = toEvent(parsed.value, file, line, fileRun ?? undefined);
+      const result = toEvent(parsed.value, file, line, fileRun);
       if (!result.ok) return tally.skipped(file, line, result.reason);
       const emitted = emit(result.event);
       if (emitted.used) tally.used();
