@@ -6,6 +6,7 @@
 import type { Command } from "commander";
 import type { LoopEvent } from "../core/events.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
+import { jsonText } from "../reporters/jsonText.js";
 import { readEvents } from "./analysis.js";
 import { addInputOptions, inputPaths, reportDiagnostics, type CommonOptions, type Io } from "./common.js";
 import { EXIT } from "./errors.js";
@@ -23,7 +24,7 @@ export function canonicalEventJson(event: LoopEvent): string {
     if (event.error !== undefined) payload.error = event.error;
     else if (event.result !== undefined) payload.result = event.result;
   }
-  return JSON.stringify({ type, run, session, agent, ts, ...payload, file, line });
+  return jsonText({ type, run, session, agent, ts, ...payload, file, line });
 }
 
 export async function runEvents(paths: string[], options: CommonOptions, io: Io): Promise<number> {

@@ -1,5 +1,6 @@
 /** `--format json`: one document with config, summary, runs (with findings) and diagnostics. */
 import { configEntries } from "../core/config.js";
+import { jsonText } from "./jsonText.js";
 import { publicFinding, summarize, type Reporter } from "./reportData.js";
 
 export const jsonReporter: Reporter = (data) => {
@@ -35,5 +36,5 @@ export const jsonReporter: Reporter = (data) => {
     ...(data.liveFindings ? { liveFindings: data.liveFindings.map(publicFinding) } : {}),
     diagnostics: data.diagnostics.map((d) => ({ file: d.file, line: d.line, reason: d.reason })),
   };
-  return `${JSON.stringify(document, null, 2)}\n`;
+  return `${jsonText(document, "  ")}\n`;
 };

@@ -1,5 +1,6 @@
 /** `--format ndjson`: one finding per line, in input order (files in order given, then line). */
 import type { Finding } from "../core/findings.js";
+import { jsonText } from "./jsonText.js";
 import { publicFinding, type Reporter } from "./reportData.js";
 
 export function inInputOrder(data: Parameters<Reporter>[0]): Finding[] {
@@ -14,5 +15,5 @@ export function inInputOrder(data: Parameters<Reporter>[0]): Finding[] {
 
 export const ndjsonReporter: Reporter = (data) =>
   inInputOrder(data)
-    .map((finding) => `${JSON.stringify(publicFinding(finding))}\n`)
+    .map((finding) => `${jsonText(publicFinding(finding))}\n`)
     .join("");
