@@ -4,7 +4,7 @@
  */
 import type { LoopEvent } from "../core/events.js";
 import type { Diagnostic } from "../core/findings.js";
-import type { LineSource } from "./lineSource.js";
+import { MAX_LINE_BYTES, TOO_LONG_LINE, type LineProblem, type LineSource } from "./lineSource.js";
 
 export type InputFormat = "events" | "openclaw-session" | "openclaw-trajectory" | "gateway-log";
 
@@ -72,15 +72,25 @@ export interface InputAdapter {
   read(source: LineSource, context: AdapterContext): Promise<void>;
 }
 
-/** Parses a JSON line, telling a truncated last line apart from a plain bad line. */
-export function parseJsonLine(
-  text: string,
-  terminated: boolean,
-): { ok: true; value: unknown } | { ok: false; reason: string } {
+export type ParsedLine =
+  | { readonly ok: true; readonly value: unknown; /** Worth a diagnostic even if the line is used. */ readonly notice?: string }
+  | { readonly ok: false; readonly reason: string };
+
+/**
+ * Parses a JSON line, telling a truncated last line, an over-long line and bytes that were not UTF-8
+ * apart from a plain bad line.
+ */
+export function parseJsonLine(text: string, terminated: boolean, problem?: LineProblem): ParsedLine {
+  if (problem?.tooLong !== undefined || text === TOO_LONG_LINE) {
+    const size = problem?.tooLong !== undefined ? `${problem.tooLong} bytes, ` : "";
+    return { ok: false, reason: `line too long (${size}over the ${MAX_LINE_BYTES / 2 ** 20} MiB limit); not read` };
+  }
   try {
-    return { ok: true, value: JSON.parse(text) };
+    const value: unknown = JSON.parse(text);
+    return problem?.invalidUtf8 ? { ok: true, value, notice: "invalid UTF-8 (replaced by U+FFFD)" } : { ok: true, value };
   } catch {
-    return { ok: false, reason: terminated ? "not valid JSON" : "truncated last line (not valid JSON)" };
+    const reason = terminated ? "not valid JSON" : "truncated last line (not valid JSON)";
+    return { ok: false, reason: problem?.invalidUtf8 ? `${reason}; invalid UTF-8` : reason };
   }
 }
 

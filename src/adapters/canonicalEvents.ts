@@ -114,12 +114,13 @@ export const canonicalEventsAdapter: InputAdapter = {
   async read(source: LineSource, { tally, emit }: AdapterContext) {
     const file = source.file;
     const fileRun = (await hasRunIds(source)) ? undefined : runNameForFile(file);
-    await source.forEachLine((text, line, terminated) => {
+    await source.forEachLine((text, line, terminated, problem) => {
       if (isBlank(text)) return tally.ignored();
-      const parsed = parseJsonLine(text, terminated);
+      const parsed = parseJsonLine(text, terminated, problem);
       if (!parsed.ok) return tally.skipped(file, line, parsed.reason);
       const result = toEvent(parsed.value, file, line, fileRun);
       if (!result.ok) return tally.skipped(file, line, result.reason);
+      if (parsed.notice !== undefined) tally.note({ file, line, reason: parsed.notice });
       const emitted = emit(result.event);
       if (emitted.used) tally.used();
       else tally.ignored(file, line, emitted.reason);
