@@ -38,6 +38,19 @@ export function processIo(): Io {
   };
 }
 
+/** Commander's multi-line error (`error: …\n(Did you mean …?)`) as one sanitized line. */
+function oneLine(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => sanitize(line.replace(/^error: /, "")).trim())
+    .filter((line) => line !== "")
+    .join(" ");
+}
+
+function sanitizeLines(text: string): string {
+  return text.split("\n").map(sanitize).join("\n");
+}
+
 /** Known failure kinds: reported as `looplens: message`, exit 2. */
 function isUserError(error: unknown): error is Error {
   return error instanceof UsageError || error instanceof ConfigError || error instanceof InputError;
@@ -55,11 +68,12 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     .name("looplens")
     .description("Replay recorded agent transcripts through OpenClaw's tool-loop detectors, offline.")
     .version(version, "-V, --version")
-    .showHelpAfterError("(run looplens --help for usage)")
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout(text),
-      writeErr: (text) => io.stderr(text),
+      writeErr: (text) => io.stderr(sanitizeLines(text)),
+      // A bad flag or value: one line, whatever commander would spread over several.
+      outputError: (text) => io.stderr(`looplens: ${oneLine(text)} (see looplens --help)\n`),
     });
   registerAnalyze(program, io, version, run);
   registerEvents(program, io, run);
