@@ -61,6 +61,7 @@ async function readInputs(
     const preparer = new EventPreparer(hashing);
     const deliver = sink(source.file, adapter.format);
     const wrapped = options.onBytes ? { ...source, forEachLine: (h: Parameters<typeof source.forEachLine>[0]) => source.forEachLine(h, options.onBytes) } : source;
+    const linesBefore = tally.counts.read;
     await adapter.read(wrapped, {
       tally,
       options,
@@ -71,6 +72,8 @@ async function readInputs(
         return { used: true };
       },
     });
+    // Not an error (exit status unchanged), but an empty input is worth one line on stderr.
+    if (tally.counts.read === linesBefore) tally.note({ file: source.file, line: 1, reason: "empty file: nothing to analyse" });
   }
   return { tally, files };
 }

@@ -4,7 +4,7 @@
  */
 import type { Command } from "commander";
 import { Option } from "commander";
-import type { InputFormat } from "../adapters/adapter.js";
+import type { InputFormat, LineCounts } from "../adapters/adapter.js";
 import type { Diagnostic, FindingLevel, RunReport } from "../core/findings.js";
 import { LEVEL_RANK } from "../core/findings.js";
 import { sanitize } from "../reporters/sanitize.js";
@@ -85,6 +85,13 @@ export function reportDiagnostics(io: Io, diagnostics: readonly Diagnostic[], to
 export function reportNotices(io: Io, resolver: ConfigResolver, quiet: boolean | undefined): void {
   if (quiet) return;
   for (const notice of resolver.notices()) io.stderr(`looplens: notice: ${sanitize(notice.origin)}: ${sanitize(notice.message)}\n`);
+}
+
+/** `--strict`: any skipped line makes the exit status 2 (said on stderr, even under --quiet). */
+export function strictFailure(io: Io, options: CommonOptions, lines: LineCounts): boolean {
+  if (!options.strict || lines.skipped === 0) return false;
+  io.stderr(`looplens: --strict: ${lines.skipped} input line(s) skipped as bad\n`);
+  return true;
 }
 
 export type FailOn = "warning" | "block" | "abort";

@@ -8,7 +8,7 @@ import type { LoopEvent } from "../core/events.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { jsonText } from "../reporters/jsonText.js";
 import { readEvents } from "./analysis.js";
-import { addInputOptions, inputPaths, reportDiagnostics, type CommonOptions, type Io } from "./common.js";
+import { addInputOptions, inputPaths, reportDiagnostics, strictFailure, type CommonOptions, type Io } from "./common.js";
 import { EXIT } from "./errors.js";
 
 /** Canonical key order: what the event is, whose it is, then its payload, then where it came from. */
@@ -40,7 +40,7 @@ export async function runEvents(paths: string[], options: CommonOptions, io: Io)
   });
   flush();
   reportDiagnostics(io, result.diagnostics, result.diagnosticsTotal, options.quiet);
-  if (options.strict && result.lines.skipped > 0) return EXIT.usage;
+  if (strictFailure(io, options, result.lines)) return EXIT.usage;
   return EXIT.ok;
 }
 
