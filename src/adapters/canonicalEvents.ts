@@ -10,6 +10,7 @@
 import { basename } from "node:path";
 import { LOOP_EVENT_TYPES, type LoopEvent, type LoopEventType } from "../core/events.js";
 import { isPlainObject, own } from "../core/plainObject.js";
+import { quote } from "../core/quote.js";
 import { isBlank, parseJsonLine, type AdapterContext, type InputAdapter } from "./adapter.js";
 import type { LineSource } from "./lineSource.js";
 
@@ -40,7 +41,7 @@ export function toEvent(value: unknown, file: string, line: number, fallbackRun:
   if (!isPlainObject(value)) return { ok: false, reason: "not a JSON object" };
   const type = own(value, "type");
   if (typeof type !== "string") return { ok: false, reason: 'missing "type"' };
-  if (!EVENT_TYPES.has(type)) return { ok: false, reason: `unknown event type ${JSON.stringify(type)}` };
+  if (!EVENT_TYPES.has(type)) return { ok: false, reason: `unknown event type ${quote(type)}` };
   const rawRun = own(value, "run");
   const run = idText(rawRun) ?? fallbackRun;
   if (run === undefined) return { ok: false, reason: rawRun === undefined ? 'missing "run"' : '"run" is not a non-blank string' };

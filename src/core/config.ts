@@ -7,6 +7,7 @@
  * Pure: callers parse files and pass plain objects in; notices come back as data.
  */
 import { isPlainObject } from "./plainObject.js";
+import { quote } from "./quote.js";
 
 export const NUMERIC_FIELDS = [
   "historySize",
@@ -187,7 +188,7 @@ export function resolveConfig(blocks: readonly RawBlock[]): EffectiveConfig {
 }
 
 export function describeValue(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "string") return quote(value);
   if (value === null || typeof value !== "object") return String(value);
   return Array.isArray(value) ? "an array" : "an object";
 }

@@ -6,6 +6,7 @@
  */
 import type { LoopEvent, ToolResultEvent } from "./events.js";
 import { isKnownPoll, type Hashing } from "./hashing.js";
+import { quote } from "./quote.js";
 
 interface Located {
   readonly run: string;
@@ -116,8 +117,8 @@ export class EventPreparer {
     const links = this.runs.get(event.run);
     const call = links && takePending(links.pending, event);
     if (!call) {
-      const what = event.id !== undefined ? `id ${JSON.stringify(event.id)}` : `tool ${JSON.stringify(event.tool ?? "?")}`;
-      return { used: false, reason: `result (${what}) matches no call of run ${JSON.stringify(event.run)}; not replayed` };
+      const what = event.id !== undefined ? `id ${quote(event.id)}` : `tool ${quote(event.tool ?? "?")}`;
+      return { used: false, reason: `result (${what}) matches no call of run ${quote(event.run)}; not replayed` };
     }
     const outcome =
       event.error !== undefined ? ({ kind: "error", value: event.error } as const) : ({ kind: "result", value: event.result } as const);

@@ -43,13 +43,16 @@ function levelColor(chalk: ChalkInstance, level: FindingLevel): (text: string) =
   return chalk.yellow;
 }
 
+/** Ids in run headers are clipped: a multi-megabyte run id would otherwise fill the screen. */
+const ID_WIDTH = 120;
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 function runHeader(run: RunReport, chalk: ChalkInstance): string {
   const parts = [
-    chalk.bold(`run ${sanitize(run.run)}`),
-    run.agent !== null ? `agent ${sanitize(run.agent)}` : undefined,
-    run.session !== null ? `session ${sanitize(run.session)}` : undefined,
+    chalk.bold(`run ${clip(run.run, ID_WIDTH)}`),
+    run.agent !== null ? `agent ${clip(run.agent, ID_WIDTH)}` : undefined,
+    run.session !== null ? `session ${clip(run.session, ID_WIDTH)}` : undefined,
     sanitize(run.file),
     plural(run.calls, "call"),
     plural(run.compactions, "compaction"),

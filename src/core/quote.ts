@@ -1,0 +1,11 @@
+/**
+ * Input values quoted inside diagnostics and notices. They are cut short: a 5 MB event type or run id
+ * must not turn one diagnostic into 5 MB of stderr, nor keep 5 MB alive per kept diagnostic.
+ */
+const MAX_QUOTED = 80;
+
+/** `"value"` (JSON-quoted), or `"first 80 chars…" (N chars)` for longer text. */
+export function quote(text: string, max = MAX_QUOTED): string {
+  if (text.length <= max) return JSON.stringify(text);
+  return `${JSON.stringify(`${text.slice(0, max)}…`)} (${text.length} chars)`;
+}
