@@ -57,7 +57,7 @@ export async function expandPaths(paths: readonly string[]): Promise<string[]> {
         throw new InputError(describeReadError(path, error));
       }
       if (found.length === 0) throw new InputError(`no input files (*.jsonl, *.ndjson, *.log, optionally .gz/.zst) under ${path}`);
-      files.push(...found);
+      for (const file of found) files.push(file); // push(...found) overflows the stack past ~100k files
     } else {
       files.push(path);
     }

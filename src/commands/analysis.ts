@@ -106,7 +106,7 @@ export function replayPrepared(inputs: PreparedInputs, configFor: ConfigForAgent
   for (const file of inputs.files) {
     const replayer = new Replayer(configFor);
     for (const event of file.events) replayer.push(event);
-    runs.push(...replayer.finish());
+    for (const run of replayer.finish()) runs.push(run);
   }
   return runs;
 }
@@ -121,7 +121,8 @@ export async function analyzeInputs(
   const runs: RunReport[] = [];
   let current: Replayer | undefined;
   const flush = () => {
-    if (current) runs.push(...current.finish());
+    // Not push(...runs): spreading more than ~100k runs into arguments overflows the stack.
+    if (current) for (const run of current.finish()) runs.push(run);
     current = undefined;
   };
   const { tally, files } = await readInputs(paths, digest, options, () => {

@@ -59,6 +59,8 @@ const MAX_PENDING_PER_RUN = 4096;
 
 export class EventPreparer {
   private readonly runs = new Map<string, RunLinks>();
+  /** Ended runs keep only their call count, so that numbering goes on if one resumes. */
+  private readonly endedCalls = new Map<string, number>();
 
   constructor(private readonly hashing: Hashing) {}
 
@@ -74,9 +76,12 @@ export class EventPreparer {
         this.links(event.run);
         return { used: true, prepared: { type: event.type, ...base, ...identity } };
       case "run_end": {
-        // The run's unanswered calls can no longer be answered; its call numbering goes on if it resumes.
+        // The run's unanswered calls (and their arguments) can no longer be answered: release them.
         const links = this.runs.get(event.run);
-        if (links) links.pending = [];
+        if (links) {
+          this.runs.delete(event.run);
+          this.endedCalls.set(event.run, links.calls);
+        }
         return { used: true, prepared: { type: "run_end", ...base, ...identity } };
       }
       case "tool_call": {
@@ -107,7 +112,8 @@ export class EventPreparer {
   private links(run: string): RunLinks {
     let links = this.runs.get(run);
     if (!links) {
-      links = { calls: 0, pending: [] };
+      links = { calls: this.endedCalls.get(run) ?? 0, pending: [] };
+      this.endedCalls.delete(run);
       this.runs.set(run, links);
     }
     return links;
