@@ -90,7 +90,8 @@ export function parseJsonLine(text: string, terminated: boolean, problem?: LineP
     return problem?.invalidUtf8 ? { ok: true, value, notice: "invalid UTF-8 (replaced by U+FFFD)" } : { ok: true, value };
   } catch {
     const reason = terminated ? "not valid JSON" : "truncated last line (not valid JSON)";
-    return { ok: false, reason: problem?.invalidUtf8 ? `${reason}; invalid UTF-8` : reason };
+    const why = [problem?.invalidUtf8 ? "invalid UTF-8" : "", text.includes("\u0000") ? "NUL byte" : ""].filter(Boolean).join(", ");
+    return { ok: false, reason: why ? `${reason}: ${why}` : reason };
   }
 }
 

@@ -40,7 +40,7 @@ type Parsed = { ok: true; event: LoopEvent } | { ok: false; reason: string };
 export function toEvent(value: unknown, file: string, line: number, fallbackRun: string | undefined): Parsed {
   if (!isPlainObject(value)) return { ok: false, reason: "not a JSON object" };
   const type = own(value, "type");
-  if (typeof type !== "string") return { ok: false, reason: 'missing "type"' };
+  if (typeof type !== "string") return { ok: false, reason: type === undefined ? 'missing "type"' : '"type" is not a string' };
   if (!EVENT_TYPES.has(type)) return { ok: false, reason: `unknown event type ${quote(type)}` };
   const rawRun = own(value, "run");
   const run = idText(rawRun) ?? fallbackRun;
@@ -60,7 +60,8 @@ export function toEvent(value: unknown, file: string, line: number, fallbackRun:
   switch (type as LoopEventType) {
     case "tool_call": {
       const tool = own(value, "tool");
-      if (typeof tool !== "string" || tool === "") return { ok: false, reason: 'tool_call without a "tool" name' };
+      if (tool === undefined) return { ok: false, reason: 'tool_call without a "tool" name' };
+      if (typeof tool !== "string" || tool === "") return { ok: false, reason: '"tool" is not a non-empty string' };
       const args = own(value, "args");
       return { ok: true, event: { type: "tool_call", ...base, ...withId, tool, ...(args !== undefined ? { args } : {}) } };
     }
