@@ -95,6 +95,12 @@ export function parseJsonLine(text: string, terminated: boolean, problem?: LineP
   }
 }
 
+/**
+ * Lines longer than this are not parsed when a file is only being looked at (format sniffing, scans
+ * before reading): a 100 MB first line would otherwise be parsed two or three times.
+ */
+export const MAX_SAMPLE_LINE = 1 << 20;
+
 export function isBlank(text: string): boolean {
   return text.trim() === "";
 }

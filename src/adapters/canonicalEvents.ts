@@ -11,7 +11,7 @@ import { basename } from "node:path";
 import { LOOP_EVENT_TYPES, type LoopEvent, type LoopEventType } from "../core/events.js";
 import { isPlainObject, own } from "../core/plainObject.js";
 import { quote } from "../core/quote.js";
-import { isBlank, parseJsonLine, type AdapterContext, type InputAdapter } from "./adapter.js";
+import { isBlank, MAX_SAMPLE_LINE, parseJsonLine, type AdapterContext, type InputAdapter } from "./adapter.js";
 import type { LineSource } from "./lineSource.js";
 
 const EVENT_TYPES = new Set<string>(LOOP_EVENT_TYPES);
@@ -95,7 +95,7 @@ const RUN_SCAN_LINES = 1000;
 async function hasRunIds(source: LineSource): Promise<boolean> {
   let found = false;
   await source.forEachLine((text, line) => {
-    if (!isBlank(text)) {
+    if (!isBlank(text) && text.length <= MAX_SAMPLE_LINE) {
       const parsed = parseJsonLine(text, true);
       const value = parsed.ok ? parsed.value : undefined;
       found = isPlainObject(value) && EVENT_TYPES.has(own(value, "type") as string) && idText(own(value, "run")) !== undefined;

@@ -5,7 +5,7 @@
  */
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { isBlank, type InputAdapter, type InputFormat } from "./adapter.js";
+import { isBlank, MAX_SAMPLE_LINE, type InputAdapter, type InputFormat } from "./adapter.js";
 import { canonicalEventsAdapter } from "./canonicalEvents.js";
 import { describeReadError, fileSource, InputError, stdinSource, type LineSource } from "./lineSource.js";
 
@@ -74,18 +74,20 @@ export async function openSource(path: string): Promise<LineSource> {
 }
 
 const SNIFF_LINES = 5;
+const SNIFF_MAX_LINES = 50;
 
-/** First few meaningful lines, parsed when they are JSON (raw text otherwise). */
+/** First few meaningful lines, parsed when they are JSON (raw text otherwise); huge lines are passed over. */
 async function samplesOf(source: LineSource): Promise<unknown[]> {
   const samples: unknown[] = [];
-  await source.forEachLine((text) => {
-    if (isBlank(text)) return true;
-    try {
-      samples.push(JSON.parse(text));
-    } catch {
-      samples.push(text);
+  await source.forEachLine((text, line) => {
+    if (!isBlank(text) && text.length <= MAX_SAMPLE_LINE) {
+      try {
+        samples.push(JSON.parse(text));
+      } catch {
+        samples.push(text);
+      }
     }
-    return samples.length < SNIFF_LINES;
+    return samples.length < SNIFF_LINES && line < SNIFF_MAX_LINES;
   });
   return samples;
 }
