@@ -64,6 +64,11 @@ export class EventPreparer {
 
   constructor(private readonly hashing: Hashing) {}
 
+  /** Runs not ended yet: the only ones whose pending calls (and arguments) are held in memory. */
+  get openRuns(): number {
+    return this.runs.size;
+  }
+
   prepare(event: LoopEvent): Disposition {
     const base = { run: event.run, file: event.file, line: event.line };
     const identity = {

@@ -60,6 +60,11 @@ export class Replayer {
 
   constructor(private readonly configFor: ConfigForAgent) {}
 
+  /** Histories held in memory: one per session (or session-less run) that has a run still open. */
+  get heldHistories(): number {
+    return this.sessionHistories.size + this.runHistories.size;
+  }
+
   push(event: PreparedEvent): void {
     const state = this.runFor(event);
     switch (event.type) {

@@ -59,43 +59,43 @@ function recursive(value: unknown, depth: number, omit: KeyFilter | undefined): 
 /** Explicit-stack version of `recursive`, producing the identical string. */
 function iterative(root: unknown, omit: KeyFilter | undefined): string {
   const parts: string[] = [];
-  // Each frame emits its pending items one at a time; strings are pushed verbatim.
-  type Frame = { items: Array<string | { value: unknown }>; next: number };
-  const stack: Frame[] = [{ items: [{ value: root }], next: 0 }];
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1]!;
-    if (frame.next >= frame.items.length) {
-      stack.pop();
-      continue;
-    }
-    const item = frame.items[frame.next++]!;
-    if (typeof item === "string") {
-      parts.push(item);
-      continue;
-    }
-    const value = item.value;
+  // One frame per open array or object: the entries still to write (keys for objects).
+  type Frame = { readonly array: readonly unknown[] | undefined; readonly obj: Record<string, unknown>; readonly keys: Array<[string, string]>; next: number };
+  const stack: Frame[] = [];
+  const open = (value: unknown): void => {
     if (value === null || typeof value !== "object") {
       parts.push(scalar(value));
-      continue;
-    }
-    const items: Frame["items"] = [];
-    if (Array.isArray(value)) {
-      items.push("[");
-      value.forEach((v, i) => {
-        if (i) items.push(",");
-        items.push({ value: v });
-      });
-      items.push("]");
+    } else if (Array.isArray(value)) {
+      parts.push("[");
+      stack.push({ array: value, obj: {}, keys: [], next: 0 });
     } else {
       const obj = value as Record<string, unknown>;
-      items.push("{");
-      sortedKeys(obj, omit).forEach(([clean, key], i) => {
-        items.push((i ? "," : "") + JSON.stringify(clean) + ":");
-        items.push({ value: obj[key] });
-      });
-      items.push("}");
+      parts.push("{");
+      stack.push({ array: undefined, obj, keys: sortedKeys(obj, omit), next: 0 });
     }
-    stack.push({ items, next: 0 });
+  };
+  open(root);
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    const i = frame.next++;
+    if (frame.array !== undefined) {
+      if (i >= frame.array.length) {
+        parts.push("]");
+        stack.pop();
+        continue;
+      }
+      if (i > 0) parts.push(",");
+      open(frame.array[i]);
+    } else {
+      if (i >= frame.keys.length) {
+        parts.push("}");
+        stack.pop();
+        continue;
+      }
+      const [clean, key] = frame.keys[i]!;
+      parts.push((i > 0 ? "," : "") + JSON.stringify(clean) + ":");
+      open(frame.obj[key]);
+    }
   }
   return parts.join("");
 }
