@@ -94,14 +94,18 @@ const RUN_SCAN_LINES = 1000;
 /** True when an event among the file's first lines carries a run id (stops at the first one). */
 async function hasRunIds(source: LineSource): Promise<boolean> {
   let found = false;
-  await source.forEachLine((text, line) => {
-    if (!isBlank(text) && text.length <= MAX_SAMPLE_LINE) {
-      const parsed = parseJsonLine(text, true);
-      const value = parsed.ok ? parsed.value : undefined;
-      found = isPlainObject(value) && EVENT_TYPES.has(own(value, "type") as string) && idText(own(value, "run")) !== undefined;
-    }
-    return !found && line < RUN_SCAN_LINES;
-  });
+  await source.forEachLine(
+    (text, line, _terminated, problem) => {
+      if (problem?.tooLong === undefined && !isBlank(text) && text.length <= MAX_SAMPLE_LINE) {
+        const parsed = parseJsonLine(text, true);
+        const value = parsed.ok ? parsed.value : undefined;
+        found = isPlainObject(value) && EVENT_TYPES.has(own(value, "type") as string) && idText(own(value, "run")) !== undefined;
+      }
+      return !found && line < RUN_SCAN_LINES;
+    },
+    undefined,
+    MAX_SAMPLE_LINE,
+  );
   return found;
 }
 

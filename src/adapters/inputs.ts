@@ -79,16 +79,20 @@ const SNIFF_MAX_LINES = 50;
 /** First few meaningful lines, parsed when they are JSON (raw text otherwise); huge lines are passed over. */
 async function samplesOf(source: LineSource): Promise<unknown[]> {
   const samples: unknown[] = [];
-  await source.forEachLine((text, line) => {
-    if (!isBlank(text) && text.length <= MAX_SAMPLE_LINE) {
-      try {
-        samples.push(JSON.parse(text));
-      } catch {
-        samples.push(text);
+  await source.forEachLine(
+    (text, line, _terminated, problem) => {
+      if (problem?.tooLong === undefined && !isBlank(text) && text.length <= MAX_SAMPLE_LINE) {
+        try {
+          samples.push(JSON.parse(text));
+        } catch {
+          samples.push(text);
+        }
       }
-    }
-    return samples.length < SNIFF_LINES && line < SNIFF_MAX_LINES;
-  });
+      return samples.length < SNIFF_LINES && line < SNIFF_MAX_LINES;
+    },
+    undefined,
+    MAX_SAMPLE_LINE,
+  );
   return samples;
 }
 

@@ -44,8 +44,12 @@ export interface LineSource {
   readonly file: string;
   /** Size in bytes when known (for progress), before decompression. */
   readonly size: number | undefined;
-  /** Reads the whole input from the start; may be called more than once. */
-  forEachLine(handler: LineHandler, onBytes?: (bytes: number) => void): Promise<void>;
+  /**
+   * Reads the whole input from the start; may be called more than once. Lines over `maxLineBytes`
+   * (default MAX_LINE_BYTES) are handed over as TOO_LONG_LINE without being joined or decoded:
+   * a pass that only looks at a file (sniffing) sets it low to pass over huge lines cheaply.
+   */
+  forEachLine(handler: LineHandler, onBytes?: (bytes: number) => void, maxLineBytes?: number): Promise<void>;
 }
 
 const CHUNK = 1 << 20;
@@ -173,10 +177,10 @@ export async function fileSource(path: string): Promise<LineSource> {
   return {
     file: path,
     size: info.size,
-    async forEachLine(handler, onBytes) {
+    async forEachLine(handler, onBytes, maxLineBytes) {
       const stream = decompressed(path, createReadStream(path, { highWaterMark: CHUNK }));
       try {
-        await readReporting(path, handler, (guarded) => splitLines(stream, guarded, onBytes));
+        await readReporting(path, handler, (guarded) => splitLines(stream, guarded, onBytes, maxLineBytes));
       } finally {
         stream.destroy();
       }
@@ -199,8 +203,8 @@ export async function stdinSource(stdin: Readable = process.stdin): Promise<Line
   return {
     file: "-",
     size: data.length,
-    async forEachLine(handler, onBytes) {
-      await splitLines([data], handler, onBytes);
+    async forEachLine(handler, onBytes, maxLineBytes) {
+      await splitLines([data], handler, onBytes, maxLineBytes);
     },
   };
 }
@@ -211,8 +215,8 @@ export function textSource(file: string, text: string): LineSource {
   return {
     file,
     size: data.length,
-    async forEachLine(handler, onBytes) {
-      await splitLines([data], handler, onBytes);
+    async forEachLine(handler, onBytes, maxLineBytes) {
+      await splitLines([data], handler, onBytes, maxLineBytes);
     },
   };
 }

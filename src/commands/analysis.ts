@@ -60,7 +60,8 @@ async function readInputs(
     files.push({ file: source.file, format: adapter.format });
     const preparer = new EventPreparer(hashing);
     const deliver = sink(source.file, adapter.format);
-    const wrapped = options.onBytes ? { ...source, forEachLine: (h: Parameters<typeof source.forEachLine>[0]) => source.forEachLine(h, options.onBytes) } : source;
+    const onBytes = options.onBytes;
+    const wrapped: typeof source = onBytes ? { ...source, forEachLine: (h, _bytes, max) => source.forEachLine(h, onBytes, max) } : source;
     const linesBefore = tally.counts.read;
     await adapter.read(wrapped, {
       tally,

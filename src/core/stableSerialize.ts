@@ -56,45 +56,46 @@ function recursive(value: unknown, depth: number, omit: KeyFilter | undefined): 
   return out + "}";
 }
 
-/** Explicit-stack version of `recursive`, producing the identical string. */
+/**
+ * Explicit-stack version of `recursive`, producing the identical string. The stack is three parallel
+ * arrays (open containers, their sorted keys, the next entry) so that a node costs no allocation
+ * beyond its key list: 50 000-deep values are common enough to be worth it.
+ */
 function iterative(root: unknown, omit: KeyFilter | undefined): string {
   const parts: string[] = [];
-  // One frame per open array or object: the entries still to write (keys for objects).
-  type Frame = { readonly array: readonly unknown[] | undefined; readonly obj: Record<string, unknown>; readonly keys: Array<[string, string]>; next: number };
-  const stack: Frame[] = [];
+  const containers: object[] = [];
+  const keyLists: Array<Array<[string, string]> | undefined> = []; // undefined for arrays
+  const nexts: number[] = [];
   const open = (value: unknown): void => {
     if (value === null || typeof value !== "object") {
       parts.push(scalar(value));
-    } else if (Array.isArray(value)) {
-      parts.push("[");
-      stack.push({ array: value, obj: {}, keys: [], next: 0 });
-    } else {
-      const obj = value as Record<string, unknown>;
-      parts.push("{");
-      stack.push({ array: undefined, obj, keys: sortedKeys(obj, omit), next: 0 });
+      return;
     }
+    const isArray = Array.isArray(value);
+    parts.push(isArray ? "[" : "{");
+    containers.push(value);
+    keyLists.push(isArray ? undefined : sortedKeys(value as Record<string, unknown>, omit));
+    nexts.push(0);
   };
   open(root);
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1]!;
-    const i = frame.next++;
-    if (frame.array !== undefined) {
-      if (i >= frame.array.length) {
-        parts.push("]");
-        stack.pop();
-        continue;
-      }
+  while (containers.length > 0) {
+    const top = containers.length - 1;
+    const container = containers[top]!;
+    const keys = keyLists[top];
+    const i = nexts[top]!++;
+    const size = keys === undefined ? (container as unknown[]).length : keys.length;
+    if (i >= size) {
+      parts.push(keys === undefined ? "]" : "}");
+      containers.pop();
+      keyLists.pop();
+      nexts.pop();
+    } else if (keys === undefined) {
       if (i > 0) parts.push(",");
-      open(frame.array[i]);
+      open((container as unknown[])[i]);
     } else {
-      if (i >= frame.keys.length) {
-        parts.push("}");
-        stack.pop();
-        continue;
-      }
-      const [clean, key] = frame.keys[i]!;
+      const [clean, key] = keys[i]!;
       parts.push((i > 0 ? "," : "") + JSON.stringify(clean) + ":");
-      open(frame.obj[key]);
+      open((container as Record<string, unknown>)[key]);
     }
   }
   return parts.join("");
