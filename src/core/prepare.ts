@@ -6,6 +6,7 @@
  */
 import type { LoopEvent, ToolResultEvent } from "./events.js";
 import { isKnownPoll, type Hashing } from "./hashing.js";
+import { PendingCalls } from "./pendingCalls.js";
 import { quote } from "./quote.js";
 
 interface Located {
@@ -41,17 +42,9 @@ export type PreparedEvent =
 /** Whether an event took part in replay; an ignored event comes with the reason. */
 export type Disposition = { readonly used: true; readonly prepared: PreparedEvent } | { readonly used: false; readonly reason: string };
 
-interface PendingCall {
-  readonly id: string | undefined;
-  readonly tool: string;
-  readonly args: unknown;
-  readonly argsHash: string;
-  readonly call: number;
-}
-
 interface RunLinks {
   calls: number;
-  pending: PendingCall[];
+  readonly pending: PendingCalls;
 }
 
 /** Calls that never get a result must not grow memory without bound. */
@@ -93,8 +86,7 @@ export class EventPreparer {
         const links = this.links(event.run);
         const argsHash = this.hashing.argsHash(event.tool, event.args);
         const call = ++links.calls;
-        links.pending.push({ id: event.id, tool: event.tool, args: event.args, argsHash, call });
-        if (links.pending.length > MAX_PENDING_PER_RUN) links.pending.shift();
+        links.pending.add({ id: event.id, tool: event.tool, args: event.args, argsHash, call });
         return {
           used: true,
           prepared: {
@@ -117,7 +109,7 @@ export class EventPreparer {
   private links(run: string): RunLinks {
     let links = this.runs.get(run);
     if (!links) {
-      links = { calls: this.endedCalls.get(run) ?? 0, pending: [] };
+      links = { calls: this.endedCalls.get(run) ?? 0, pending: new PendingCalls(MAX_PENDING_PER_RUN) };
       this.endedCalls.delete(run);
       this.runs.set(run, links);
     }
@@ -126,7 +118,7 @@ export class EventPreparer {
 
   private result(event: ToolResultEvent, base: Located): Disposition {
     const links = this.runs.get(event.run);
-    const call = links && takePending(links.pending, event);
+    const call = links?.pending.take(event.id, event.tool);
     if (!call) {
       const what = event.id !== undefined ? `id ${quote(event.id)}` : `tool ${quote(event.tool ?? "?")}`;
       return { used: false, reason: `result (${what}) matches no call of run ${quote(event.run)}; not replayed` };
@@ -149,21 +141,4 @@ export class EventPreparer {
       },
     };
   }
-}
-
-/**
- * The call a result answers: the newest pending call with its id; failing that, the newest pending
- * call of the same tool, provided ids do not contradict (one side has none).
- */
-function takePending(pending: PendingCall[], event: ToolResultEvent): PendingCall | undefined {
-  const take = (matches: (candidate: PendingCall) => boolean) => {
-    for (let i = pending.length - 1; i >= 0; i--) if (matches(pending[i]!)) return pending.splice(i, 1)[0];
-    return undefined;
-  };
-  if (event.id !== undefined) {
-    const byId = take((candidate) => candidate.id === event.id);
-    if (byId) return byId;
-  }
-  if (event.tool === undefined) return undefined;
-  return take((candidate) => candidate.tool === event.tool && (event.id === undefined || candidate.id === undefined));
 }

@@ -1,0 +1,71 @@
+/**
+ * The calls of one run still waiting for their result, for linking results to calls (spec:
+ * inputs.md §1: by id, else the newest unanswered call of the same tool). Counts per id and per tool
+ * let a result that answers nothing be rejected without scanning the list: a file of a million
+ * orphan results against thousands of unanswered calls would otherwise cost a scan each.
+ */
+
+export interface PendingCall {
+  readonly id: string | undefined;
+  readonly tool: string;
+  readonly args: unknown;
+  readonly argsHash: string;
+  readonly call: number;
+}
+
+function bump(counts: Map<string, number>, key: string, delta: number): void {
+  const next = (counts.get(key) ?? 0) + delta;
+  if (next > 0) counts.set(key, next);
+  else counts.delete(key);
+}
+
+export class PendingCalls {
+  /** Oldest first. */
+  private readonly calls: PendingCall[] = [];
+  private readonly byId = new Map<string, number>();
+  private readonly byTool = new Map<string, number>();
+  private readonly byToolWithoutId = new Map<string, number>();
+
+  /** At most `limit` calls are kept: calls that never get a result must not grow memory without bound. */
+  constructor(private readonly limit: number) {}
+
+  get size(): number {
+    return this.calls.length;
+  }
+
+  add(call: PendingCall): void {
+    this.calls.push(call);
+    this.count(call, 1);
+    if (this.calls.length > this.limit) this.count(this.calls.shift()!, -1);
+  }
+
+  /**
+   * The call a result answers: the newest pending call with its id; failing that, the newest pending
+   * call of the same tool, provided ids do not contradict (one side has none).
+   */
+  take(id: string | undefined, tool: string | undefined): PendingCall | undefined {
+    if (id !== undefined && this.byId.has(id)) {
+      const byId = this.takeNewest((candidate) => candidate.id === id);
+      if (byId) return byId;
+    }
+    if (tool === undefined) return undefined;
+    if (!(id === undefined ? this.byTool : this.byToolWithoutId).has(tool)) return undefined;
+    return this.takeNewest((candidate) => candidate.tool === tool && (id === undefined || candidate.id === undefined));
+  }
+
+  private takeNewest(matches: (candidate: PendingCall) => boolean): PendingCall | undefined {
+    for (let i = this.calls.length - 1; i >= 0; i--) {
+      if (!matches(this.calls[i]!)) continue;
+      const [taken] = this.calls.splice(i, 1);
+      this.count(taken!, -1);
+      return taken;
+    }
+    return undefined;
+  }
+
+  private count(call: PendingCall, delta: number): void {
+    if (call.id !== undefined) bump(this.byId, call.id, delta);
+    bump(this.byTool, call.tool, delta);
+    if (call.id === undefined) bump(this.byToolWithoutId, call.tool, delta);
+  }
+}
