@@ -9,6 +9,7 @@ import JSON5 from "json5";
 import type { ConfigNotice } from "../core/config.js";
 import { unknownKeys } from "../core/configKeys.js";
 import { isPlainObject, own } from "../core/plainObject.js";
+import { shorten } from "../core/quote.js";
 
 /** A configuration problem (exit status 2), reported as one line. */
 export class ConfigError extends Error {}
@@ -46,7 +47,7 @@ function checkBlock(path: string, where: string, block: unknown, notices: Config
     notices.push({
       origin: path,
       key: `${where}.${key}`,
-      message: `unknown key ${where}.${key}${suggestion ? ` (did you mean ${suggestion}?)` : ""}; ignored`,
+      message: `unknown key ${where}.${shorten(key)}${suggestion ? ` (did you mean ${suggestion}?)` : ""}; ignored`,
     });
   }
   return block;

@@ -20,8 +20,12 @@ function editDistance(a: string, b: string): number {
   return row[b.length]!;
 }
 
+const MAX_TYPO_LENGTH = 64;
+
 /** The closest known name, if it is close enough to be a likely typo. */
 export function closest(name: string, candidates: Iterable<string>): string | undefined {
+  // The distance costs length × length: a megabyte-long key is no typo of a 30-letter one.
+  if (name.length > MAX_TYPO_LENGTH) return undefined;
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {

@@ -4,6 +4,11 @@
  */
 const MAX_QUOTED = 80;
 
+/** The text, or its first `max` chars and `… (N chars)` when longer. */
+export function shorten(text: string, max = MAX_QUOTED): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} chars)`;
+}
+
 /** `"value"` (JSON-quoted), or `"first 80 chars…" (N chars)` for longer text. */
 export function quote(text: string, max = MAX_QUOTED): string {
   if (text.length <= max) return JSON.stringify(text);

@@ -122,8 +122,9 @@ export function groupFindings(findings: readonly Finding[], verbose: boolean): F
   const groups = new Map<string, { first: Finding; last: Finding; verdicts: number; maxCount: number; minCount: number }>();
   for (const finding of findings) {
     // A ping-pong alternates between two patterns: both sides are one loop, so one row.
-    const pattern = finding.detector === "ping_pong" ? "" : `${finding.tool}\u0000${finding.argsHash}`;
-    const key = [finding.detector, finding.level, pattern, finding.afterStop, finding.source ?? "", finding.run].join("\u0000");
+    const pattern = finding.detector === "ping_pong" ? [] : [finding.tool, finding.argsHash];
+    // JSON, not a separator join: tool names and run ids from the input may hold any character.
+    const key = JSON.stringify([finding.detector, finding.level, pattern, finding.afterStop, finding.source ?? "", finding.run]);
     const group = groups.get(key);
     if (!group) {
       groups.set(key, { first: finding, last: finding, verdicts: 1, maxCount: finding.count, minCount: finding.count });
