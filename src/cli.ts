@@ -78,6 +78,13 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
   registerAnalyze(program, io, version, run);
   registerEvents(program, io, run);
 
+  // `looplens help frob` would print the whole help on stderr; one line says more.
+  const [first, topic] = argv.slice(2);
+  if (first === "help" && topic !== undefined && !program.commands.some((c) => c.name() === topic || c.aliases().includes(topic))) {
+    io.stderr(`looplens: unknown command '${sanitize(topic)}' (see looplens --help)\n`);
+    return EXIT.usage;
+  }
+
   try {
     await program.parseAsync([...argv]);
     return exitCode;

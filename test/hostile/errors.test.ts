@@ -31,6 +31,7 @@ describe("errors", () => {
     ["a path through a file", [join(good, "x.jsonl")], /cannot read .*: a component of the path is not a directory$/],
     ["a folder without inputs", [(() => (mkdirSync(join(tmp.dir, "empty-dir/sub"), { recursive: true }), join(tmp.dir, "empty-dir")))()], /no input files .* under .*empty-dir$/],
     ["an unknown subcommand", ["frobnicate"], /cannot read frobnicate: no such file or directory \(and it is not a command: see looplens --help\)$/],
+    ["help on an unknown command", ["help", "frob"], /^looplens: unknown command 'frob' \(see looplens --help\)$/],
     ["an unknown flag", ["analyze", good, "--frob"], /unknown option '--frob' \(see looplens --help\)$/],
     ["a misspelt flag", [good, "--formt", "json"], /unknown option '--formt' \(Did you mean --format\?\) \(see looplens --help\)$/],
     ["a bad --format value", [good, "--format", "xml"], /argument 'xml' is invalid\. Allowed choices are .* \(see looplens --help\)$/],
