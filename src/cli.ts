@@ -7,6 +7,7 @@ import { Command, CommanderError } from "commander";
 import { ConfigError } from "./adapters/configFile.js";
 import { InputError } from "./adapters/inputs.js";
 import { registerAnalyze } from "./commands/analyze.js";
+import { registerConfig } from "./commands/config.js";
 import type { Io } from "./commands/common.js";
 import { EXIT, UsageError } from "./commands/errors.js";
 import { registerEvents } from "./commands/events.js";
@@ -63,6 +64,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     });
   registerAnalyze(program, io, version, run);
   registerEvents(program, io, run);
+  registerConfig(program, io, version, run);
 
   try {
     await program.parseAsync([...argv]);

@@ -7,7 +7,7 @@ import { analyzeInputs } from "./analysis.js";
 import {
   addConfigOptions,
   addInputOptions,
-  appliedAgentOverrides,
+  configSummary,
   inputPaths,
   meetsFailOn,
   reportDiagnostics,
@@ -28,7 +28,7 @@ interface AnalyzeOptions extends CommonOptions {
 }
 
 export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: Io, version: string): Promise<number> {
-  const resolver = await createConfigResolver(options);
+  const resolver = await createConfigResolver(options, io.env);
   const digest = await loadXxhashDigest();
   const analysis = await analyzeInputs(inputPaths(paths, io), digest, (agent) => resolver.effectiveFor(agent).config, {
     inputFormat: options.inputFormat,
@@ -36,14 +36,7 @@ export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: I
   });
   const data: ReportData = {
     version,
-    config: {
-      effective: resolver.base.config,
-      sources: resolver.base.sources,
-      notices: resolver.notices(),
-      file: resolver.file?.path ?? null,
-      usesLooplensDefault: resolver.usesLooplensDefault,
-      agentOverrides: appliedAgentOverrides(resolver, analysis.runs, options.agent),
-    },
+    config: configSummary(resolver, analysis.runs, options),
     files: analysis.files,
     runs: analysis.runs,
     lines: analysis.lines,

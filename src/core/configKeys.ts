@@ -4,7 +4,8 @@
  */
 import { CONFIG_KEYS, isPositiveInt } from "./config.js";
 
-const BLOCK_KEYS = new Set(["enabled", "historySize", "warningThreshold", "criticalThreshold", "unknownToolThreshold", "globalCircuitBreakerThreshold", "detectors", "postCompactionGuard"]);
+/** The keys a loopDetection block may hold. */
+export const BLOCK_KEYS: ReadonlySet<string> = new Set(["enabled", "historySize", "warningThreshold", "criticalThreshold", "unknownToolThreshold", "globalCircuitBreakerThreshold", "detectors", "postCompactionGuard"]);
 
 function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);

@@ -1,5 +1,5 @@
 /** `--format json`: one document with config, summary, runs (with findings) and diagnostics. */
-import { configEntries } from "../core/config.js";
+import { configJson, sourcesJson } from "./configView.js";
 import { publicFinding, summarize, type Reporter } from "./reportData.js";
 
 export const jsonReporter: Reporter = (data) => {
@@ -8,15 +8,20 @@ export const jsonReporter: Reporter = (data) => {
   const document = {
     version: data.version,
     config: {
-      ...effective,
       // `enabled` unset reads as the runtime's default (false); `rollingDetectors` says what ran.
-      enabled: effective.enabled ?? false,
-      rollingDetectors: effective.enabled === true,
-      postCompactionGuardActive: effective.enabled !== false,
+      ...configJson(effective),
       file: config.file,
       looplensDefault: config.usesLooplensDefault,
+      agent: config.forcedAgent ?? null,
       agentOverrides: config.agentOverrides,
-      sources: Object.fromEntries(configEntries(effective).map(([key]) => [key, config.sources[key] ?? "default"])),
+      // Per agent override applied to some run: that agent's runs used these values instead.
+      agentConfigs: Object.fromEntries(
+        (config.agentConfigs ?? []).map((view) => [
+          view.agent,
+          { ...configJson(view.effective), where: view.where, runAgents: view.runAgents, sources: sourcesJson(view.effective, view.sources) },
+        ]),
+      ),
+      sources: sourcesJson(effective, config.sources),
       notices: config.notices.map((n) => ({ origin: n.origin, key: n.key, message: n.message })),
     },
     summary: summarize(data),

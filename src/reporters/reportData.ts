@@ -5,6 +5,7 @@
 import type { LineCounts } from "../adapters/adapter.js";
 import type { ConfigNotice, ResolvedConfig, ValueSource } from "../core/config.js";
 import type { Diagnostic, Finding, FindingLevel, RunReport } from "../core/findings.js";
+import type { AgentConfigView } from "./configView.js";
 
 export interface ConfigSummary {
   readonly effective: ResolvedConfig;
@@ -16,6 +17,10 @@ export interface ConfigSummary {
   readonly usesLooplensDefault: boolean;
   /** Agent ids whose own override was applied to some run. */
   readonly agentOverrides: readonly string[];
+  /** The configs those overrides produced (when the command resolved them). */
+  readonly agentConfigs?: readonly AgentConfigView[];
+  /** `--agent`: one agent's override applied to every run (already in `effective`). */
+  readonly forcedAgent?: string | null;
 }
 
 export interface ReportData {
@@ -161,8 +166,7 @@ export function detectorState(config: ConfigSummary): string {
     const off = Object.entries(effective.detectors)
       .filter(([, on]) => !on)
       .map(([name]) => name);
-    const why = config.usesLooplensDefault ? " (looplens default: no --config given; the runtime's own default is off)" : "";
-    return `rolling detectors on${why}${off.length ? `; disabled: ${off.join(", ")}` : ""}; post-compaction guard on`;
+    return `rolling detectors on${off.length ? ` (disabled: ${off.join(", ")})` : ""}; post-compaction guard on`;
   }
   if (effective.enabled === false) return "rolling detectors and post-compaction guard off (enabled: false); use --set enabled=true to evaluate them";
   return "rolling detectors off (enabled is unset, the runtime's default); post-compaction guard on; use --set enabled=true to evaluate the detectors";

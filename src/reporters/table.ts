@@ -6,6 +6,7 @@
 import { Chalk, type ChalkInstance } from "chalk";
 import Table from "cli-table3";
 import { levelLabel, type FindingLevel, type RunReport } from "../core/findings.js";
+import { configHeaderLines, overrideLine } from "./configView.js";
 import { sanitize, clip } from "./sanitize.js";
 import {
   callRange,
@@ -45,7 +46,7 @@ function levelColor(chalk: ChalkInstance, level: FindingLevel): (text: string) =
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-function runHeader(run: RunReport, chalk: ChalkInstance): string {
+function runHeader(run: RunReport, chalk: ChalkInstance, config: ReportData["config"]): string {
   const parts = [
     chalk.bold(`run ${sanitize(run.run)}`),
     run.agent !== null ? `agent ${sanitize(run.agent)}` : undefined,
@@ -55,6 +56,9 @@ function runHeader(run: RunReport, chalk: ChalkInstance): string {
     plural(run.compactions, "compaction"),
   ];
   let header = parts.filter((p) => p !== undefined).join(chalk.dim(" · "));
+  const override = run.agent !== null ? config.agentConfigs?.find((view) => view.runAgents.includes(run.agent!)) : undefined;
+  const changes = override ? overrideLine(override, config.effective) : "";
+  if (changes) header += `\n${chalk.dim(`  ${changes}`)}`;
   if (run.firstStop) {
     const what = run.firstStop.kind === "abort" ? "aborted" : "blocked";
     header += `\n${chalk.dim(`  under this config the run would have been ${what} at call ${run.firstStop.call}; rows marked ⏹ come after that point`)}`;
@@ -110,9 +114,10 @@ function summaryBlock(data: ReportData, chalk: ChalkInstance): string {
 
 export const tableReporter: Reporter = (data, options) => {
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
-  const out: string[] = [chalk.dim(`looplens ${data.version} — ${detectorState(data.config)}`), ""];
+  const header = configHeaderLines(data.config).map((line) => `  ${line}`);
+  const out: string[] = [chalk.dim([`looplens ${data.version} — ${detectorState(data.config)}`, ...header].join("\n")), ""];
   const shown = data.runs.filter((run) => options.all || run.findings.length > 0 || run.recordedVetoes > 0);
-  for (const run of shown) out.push(runHeader(run, chalk), runTable(run, options, chalk), "");
+  for (const run of shown) out.push(runHeader(run, chalk, data.config), runTable(run, options, chalk), "");
   if (data.liveFindings && data.liveFindings.length > 0) {
     out.push(chalk.bold("Live findings (from Gateway logs)"));
     const groups = groupFindings(data.liveFindings, options.verbose);
