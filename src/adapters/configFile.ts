@@ -77,7 +77,7 @@ function parseJson5(path: string, text: string): unknown {
     return JSON5.parse(text);
   } catch (error) {
     const e = error as { lineNumber?: number; columnNumber?: number; message?: string };
-    const where = e.lineNumber !== undefined ? `:${e.lineNumber}:${e.columnNumber ?? 1}` : "";
+    const where = e.lineNumber !== undefined ? `:${e.lineNumber}:${Math.max(1, e.columnNumber ?? 1)}` : "";
     const message = String(e.message ?? error)
       .replace(/^JSON5: /, "")
       .replace(/ at \d+:\d+$/, "");

@@ -65,7 +65,8 @@ export function parseSetting(text: string): SetParse {
   const kind = CONFIG_KEYS[key];
   if (!Object.prototype.hasOwnProperty.call(CONFIG_KEYS, key) || kind === undefined) {
     const hint = closest(key, Object.keys(CONFIG_KEYS));
-    return { ok: false, error: `--set: unknown key ${JSON.stringify(key)}${hint ? ` (did you mean ${hint}?)` : ""}` };
+    const help = hint ? ` (did you mean ${hint}?)` : ` (known keys: ${Object.keys(CONFIG_KEYS).join(", ")})`;
+    return { ok: false, error: `--set: unknown key ${JSON.stringify(key)}${help}` };
   }
   return parseValue(key, kind, raw);
 }

@@ -46,7 +46,8 @@ export function overrideLine(view: AgentConfigView, base: ResolvedConfig): strin
 /** Report header lines under the title: config origin, thresholds, and what agent overrides change. */
 export function configHeaderLines(config: ConfigSummary): string[] {
   const origin = config.file !== null ? `config: ${sanitize(config.file)}` : "config: none given; documented defaults, but enabled=true (runtime: false)";
-  const forced = config.forcedAgent ? `; agent ${sanitize(config.forcedAgent)} for every run (--agent)` : "";
+  const agent = config.forcedAgent ? sanitize(config.forcedAgent) : "";
+  const forced = !agent ? "" : config.agentOverrides.length > 0 ? `; agent ${agent}'s override for every run (--agent)` : `; --agent ${agent}: no override, global values`;
   const overrides = (config.agentConfigs ?? []).map((view) => overrideLine(view, config.effective)).filter((line) => line !== "");
   return [`${origin}${forced}`, ...thresholdLines(config.effective), ...overrides];
 }
