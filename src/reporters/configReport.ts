@@ -5,9 +5,10 @@
 import { Chalk } from "chalk";
 import Table from "cli-table3";
 import { configEntries, guardOn, rollingDetectorsOn, type ConfigNotice, type ResolvedConfig, type ValueSource } from "../core/config.js";
-import { sourcesJson, thresholdLines } from "./configView.js";
+import { NO_CONFIG_LINE, sourcesJson, thresholdLines } from "./configView.js";
 import { detectorState } from "./reportData.js";
 import { sanitize } from "./sanitize.js";
+import { BORDERLESS } from "./table.js";
 
 export interface ConfigReport {
   readonly version: string;
@@ -48,10 +49,13 @@ export function configReportJson(report: ConfigReport): string {
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 
-function origin(report: ConfigReport): string {
-  if (report.file === null) return "none given: the documented defaults, but enabled=true (the runtime's default is false)";
-  const agent = report.override ? `, with agent ${report.override.agent}'s override (${report.override.where})` : "";
-  return `${report.file}${agent}`;
+/** Where the values come from: the file (or none) and the agent override `--agent` selected. */
+function originLines(report: ConfigReport): string[] {
+  if (report.file === null) return [NO_CONFIG_LINE];
+  const lines = [`config: ${sanitize(report.file)}`];
+  if (report.override) lines.push(`agent ${sanitize(report.override.agent)}'s override: ${report.override.where}`);
+  else if (report.agent !== null) lines.push(`agent ${sanitize(report.agent)}: no override in this file`);
+  return lines;
 }
 
 /** `--format table`: a header, one row per key, the agents with overrides, the notices. */
@@ -60,7 +64,7 @@ export function configReportTable(report: ConfigReport, color: boolean): string 
   const { effective } = report;
   const table = new Table({
     head: ["key", "value", "source"],
-    chars: { top: "", "top-mid": "", "top-left": "", "top-right": "", bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "", left: "", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "", middle: " " },
+    chars: BORDERLESS,
     style: { head: color ? ["bold"] : [], border: [], "padding-left": 1, "padding-right": 0, compact: true },
   });
   for (const [key, value] of configEntries(effective)) {
@@ -69,8 +73,8 @@ export function configReportTable(report: ConfigReport, color: boolean): string 
     table.push([key, shown, source === "default" ? chalk.dim(source) : source]);
   }
   const out = [
-    chalk.bold(`looplens ${report.version} config — ${detectorState({ effective, sources: {}, notices: [], file: report.file, usesLooplensDefault: report.usesLooplensDefault, agentOverrides: [] })}`),
-    `  config: ${sanitize(origin(report))}`,
+    chalk.bold(`looplens ${report.version} config — ${detectorState({ effective })}`),
+    ...originLines(report).map((line) => `  ${line}`),
     ...thresholdLines(effective).map((line) => `  ${line}`),
     "",
     table.toString(),

@@ -19,6 +19,9 @@ export interface AgentConfigView {
   readonly sources: Readonly<Record<string, ValueSource>>;
 }
 
+/** What headers say when no --config was given. */
+export const NO_CONFIG_LINE = "config: none given; documented defaults, but enabled=true (runtime: false)";
+
 const shown = (value: boolean | number | undefined) => (value === undefined ? "unset" : String(value));
 
 /** The effective thresholds as two `name=value` lines that fit 80 columns. */
@@ -45,7 +48,7 @@ export function overrideLine(view: AgentConfigView, base: ResolvedConfig): strin
 
 /** Report header lines under the title: config origin, thresholds, and what agent overrides change. */
 export function configHeaderLines(config: ConfigSummary): string[] {
-  const origin = config.file !== null ? `config: ${sanitize(config.file)}` : "config: none given; documented defaults, but enabled=true (runtime: false)";
+  const origin = config.file !== null ? `config: ${sanitize(config.file)}` : NO_CONFIG_LINE;
   const agent = config.forcedAgent ? sanitize(config.forcedAgent) : "";
   const forced = !agent ? "" : config.agentOverrides.length > 0 ? `; agent ${agent}'s override for every run (--agent)` : `; --agent ${agent}: no override, global values`;
   const overrides = (config.agentConfigs ?? []).map((view) => overrideLine(view, config.effective)).filter((line) => line !== "");

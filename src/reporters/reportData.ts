@@ -160,7 +160,7 @@ export function thresholdList(config: ResolvedConfig): string {
 }
 
 /** One sentence on what the rolling detectors and the guard are doing under this config. */
-export function detectorState(config: ConfigSummary): string {
+export function detectorState(config: Pick<ConfigSummary, "effective">): string {
   const { effective } = config;
   if (effective.enabled === true) {
     const off = Object.entries(effective.detectors)

@@ -20,7 +20,8 @@ import {
   type Reporter,
 } from "./reportData.js";
 
-const BORDERLESS = {
+/** cli-table3 characters for a table without borders (columns separated by one space). */
+export const BORDERLESS = {
   top: "",
   "top-mid": "",
   "top-left": "",

@@ -158,7 +158,7 @@ describe("looplens config --format table", () => {
     expect(row("detectors.pingPong")).toEqual(["detectors.pingPong", "true", "global"]);
     expect(row("postCompactionGuard.windowSize")).toEqual(["postCompactionGuard.windowSize", "3", "global"]);
     expect(result.stdout).toContain("rolling detectors on; post-compaction guard on");
-    expect(result.stdout).toContain(`config: ${OPENCLAW}, with agent safe-runner's override (agents.list[1].tools.loopDetection)`);
+    expect(result.stdout).toContain(`  config: ${OPENCLAW}\n  agent safe-runner's override: agents.list[1].tools.loopDetection\n`);
     expect(result.stdout).toContain("warningThreshold=20 criticalThreshold=21 globalCircuitBreakerThreshold=30");
     expect(result.stdout).toContain("--set: criticalThreshold 8 is not above warningThreshold 20; raised to 21");
   });
@@ -221,7 +221,7 @@ describe("--config auto", () => {
   const envPath = file("elsewhere/openclaw.json", "{ tools: { loopDetection: { warningThreshold: 9 } } }");
 
   it("reads ~/.openclaw/openclaw.json", async () => {
-    const result = runCli(["config", "--config", "auto", "-f", "json"], { env: { HOME: home, OPENCLAW_CONFIG_PATH: "" } });
+    const result = await runMain(["config", "--config", "auto", "-f", "json"], { env: { HOME: home, OPENCLAW_CONFIG_PATH: "" } });
     expect(result.status).toBe(0);
     const doc = JSON.parse(result.stdout) as ConfigJson;
     expect(doc.file).toBe(join(home, ".openclaw", "openclaw.json"));
@@ -229,7 +229,7 @@ describe("--config auto", () => {
   });
 
   it("prefers $OPENCLAW_CONFIG_PATH", async () => {
-    const result = runCli(["config", "--config", "auto", "-f", "json"], { env: { HOME: home, OPENCLAW_CONFIG_PATH: envPath } });
+    const result = await runMain(["config", "--config", "auto", "-f", "json"], { env: { HOME: home, OPENCLAW_CONFIG_PATH: envPath } });
     expect((JSON.parse(result.stdout) as ConfigJson).config.warningThreshold).toBe(9);
   });
 
@@ -241,7 +241,7 @@ describe("--config auto", () => {
   });
 
   it("is never used silently: without --config the user's file is not read", async () => {
-    const result = runCli(["config", "-f", "json"], { env: { HOME: home, OPENCLAW_CONFIG_PATH: envPath } });
+    const result = await runMain(["config", "-f", "json"], { env: { HOME: home, OPENCLAW_CONFIG_PATH: envPath } });
     const doc = JSON.parse(result.stdout) as ConfigJson;
     expect(doc.file).toBeNull();
     expect(doc.config.warningThreshold).toBe(10);
