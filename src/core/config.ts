@@ -131,26 +131,19 @@ export function resolveConfig(blocks: readonly RawBlock[]): EffectiveConfig {
       return value === undefined ? [] : [{ value, block }];
     });
     const winner = written.at(-1);
-    for (const { value, block } of written.slice(0, -1)) {
-      if (accept(value)) continue;
-      notices.push({
-        origin: block.origin,
-        key: fieldName(block, key),
-        message: `${fieldName(block, key)}: ${describeValue(value)} is not ${expected}; overridden by ${winner!.block.where ? `${winner!.block.where}.${key}` : winner!.block.origin}`,
-      });
-    }
+    const invalid = ({ value, block }: Written, outcome: string) =>
+      notices.push({ origin: block.origin, key: fieldName(block, key), message: `${fieldName(block, key)}: ${describeValue(value)} is not ${expected}; ${outcome}` });
     sources[key] = "default";
     if (winner === undefined) return fallback;
+    // Invalid values that a later block overrides are still worth fixing.
+    const overrider = winner.block.where ? fieldName(winner.block, key) : winner.block.origin;
+    for (const earlier of written.slice(0, -1)) if (!accept(earlier.value)) invalid(earlier, `overridden by ${overrider}`);
     winners.set(key, winner);
     if (accept(winner.value)) {
       sources[key] = winner.block.source;
       return winner.value;
     }
-    notices.push({
-      origin: winner.block.origin,
-      key: fieldName(winner.block, key),
-      message: `${fieldName(winner.block, key)}: ${describeValue(winner.value)} is not ${expected}; using the default ${String(fallback)}`,
-    });
+    invalid(winner, `using the default ${String(fallback)}`);
     return fallback;
   };
   const isBool = (v: unknown): v is boolean => typeof v === "boolean";
