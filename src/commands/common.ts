@@ -33,7 +33,8 @@ export interface CommonOptions {
   debug?: boolean;
 }
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
+/** Commander reducer for repeatable options. */
+export const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function addConfigOptions(command: Command): Command {
   return command

@@ -23,6 +23,8 @@ export interface ConfigResolver {
   /** Notices of the file and of every config resolved so far, without duplicates. */
   notices(): ConfigNotice[];
   readonly usesLooplensDefault: boolean;
+  /** The same resolution with one more block applied after --set (sweep: one grid point). */
+  withOverrides(block: RawBlock): ConfigResolver;
 }
 
 export function parseSettings(settings: readonly string[] = []): RawBlock | undefined {
@@ -38,28 +40,6 @@ export function parseSettings(settings: readonly string[] = []): RawBlock | unde
 export async function createConfigResolver(options: ConfigOptions): Promise<ConfigResolver> {
   const setBlock = parseSettings(options.set);
   const file = options.config !== undefined ? await loadConfigFile(options.config) : undefined;
-  const usesLooplensDefault = file === undefined;
-  const blocksFor = (agent: string | null): RawBlock[] => {
-    const blocks: RawBlock[] = [];
-    if (usesLooplensDefault) blocks.push({ origin: "looplens default", source: "looplens", values: { enabled: true } });
-    if (file?.global) blocks.push({ origin: file.path, source: "global", values: file.global });
-    const agentBlock = agent !== null ? file?.agents.get(agent) : undefined;
-    if (agentBlock) blocks.push({ origin: file!.path, source: "agent", values: agentBlock });
-    if (setBlock) blocks.push(setBlock);
-    return blocks;
-  };
-
-  const cache = new Map<string | null, EffectiveConfig>();
-  const effectiveFor = (runAgent: string | null): EffectiveConfig => {
-    const agent = options.agent ?? runAgent;
-    let effective = cache.get(agent);
-    if (!effective) {
-      effective = resolveConfig(blocksFor(agent));
-      cache.set(agent, effective);
-    }
-    return effective;
-  };
-  const base = effectiveFor(options.agent ?? null);
   const fileNotices: ConfigNotice[] = [...(file?.notices ?? [])];
   // Not an error (the agent may simply have no override), but the no-op should be visible.
   if (file && options.agent !== undefined && !file.agents.has(options.agent)) {
@@ -69,12 +49,45 @@ export async function createConfigResolver(options: ConfigOptions): Promise<Conf
       message: `--agent ${options.agent}: the config has no loopDetection override for this agent; using the global block`,
     });
   }
+  return buildResolver(file, options.agent, setBlock ? [setBlock] : [], fileNotices);
+}
+
+/** Resolves per agent from the file's blocks followed by `lastBlocks` (--set, then any sweep point). */
+function buildResolver(
+  file: ConfigFile | undefined,
+  forcedAgent: string | undefined,
+  lastBlocks: readonly RawBlock[],
+  fileNotices: readonly ConfigNotice[],
+): ConfigResolver {
+  const usesLooplensDefault = file === undefined;
+  const blocksFor = (agent: string | null): RawBlock[] => {
+    const blocks: RawBlock[] = [];
+    if (usesLooplensDefault) blocks.push({ origin: "looplens default", source: "looplens", values: { enabled: true } });
+    if (file?.global) blocks.push({ origin: file.path, source: "global", values: file.global });
+    const agentBlock = agent !== null ? file?.agents.get(agent) : undefined;
+    if (agentBlock) blocks.push({ origin: file!.path, source: "agent", values: agentBlock });
+    blocks.push(...lastBlocks);
+    return blocks;
+  };
+
+  const cache = new Map<string | null, EffectiveConfig>();
+  const effectiveFor = (runAgent: string | null): EffectiveConfig => {
+    const agent = forcedAgent ?? runAgent;
+    let effective = cache.get(agent);
+    if (!effective) {
+      effective = resolveConfig(blocksFor(agent));
+      cache.set(agent, effective);
+    }
+    return effective;
+  };
+  const base = effectiveFor(forcedAgent ?? null);
 
   return {
     file,
     base,
     usesLooplensDefault,
     effectiveFor,
+    withOverrides: (block) => buildResolver(file, forcedAgent, [...lastBlocks, block], fileNotices),
     notices() {
       const seen = new Set<string>();
       const all: ConfigNotice[] = [];

@@ -19,7 +19,7 @@ import {
   type Reporter,
 } from "./reportData.js";
 
-const BORDERLESS = {
+export const BORDERLESS = {
   top: "",
   "top-mid": "",
   "top-left": "",
