@@ -5,7 +5,7 @@
  * asterisks, angle brackets and ampersands cannot become code, links, emphasis, HTML or entities.
  */
 import { levelLabel, type RunReport } from "../core/findings.js";
-import { callRange, detectorState, groupFindings, summarize, thresholdList, type FindingGroup, type ReportData, type Reporter } from "./reportData.js";
+import { callRange, detectorState, groupFindings, plural, summarize, thresholdList, type FindingGroup, type ReportData, type Reporter } from "./reportData.js";
 import { sanitize } from "./sanitize.js";
 
 /** Input text made inert for a markdown table cell or line. */
@@ -17,7 +17,6 @@ export function markdownText(text: string): string {
     .replace(/>/g, "&gt;");
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const row = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
 
 const FINDING_HEAD = ["call", "line", "tool", "detector", "level", "count", "threshold", "after stop"];

@@ -4,12 +4,11 @@
  * whose verdict changed from the row above), then footnotes for clamped configs and the best one.
  */
 import { Chalk, type ChalkInstance } from "chalk";
-import Table from "cli-table3";
 import type { VerdictChange } from "../core/sweepStats.js";
-import { detectorState, thresholdList } from "./reportData.js";
+import { detectorState, plural, thresholdList } from "./reportData.js";
 import { clip, sanitize } from "./sanitize.js";
 import type { SweepReport, SweepReporter, SweepRow } from "./sweepReport.js";
-import { BORDERLESS } from "./table.js";
+import { borderlessTable } from "./table.js";
 
 const CLAMP_MARK = "*";
 const BEST_MARK = "◀ best";
@@ -70,18 +69,14 @@ export const sweepTableReporter: SweepReporter = (report, options) => {
   const head = [...report.axes.map((a) => a.key), "warned", "blocked", "aborted", "median 1st block"];
   if (report.labels) head.push("P/R");
   head.push("changed (vs row above)");
-  const table = new Table({
-    head,
-    chars: BORDERLESS,
-    style: { head: options.color ? ["bold"] : [], border: [], "padding-left": 1, "padding-right": 0, compact: true },
-  });
+  const table = borderlessTable(head, options.color);
   // On a terminal the change list is cut to the width left over; on a pipe it is printed whole.
   const fixedWidth = head.slice(0, -1).reduce((sum, h) => sum + h.length + 2, 0) + (report.labels ? 8 : 0);
   const changeWidth = options.width === undefined ? Infinity : Math.max(24, options.width - fixedWidth);
   report.rows.forEach((row, i) => table.push(rowCells(report, row, i, chalk, changeWidth)));
   const out = [
     chalk.dim(`looplens ${report.version} — ${detectorState(report.config)}`),
-    `sweep: ${report.rows.length} configs over ${runs} runs (${report.calls} calls) in ${report.files} files; input read once`,
+    `sweep: ${plural(report.rows.length, "config")} over ${plural(runs, "run")} (${plural(report.calls, "call")}) in ${plural(report.files, "file")}; input read once`,
     chalk.dim(`base: ${thresholdList(report.config.effective)}`),
     "",
     table.toString(),
