@@ -79,7 +79,10 @@ export function unifiedHunks(ops: readonly DiffOp[]): string[] {
     const slice = ops.slice(from, to + 1);
     const oldCount = slice.filter((op) => op.kind !== "+").length;
     const newCount = slice.filter((op) => op.kind !== "-").length;
-    lines.push(`@@ -${oldLine[from]},${oldCount} +${newLine[from]},${newCount} @@`);
+    // An empty side is numbered from the line before it, as diff -u does.
+    const oldStart = oldLine[from]! - (oldCount === 0 ? 1 : 0);
+    const newStart = newLine[from]! - (newCount === 0 ? 1 : 0);
+    lines.push(`@@ -${oldStart},${oldCount} +${newStart},${newCount} @@`);
     for (const op of slice) lines.push(`${op.kind}${op.text}`);
   }
   return lines;
