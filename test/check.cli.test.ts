@@ -15,6 +15,13 @@ beforeEach(() => {
 });
 
 describe("check", () => {
+  it("the bundled fixtures match their committed snapshots", () => {
+    const names = ["compaction-loop", "generic-repeat", "healthy", "ping-pong", "poll-loop", "unknown-tool"].map((n) => `fixtures/${n}.jsonl`);
+    const result = runCli(["check", ...names]);
+    expect(result.stdout).toContain("check: 6 fixtures: 6 unchanged, 0 changed, 0 missing");
+    expect(result.status).toBe(0);
+  });
+
   it("missing snapshots are a difference (exit 1); --update creates them; then check passes (exit 0)", () => {
     const missing = check(".");
     expect(missing.status).toBe(1);
