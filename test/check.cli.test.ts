@@ -101,6 +101,15 @@ describe("check", () => {
     expect(viaFile.stdout).toContain('-    "globalCircuitBreakerThreshold": 30,\n+    "globalCircuitBreakerThreshold": 40,');
   });
 
+  it("records the effective config of each agent whose override applied", () => {
+    writeFileSync(join(dir, "openclaw.json"), '{ tools: { loopDetection: { enabled: true } }, agents: { list: [{ id: "main", tools: { loopDetection: { criticalThreshold: 15 } } }] } }');
+    expect(check("poll-loop.jsonl", "--config", "openclaw.json", "--update").status).toBe(0);
+    const doc = JSON.parse(readFileSync(snap("poll-loop.jsonl"), "utf8"));
+    expect(doc.config.criticalThreshold).toBe(20);
+    expect(doc.agentConfigs.main).toMatchObject({ enabled: true, criticalThreshold: 15 });
+    expect(doc.runs[0].firstStop).toEqual({ kind: "block", call: 16 });
+  });
+
   it("compares as data: a reformatted snapshot still matches; an invalid one is a difference", () => {
     check("healthy.jsonl", "--update");
     writeFileSync(snap("healthy.jsonl"), JSON.stringify(JSON.parse(readFileSync(snap("healthy.jsonl"), "utf8"))));

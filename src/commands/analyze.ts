@@ -7,11 +7,12 @@ import { analyzeInputs } from "./analysis.js";
 import {
   addConfigOptions,
   addInputOptions,
-  appliedAgentOverrides,
+  configSummary,
   inputPaths,
   meetsFailOn,
   reportDiagnostics,
   reportNotices,
+  strictViolation,
   useColor,
   type CommonOptions,
   type FailOn,
@@ -36,14 +37,7 @@ export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: I
   });
   const data: ReportData = {
     version,
-    config: {
-      effective: resolver.base.config,
-      sources: resolver.base.sources,
-      notices: resolver.notices(),
-      file: resolver.file?.path ?? null,
-      usesLooplensDefault: resolver.usesLooplensDefault,
-      agentOverrides: appliedAgentOverrides(resolver, analysis.runs, options.agent),
-    },
+    config: configSummary(resolver, analysis.runs, options.agent),
     files: analysis.files,
     runs: analysis.runs,
     lines: analysis.lines,
@@ -55,10 +49,7 @@ export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: I
   const reporter = REPORTERS[options.format]!;
   io.stdout(reporter(data, { all: options.all === true, verbose: options.verbose === true, color: useColor(options, io), width: io.columns }));
 
-  if (options.strict && analysis.lines.skipped > 0) {
-    io.stderr(`looplens: --strict: ${analysis.lines.skipped} input line(s) skipped\n`);
-    return EXIT.usage;
-  }
+  if (strictViolation(io, options, analysis.lines.skipped)) return EXIT.usage;
   return meetsFailOn(analysis.runs, options.failOn) ? EXIT.findings : EXIT.ok;
 }
 

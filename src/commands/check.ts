@@ -14,7 +14,18 @@ import { diffLines, unifiedHunks } from "../reporters/lineDiff.js";
 import { sanitize } from "../reporters/sanitize.js";
 import { buildSnapshot, renderSnapshot } from "../reporters/snapshot.js";
 import { analyzeInputs } from "./analysis.js";
-import { addConfigOptions, addInputOptions, appliedAgentOverrides, inputPaths, reportDiagnostics, reportNotices, useColor, type CommonOptions, type Io } from "./common.js";
+import {
+  addConfigOptions,
+  addInputOptions,
+  appliedAgentOverrides,
+  inputPaths,
+  reportDiagnostics,
+  reportNotices,
+  strictViolation,
+  useColor,
+  type CommonOptions,
+  type Io,
+} from "./common.js";
 import { createConfigResolver } from "./configResolution.js";
 import { EXIT, UsageError } from "./errors.js";
 
@@ -127,10 +138,7 @@ export async function runCheck(paths: string[], options: CheckOptions, io: Io): 
     : `${tally.unchanged} unchanged, ${tally.changed} changed, ${tally.missing} missing`;
   io.stdout(`\ncheck: ${files.length} fixture${files.length === 1 ? "" : "s"}: ${summary}\n`);
 
-  if (options.strict && skipped > 0) {
-    io.stderr(`looplens: --strict: ${skipped} input line(s) skipped\n`);
-    return EXIT.usage;
-  }
+  if (strictViolation(io, options, skipped)) return EXIT.usage;
   return !options.update && tally.changed + tally.missing > 0 ? EXIT.findings : EXIT.ok;
 }
 

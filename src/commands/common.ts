@@ -7,6 +7,7 @@ import { Option } from "commander";
 import type { InputFormat } from "../adapters/adapter.js";
 import type { Diagnostic, FindingLevel, RunReport } from "../core/findings.js";
 import { LEVEL_RANK } from "../core/findings.js";
+import type { ConfigSummary } from "../reporters/reportData.js";
 import { sanitize } from "../reporters/sanitize.js";
 import type { ConfigResolver } from "./configResolution.js";
 import { UsageError } from "./errors.js";
@@ -96,6 +97,25 @@ export function meetsFailOn(runs: readonly RunReport[], failOn: FailOn | undefin
   if (!failOn) return false;
   const floor = LEVEL_RANK[FAIL_ON_LEVEL[failOn]];
   return runs.some((run) => run.findings.some((f) => LEVEL_RANK[f.level] >= floor));
+}
+
+/** The config part of every report: base effective config, sources, notices, applied overrides. */
+export function configSummary(resolver: ConfigResolver, runs: readonly RunReport[], forcedAgent: string | undefined): ConfigSummary {
+  return {
+    effective: resolver.base.config,
+    sources: resolver.base.sources,
+    notices: resolver.notices(),
+    file: resolver.file?.path ?? null,
+    usesLooplensDefault: resolver.usesLooplensDefault,
+    agentOverrides: appliedAgentOverrides(resolver, runs, forcedAgent),
+  };
+}
+
+/** `--strict`: skipped input lines make the exit status 2 (says so on stderr). */
+export function strictViolation(io: Io, options: CommonOptions, skipped: number): boolean {
+  if (!options.strict || skipped === 0) return false;
+  io.stderr(`looplens: --strict: ${skipped} input line(s) skipped\n`);
+  return true;
 }
 
 /** Agent ids whose override from the config file was applied to at least one run. */

@@ -10,11 +10,23 @@ import { bestConfig, configStats, labelScore, runVerdict, verdictChanges, type L
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { sweepJsonReporter, sweepNdjsonReporter, type SweepReport, type SweepReporter, type SweepRow } from "../reporters/sweepReport.js";
 import { sweepTableReporter } from "../reporters/sweepTable.js";
-import { prepareInputs, replayPrepared } from "./analysis.js";
-import { addConfigOptions, addInputOptions, collect, inputPaths, reportDiagnostics, reportNotices, useColor, type CommonOptions, type Io } from "./common.js";
+import { prepareInputs, replayPrepared, type PreparedInputs } from "./analysis.js";
+import {
+  addConfigOptions,
+  addInputOptions,
+  collect,
+  configSummary,
+  inputPaths,
+  reportDiagnostics,
+  reportNotices,
+  strictViolation,
+  useColor,
+  type CommonOptions,
+  type Io,
+} from "./common.js";
 import { createConfigResolver, type ConfigResolver } from "./configResolution.js";
 import { EXIT, UsageError } from "./errors.js";
-import { gridPoints, parseAxes } from "./sweepGrid.js";
+import { gridPoints, parseAxes, type Axis } from "./sweepGrid.js";
 
 const SWEEP_REPORTERS: Readonly<Record<string, SweepReporter>> = {
   table: sweepTableReporter,
@@ -55,22 +67,25 @@ function clampings(resolver: ConfigResolver): string[] {
     .map((notice) => notice.message);
 }
 
-export async function runSweep(paths: string[], options: SweepOptions, io: Io, version: string): Promise<number> {
-  const axes = parseAxes(options.vary ?? []);
-  const base = await createConfigResolver(options);
-  const digest = await loadXxhashDigest();
-  const inputs = await prepareInputs(inputPaths(paths, io), digest, { inputFormat: options.inputFormat, allBranches: options.allBranches });
+interface SweepRows {
+  readonly rows: SweepRow[];
+  readonly labels: Labels | undefined;
+  /** The runs as replayed under the first config (ids, agents and calls are the same under all). */
+  readonly firstRuns: RunReport[];
+}
 
+/** Replays the prepared input once per grid point; only per-run verdicts outlive each replay. */
+function replayGrid(inputs: PreparedInputs, base: ConfigResolver, axes: Axis[], options: SweepOptions): SweepRows {
   const rows: SweepRow[] = [];
   let labels: Labels | undefined;
+  let firstRuns: RunReport[] = [];
   let previous: RunVerdict[] | undefined;
-  let calls = 0;
   for (const point of gridPoints(axes)) {
     const resolver = base.withOverrides({ origin: "--vary", source: "--set", values: nestSettings(Object.entries(point).map(([key, value]) => ({ key, value }))) });
     const runs = replayPrepared(inputs, (agent) => resolver.effectiveFor(agent).config);
     if (rows.length === 0) {
+      firstRuns = runs;
       labels = parseLabels(options, runs);
-      calls = runs.reduce((sum, run) => sum + run.calls, 0);
     }
     const verdicts = runs.map(runVerdict);
     rows.push({
@@ -82,34 +97,32 @@ export async function runSweep(paths: string[], options: SweepOptions, io: Io, v
     });
     previous = verdicts;
   }
+  return { rows, labels, firstRuns };
+}
+
+export async function runSweep(paths: string[], options: SweepOptions, io: Io, version: string): Promise<number> {
+  const axes = parseAxes(options.vary ?? []);
+  const base = await createConfigResolver(options);
+  const digest = await loadXxhashDigest();
+  const inputs = await prepareInputs(inputPaths(paths, io), digest, { inputFormat: options.inputFormat, allBranches: options.allBranches });
+  const { rows, labels, firstRuns } = replayGrid(inputs, base, axes, options);
 
   const report: SweepReport = {
     version,
-    config: {
-      effective: base.base.config,
-      sources: base.base.sources,
-      notices: base.notices(),
-      file: base.file?.path ?? null,
-      usesLooplensDefault: base.usesLooplensDefault,
-      agentOverrides: [],
-    },
+    config: configSummary(base, firstRuns, options.agent),
     axes,
     rows,
     ...(labels ? { labels: { stuck: [...labels.stuck], healthy: labels.healthy ? [...labels.healthy] : null } } : {}),
     ...(labels ? { best: bestConfig(rows.map((row) => row.score!)) } : {}),
     files: inputs.files.length,
-    calls,
+    calls: firstRuns.reduce((sum, run) => sum + run.calls, 0),
     lines: inputs.lines,
     diagnostics: inputs.diagnostics,
   };
   reportNotices(io, base, options.quiet);
   reportDiagnostics(io, inputs.diagnostics, inputs.diagnosticsTotal, options.quiet);
   io.stdout(SWEEP_REPORTERS[options.format]!(report, { color: useColor(options, io), width: io.columns }));
-  if (options.strict && inputs.lines.skipped > 0) {
-    io.stderr(`looplens: --strict: ${inputs.lines.skipped} input line(s) skipped\n`);
-    return EXIT.usage;
-  }
-  return EXIT.ok;
+  return strictViolation(io, options, inputs.lines.skipped) ? EXIT.usage : EXIT.ok;
 }
 
 export function registerSweep(program: Command, io: Io, version: string, run: (work: () => Promise<number>) => Promise<void>): void {
