@@ -48,10 +48,10 @@ describe("check", () => {
     expect(doc.input).toBe("poll-loop.jsonl");
     expect(doc.config).toMatchObject({ enabled: true, warningThreshold: 10, criticalThreshold: 20, "detectors.pingPong": true });
     expect(doc.lines).toEqual({ read: 46, used: 46, ignored: 0, skipped: 0 });
-    expect(doc.runs).toHaveLength(1);
-    expect(doc.runs[0]).toMatchObject({ run: "poll-1", agent: "main", session: "sess-poll", calls: 22, firstStop: { kind: "block", call: 21 } });
-    expect(doc.runs[0].findings).toHaveLength(12);
-    expect(doc.runs[0].findings[10]).toEqual({
+    expect(doc.runs).toEqual([{ run: "poll-1", agent: "main", session: "sess-poll", calls: 22, compactions: 0, firstStop: { kind: "block", call: 21 } }]);
+    expect(doc.findings).toHaveLength(12);
+    expect(doc.findings[10]).toEqual({
+      run: "poll-1",
       call: 21,
       line: 42,
       tool: "command_status",
@@ -61,6 +61,9 @@ describe("check", () => {
       threshold: { name: "criticalThreshold", value: 20 },
       afterStop: false,
     });
+    // One line per run and per finding.
+    expect(text).toContain('\n  "runs": [\n    {"run":"poll-1","agent":"main",');
+    expect(text.split("\n").filter((line) => line.startsWith('    {"run":"poll-1","call":'))).toHaveLength(12);
     expect(text).not.toContain(dir);
     expect(text).not.toMatch(/"version"|"message"|"argsHash"|"file"/);
     // Stable: the same input named by an absolute path gives the same bytes.
@@ -79,9 +82,11 @@ describe("check", () => {
     expect(result.stdout).toContain("✗ poll-loop.jsonl: findings differ from poll-loop.jsonl.looplens.json");
     expect(result.stdout).toContain("--- poll-loop.jsonl.looplens.json (snapshot)\n+++ poll-loop.jsonl (now)\n@@ ");
     expect(result.stdout).toMatch(/\n- {2}"lines": \{"read":46,"used":46,"ignored":0,"skipped":0\},\n\+ {2}"lines": \{"read":41,"used":41,"ignored":0,"skipped":0\},/);
-    expect(result.stdout).toMatch(/\n- {6}"calls": 22,\n\+ {6}"calls": 20,/);
-    expect(result.stdout).toMatch(/\n- {6}"firstStop": \{"kind":"block","call":21\},\n\+ {6}"firstStop": null,/);
-    expect(result.stdout).toMatch(/\n- {8}\{"call":21,"line":42,[^\n]*"level":"critical"[^\n]*\n- {8}\{"call":22,[^\n]*\n\+ {8}\{"call":20,/);
+    expect(result.stdout).toContain(
+      '\n-    {"run":"poll-1","agent":"main","session":"sess-poll","calls":22,"compactions":0,"firstStop":{"kind":"block","call":21}}' +
+        '\n+    {"run":"poll-1","agent":"main","session":"sess-poll","calls":20,"compactions":0,"firstStop":null}',
+    );
+    expect(result.stdout).toMatch(/\n- {4}\{"run":"poll-1","call":21,"line":42,[^\n]*"level":"critical"[^\n]*\n- {4}\{"run":"poll-1","call":22,[^\n]*\n\+ {4}\{"run":"poll-1","call":20,/);
     expect(result.stdout).toContain("check: 2 fixtures: 1 unchanged, 1 changed, 0 missing");
 
     expect(check(".", "--update").stdout).toContain("0 created, 1 updated, 1 unchanged");
@@ -93,7 +98,7 @@ describe("check", () => {
     const viaSet = check("poll-loop.jsonl", "--set", "criticalThreshold=15");
     expect(viaSet.status).toBe(1);
     expect(viaSet.stdout).toContain('-    "criticalThreshold": 20,\n+    "criticalThreshold": 15,');
-    expect(viaSet.stdout).toContain('-      "firstStop": {"kind":"block","call":21},\n+      "firstStop": {"kind":"block","call":16},');
+    expect(viaSet.stdout).toMatch(/\n- {4}\{"run":"poll-1",[^\n]*"firstStop":\{"kind":"block","call":21\}\}\n\+ {4}\{"run":"poll-1",[^\n]*"firstStop":\{"kind":"block","call":16\}\}\n/);
 
     writeFileSync(join(dir, "openclaw.json"), "// only the breaker moves\n{ tools: { loopDetection: { enabled: true, globalCircuitBreakerThreshold: 40 } } }\n");
     const viaFile = check("poll-loop.jsonl", "--config", "openclaw.json");
@@ -108,6 +113,7 @@ describe("check", () => {
     expect(doc.config.criticalThreshold).toBe(20);
     expect(doc.agentConfigs.main).toMatchObject({ enabled: true, criticalThreshold: 15 });
     expect(doc.runs[0].firstStop).toEqual({ kind: "block", call: 16 });
+    expect(doc.findings.find((f: { level: string }) => f.level === "critical").threshold).toEqual({ name: "criticalThreshold", value: 15 });
   });
 
   it("compares as data: a reformatted snapshot still matches; an invalid one is a difference", () => {

@@ -8,10 +8,12 @@ describe("renderSnapshot", () => {
     looplensSnapshot: 1,
     config: { warningThreshold: 10, criticalThreshold: 20, enabled: null, a: 1, b: 2, c: 3, d: 4, e: 5, f: 6 },
     lines: { read: 3, used: 3, ignored: 0, skipped: 0 },
-    runs: [{ run: "r1", firstStop: null, findings: [{ call: 1, threshold: { name: "warningThreshold", value: 10 } }, { call: 2 }] }],
+    runs: [{ run: "r1", calls: 3, firstStop: { kind: "block", call: 3 } }],
+    findings: [{ call: 1, threshold: { name: "warningThreshold", value: 10 } }, { call: 2 }],
+    other: [{ a: 1 }],
   };
 
-  it("pretty-prints with findings and short flat objects on one line each", () => {
+  it("pretty-prints with runs, findings and short flat objects on one line each", () => {
     expect(renderSnapshot(snapshot)).toBe(
       [
         "{",
@@ -29,14 +31,14 @@ describe("renderSnapshot", () => {
         "  },",
         '  "lines": {"read":3,"used":3,"ignored":0,"skipped":0},',
         '  "runs": [',
-        "    {",
-        '      "run": "r1",',
-        '      "firstStop": null,',
-        '      "findings": [',
-        '        {"call":1,"threshold":{"name":"warningThreshold","value":10}},',
-        '        {"call":2}',
-        "      ]",
-        "    }",
+        '    {"run":"r1","calls":3,"firstStop":{"kind":"block","call":3}}',
+        "  ],",
+        '  "findings": [',
+        '    {"call":1,"threshold":{"name":"warningThreshold","value":10}},',
+        '    {"call":2}',
+        "  ],",
+        '  "other": [',
+        '    {"a":1}',
         "  ]",
         "}",
         "",

@@ -1,13 +1,14 @@
 /**
  * The `<input>.looplens.json` snapshot that `looplens check` compares against: everything that
  * decides a fixture's verdicts and nothing volatile. It records the effective config (so a config
- * change shows up as a diff), the line accounting and, per run, its first stop and findings.
+ * change shows up as a diff), the line accounting, each run with its first stop, and the findings.
  * Left out: paths (they depend on where check is run from; the input is named by its base name),
  * the looplens version, internal pattern hashes, and finding messages (prose that follows from
  * tool, detector, level and count: rewording it must not fail everyone's CI).
  *
- * The text is stable (fixed key order) and diff-friendly: pretty-printed, with each finding on one
- * line so that a changed verdict is a changed line.
+ * The text is stable (fixed key order) and diff-friendly: pretty-printed, with each run and each
+ * finding (in input order, like ndjson without its volatile fields) on one line, so that a changed
+ * verdict is a changed line.
  */
 import { basename } from "node:path";
 import type { LineCounts } from "../adapters/adapter.js";
@@ -33,6 +34,7 @@ function flatConfig(config: ResolvedConfig): Record<string, unknown> {
 
 function snapshotFinding(f: Finding): Record<string, unknown> {
   return {
+    run: f.run,
     call: f.call,
     line: f.line,
     tool: f.tool,
@@ -44,6 +46,17 @@ function snapshotFinding(f: Finding): Record<string, unknown> {
   };
 }
 
+function snapshotRun(run: RunReport): Record<string, unknown> {
+  return {
+    run: run.run,
+    agent: run.agent,
+    session: run.session,
+    calls: run.calls,
+    compactions: run.compactions,
+    firstStop: run.firstStop ? { kind: run.firstStop.kind, call: run.firstStop.call } : null,
+  };
+}
+
 export function buildSnapshot(input: SnapshotInput): Record<string, unknown> {
   const agents = [...input.agentConfigs.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return {
@@ -52,15 +65,12 @@ export function buildSnapshot(input: SnapshotInput): Record<string, unknown> {
     config: flatConfig(input.config),
     ...(agents.length > 0 ? { agentConfigs: Object.fromEntries(agents.map(([id, config]) => [id, flatConfig(config)])) } : {}),
     lines: { read: input.lines.read, used: input.lines.used, ignored: input.lines.ignored, skipped: input.lines.skipped },
-    runs: input.runs.map((run) => ({
-      run: run.run,
-      agent: run.agent,
-      session: run.session,
-      calls: run.calls,
-      compactions: run.compactions,
-      firstStop: run.firstStop ? { kind: run.firstStop.kind, call: run.firstStop.call } : null,
-      findings: run.findings.map(snapshotFinding),
-    })),
+    runs: input.runs.map(snapshotRun),
+    // Input order, as ndjson prints them (a stable sort keeps replay order within a line).
+    findings: input.runs
+      .flatMap((run) => run.findings)
+      .sort((a, b) => a.line - b.line)
+      .map(snapshotFinding),
   };
 }
 
@@ -68,10 +78,10 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 const isFlat = (value: Record<string, unknown>) => Object.values(value).every((v) => v === null || typeof v !== "object");
 const INLINE_WIDTH = 60;
 
-/**
- * Two-space pretty JSON, except that the items of a `findings` array and short flat objects
- * (`lines`, `firstStop`) stay on one line each.
- */
+/** Arrays whose items are written one per line: a changed run or verdict is a changed line. */
+const ONE_LINE_ITEMS = new Set(["runs", "findings"]);
+
+/** Two-space pretty JSON, except that `runs` and `findings` items and short flat objects stay on one line each. */
 function render(value: unknown, indent: string, inlineItems: boolean): string {
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
@@ -84,7 +94,7 @@ function render(value: unknown, indent: string, inlineItems: boolean): string {
     if (entries.length === 0) return "{}";
     const oneLine = JSON.stringify(value);
     if (isFlat(value) && oneLine.length <= INLINE_WIDTH) return oneLine;
-    const items = entries.map(([key, item]) => `${inner}${JSON.stringify(key)}: ${render(item, inner, key === "findings")}`);
+    const items = entries.map(([key, item]) => `${inner}${JSON.stringify(key)}: ${render(item, inner, ONE_LINE_ITEMS.has(key))}`);
     return `{\n${items.join(",\n")}\n${indent}}`;
   }
   return JSON.stringify(value) ?? "null";
