@@ -10,7 +10,9 @@ import { registerAnalyze } from "./commands/analyze.js";
 import { registerConfig } from "./commands/config.js";
 import type { Io } from "./commands/common.js";
 import { EXIT, UsageError } from "./commands/errors.js";
+import { registerCheck } from "./commands/check.js";
 import { registerEvents } from "./commands/events.js";
+import { registerSweep } from "./commands/sweep.js";
 import { sanitize } from "./reporters/sanitize.js";
 
 function packageVersion(): string {
@@ -64,6 +66,8 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     });
   registerAnalyze(program, io, version, run);
   registerEvents(program, io, run);
+  registerSweep(program, io, version, run);
+  registerCheck(program, io, run);
   registerConfig(program, io, version, run);
 
   try {

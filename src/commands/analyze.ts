@@ -12,6 +12,7 @@ import {
   meetsFailOn,
   reportDiagnostics,
   reportNotices,
+  strictViolation,
   useColor,
   type CommonOptions,
   type FailOn,
@@ -48,10 +49,7 @@ export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: I
   const reporter = REPORTERS[options.format]!;
   io.stdout(reporter(data, { all: options.all === true, verbose: options.verbose === true, color: useColor(options, io), width: io.columns }));
 
-  if (options.strict && analysis.lines.skipped > 0) {
-    io.stderr(`looplens: --strict: ${analysis.lines.skipped} input line(s) skipped\n`);
-    return EXIT.usage;
-  }
+  if (strictViolation(io, options, analysis.lines.skipped)) return EXIT.usage;
   return meetsFailOn(analysis.runs, options.failOn) ? EXIT.findings : EXIT.ok;
 }
 

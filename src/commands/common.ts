@@ -36,7 +36,8 @@ export interface CommonOptions {
   debug?: boolean;
 }
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
+/** Commander reducer for repeatable options. */
+export const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function addConfigOptions(command: Command): Command {
   return command
@@ -115,6 +116,13 @@ export function agentConfigViews(resolver: ConfigResolver, runs: readonly RunRep
     const { config, sources } = resolver.effectiveFor([...runAgents][0]!);
     return { agent: override.id, where: override.where, runAgents: [...runAgents], effective: config, sources };
   });
+}
+
+/** `--strict`: skipped input lines make the exit status 2 (says so on stderr). */
+export function strictViolation(io: Io, options: CommonOptions, skipped: number): boolean {
+  if (!options.strict || skipped === 0) return false;
+  io.stderr(`looplens: --strict: ${skipped} input line(s) skipped\n`);
+  return true;
 }
 
 /** Agent ids whose override from the config file was applied to at least one run. */

@@ -28,6 +28,8 @@ export interface ConfigResolver {
   /** Notices of the file and of every config resolved so far, without duplicates. */
   notices(): ConfigNotice[];
   readonly usesLooplensDefault: boolean;
+  /** The same resolution with one more block applied after --set (sweep: one grid point). */
+  withOverrides(block: RawBlock): ConfigResolver;
 }
 
 /** The value of `--config` that looks for the user's own OpenClaw config. */
@@ -68,9 +70,30 @@ export function parseSettings(settings: readonly string[] = []): RawBlock | unde
 export async function createConfigResolver(options: ConfigOptions, env: NodeJS.ProcessEnv = process.env): Promise<ConfigResolver> {
   const setBlock = parseSettings(options.set);
   const file = options.config !== undefined ? await loadFile(options.config, env) : undefined;
+  const fileNotices: ConfigNotice[] = [...(file?.notices ?? [])];
+  // Not an error (the agent may simply have no override), but the no-op should be visible.
+  if (options.agent !== undefined && (file === undefined || !file.agents.has(normalizeAgentId(options.agent)))) {
+    fileNotices.push({
+      origin: file?.path ?? "--agent",
+      key: "agents.list",
+      message: file
+        ? `--agent ${options.agent}: the config has no loopDetection override for this agent; using the global block`
+        : `--agent ${options.agent}: no --config given, so there is no agent override to apply`,
+    });
+  }
+  return buildResolver(file, options.agent, setBlock ? [setBlock] : [], fileNotices);
+}
+
+/** Resolves per agent from the file's blocks followed by `lastBlocks` (--set, then any sweep point). */
+function buildResolver(
+  file: ConfigFile | undefined,
+  forcedAgent: string | undefined,
+  lastBlocks: readonly RawBlock[],
+  fileNotices: readonly ConfigNotice[],
+): ConfigResolver {
   const usesLooplensDefault = file === undefined;
   const overrideFor = (runAgent: string | null): AgentBlock | undefined => {
-    const agent = options.agent ?? runAgent;
+    const agent = forcedAgent ?? runAgent;
     return agent !== null ? file?.agents.get(normalizeAgentId(agent)) : undefined;
   };
   const blocksFor = (override: AgentBlock | undefined): RawBlock[] => {
@@ -78,7 +101,7 @@ export async function createConfigResolver(options: ConfigOptions, env: NodeJS.P
     if (usesLooplensDefault) blocks.push({ origin: "looplens default", source: "looplens", values: { enabled: true } });
     if (file?.global) blocks.push({ origin: file.path, where: file.global.where, source: "global", values: file.global.values });
     if (file && override) blocks.push({ origin: file.path, where: override.where, agent: override.id, source: "agent", values: override.values });
-    if (setBlock) blocks.push(setBlock);
+    blocks.push(...lastBlocks);
     return blocks;
   };
 
@@ -94,17 +117,6 @@ export async function createConfigResolver(options: ConfigOptions, env: NodeJS.P
     return effective;
   };
   const base = effectiveFor(null);
-  const fileNotices: ConfigNotice[] = [...(file?.notices ?? [])];
-  // Not an error (the agent may simply have no override), but the no-op should be visible.
-  if (options.agent !== undefined && overrideFor(null) === undefined) {
-    fileNotices.push({
-      origin: file?.path ?? "--agent",
-      key: "agents.list",
-      message: file
-        ? `--agent ${options.agent}: the config has no loopDetection override for this agent; using the global block`
-        : `--agent ${options.agent}: no --config given, so there is no agent override to apply`,
-    });
-  }
 
   return {
     file,
@@ -112,6 +124,7 @@ export async function createConfigResolver(options: ConfigOptions, env: NodeJS.P
     usesLooplensDefault,
     effectiveFor,
     overrideFor,
+    withOverrides: (block) => buildResolver(file, forcedAgent, [...lastBlocks, block], fileNotices),
     notices() {
       const seen = new Set<string>();
       const all: ConfigNotice[] = [];

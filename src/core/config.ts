@@ -69,6 +69,8 @@ export interface ConfigNotice {
   readonly origin: string;
   readonly key: string;
   readonly message: string;
+  /** Set on the notices of the ordering clamps (a value raised above the one below it). */
+  readonly adjustment?: true;
 }
 
 export interface EffectiveConfig {
@@ -177,6 +179,7 @@ export function resolveConfig(blocks: readonly RawBlock[]): EffectiveConfig {
     notices.push({
       origin,
       key: "criticalThreshold",
+      adjustment: true,
       message: `${context}criticalThreshold ${criticalThreshold} is not above warningThreshold ${warningThreshold}; raised to ${adjusted}`,
     });
     criticalThreshold = adjusted;
@@ -188,6 +191,7 @@ export function resolveConfig(blocks: readonly RawBlock[]): EffectiveConfig {
     notices.push({
       origin,
       key: "globalCircuitBreakerThreshold",
+      adjustment: true,
       message: `${context}globalCircuitBreakerThreshold ${globalCircuitBreakerThreshold} is not above criticalThreshold ${criticalThreshold}; raised to ${adjusted}`,
     });
     globalCircuitBreakerThreshold = adjusted;

@@ -1,29 +1,33 @@
 /** `--format json`: one document with config, summary, runs (with findings) and diagnostics. */
 import { configJson, sourcesJson } from "./configView.js";
-import { publicFinding, summarize, type Reporter } from "./reportData.js";
+import { publicFinding, summarize, type ConfigSummary, type Reporter } from "./reportData.js";
+
+/** The `config` block of a json document: effective values, where they came from, notices. */
+export function configDocument(config: ConfigSummary): Record<string, unknown> {
+  const effective = config.effective;
+  return {
+    // `enabled` unset reads as the runtime's default (false); `rollingDetectors` says what ran.
+    ...configJson(effective),
+    file: config.file,
+    looplensDefault: config.usesLooplensDefault,
+    agent: config.forcedAgent ?? null,
+    agentOverrides: config.agentOverrides,
+    // Per agent override applied to some run: that agent's runs used these values instead.
+    agentConfigs: Object.fromEntries(
+      (config.agentConfigs ?? []).map((view) => [
+        view.agent,
+        { ...configJson(view.effective), where: view.where, runAgents: view.runAgents, sources: sourcesJson(view.effective, view.sources) },
+      ]),
+    ),
+    sources: sourcesJson(effective, config.sources),
+    notices: config.notices.map((n) => ({ origin: n.origin, key: n.key, message: n.message })),
+  };
+}
 
 export const jsonReporter: Reporter = (data) => {
-  const { config } = data;
-  const effective = config.effective;
   const document = {
     version: data.version,
-    config: {
-      // `enabled` unset reads as the runtime's default (false); `rollingDetectors` says what ran.
-      ...configJson(effective),
-      file: config.file,
-      looplensDefault: config.usesLooplensDefault,
-      agent: config.forcedAgent ?? null,
-      agentOverrides: config.agentOverrides,
-      // Per agent override applied to some run: that agent's runs used these values instead.
-      agentConfigs: Object.fromEntries(
-        (config.agentConfigs ?? []).map((view) => [
-          view.agent,
-          { ...configJson(view.effective), where: view.where, runAgents: view.runAgents, sources: sourcesJson(view.effective, view.sources) },
-        ]),
-      ),
-      sources: sourcesJson(effective, config.sources),
-      notices: config.notices.map((n) => ({ origin: n.origin, key: n.key, message: n.message })),
-    },
+    config: configDocument(data.config),
     summary: summarize(data),
     runs: data.runs.map((run) => ({
       run: run.run,

@@ -142,6 +142,9 @@ export function groupFindings(findings: readonly Finding[], verbose: boolean): F
   return [...groups.values()];
 }
 
+/** "1 run", "2 runs". */
+export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
+
 /** "11–20" for a collapsed row, "11" for one verdict. */
 export function callRange(group: FindingGroup): string {
   return group.first.call === group.last.call ? String(group.first.call) : `${group.first.call}–${group.last.call}`;

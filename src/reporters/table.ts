@@ -12,6 +12,7 @@ import {
   callRange,
   detectorState,
   groupFindings,
+  plural,
   summarize,
   thresholdList,
   type FindingGroup,
@@ -39,13 +40,21 @@ export const BORDERLESS = {
   middle: " ",
 };
 
+/** A borderless cli-table3 table with bold headings when colour is on. */
+export function borderlessTable(head: string[], color: boolean): Table.Table {
+  return new Table({
+    head,
+    chars: BORDERLESS,
+    style: { head: color ? ["bold"] : [], border: [], "padding-left": 1, "padding-right": 0, compact: true },
+  });
+}
+
 function levelColor(chalk: ChalkInstance, level: FindingLevel): (text: string) => string {
   if (level === "abort") return chalk.magenta.bold;
   if (level === "critical") return chalk.red.bold;
   return chalk.yellow;
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 function runHeader(run: RunReport, chalk: ChalkInstance, config: ReportData["config"]): string {
   const parts = [
@@ -89,11 +98,7 @@ function runTable(run: RunReport, options: ReportOptions, chalk: ChalkInstance):
   const groups = groupFindings(run.findings, options.verbose);
   if (groups.length === 0) return chalk.dim("  no findings");
   const toolWidth = Math.max(8, Math.min(24, (options.width ?? 80) - 66));
-  const table = new Table({
-    head: ["call", "line", "tool", "detector", "level", "count", "threshold", ""],
-    chars: BORDERLESS,
-    style: { head: options.color ? ["bold"] : [], border: [], "padding-left": 1, "padding-right": 0, compact: true },
-  });
+  const table = borderlessTable(["call", "line", "tool", "detector", "level", "count", "threshold", ""], options.color);
   for (const group of groups) table.push(findingRow(group, chalk, toolWidth));
   return table.toString();
 }
@@ -122,11 +127,7 @@ export const tableReporter: Reporter = (data, options) => {
   if (data.liveFindings && data.liveFindings.length > 0) {
     out.push(chalk.bold("Live findings (from Gateway logs)"));
     const groups = groupFindings(data.liveFindings, options.verbose);
-    const table = new Table({
-      head: ["run", "line", "tool", "detector", "level", "count"],
-      chars: BORDERLESS,
-      style: { head: options.color ? ["bold"] : [], border: [], "padding-left": 1, "padding-right": 0, compact: true },
-    });
+    const table = borderlessTable(["run", "line", "tool", "detector", "level", "count"], options.color);
     for (const g of groups) {
       table.push([clip(g.first.run, 16), String(g.first.line), clip(g.first.tool, 16), g.first.detector, levelLabel(g.first.level), String(g.maxCount)]);
     }

@@ -50,3 +50,13 @@ export async function runMain(args: readonly string[], options: { env?: NodeJS.P
   });
   return { status, stdout, stderr };
 }
+
+/** The six canonical-event fixtures at the top of fixtures/ (other folders hold format-specific ones). */
+export const BASE_FIXTURES = [
+  "fixtures/compaction-loop.jsonl",
+  "fixtures/generic-repeat.jsonl",
+  "fixtures/healthy.jsonl",
+  "fixtures/ping-pong.jsonl",
+  "fixtures/poll-loop.jsonl",
+  "fixtures/unknown-tool.jsonl",
+];
