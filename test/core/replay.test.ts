@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { ResolvedConfig } from "../../src/core/config.js";
 import { call, failure, repeat, result, textResult, type EventLine } from "../helpers/events.js";
-import { configWith, findingsOf, range, replayLines, type Row } from "../helpers/replay.js";
+import { configWith, findingsOf, range, replayLines, rows, type Row } from "../helpers/replay.js";
 
 const VETO = textResult("blocked", { status: "blocked", deniedReason: "tool-loop" });
 const unknown = (run: string, i: number, extra: EventLine = {}): EventLine[] => [
@@ -203,24 +203,21 @@ describe("after stop", () => {
     ];
     const [run] = replayLines(lines).runs;
     expect(run!.firstStop).toEqual({ kind: "abort", call: 6 });
-    expect(rowsOf(run!.findings)).toEqual([
-      [6, "compaction_loop_persisted", "abort", 3, false],
-      [11, "generic_repeat", "warning", 10, true],
-      [12, "generic_repeat", "warning", 11, true],
+    expect(rows(run!.findings)).toEqual([
+      ["r", 6, "compaction_loop_persisted", "abort", 3, false],
+      ["r", 11, "generic_repeat", "warning", 10, true],
+      ["r", 12, "generic_repeat", "warning", 11, true],
     ]);
     expect(replayLines(repeat(12, "r", "read", {}, textResult("x"))).runs[0]!.firstStop).toBeNull();
   });
 });
-
-const rowsOf = (findings: readonly { call: number; detector: string; level: string; count: number; afterStop: boolean }[]) =>
-  findings.map((f) => [f.call, f.detector, f.level, f.count, f.afterStop]);
 
 describe("enabled", () => {
   const stuck = [...repeat(12, "r", "read", {}, textResult("same"), "a"), { type: "compaction", run: "r" }, ...repeat(3, "r", "read", {}, textResult("same"), "b")];
 
   it("unset: no rolling verdicts, but calls are recorded and the guard aborts", () => {
     const [run] = replayLines(stuck, configWith({ enabled: undefined })).runs;
-    expect(rowsOf(run!.findings)).toEqual([[15, "compaction_loop_persisted", "abort", 3, false]]);
+    expect(rows(run!.findings)).toEqual([["r", 15, "compaction_loop_persisted", "abort", 3, false]]);
   });
 
   it("false: nothing at all", () => {

@@ -74,13 +74,11 @@ function reorderKeys(value: unknown, seed: number): unknown {
 
 describe("deep nesting", () => {
   it("50 000 nested objects or arrays hash without throwing, deterministically", () => {
-    for (const wrap of [(inner: unknown) => ({ k: inner }), (inner: unknown) => [inner]]) {
-      const a = nest(50_000, 1, wrap);
-      const hash = argsHash(a);
-      expect(hash).toBe(argsHash(nest(50_000, 1, wrap)));
-      expect(hash).not.toBe(argsHash(nest(50_000, 2, wrap)));
-      expect(hash).not.toBe(argsHash(nest(49_999, 1, wrap)));
-    }
+    const objects = argsHash(nest(50_000, 1));
+    expect(objects).toBe(argsHash(nest(50_000, 1)));
+    expect(objects).not.toBe(argsHash(nest(49_999, 1)));
+    const arrays = (leaf: number) => argsHash(nest(50_000, leaf, (inner) => [inner]));
+    expect(arrays(1)).not.toBe(arrays(2));
   });
 
   it("deep values serialize exactly as shallow ones would (the explicit-stack path matches)", () => {
@@ -91,11 +89,11 @@ describe("deep nesting", () => {
   });
 
   it("deep results hash too, and a send's volatile keys are dropped even deep down", () => {
-    const details = (id: string) => nest(20_000, { messageId: id, ok: true });
+    const details = (id: string) => nest(10_000, { messageId: id, ok: true });
     const hash = (id: string) =>
       hashing.outcomeHash("message", { action: "send" }, { kind: "result", value: { details: details(id) } }).resultHash;
     expect(hash("m-1")).toBe(hash("m-2"));
-    const error = (leaf: string) => hashing.outcomeHash("read", {}, { kind: "error", value: nest(50_000, leaf) }).resultHash;
+    const error = (leaf: string) => hashing.outcomeHash("read", {}, { kind: "error", value: nest(10_000, leaf) }).resultHash;
     expect(error("a")).not.toBe(error("b"));
   });
 });
