@@ -129,7 +129,9 @@ export class EventPreparer {
         ...base,
         tool: call.tool,
         argsHash: call.argsHash,
-        callId: event.id ?? call.id,
+        // The id the call was recorded under: the outcome must attach to that record (a result id
+        // that no call had would leave the answered call pending and append a second record).
+        callId: call.id,
         call: call.call,
         resultHash: hashed.resultHash,
         unknownTool: hashed.unknownTool,
