@@ -1,5 +1,6 @@
 /** `--format json`: one document with config, summary, runs (with findings) and diagnostics. */
 import { configEntries } from "../core/config.js";
+import { compareReplayWithLive } from "./comparison.js";
 import { publicFinding, summarize, type Reporter } from "./reportData.js";
 
 export const jsonReporter: Reporter = (data) => {
@@ -30,9 +31,10 @@ export const jsonReporter: Reporter = (data) => {
       firstStop: run.firstStop,
       recordedVetoes: run.recordedVetoes,
       guardWindows: run.guardWindows,
+      ...(run.source ? { source: run.source, live: run.live } : {}),
       findings: run.findings.map(publicFinding),
     })),
-    ...(data.liveFindings ? { liveFindings: data.liveFindings.map(publicFinding) } : {}),
+    ...(data.liveFindings ? { liveFindings: data.liveFindings.map(publicFinding), comparison: compareReplayWithLive(data.runs) } : {}),
     diagnostics: data.diagnostics.map((d) => ({ file: d.file, line: d.line, reason: d.reason })),
   };
   return `${JSON.stringify(document, null, 2)}\n`;

@@ -4,13 +4,12 @@
  * line numbers, and long tool names are clipped.
  */
 import { Chalk, type ChalkInstance } from "chalk";
-import Table from "cli-table3";
-import { levelLabel, type FindingLevel, type RunReport } from "../core/findings.js";
-import { sanitize, clip } from "./sanitize.js";
+import { levelLabel, type RunReport } from "../core/findings.js";
 import {
   callRange,
   detectorState,
   groupFindings,
+  isLiveRun,
   summarize,
   thresholdList,
   type FindingGroup,
@@ -18,32 +17,9 @@ import {
   type ReportOptions,
   type Reporter,
 } from "./reportData.js";
-
-const BORDERLESS = {
-  top: "",
-  "top-mid": "",
-  "top-left": "",
-  "top-right": "",
-  bottom: "",
-  "bottom-mid": "",
-  "bottom-left": "",
-  "bottom-right": "",
-  left: "",
-  "left-mid": "",
-  mid: "",
-  "mid-mid": "",
-  right: "",
-  "right-mid": "",
-  middle: " ",
-};
-
-function levelColor(chalk: ChalkInstance, level: FindingLevel): (text: string) => string {
-  if (level === "abort") return chalk.magenta.bold;
-  if (level === "critical") return chalk.red.bold;
-  return chalk.yellow;
-}
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+import { clip, sanitize } from "./sanitize.js";
+import { borderlessTable, levelColor, plural } from "./tableParts.js";
+import { comparisonSection, liveSection } from "./tableLive.js";
 
 function runHeader(run: RunReport, chalk: ChalkInstance): string {
   const parts = [
@@ -84,11 +60,7 @@ function runTable(run: RunReport, options: ReportOptions, chalk: ChalkInstance):
   const groups = groupFindings(run.findings, options.verbose);
   if (groups.length === 0) return chalk.dim("  no findings");
   const toolWidth = Math.max(8, Math.min(24, (options.width ?? 80) - 66));
-  const table = new Table({
-    head: ["call", "line", "tool", "detector", "level", "count", "threshold", ""],
-    chars: BORDERLESS,
-    style: { head: options.color ? ["bold"] : [], border: [], "padding-left": 1, "padding-right": 0, compact: true },
-  });
+  const table = borderlessTable(["call", "line", "tool", "detector", "level", "count", "threshold", ""], options.color);
   for (const group of groups) table.push(findingRow(group, chalk, toolWidth));
   return table.toString();
 }
@@ -103,6 +75,10 @@ function summaryBlock(data: ReportData, chalk: ChalkInstance): string {
       chalk.dim(` (findings: ${s.findings.warning} warning, ${s.findings.critical} block, ${s.findings.abort} abort)`),
     `  thresholds: ${thresholdList(data.config.effective)}`,
   ];
+  if (s.live) {
+    const outside = s.live.outsideRuns > 0 ? `, ${s.live.outsideRuns} outside any run` : "";
+    lines.splice(3, 0, chalk.dim(`  of which from Gateway logs: ${plural(s.live.runs, "live run")}, ${plural(s.live.findings.total, "live finding")}${outside}`));
+  }
   if (data.config.agentOverrides.length > 0) lines.push(`  agent overrides applied: ${data.config.agentOverrides.map(sanitize).join(", ")}`);
   if (s.findings.total === 0) lines.push(chalk.green(`  No loop findings in ${plural(s.runs, "run")}.`));
   return lines.join("\n");
@@ -111,23 +87,12 @@ function summaryBlock(data: ReportData, chalk: ChalkInstance): string {
 export const tableReporter: Reporter = (data, options) => {
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
   const out: string[] = [chalk.dim(`looplens ${data.version} — ${detectorState(data.config)}`), ""];
-  const shown = data.runs.filter((run) => options.all || run.findings.length > 0 || run.recordedVetoes > 0);
+  const replayed = data.runs.filter((run) => !isLiveRun(run));
+  const shown = replayed.filter((run) => options.all || run.findings.length > 0 || run.recordedVetoes > 0);
   for (const run of shown) out.push(runHeader(run, chalk), runTable(run, options, chalk), "");
-  if (data.liveFindings && data.liveFindings.length > 0) {
-    out.push(chalk.bold("Live findings (from Gateway logs)"));
-    const groups = groupFindings(data.liveFindings, options.verbose);
-    const table = new Table({
-      head: ["run", "line", "tool", "detector", "level", "count"],
-      chars: BORDERLESS,
-      style: { head: options.color ? ["bold"] : [], border: [], "padding-left": 1, "padding-right": 0, compact: true },
-    });
-    for (const g of groups) {
-      table.push([clip(g.first.run, 16), String(g.first.line), clip(g.first.tool, 16), g.first.detector, levelLabel(g.first.level), String(g.maxCount)]);
-    }
-    out.push(table.toString(), "");
-  }
-  const hidden = data.runs.length - shown.length;
+  const hidden = replayed.length - shown.length;
   if (hidden > 0 && shown.length > 0) out.push(chalk.dim(`${plural(hidden, "run")} without findings not shown (--all shows them)`), "");
+  if (data.liveFindings) out.push(...liveSection(data, options, chalk), ...comparisonSection(data, options, chalk));
   out.push(summaryBlock(data, chalk));
   // cli-table3 pads every cell; trailing blanks only make copy-paste and diffs noisy.
   return `${out.join("\n").replace(/[ \t]+$/gm, "")}\n`;
