@@ -36,7 +36,10 @@ export const gatewayLogAdapter: InputAdapter = {
       const record = classify(subsystem, message);
       if (record.kind === "irrelevant") return tally.ignored();
       if (record.kind === "near_miss") {
-        return tally.skipped(file, line, `near miss: message resembles "${record.template}" but does not match it; not counted`);
+        const why = record.expected
+          ? `is logged by ${subsystem === null ? "the console" : `subsystem ${JSON.stringify(subsystem)}`}, not ${record.expected}`
+          : "does not match it";
+        return tally.skipped(file, line, `near miss: message resembles "${record.template}" but ${why}; not counted`);
       }
       const handled = attribution.handle(record, { file, line, ts, message });
       if (handled.used) tally.used();

@@ -33,7 +33,8 @@ export type LogRecord =
     })
   /** A hook line whose loop message is not one looplens knows: it can neither count nor merge. */
   | { readonly kind: "unrecognised_hook" }
-  | { readonly kind: "near_miss"; readonly template: string }
+  /** `expected` is set when the message matches a template of another subsystem. */
+  | { readonly kind: "near_miss"; readonly template: string; readonly expected?: string }
   | { readonly kind: "irrelevant" };
 
 type Match = RegExpExecArray;
@@ -255,7 +256,7 @@ export function classify(subsystem: string | null, message: string): LogRecord {
       const record = m ? template.read(m) : undefined;
       if (record) return record;
     }
-    return { kind: "near_miss", template: subsystem === template.subsystem ? template.text : `${template.text} (from ${template.subsystem})` };
+    return { kind: "near_miss", template: template.text, ...(subsystem !== template.subsystem ? { expected: template.subsystem } : {}) };
   }
   return { kind: "irrelevant" };
 }

@@ -175,7 +175,10 @@ export class LiveAttribution {
     return { used: true };
   }
 
-  /** A pending event this line can echo: its home run's first, then any other run's, then run-less ones. */
+  /**
+   * A pending event this line can echo, newest first: its home run's, then any other run's (an echo
+   * may be attributed differently when another run started the tool meanwhile), then run-less ones.
+   */
   private findPending(home: OpenRun | undefined, record: LoopRecord): Draft | undefined {
     const matches = (draft: Draft) =>
       draft.event.tool === record.tool &&
@@ -184,7 +187,7 @@ export class LiveAttribution {
       !draft.origins.has(record.origin);
     const lists = [home?.pending ?? [], ...[...this.open.values()].filter((run) => run !== home).map((run) => run.pending), this.orphans];
     for (const list of lists) {
-      const found = list.find(matches);
+      const found = list.findLast(matches);
       if (found) return found;
     }
     return undefined;
