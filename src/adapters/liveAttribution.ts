@@ -13,7 +13,10 @@
  * tool, detector and count as a pending event, from an origin that event has not had yet, with no
  * tool start of that run in between, is merged into it. The origin rule keeps two real events apart
  * even when nothing separates them (a blocked call repeats the same count, and tool starts are DEBUG
- * lines that a log may lack). Finished events are emitted once nothing more can merge into them.
+ * lines that a log may lack).
+ *
+ * Events are emitted in line order: an event stays open to echoes until its run's next tool start
+ * (or end), and what follows it waits in a bounded queue until then.
  */
 import type { LiveEvent, LiveFindingEvent, LiveMarker } from "../core/liveEvents.js";
 import type { EchoOrigin, LogRecord } from "./gatewayMessages.js";
@@ -33,6 +36,8 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 interface Draft {
   readonly event: Mutable<LiveFindingEvent> & { echoLines: number[] };
   readonly origins: Set<EchoOrigin>;
+  /** No more echoes can merge into it. */
+  settled: boolean;
 }
 
 interface OpenRun {
@@ -52,6 +57,8 @@ interface OpenRun {
 const MAX_OPEN_RUNS = 4096;
 const MAX_CLOSED_IDS = 65536;
 const MAX_PENDING = 16;
+/** Events waiting behind an open one; past this the oldest open event is settled early. */
+const MAX_QUEUED = 4096;
 
 type LoopRecord = Extract<LogRecord, { kind: "loop" }>;
 type RunRecord = Extract<LogRecord, { kind: "run_start" | "run_done" | "tool_start" }>;
@@ -61,6 +68,9 @@ export class LiveAttribution {
   private readonly open = new Map<string, OpenRun>();
   private readonly closed = new Set<string>();
   private orphans: Draft[] = [];
+  /** Events in line order; the head waits while it is an unsettled draft. */
+  private queue: Array<LiveEvent | Draft> = [];
+  private queueHead = 0;
 
   constructor(private readonly emit: (event: LiveEvent) => void) {}
 
@@ -95,6 +105,7 @@ export class LiveAttribution {
     for (const run of this.open.values()) this.flush(run.pending);
     this.flush(this.orphans);
     this.open.clear();
+    this.drain();
   }
 
   private runLine(record: RunRecord, at: LineInfo): Handled {
@@ -170,8 +181,10 @@ export class LiveAttribution {
       line: at.line,
     };
     const pending = home ? home.pending : this.orphans;
-    pending.push({ event, origins: new Set([record.origin]) });
+    const draft: Draft = { event, origins: new Set([record.origin]), settled: false };
+    pending.push(draft);
     if (pending.length > MAX_PENDING) this.flush(pending.splice(0, 1));
+    this.enqueue(draft);
     return { used: true };
   }
 
@@ -212,14 +225,48 @@ export class LiveAttribution {
     return best;
   }
 
+  /** Settles these drafts (nothing more can merge into them) and empties the list. */
   private flush(drafts: Draft[]): void {
-    for (const draft of drafts) this.emit(draft.event);
+    for (const draft of drafts) draft.settled = true;
     drafts.length = 0;
+    this.drain();
+  }
+
+  private enqueue(entry: LiveEvent | Draft): void {
+    this.queue.push(entry);
+    if (this.queue.length - this.queueHead > MAX_QUEUED) {
+      const head = this.queue[this.queueHead]!;
+      if ("settled" in head) this.settle(head);
+    }
+    this.drain();
+  }
+
+  /** Settles one draft early, taking it out of whichever pending list holds it. */
+  private settle(draft: Draft): void {
+    for (const list of [...[...this.open.values()].map((run) => run.pending), this.orphans]) {
+      const at = list.indexOf(draft);
+      if (at >= 0) list.splice(at, 1);
+    }
+    draft.settled = true;
+  }
+
+  /** Emits queued events from the head up to the first draft still open to echoes. */
+  private drain(): void {
+    while (this.queueHead < this.queue.length) {
+      const head = this.queue[this.queueHead]!;
+      if ("settled" in head && !head.settled) break;
+      this.queueHead++;
+      this.emit("settled" in head ? head.event : head);
+    }
+    if (this.queueHead > 1024 && this.queueHead * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.queueHead);
+      this.queueHead = 0;
+    }
   }
 
   private mark(run: OpenRun | string | undefined, at: LineInfo, detail: MarkerDetail): Handled {
     const open = typeof run === "object" ? run : undefined;
-    this.emit({
+    this.enqueue({
       type: "live_marker",
       run: typeof run === "string" ? run : (open?.run ?? null),
       ...identityOf(open?.session, open?.agent),
