@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ndjsonFindings, runCli } from "./helpers/cli.js";
 
-const DIR = "fixtures/gateway-pair";
+const DIR = "fixtures/gateway/pair";
 const TRANSCRIPT = `${DIR}/session.events.jsonl`;
 const LOG = `${DIR}/openclaw-2026-05-05.log`;
 const LIVE_CONFIG = `${DIR}/openclaw.json`;
