@@ -244,19 +244,21 @@ const INTENT_WINDOW = 200;
 const ANY_INTENT =
   /^(?:loop warning|critical |polling loop|ping-pong|global circuit|blocking |tool loop|post-compaction|embedded run|auto-compaction|\[timeout-compaction\])/i;
 
+const BY_SUBSYSTEM = new Map<string, Template[]>();
+for (const template of TEMPLATES) BY_SUBSYSTEM.set(template.subsystem, [...(BY_SUBSYSTEM.get(template.subsystem) ?? []), template]);
+
 /** What a Gateway-log message is: a record looplens uses, a near miss, or irrelevant. */
 export function classify(subsystem: string | null, message: string): LogRecord {
   const opening = message.trimStart().slice(0, INTENT_WINDOW);
   if (!ANY_INTENT.test(opening)) return { kind: "irrelevant" };
   const text = message.trim();
-  for (const template of TEMPLATES) {
-    if (!template.intent.test(opening)) continue;
-    if (subsystem === template.subsystem) {
-      const m = template.pattern.exec(text);
-      const record = m ? template.read(m) : undefined;
-      if (record) return record;
-    }
-    return { kind: "near_miss", template: template.text, ...(subsystem !== template.subsystem ? { expected: template.subsystem } : {}) };
+  // Exact templates of the line's own subsystem first (the common case), then what it resembles.
+  for (const template of (subsystem !== null && BY_SUBSYSTEM.get(subsystem)) || []) {
+    const m = template.pattern.exec(text);
+    const record = m ? template.read(m) : undefined;
+    if (record) return record;
   }
-  return { kind: "irrelevant" };
+  const resembled = TEMPLATES.find((template) => template.intent.test(opening));
+  if (!resembled) return { kind: "irrelevant" };
+  return { kind: "near_miss", template: resembled.text, ...(subsystem !== resembled.subsystem ? { expected: resembled.subsystem } : {}) };
 }

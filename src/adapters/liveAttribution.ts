@@ -265,16 +265,16 @@ export class LiveAttribution {
   }
 
   private mark(run: OpenRun | string | undefined, at: LineInfo, detail: MarkerDetail): Handled {
+    // Built by assignment: this runs for every tool start of a log, spreads would dominate it.
     const open = typeof run === "object" ? run : undefined;
-    this.enqueue({
-      type: "live_marker",
-      run: typeof run === "string" ? run : (open?.run ?? null),
-      ...identityOf(open?.session, open?.agent),
-      ...(at.ts !== undefined ? { ts: at.ts } : {}),
-      ...detail,
-      file: at.file,
-      line: at.line,
-    } as LiveMarker);
+    const event: Record<string, unknown> = { type: "live_marker", run: typeof run === "string" ? run : (open?.run ?? null) };
+    if (open?.session !== undefined) event.session = open.session;
+    if (open?.agent !== undefined) event.agent = open.agent;
+    if (at.ts !== undefined) event.ts = at.ts;
+    Object.assign(event, detail);
+    event.file = at.file;
+    event.line = at.line;
+    this.enqueue(event as unknown as LiveMarker);
     return { used: true };
   }
 }

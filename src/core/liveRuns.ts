@@ -31,6 +31,8 @@ export function liveThresholdName(detector: DetectorName, level: FindingLevel): 
   return level === "warning" ? "warningThreshold" : CRITICAL_THRESHOLD[detector];
 }
 
+type Draft = { -readonly [K in keyof Finding]: Finding[K] };
+
 interface LiveRunState {
   readonly run: string;
   readonly file: string;
@@ -42,25 +44,25 @@ interface LiveRunState {
   ended: boolean;
   armed: number;
   windowsClosed: number;
-  findings: LiveFindingEvent[];
+  findings: Draft[];
 }
 
 export class LiveRunBook {
   private readonly runs = new Map<string, LiveRunState>();
-  private readonly orphans: LiveFindingEvent[] = [];
+  private readonly orphans: Draft[] = [];
   private readonly fileOrder = new Map<string, number>();
 
   push(event: LiveEvent): void {
     if (!this.fileOrder.has(event.file)) this.fileOrder.set(event.file, this.fileOrder.size);
     if (event.run === null) {
-      if (event.type === "live_finding") this.orphans.push(event);
+      if (event.type === "live_finding") this.orphans.push(toFinding(event));
       return; // markers outside any run have no run to count them in
     }
     const state = this.runFor(event.run, event.file);
     state.agent ??= event.agent ?? null;
     state.session ??= event.session ?? null;
     if (event.type === "live_finding") {
-      state.findings.push(event);
+      state.findings.push(toFinding(event));
       return;
     }
     switch (event.marker) {
@@ -87,7 +89,7 @@ export class LiveRunBook {
 
   finish(): LiveAnalysis {
     const runs = [...this.runs.values()].map((state) => this.report(state));
-    const all = [...runs.flatMap((run) => run.findings), ...this.orphans.map((event) => toFinding(event, null, null, null, false))];
+    const all: Finding[] = [...runs.flatMap((run) => run.findings), ...this.orphans];
     const order = (f: Finding) => this.fileOrder.get(f.file) ?? 0;
     all.sort((a, b) => order(a) - order(b) || a.line - b.line);
     return { runs, findings: all };
@@ -103,15 +105,16 @@ export class LiveRunBook {
   }
 
   private report(state: LiveRunState): RunReport {
-    // Echoes can be merged after later lines were read, so events may arrive out of line order.
-    const ordered = [...state.findings].sort((a, b) => a.line - b.line);
+    // Read back from an edited events file, findings may come out of line order.
+    const findings = state.findings.sort((a, b) => a.line - b.line);
     let stopped = false;
-    const findings = ordered.map((event) => {
-      const finding = toFinding(event, state.run, state.agent, state.session, stopped);
+    for (const finding of findings) {
+      finding.agent ??= state.agent;
+      finding.session ??= state.session;
+      finding.afterStop = stopped;
       // The live runtime vetoed the call (critical) or aborted the run: what follows came after a stop.
-      if (event.level !== "warning") stopped = true;
-      return finding;
-    });
+      if (finding.level !== "warning") stopped = true;
+    }
     return {
       run: state.run,
       agent: state.agent,
@@ -137,11 +140,12 @@ export class LiveRunBook {
   }
 }
 
-function toFinding(event: LiveFindingEvent, run: string | null, agent: string | null, session: string | null, afterStop: boolean): Finding {
+/** The finding of a live event; the run's identity and `afterStop` are settled when the run is reported. */
+function toFinding(event: LiveFindingEvent): Draft {
   return {
-    run,
-    agent: event.agent ?? agent,
-    session: event.session ?? session,
+    run: event.run,
+    agent: event.agent ?? null,
+    session: event.session ?? null,
     file: event.file,
     line: event.line,
     call: event.call,
@@ -150,7 +154,7 @@ function toFinding(event: LiveFindingEvent, run: string | null, agent: string | 
     level: event.level,
     count: event.count,
     threshold: { name: liveThresholdName(event.detector, event.level), value: null },
-    afterStop,
+    afterStop: false,
     message: event.message,
     argsHash: "",
     source: "log",
