@@ -142,6 +142,15 @@ function toolStart(tail: string): LogRecord | undefined {
   return run && tool ? { kind: "tool_start", run, tool, ...(id ? { id } : {}), ...identity(pairs) } : undefined;
 }
 
+/** `embedded run <what>: runId=… key=value…` lines; `read` gets the key=value tail. */
+const embeddedRunLine = (what: string, read: (tail: string) => LogRecord | undefined): Template => ({
+  subsystem: EMBEDDED,
+  intent: new RegExp(`^embedded run ${what}\\b`, "i"),
+  pattern: new RegExp(`^embedded run ${what}: (runId=[\\s\\S]*)$`),
+  text: `embedded run ${what}: runId=…`,
+  read: (m) => read(m[1]!),
+});
+
 export const TEMPLATES: readonly Template[] = [
   detectorLine(/^loop warning\s*:/i, /^Loop warning: (\S+) called (\d+) times with identical arguments$/, "Loop warning: T called N times with identical arguments", "generic_repeat", "warning"),
   detectorLine(/^critical generic loop\b/i, /^Critical generic loop detected: (\S+) repeated (\d+) times$/, "Critical generic loop detected: T repeated N times", "generic_repeat", "critical"),
@@ -200,27 +209,9 @@ export const TEMPLATES: readonly Template[] = [
       tools: m[3]!.split(/[\s,]+/).filter((tool) => tool !== ""),
     }),
   },
-  {
-    subsystem: EMBEDDED,
-    intent: /^embedded run start\b/i,
-    pattern: /^embedded run start: (runId=[\s\S]*)$/,
-    text: "embedded run start: runId=…",
-    read: (m) => embeddedRun("run_start", m[1]!),
-  },
-  {
-    subsystem: EMBEDDED,
-    intent: /^embedded run tool start\b/i,
-    pattern: /^embedded run tool start: (runId=[\s\S]*)$/,
-    text: "embedded run tool start: runId=… tool=…",
-    read: (m) => toolStart(m[1]!),
-  },
-  {
-    subsystem: EMBEDDED,
-    intent: /^embedded run done\b/i,
-    pattern: /^embedded run done: (runId=[\s\S]*)$/,
-    text: "embedded run done: runId=…",
-    read: (m) => embeddedRun("run_done", m[1]!),
-  },
+  embeddedRunLine("start", (tail) => embeddedRun("run_start", tail)),
+  embeddedRunLine("tool start", toolStart),
+  embeddedRunLine("done", (tail) => embeddedRun("run_done", tail)),
   {
     subsystem: EMBEDDED,
     intent: /^auto-compaction succeeded\b/i,

@@ -111,8 +111,9 @@ export function toLiveEvent(value: Record<string, unknown>, type: LiveEvent["typ
   return { ok: true, event: event as LiveEvent };
 }
 
-/** The canonical JSON of a live event: kind, run and identity, payload, then where it came from. */
+/** The canonical JSON of a live event: kind (and marker), run and identity, payload, then where it came from. */
 export function liveEventJson(event: LiveEvent): string {
   const { type, run, session, agent, ts, file, line, ...payload } = event;
-  return JSON.stringify({ type, run, session, agent, ts, ...payload, file, line });
+  const marker = event.type === "live_marker" ? event.marker : undefined;
+  return JSON.stringify({ type, marker, run, session, agent, ts, ...payload, file, line });
 }
