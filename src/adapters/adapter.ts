@@ -4,6 +4,7 @@
  */
 import type { LoopEvent } from "../core/events.js";
 import type { Diagnostic } from "../core/findings.js";
+import type { LiveEvent } from "../core/liveEvents.js";
 import type { LineSource } from "./lineSource.js";
 
 export type InputFormat = "events" | "openclaw-session" | "openclaw-trajectory" | "gateway-log";
@@ -55,8 +56,8 @@ export type EmitResult = { readonly used: true } | { readonly used: false; reado
 
 export interface AdapterContext {
   readonly tally: LineTally;
-  /** Hands an event to replay. */
-  emit(event: LoopEvent): EmitResult;
+  /** Hands an event to replay (or, for a live event from a Gateway log, to the live report). */
+  emit(event: LoopEvent | LiveEvent): EmitResult;
   readonly options: AdapterOptions;
 }
 

@@ -8,11 +8,13 @@
  */
 import { basename } from "node:path";
 import { LOOP_EVENT_TYPES, type LoopEvent, type LoopEventType } from "../core/events.js";
+import { LIVE_EVENT_TYPES, type LiveEvent } from "../core/liveEvents.js";
 import { isPlainObject, own } from "../core/plainObject.js";
 import { isBlank, parseJsonLine, type AdapterContext, type InputAdapter } from "./adapter.js";
 import type { LineSource } from "./lineSource.js";
+import { toLiveEvent } from "./liveEventsJson.js";
 
-const EVENT_TYPES = new Set<string>(LOOP_EVENT_TYPES);
+const EVENT_TYPES = new Set<string>([...LOOP_EVENT_TYPES, ...LIVE_EVENT_TYPES]);
 
 /** The run that stands for a file without run ids: its base name without extensions. */
 export function runNameForFile(file: string): string {
@@ -32,7 +34,7 @@ function optionalString(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
 }
 
-type Parsed = { ok: true; event: LoopEvent } | { ok: false; reason: string };
+type Parsed = { ok: true; event: LoopEvent | LiveEvent } | { ok: false; reason: string };
 
 /** Validates one parsed line into an event; `run` is resolved by the caller's file-level rule. */
 export function toEvent(value: unknown, file: string, line: number, fallbackRun: string | undefined): Parsed {
@@ -40,6 +42,7 @@ export function toEvent(value: unknown, file: string, line: number, fallbackRun:
   const type = own(value, "type");
   if (typeof type !== "string") return { ok: false, reason: 'missing "type"' };
   if (!EVENT_TYPES.has(type)) return { ok: false, reason: `unknown event type ${JSON.stringify(type)}` };
+  if (type === "live_marker" || type === "live_finding") return toLiveEvent(value, type, file, line);
   const rawRun = own(value, "run");
   const run = idText(rawRun) ?? fallbackRun;
   if (run === undefined) return { ok: false, reason: rawRun === undefined ? 'missing "run"' : '"run" is not a non-blank string' };

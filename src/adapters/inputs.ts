@@ -7,10 +7,11 @@ import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { isBlank, type InputAdapter, type InputFormat } from "./adapter.js";
 import { canonicalEventsAdapter } from "./canonicalEvents.js";
+import { gatewayLogAdapter } from "./gatewayLog.js";
 import { fileSource, stdinSource, type LineSource } from "./lineSource.js";
 
 /** Every known format, in sniffing order (most specific first; canonical events last). */
-export const ADAPTERS: readonly InputAdapter[] = [canonicalEventsAdapter];
+export const ADAPTERS: readonly InputAdapter[] = [gatewayLogAdapter, canonicalEventsAdapter];
 
 export const INPUT_FORMATS: readonly InputFormat[] = ADAPTERS.map((adapter) => adapter.format);
 

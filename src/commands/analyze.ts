@@ -3,7 +3,7 @@ import { Option, type Command } from "commander";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { REPORTERS, REPORT_FORMATS } from "../reporters/index.js";
 import type { ReportData } from "../reporters/reportData.js";
-import { analyzeInputs } from "./analysis.js";
+import { analyzeInputs, type Analysis } from "./analysis.js";
 import {
   addConfigOptions,
   addInputOptions,
@@ -39,10 +39,11 @@ export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: I
     version,
     config: configSummary(resolver, analysis.runs, options),
     files: analysis.files,
-    runs: analysis.runs,
+    runs: [...analysis.runs, ...analysis.liveRuns],
     lines: analysis.lines,
     diagnostics: analysis.diagnostics,
     diagnosticsTotal: analysis.diagnosticsTotal,
+    ...(readsGatewayLogs(analysis) ? { liveFindings: analysis.liveFindings } : {}),
   };
   reportNotices(io, resolver, options.quiet);
   reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);
@@ -50,7 +51,13 @@ export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: I
   io.stdout(reporter(data, { all: options.all === true, verbose: options.verbose === true, color: useColor(options, io), width: io.columns }));
 
   if (strictViolation(io, options, analysis.lines.skipped)) return EXIT.usage;
-  return meetsFailOn(analysis.runs, options.failOn) ? EXIT.findings : EXIT.ok;
+  // Live runs count too: a block the runtime really logged is a finding at that level.
+  return meetsFailOn(data.runs, options.failOn) ? EXIT.findings : EXIT.ok;
+}
+
+/** Gateway logs were among the inputs (or live events were read back from an events file). */
+function readsGatewayLogs(analysis: Analysis): boolean {
+  return analysis.files.some((f) => f.format === "gateway-log") || analysis.liveRuns.length > 0 || analysis.liveFindings.length > 0;
 }
 
 export function registerAnalyze(program: Command, io: Io, version: string, run: (work: () => Promise<number>) => Promise<void>): void {

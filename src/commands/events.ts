@@ -2,9 +2,15 @@
  * `looplens events [paths…]`: the canonical events (inputs.md §1) the detectors see, one JSON object
  * per line, so users can inspect and hand-edit what replay uses. `file` and `line` say where each
  * event came from; the events adapter ignores them when the output is read back.
+ *
+ * A Gateway log holds nothing to replay; for it this prints the live events looplens read from it
+ * (`live_marker`: run boundaries, tool starts, compactions, guard lines; `live_finding`: detector
+ * events with their echoes merged), already attributed to runs. They read back as the same report.
  */
 import type { Command } from "commander";
+import { liveEventJson } from "../adapters/liveEventsJson.js";
 import type { LoopEvent } from "../core/events.js";
+import { isLiveEvent } from "../core/liveEvents.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { readEvents } from "./analysis.js";
 import { addInputOptions, inputPaths, reportDiagnostics, type CommonOptions, type Io } from "./common.js";
@@ -34,7 +40,7 @@ export async function runEvents(paths: string[], options: CommonOptions, io: Io)
     lines.length = 0;
   };
   const result = await readEvents(inputPaths(paths, io), digest, options, (event) => {
-    lines.push(`${canonicalEventJson(event)}\n`);
+    lines.push(`${isLiveEvent(event) ? liveEventJson(event) : canonicalEventJson(event)}\n`);
     if (lines.length >= 1024) flush();
   });
   flush();

@@ -8,7 +8,7 @@ import { configEntries, guardOn, rollingDetectorsOn, type ConfigNotice, type Res
 import { NO_CONFIG_LINE, sourcesJson, thresholdLines } from "./configView.js";
 import { detectorState } from "./reportData.js";
 import { sanitize } from "./sanitize.js";
-import { BORDERLESS } from "./table.js";
+import { BORDERLESS } from "./tableParts.js";
 
 export interface ConfigReport {
   readonly version: string;

@@ -10,7 +10,7 @@
  * is sanitized first, so no control character or newline can start a command of its own.
  */
 import { levelLabel, type Finding } from "../core/findings.js";
-import { callRange, groupFindings, type FindingGroup, type Reporter } from "./reportData.js";
+import { callRange, groupFindings, isLiveRun, type FindingGroup, type Reporter } from "./reportData.js";
 import { sanitize } from "./sanitize.js";
 
 export function escapeData(text: string): string {
@@ -31,15 +31,16 @@ export function workflowCommand(command: string, properties: Record<string, stri
 function annotation(group: FindingGroup): string {
   const f: Finding = group.first;
   const command = f.level === "warning" ? "warning" : "error";
-  const where = group.verdicts > 1 ? `calls ${callRange(group)}, ${group.verdicts} verdicts` : `call ${f.call}`;
+  const where = group.verdicts > 1 ? `calls ${callRange(group)}, ${group.verdicts} verdicts` : f.call === null ? "call unknown" : `call ${f.call}`;
   const after = f.afterStop ? "; after the run's first would-be stop" : "";
   const live = f.source === "log" ? "live " : "";
   const title = `looplens ${live}${levelLabel(f.level)} · ${f.detector} · ${f.threshold.name}=${f.threshold.value}`;
-  const message = `${sanitize(f.message)} [run ${sanitize(f.run)}, ${where}${after}]`;
+  const message = `${sanitize(f.message)} [run ${sanitize(f.run ?? "none")}, ${where}${after}]`;
   return workflowCommand(command, { file: sanitize(f.file), line: f.line, title }, message);
 }
 
 export const githubReporter: Reporter = (data, options) => {
-  const groups = [...data.runs.flatMap((run) => groupFindings(run.findings, options.verbose)), ...groupFindings(data.liveFindings ?? [], options.verbose)];
+  const replayed = data.runs.filter((run) => !isLiveRun(run));
+  const groups = [...replayed.flatMap((run) => groupFindings(run.findings, options.verbose)), ...groupFindings(data.liveFindings ?? [], options.verbose)];
   return groups.map((group) => `${annotation(group)}\n`).join("");
 };

@@ -1,4 +1,5 @@
 /** `--format json`: one document with config, summary, runs (with findings) and diagnostics. */
+import { compareReplayWithLive } from "./comparison.js";
 import { configJson, sourcesJson } from "./configView.js";
 import { publicFinding, summarize, type ConfigSummary, type Reporter } from "./reportData.js";
 
@@ -39,9 +40,10 @@ export const jsonReporter: Reporter = (data) => {
       firstStop: run.firstStop,
       recordedVetoes: run.recordedVetoes,
       guardWindows: run.guardWindows,
+      ...(run.source ? { source: run.source, live: run.live } : {}),
       findings: run.findings.map(publicFinding),
     })),
-    ...(data.liveFindings ? { liveFindings: data.liveFindings.map(publicFinding) } : {}),
+    ...(data.liveFindings ? { liveFindings: data.liveFindings.map(publicFinding), comparison: compareReplayWithLive(data.runs) } : {}),
     diagnostics: data.diagnostics.map((d) => ({ file: d.file, line: d.line, reason: d.reason })),
   };
   return `${JSON.stringify(document, null, 2)}\n`;

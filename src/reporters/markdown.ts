@@ -5,7 +5,7 @@
  * asterisks, angle brackets and ampersands cannot become code, links, emphasis, HTML or entities.
  */
 import { levelLabel, type RunReport } from "../core/findings.js";
-import { callRange, detectorState, groupFindings, plural, summarize, thresholdList, type FindingGroup, type ReportData, type Reporter } from "./reportData.js";
+import { callRange, detectorState, groupFindings, isLiveRun, plural, summarize, thresholdList, type FindingGroup, type ReportData, type Reporter } from "./reportData.js";
 import { sanitize } from "./sanitize.js";
 
 /** Input text made inert for a markdown table cell or line. */
@@ -62,7 +62,7 @@ function runSection(run: RunReport, verbose: boolean): string[] {
 function liveSection(data: ReportData, verbose: boolean): string[] {
   if (!data.liveFindings || data.liveFindings.length === 0) return [];
   const rows = groupFindings(data.liveFindings, verbose).map((g) =>
-    row([markdownText(g.first.run), String(g.first.line), markdownText(g.first.tool), g.first.detector, levelLabel(g.first.level), String(g.maxCount)]),
+    row([markdownText(g.first.run ?? "–"), String(g.first.line), markdownText(g.first.tool), g.first.detector, levelLabel(g.first.level), String(g.maxCount)]),
   );
   return ["### Live findings (from Gateway logs)", "", row(["run", "line", "tool", "detector", "level", "count"]), row(["---", "---:", "---", "---", "---", "---:"]), ...rows, ""];
 }
@@ -88,8 +88,10 @@ function summarySection(data: ReportData): string[] {
 }
 
 export const markdownReporter: Reporter = (data, options) => {
-  const shown = data.runs.filter((run) => options.all || run.findings.length > 0 || run.recordedVetoes > 0);
-  const hidden = data.runs.length - shown.length;
+  // Live runs (from Gateway logs) are shown in the live section, not as replayed runs.
+  const replayed = data.runs.filter((run) => !isLiveRun(run));
+  const shown = replayed.filter((run) => options.all || run.findings.length > 0 || run.recordedVetoes > 0);
+  const hidden = replayed.length - shown.length;
   const out = [
     "## looplens report",
     "",

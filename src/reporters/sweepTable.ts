@@ -8,7 +8,7 @@ import type { VerdictChange } from "../core/sweepStats.js";
 import { detectorState, plural, thresholdList } from "./reportData.js";
 import { clip, sanitize } from "./sanitize.js";
 import type { SweepReport, SweepReporter, SweepRow } from "./sweepReport.js";
-import { borderlessTable } from "./table.js";
+import { borderlessTable } from "./tableParts.js";
 
 const CLAMP_MARK = "*";
 const BEST_MARK = "◀ best";

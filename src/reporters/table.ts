@@ -4,14 +4,13 @@
  * line numbers, and long tool names are clipped.
  */
 import { Chalk, type ChalkInstance } from "chalk";
-import Table from "cli-table3";
-import { levelLabel, type FindingLevel, type RunReport } from "../core/findings.js";
+import { levelLabel, type RunReport } from "../core/findings.js";
 import { configHeaderLines, overrideLine } from "./configView.js";
-import { sanitize, clip } from "./sanitize.js";
 import {
   callRange,
   detectorState,
   groupFindings,
+  isLiveRun,
   plural,
   summarize,
   thresholdList,
@@ -20,41 +19,9 @@ import {
   type ReportOptions,
   type Reporter,
 } from "./reportData.js";
-
-/** cli-table3 characters for a table without borders (columns separated by one space). */
-export const BORDERLESS = {
-  top: "",
-  "top-mid": "",
-  "top-left": "",
-  "top-right": "",
-  bottom: "",
-  "bottom-mid": "",
-  "bottom-left": "",
-  "bottom-right": "",
-  left: "",
-  "left-mid": "",
-  mid: "",
-  "mid-mid": "",
-  right: "",
-  "right-mid": "",
-  middle: " ",
-};
-
-/** A borderless cli-table3 table with bold headings when colour is on. */
-export function borderlessTable(head: string[], color: boolean): Table.Table {
-  return new Table({
-    head,
-    chars: BORDERLESS,
-    style: { head: color ? ["bold"] : [], border: [], "padding-left": 1, "padding-right": 0, compact: true },
-  });
-}
-
-function levelColor(chalk: ChalkInstance, level: FindingLevel): (text: string) => string {
-  if (level === "abort") return chalk.magenta.bold;
-  if (level === "critical") return chalk.red.bold;
-  return chalk.yellow;
-}
-
+import { clip, sanitize } from "./sanitize.js";
+import { borderlessTable, levelColor } from "./tableParts.js";
+import { comparisonSection, liveSection } from "./tableLive.js";
 
 function runHeader(run: RunReport, chalk: ChalkInstance, config: ReportData["config"]): string {
   const parts = [
@@ -113,6 +80,10 @@ function summaryBlock(data: ReportData, chalk: ChalkInstance): string {
       chalk.dim(` (findings: ${s.findings.warning} warning, ${s.findings.critical} block, ${s.findings.abort} abort)`),
     `  thresholds: ${thresholdList(data.config.effective)}`,
   ];
+  if (s.live) {
+    const outside = s.live.outsideRuns > 0 ? `, ${s.live.outsideRuns} outside any run` : "";
+    lines.splice(3, 0, chalk.dim(`  of which from Gateway logs: ${plural(s.live.runs, "live run")}, ${plural(s.live.findings.total, "live finding")}${outside}`));
+  }
   if (data.config.agentOverrides.length > 0) lines.push(`  agent overrides applied: ${data.config.agentOverrides.map(sanitize).join(", ")}`);
   if (s.findings.total === 0) lines.push(chalk.green(`  No loop findings in ${plural(s.runs, "run")}.`));
   return lines.join("\n");
@@ -122,19 +93,12 @@ export const tableReporter: Reporter = (data, options) => {
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
   const header = configHeaderLines(data.config).map((line) => `  ${line}`);
   const out: string[] = [chalk.dim([`looplens ${data.version} — ${detectorState(data.config)}`, ...header].join("\n")), ""];
-  const shown = data.runs.filter((run) => options.all || run.findings.length > 0 || run.recordedVetoes > 0);
+  const replayed = data.runs.filter((run) => !isLiveRun(run));
+  const shown = replayed.filter((run) => options.all || run.findings.length > 0 || run.recordedVetoes > 0);
   for (const run of shown) out.push(runHeader(run, chalk, data.config), runTable(run, options, chalk), "");
-  if (data.liveFindings && data.liveFindings.length > 0) {
-    out.push(chalk.bold("Live findings (from Gateway logs)"));
-    const groups = groupFindings(data.liveFindings, options.verbose);
-    const table = borderlessTable(["run", "line", "tool", "detector", "level", "count"], options.color);
-    for (const g of groups) {
-      table.push([clip(g.first.run, 16), String(g.first.line), clip(g.first.tool, 16), g.first.detector, levelLabel(g.first.level), String(g.maxCount)]);
-    }
-    out.push(table.toString(), "");
-  }
-  const hidden = data.runs.length - shown.length;
+  const hidden = replayed.length - shown.length;
   if (hidden > 0 && shown.length > 0) out.push(chalk.dim(`${plural(hidden, "run")} without findings not shown (--all shows them)`), "");
+  if (data.liveFindings) out.push(...liveSection(data, options, chalk), ...comparisonSection(data, options, chalk));
   out.push(summaryBlock(data, chalk));
   // cli-table3 pads every cell; trailing blanks only make copy-paste and diffs noisy.
   return `${out.join("\n").replace(/[ \t]+$/gm, "")}\n`;
