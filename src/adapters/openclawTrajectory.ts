@@ -20,8 +20,8 @@
  *   loop vetoes (`details.status:"blocked"`) included. An explicit `data.error` is the error.
  * - `session.compaction` (or `compaction`) → `compaction` in the run of the line, else the last run seen.
  * Transcript events: when the file has runtime tool events, transcript `tool.call`/`tool.result` are
- * copies and are ignored (one diagnostic with their number); only `session.compaction` is taken from
- * them. Without runtime tool events the transcript events are replayed like a session transcript
+ * copies of them and are ignored (a normal bundle, so without a diagnostic); only `session.compaction`
+ * is taken from them (the runtime records no compaction event of its own). Without runtime tool events the transcript events are replayed like a session transcript
  * (`user.message` starts a run, `session.custom` bootstrap/prompt-error entries name it, calls of one
  * `assistantEntryId` are replayed one by one, `tool.result` carries the toolResult `message`).
  *
@@ -140,8 +140,6 @@ class TrajectoryReader {
   private run: string | undefined;
   private session: string;
   private agent: string | undefined;
-  private transcriptCopies = 0;
-  private firstCopyLine = 0;
   private readonly pathAgent: string | undefined;
   private readonly transcriptReplay: TranscriptReplay;
 
@@ -167,13 +165,6 @@ class TrajectoryReader {
 
   end(): void {
     this.transcriptReplay.end();
-    if (this.transcriptCopies > 0) {
-      this.context.tally.note({
-        file: this.file,
-        line: this.firstCopyLine,
-        reason: `${this.transcriptCopies} transcript tool event(s) not replayed: the runtime events of this file record the same calls`,
-      });
-    }
   }
 
   private runtimeEvent(line: number, type: string, value: Record<string, unknown>, data: Record<string, unknown>): void {
@@ -209,7 +200,6 @@ class TrajectoryReader {
   private transcriptBesideRuntime(line: number, type: string): void {
     if (COMPACTION_TYPES.has(type)) return this.compaction(line, undefined);
     if (!isToolEvent(type)) return this.other(line, type);
-    if (this.transcriptCopies++ === 0) this.firstCopyLine = line;
     this.context.tally.ignored();
   }
 
