@@ -8,6 +8,8 @@ export interface ToolCallSpec {
   readonly id: string;
   readonly name: string;
   readonly args: unknown;
+  /** Old transcripts wrote `input` instead of `arguments`. */
+  readonly legacyInput?: boolean;
 }
 
 export type ToolOutcomeSpec =
@@ -71,7 +73,7 @@ export class TranscriptBuilder {
 
   /** One assistant message with these tool calls (parallel when more than one). */
   calls(calls: readonly ToolCallSpec[], thinking?: string): string {
-    const blocks = calls.map((call) => ({ type: "toolCall", id: call.id, name: call.name, arguments: call.args }));
+    const blocks = calls.map((call) => ({ type: "toolCall", id: call.id, name: call.name, [call.legacyInput ? "input" : "arguments"]: call.args }));
     return this.assistant(thinking ? [{ type: "thinking", thinking }, ...blocks] : blocks, "toolUse");
   }
 
@@ -133,6 +135,7 @@ export class TranscriptBuilder {
   }
 }
 
-function vetoText(tool: string): string {
+/** The text of the runtime's loop veto result. */
+export function vetoText(tool: string): string {
   return `CRITICAL: Called ${tool} with identical arguments and no progress 20 times. Session execution blocked by loop detection.\n\nDo not repeat this exact tool action.`;
 }
