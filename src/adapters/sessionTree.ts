@@ -2,8 +2,9 @@
  * First pass over a session transcript: which entries are replayed and what the runs are called.
  *
  * Entries form a tree through `parentId`; the active branch is the path from the last entry back to
- * the root (inputs.md §2). Only ids and parent links are kept — an id→line map and one int per line —
- * never the entries themselves, so memory does not grow with the size of tool results. Parents are
+ * the root (inputs.md §2). Only ids and parent links are kept — a compact id→line table (`IdLineTable`,
+ * about 20 bytes an entry) and one int per line — never the entries themselves, so memory does not
+ * grow with the size of tool results. Parents are
  * resolved to earlier lines as they are read, so the walk back always ends (no cycles possible).
  *
  * Decisions where the format says nothing:
@@ -13,6 +14,7 @@
  *   drop the whole history before it.
  */
 import { own } from "../core/plainObject.js";
+import { IdLineTable } from "./idLineTable.js";
 import type { LineSource } from "./lineSource.js";
 import { idText } from "./openclawMessages.js";
 import { segmentNames, type RunMarker } from "./runNaming.js";
@@ -35,7 +37,7 @@ export interface SessionScan {
 const ROOT = 0;
 
 class EntryTree {
-  private readonly lineOfId = new Map<string, number>();
+  private readonly lineOfId = new IdLineTable();
   private parents = new Int32Array(1 << 12);
   private readonly danglingIds = new Map<number, string>();
   private lastEntry = ROOT;
@@ -87,8 +89,14 @@ export async function scanSession(source: LineSource, allBranches: boolean): Pro
     if (marker) markers.push(marker);
   });
   if (!tree) return { replayed: () => true, segmentNames: segmentNames(markers), dangling: [] };
+  return onBranch(tree.activeBranch(), markers);
+}
 
-  const { lines, dangling } = tree.activeBranch();
+/**
+ * The scan of the active branch. A separate function so that the closure it returns captures only
+ * the branch marks: a closure made inside `scanSession` would keep the whole id table alive.
+ */
+function onBranch({ lines, dangling }: { lines: Uint8Array; dangling: DanglingParent[] }, markers: readonly RunMarker[]): SessionScan {
   const replayed = (line: number) => lines[line] === 1;
   return { replayed, segmentNames: segmentNames(markers.filter((marker) => replayed(marker.line))), dangling };
 }
