@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Analysis } from "../src/commands/analysis.js";
 import { analyzePaths } from "./helpers/inProcess.js";
-import { canonicalText, randomSessions, transcriptText } from "./helpers/randomSessions.js";
+import { canonicalText, randomSessions, transcriptText, transcriptTrajectoryText } from "./helpers/randomSessions.js";
 
 function comparable(analysis: Analysis) {
   const findings = analysis.runs
@@ -25,12 +25,16 @@ describe("transcripts and canonical events of the same random sessions", () => {
       const root = mkdtempSync(join(tmpdir(), `looplens-diff-${seed}-`));
       const transcripts = join(root, "state");
       const canonical = join(root, "canonical");
+      const bundles = join(root, "trajectory-exports");
       mkdirSync(canonical);
       for (const session of sessions) {
         const dir = join(transcripts, "agents", session.agent, "sessions");
         mkdirSync(dir, { recursive: true });
         writeFileSync(join(dir, `${session.id}.jsonl`), transcriptText(session));
         writeFileSync(join(canonical, `${session.id}.jsonl`), canonicalText(session));
+        const bundle = join(bundles, `openclaw-trajectory-${session.id}`);
+        mkdirSync(bundle, { recursive: true });
+        writeFileSync(join(bundle, "events.jsonl"), transcriptTrajectoryText(session));
       }
       const fromTranscripts = await analyzePaths([transcripts]);
       const fromEvents = await analyzePaths([canonical]);
@@ -44,6 +48,12 @@ describe("transcripts and canonical events of the same random sessions", () => {
       expect(read).toBe(used + ignored + skipped);
       expect(skipped).toBe(sessions.filter((s) => s.cutLastLine).length);
       expect(fromEvents.lines.skipped).toBe(0);
+
+      // Bundles exported without runtime capture hold only the transcript events (no runIds, the
+      // agent from the session key): they replay to the same findings.
+      const fromBundles = await analyzePaths([bundles]);
+      expect(comparable(fromBundles)).toEqual(expected);
+      expect(fromBundles.lines.skipped).toBe(0);
     });
   }
 });

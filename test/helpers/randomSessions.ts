@@ -215,3 +215,45 @@ export function canonicalText(session: Session): string {
   });
   return lines.join("\n") + "\n";
 }
+
+/**
+ * The same session as the transcript events of an exported trajectory bundle without runtime capture
+ * (`OPENCLAW_TRAJECTORY=0`): the active branch only, every entry rebuilt as an event without runId.
+ */
+export function transcriptTrajectoryText(session: Session): string {
+  const lines: string[] = [];
+  let entry = 0;
+  const push = (type: string, data: Record<string, unknown>) => {
+    const entryId = (++entry).toString(16).padStart(8, "0");
+    lines.push(
+      JSON.stringify({ traceSchema: "openclaw-trajectory", schemaVersion: 1, source: "transcript", type, ts: "2026-05-01T00:00:00.000Z", seq: lines.length + 1, sessionId: session.id, sessionKey: `agent:${session.agent}:main`, entryId, data }),
+    );
+    return entryId;
+  };
+  const custom = (customType: string, runId: string) => push("session.custom", { customType, data: { runId } });
+  const writeSteps = (steps: readonly Step[]) => {
+    for (const step of steps) {
+      if (step.kind === "compaction") push("session.compaction", { summary: "…", tokensBefore: 1000 });
+      if (step.kind === "noise") push("session.label", { label: "checkpoint" });
+      if (step.kind !== "calls") continue;
+      const assistant = push("assistant.message", { message: { role: "assistant", content: [] } });
+      step.calls.forEach(({ spec }, blockIndex) =>
+        push("tool.call", { toolCallId: spec.id, name: spec.name, [spec.legacyInput ? "input" : "arguments"]: spec.args, assistantEntryId: assistant, blockIndex }),
+      );
+      for (const k of step.resultOrder) {
+        const { spec, outcome } = step.calls[k]!;
+        if (!outcome) continue;
+        const canonical = canonicalOutcome(outcome, spec.name);
+        const body = "error" in canonical ? { content: [{ type: "text", text: canonical.error }], isError: true } : { ...(canonical.result as object), isError: outcome.kind !== "result" || outcome.isError === true };
+        push("tool.result", { message: { role: "toolResult", toolCallId: spec.id, toolName: spec.name, ...body } });
+      }
+    }
+  };
+  for (const run of session.runs) {
+    if (run.bootstrap) custom("openclaw:bootstrap-context:full", run.bootstrap);
+    push("user.message", { message: { role: "user", content: [{ type: "text", text: "next task" }] } });
+    writeSteps(run.steps);
+    if (run.promptError) custom("openclaw:prompt-error", run.promptError);
+  }
+  return lines.join("\n") + "\n";
+}
