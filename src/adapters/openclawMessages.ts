@@ -1,7 +1,8 @@
 /**
  * The pieces of pi agent messages that replay needs, shared by the session transcript adapter and
  * the trajectory adapter (whose transcript events carry the same messages):
- * - an assistant message's `toolCall` blocks `{type, id, name, arguments}` (legacy: `input`);
+ * - an assistant message's `toolCall` blocks `{type, id, name, arguments}` (legacy: `input`; like
+ *   OpenClaw's own trajectory exporter, `toolUse`/`functionCall` blocks and `parameters` count too);
  * - a `toolResult` message `{toolCallId, toolName, content[], details?, isError}` and what it means
  *   to the detectors: a thrown error (isError with no or empty details: the runtime wraps a thrown
  *   error as `{content:[{text: message}], details: {}}`) or a result `{content, details}` — which
@@ -42,7 +43,7 @@ export function toolCallBlocks(message: Record<string, unknown>): { calls: ToolC
   let unnamed = 0;
   if (!Array.isArray(content)) return { calls, unnamed };
   for (const block of content) {
-    if (!isPlainObject(block) || own(block, "type") !== "toolCall") continue;
+    if (!isPlainObject(block) || !isToolCallType(own(block, "type"))) continue;
     const name = own(block, "name");
     if (typeof name !== "string" || name.trim() === "") {
       unnamed++;
@@ -53,10 +54,15 @@ export function toolCallBlocks(message: Record<string, unknown>): { calls: ToolC
   return { calls, unnamed };
 }
 
-/** `arguments`, or the legacy `input`, or `undefined` (which hashes differently from `{}`). */
+const TOOL_CALL_TYPES = new Set(["toolcall", "tooluse", "functioncall"]);
+
+function isToolCallType(type: unknown): boolean {
+  return typeof type === "string" && TOOL_CALL_TYPES.has(type.trim().toLowerCase());
+}
+
+/** `arguments`, else the legacy `input` or `parameters`, else `undefined` (which hashes differently from `{}`). */
 export function callArguments(holder: Record<string, unknown>): unknown {
-  if (hasOwn(holder, "arguments")) return holder.arguments;
-  if (hasOwn(holder, "input")) return holder.input;
+  for (const key of ["arguments", "input", "parameters"]) if (hasOwn(holder, key)) return holder[key];
   return undefined;
 }
 
