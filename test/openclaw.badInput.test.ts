@@ -178,6 +178,7 @@ describe("bad input in trajectory files", () => {
       t.runtime("r1", "tool.call", { toolCallId: `c${i}`, name: "read", args: { path: "notes.md" } });
       t.runtime("r1", "tool.result", { toolCallId: `c${i}`, name: "read", success: true, result: { content: [{ type: "text", text: "same" }] } });
     }
+    t.runtime("r1", "model.completed", { compactionCount: 2 }); // no compaction event says when
     const good = t.text().split("\n").filter(Boolean);
     const event = (fields: Record<string, unknown>) => JSON.stringify({ traceSchema: "openclaw-trajectory", schemaVersion: 1, sessionId: "t-1", ...fields });
     const bad = [
@@ -194,7 +195,7 @@ describe("bad input in trajectory files", () => {
     const analysis = await analyzePaths([path]);
     const { read, used, ignored, skipped } = analysis.lines;
     expect(read).toBe(used + ignored + skipped);
-    expect(analysis.lines).toEqual({ read: 31, used: 24, ignored: 1, skipped: 6 });
+    expect(analysis.lines).toEqual({ read: 32, used: 24, ignored: 2, skipped: 6 });
     expect(reasons(analysis)).toEqual([
       [4, "unsupported trajectory schemaVersion 2"],
       [6, 'tool.call without a tool "name"'],
@@ -203,6 +204,7 @@ describe("bad input in trajectory files", () => {
       [9, 'unknown trajectory event type "model.thoughts"'],
       [10, '"data" is not an object'],
       [11, "not an openclaw-trajectory event (traceSchema)"],
+      [32, "model.completed reports 2 compaction(s) but the trajectory does not say when; the post-compaction guard is not armed"],
     ]);
     // The run-less call (line 5, other args) belongs to r1 as call 2, so the 11th read is call 12.
     expect(verdicts(analysis)).toEqual([["r1", 12, "generic_repeat", "warning", 10]]);

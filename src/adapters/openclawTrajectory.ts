@@ -19,6 +19,9 @@
  *   runtime wraps a thrown error as `{content:[{text}], details:{}}`); anything else is the result,
  *   loop vetoes (`details.status:"blocked"`) included. An explicit `data.error` is the error.
  * - `session.compaction` (or `compaction`) → `compaction` in the run of the line, else the last run seen.
+ *   The runtime itself records no compaction event, only a count in `model.completed`
+ *   (`compactionCount`), which does not say when they happened: without compaction events in the file
+ *   such a count is reported as a diagnostic and the guard is not armed.
  * Transcript events: when the file has runtime tool events, transcript `tool.call`/`tool.result` are
  * copies of them and are ignored (a normal bundle, so without a diagnostic); only `session.compaction`
  * is taken from them (the runtime records no compaction event of its own). Without runtime tool events the transcript events are replayed like a session transcript
@@ -116,13 +119,23 @@ function runtimeOutcome(data: Record<string, unknown>): Outcome | undefined {
 }
 
 /** First pass: are there runtime tool events (then transcript copies are not replayed), and run names. */
-async function scanTrajectory(source: LineSource): Promise<{ runtimeTools: boolean; names: Array<string | undefined> }> {
+interface TrajectoryScan {
+  /** The file has runtime tool events (so transcript tool events are copies). */
+  readonly runtimeTools: boolean;
+  /** The file has compaction events. */
+  readonly compactions: boolean;
+  readonly names: Array<string | undefined>;
+}
+
+async function scanTrajectory(source: LineSource): Promise<TrajectoryScan> {
   let runtimeTools = false;
+  let compactions = false;
   const markers: RunMarker[] = [];
   await source.forEachLine((text, line, terminated) => {
     const classified = classify(text, terminated);
     if (classified.kind !== "event") return;
     const { type, data } = classified;
+    if (COMPACTION_TYPES.has(type)) compactions = true;
     if (!classified.transcript) {
       if (isToolEvent(type)) runtimeTools = true;
       return;
@@ -133,7 +146,7 @@ async function scanTrajectory(source: LineSource): Promise<{ runtimeTools: boole
       if (marker) markers.push(marker);
     }
   });
-  return { runtimeTools, names: segmentNames(markers) };
+  return { runtimeTools, compactions, names: segmentNames(markers) };
 }
 
 class TrajectoryReader {
@@ -143,16 +156,18 @@ class TrajectoryReader {
   private readonly pathAgent: string | undefined;
   private readonly transcriptReplay: TranscriptReplay;
 
+  private readonly runtimeTools: boolean;
+
   constructor(
     private readonly context: AdapterContext,
     private readonly file: string,
-    private readonly runtimeTools: boolean,
-    names: ReadonlyArray<string | undefined>,
+    private readonly scan: TrajectoryScan,
   ) {
+    this.runtimeTools = scan.runtimeTools;
     this.session = sessionIdFromFileName(file);
     this.pathAgent = agentIdFromPath(file);
     this.agent = this.pathAgent;
-    this.transcriptReplay = new TranscriptReplay(context, file, names, () => ({ session: this.session, agent: this.agent }));
+    this.transcriptReplay = new TranscriptReplay(context, file, scan.names, () => ({ session: this.session, agent: this.agent }));
   }
 
   event(line: number, type: string, transcript: boolean, value: Record<string, unknown>, data: Record<string, unknown>): void {
@@ -177,6 +192,7 @@ class TrajectoryReader {
       return this.emit(line, { type: "run_start", ...this.base(line, run) });
     }
     if (COMPACTION_TYPES.has(type)) return this.compaction(line, runIdOf(value));
+    if (type === "model.completed") return this.completed(line, data);
     if (!isToolEvent(type)) return this.other(line, type);
 
     if (isCutForSize(data)) return tally.skipped(this.file, line, `${type} cut by the trajectory recorder (event over its size limit); its payload is lost`);
@@ -231,6 +247,12 @@ class TrajectoryReader {
     }
   }
 
+  private completed(line: number, data: Record<string, unknown>): void {
+    const count = own(data, "compactionCount");
+    if (this.scan.compactions || typeof count !== "number" || !(count > 0)) return this.context.tally.ignored();
+    this.context.tally.ignored(this.file, line, `model.completed reports ${count} compaction(s) but the trajectory does not say when; the post-compaction guard is not armed`);
+  }
+
   private compaction(line: number, runId: string | undefined): void {
     const run = runId ?? this.run;
     if (run === undefined) return this.context.tally.ignored(this.file, line, "compaction before any run started; not replayed");
@@ -261,8 +283,7 @@ export const openclawTrajectoryAdapter: InputAdapter = {
   },
 
   async read(source: LineSource, context: AdapterContext) {
-    const { runtimeTools, names } = await scanTrajectory(source);
-    const reader = new TrajectoryReader(context, source.file, runtimeTools, names);
+    const reader = new TrajectoryReader(context, source.file, await scanTrajectory(source));
     await source.forEachLine((text, line, terminated) => {
       const classified = classify(text, terminated);
       if (classified.kind === "blank") return context.tally.ignored();
