@@ -38,116 +38,24 @@
  */
 import type { LoopEvent } from "../core/events.js";
 import { isPlainObject, own } from "../core/plainObject.js";
-import { isBlank, parseJsonLine, type AdapterContext, type InputAdapter } from "./adapter.js";
+import type { AdapterContext, InputAdapter } from "./adapter.js";
 import type { LineSource } from "./lineSource.js";
 import { agentIdFromPath, agentIdFromSessionKey, sessionIdFromFileName } from "./openclawIdentity.js";
-import { callArguments, idText, outcomeOf, toolResultMessage, type Outcome } from "./openclawMessages.js";
-import { customRunMarker, segmentNames, type RunMarker } from "./runNaming.js";
+import { callArguments, idText, toolResultMessage } from "./openclawMessages.js";
+import { customRunMarker } from "./runNaming.js";
+import {
+  COMPACTION_TYPES,
+  QUIET_TYPES,
+  TRACE_SCHEMA,
+  classifyTrajectoryLine,
+  isCutForSize,
+  isToolEvent,
+  runIdOf,
+  runtimeOutcome,
+  scanTrajectory,
+  type TrajectoryScan,
+} from "./trajectoryLines.js";
 import { TranscriptReplay } from "./transcriptReplay.js";
-
-const TRACE_SCHEMA = "openclaw-trajectory";
-
-const QUIET_TYPES = new Set([
-  "trace.metadata",
-  "trace.artifacts",
-  "context.compiled",
-  "prompt.submitted",
-  "prompt.skipped",
-  "model.completed",
-  "model.finishing",
-  "model.fallback_step",
-  "tool.update",
-  "user.message",
-  "assistant.message",
-  "session.custom",
-  "session.custom_message",
-  "session.model_change",
-  "session.thinking_level_change",
-  "session.label",
-  "session.info",
-  "session.branch_summary",
-  "session.reset",
-]);
-
-const COMPACTION_TYPES = new Set(["session.compaction", "compaction"]);
-
-type TrajectoryLine =
-  | { readonly kind: "blank" }
-  | { readonly kind: "bad"; readonly reason: string }
-  | { readonly kind: "event"; readonly type: string; readonly transcript: boolean; readonly value: Record<string, unknown>; readonly data: Record<string, unknown> };
-
-function classify(text: string, terminated: boolean): TrajectoryLine {
-  if (isBlank(text)) return { kind: "blank" };
-  const parsed = parseJsonLine(text, terminated);
-  if (!parsed.ok) return { kind: "bad", reason: parsed.reason };
-  const value = parsed.value;
-  if (!isPlainObject(value)) return { kind: "bad", reason: "not a JSON object" };
-  if (own(value, "traceSchema") !== TRACE_SCHEMA) return { kind: "bad", reason: `not an ${TRACE_SCHEMA} event (traceSchema)` };
-  const version = own(value, "schemaVersion");
-  if (version !== 1) return { kind: "bad", reason: `unsupported trajectory schemaVersion ${JSON.stringify(version ?? null)}` };
-  const type = own(value, "type");
-  if (typeof type !== "string" || type === "") return { kind: "bad", reason: 'event without "type"' };
-  const data = own(value, "data");
-  if (data !== undefined && data !== null && !isPlainObject(data)) return { kind: "bad", reason: '"data" is not an object' };
-  return { kind: "event", type, transcript: own(value, "source") === "transcript", value, data: isPlainObject(data) ? data : {} };
-}
-
-function isToolEvent(type: string): boolean {
-  return type === "tool.call" || type === "tool.result";
-}
-
-function isCutForSize(data: Record<string, unknown>): boolean {
-  return own(data, "truncated") === true && own(data, "reason") === "trajectory-event-size-limit";
-}
-
-function runIdOf(value: Record<string, unknown>): string | undefined {
-  const run = idText(own(value, "runId"));
-  return run?.trim();
-}
-
-/** The outcome of a runtime `tool.result`, if it carries one. */
-function runtimeOutcome(data: Record<string, unknown>): Outcome | undefined {
-  if (Object.prototype.hasOwnProperty.call(data, "result")) {
-    const result = own(data, "result");
-    const failed = own(data, "success") === false || own(data, "isError") === true;
-    if (!isPlainObject(result)) return { result };
-    const outcome = outcomeOf(result, failed);
-    return "error" in outcome ? outcome : { result };
-  }
-  if (Object.prototype.hasOwnProperty.call(data, "error")) return { error: own(data, "error") };
-  return undefined;
-}
-
-/** First pass: are there runtime tool events (then transcript copies are not replayed), and run names. */
-interface TrajectoryScan {
-  /** The file has runtime tool events (so transcript tool events are copies). */
-  readonly runtimeTools: boolean;
-  /** The file has compaction events. */
-  readonly compactions: boolean;
-  readonly names: Array<string | undefined>;
-}
-
-async function scanTrajectory(source: LineSource): Promise<TrajectoryScan> {
-  let runtimeTools = false;
-  let compactions = false;
-  const markers: RunMarker[] = [];
-  await source.forEachLine((text, line, terminated) => {
-    const classified = classify(text, terminated);
-    if (classified.kind !== "event") return;
-    const { type, data } = classified;
-    if (COMPACTION_TYPES.has(type)) compactions = true;
-    if (!classified.transcript) {
-      if (isToolEvent(type)) runtimeTools = true;
-      return;
-    }
-    if (type === "user.message") markers.push({ kind: "user", line });
-    else if (type === "session.custom") {
-      const marker = customRunMarker(line, own(data, "customType"), own(data, "data"));
-      if (marker) markers.push(marker);
-    }
-  });
-  return { runtimeTools, compactions, names: segmentNames(markers) };
-}
 
 class TrajectoryReader {
   private run: string | undefined;
@@ -285,7 +193,7 @@ export const openclawTrajectoryAdapter: InputAdapter = {
   async read(source: LineSource, context: AdapterContext) {
     const reader = new TrajectoryReader(context, source.file, await scanTrajectory(source));
     await source.forEachLine((text, line, terminated) => {
-      const classified = classify(text, terminated);
+      const classified = classifyTrajectoryLine(text, terminated);
       if (classified.kind === "blank") return context.tally.ignored();
       if (classified.kind === "bad") return context.tally.skipped(source.file, line, classified.reason);
       reader.event(line, classified.type, classified.transcript, classified.value, classified.data);

@@ -4,7 +4,7 @@
  * timestamp, …}`, a blank line, or a bad one.
  */
 import { isPlainObject, own } from "../core/plainObject.js";
-import { isBlank, parseJsonLine } from "./adapter.js";
+import { parseObjectLine } from "./adapter.js";
 import { customRunMarker, type RunMarker } from "./runNaming.js";
 
 export type SessionLine =
@@ -14,11 +14,9 @@ export type SessionLine =
   | { readonly kind: "entry"; readonly type: string; readonly value: Record<string, unknown> };
 
 export function classifySessionLine(text: string, terminated: boolean): SessionLine {
-  if (isBlank(text)) return { kind: "blank" };
-  const parsed = parseJsonLine(text, terminated);
-  if (!parsed.ok) return { kind: "bad", reason: parsed.reason };
-  const value = parsed.value;
-  if (!isPlainObject(value)) return { kind: "bad", reason: "not a JSON object" };
+  const line = parseObjectLine(text, terminated);
+  if (line.kind !== "object") return line;
+  const value = line.value;
   const type = own(value, "type");
   if (typeof type !== "string" || type === "") return { kind: "bad", reason: 'entry without "type"' };
   if (type === "session") return { kind: "header", value };
