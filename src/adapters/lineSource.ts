@@ -124,8 +124,8 @@ async function* countingBytes(chunks: AsyncIterable<Buffer>, onBytes: ((bytes: n
 /** Streams zstd through fzstd's `Decompress`; small input chunks keep the output queue short. */
 async function* zstdChunks(chunks: AsyncIterable<Buffer> | Iterable<Buffer>): AsyncGenerator<Buffer> {
   const out: Buffer[] = [];
-  // fzstd reuses its window buffer; copy each block before it is overwritten.
-  const decoder = new Decompress((data) => void out.push(Buffer.from(data)));
+  // In streaming mode fzstd allocates every decoded block afresh, so a view (no copy) is safe.
+  const decoder = new Decompress((data) => void out.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength)));
   const fail = (error: unknown) =>
     new DecompressionError(`zstd data ends early or is corrupt (${(error as Error)?.message ?? error}); read up to here`);
   for await (const chunk of chunks) {
@@ -157,7 +157,7 @@ async function firstBytes(path: string): Promise<Uint8Array> {
   }
 }
 
-const ZSTD_CHUNK = 1 << 16;
+const ZSTD_CHUNK = 1 << 14;
 
 export async function fileSource(path: string): Promise<LineSource> {
   const info = await stat(path);
