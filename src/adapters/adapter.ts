@@ -5,6 +5,7 @@
 import type { LoopEvent } from "../core/events.js";
 import type { Diagnostic } from "../core/findings.js";
 import type { LiveEvent } from "../core/liveEvents.js";
+import { isPlainObject } from "../core/plainObject.js";
 import type { LineSource } from "./lineSource.js";
 
 export type InputFormat = "events" | "openclaw-session" | "openclaw-trajectory" | "gateway-log";
@@ -87,4 +88,19 @@ export function parseJsonLine(
 
 export function isBlank(text: string): boolean {
   return text.trim() === "";
+}
+
+export type ObjectLine =
+  | { readonly kind: "blank" }
+  | { readonly kind: "bad"; readonly reason: string }
+  | { readonly kind: "object"; readonly value: Record<string, unknown> };
+
+/** A line of a JSON-lines format whose lines are objects: blank, bad (with the reason), or the object. */
+export function parseObjectLine(text: string, terminated: boolean): ObjectLine {
+  if (isBlank(text)) return { kind: "blank" };
+  const parsed = parseJsonLine(text, terminated);
+  if (!parsed.ok) return { kind: "bad", reason: parsed.reason };
+  const value = parsed.value;
+  if (!isPlainObject(value)) return { kind: "bad", reason: "not a JSON object" };
+  return { kind: "object", value };
 }

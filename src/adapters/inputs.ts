@@ -9,9 +9,16 @@ import { isBlank, type InputAdapter, type InputFormat } from "./adapter.js";
 import { canonicalEventsAdapter } from "./canonicalEvents.js";
 import { gatewayLogAdapter } from "./gatewayLog.js";
 import { fileSource, stdinSource, type LineSource } from "./lineSource.js";
+import { openclawSessionAdapter } from "./openclawSession.js";
+import { openclawTrajectoryAdapter } from "./openclawTrajectory.js";
 
 /** Every known format, in sniffing order (most specific first; canonical events last). */
-export const ADAPTERS: readonly InputAdapter[] = [gatewayLogAdapter, canonicalEventsAdapter];
+export const ADAPTERS: readonly InputAdapter[] = [
+  openclawTrajectoryAdapter,
+  openclawSessionAdapter,
+  gatewayLogAdapter,
+  canonicalEventsAdapter,
+];
 
 export const INPUT_FORMATS: readonly InputFormat[] = ADAPTERS.map((adapter) => adapter.format);
 

@@ -70,7 +70,17 @@ async function readInputs(
     files.push({ file: source.file, format: adapter.format });
     const preparer = new EventPreparer(hashing);
     const deliver = sink(source.file, adapter.format);
-    const wrapped = options.onBytes ? { ...source, forEachLine: (h: Parameters<typeof source.forEachLine>[0]) => source.forEachLine(h, options.onBytes) } : source;
+    // Adapters may read a file twice (session transcripts); a cut-off compressed stream is noted once.
+    let problemNoted = false;
+    const wrapped: typeof source = {
+      ...source,
+      forEachLine: (handler) =>
+        source.forEachLine(handler, options.onBytes, (afterLine, reason) => {
+          if (problemNoted) return;
+          problemNoted = true;
+          tally.note({ file: source.file, line: afterLine, reason });
+        }),
+    };
     await adapter.read(wrapped, {
       tally,
       options,
