@@ -139,11 +139,12 @@ const execLoop: Episode = (rng, length) => {
 
 const sendLoop: Episode = (rng, length) => {
   const tool = rng.pick(["message", "sessions_send", "telegram", "slack", "discord", "message"]);
-  const action = tool === "sessions_send" ? undefined : rng.pick<unknown>(["send", "reply", "poll", "read", undefined, 5]);
+  // sessions_send ignores `action`, but a non-string one still makes the call no send (detection.md).
+  const action = tool === "sessions_send" ? rng.pick<unknown>([undefined, undefined, 5]) : rng.pick<unknown>(["send", "reply", "poll", "read", undefined, 5, null]);
   const args: Record<string, unknown> = { to: "user", text: "hello" };
   if (action !== undefined) args.action = action;
   const changes = rng.chance(0.25);
-  const withOther = rng.chance(0.3);
+  const withOther = rng.chance(0.2);
   const stringReceipt = rng.chance(0.3);
   const steps: Step[] = [];
   for (let i = 0; i < length; i++) {
@@ -157,7 +158,7 @@ const sendLoop: Episode = (rng, length) => {
       items: [{ fileId: `f${n}`, name: "a.png", createdAt: n }],
     };
     // Not message-like (no direction, sender, account or conversation): its id stays in the hash.
-    if (withOther) details.other = { id: changes ? `keep${n}` : "keep", text: "not message-like" };
+    if (withOther) details.other = { id: `keep${n}`, text: "not message-like" };
     if (changes && rng.chance(0.5)) details.ok = i;
     steps.push(step(tool, args, result(text(`sent ${n}`, details))));
   }
@@ -211,7 +212,8 @@ const unknownToolLoop: Episode = (rng, length) => {
 const genericLoop: Episode = (rng, length) => {
   const tool = rng.pick(["read", "grep", "web_search", "custom.tool"]);
   const args = rng.pick<unknown>([{ path: "x.ts", n: 1 }, { path: "x.ts", n: new Literal("1.0") }, { q: "a\ud800" }, { q: "a" }, null, undefined, [1, 2], "raw"]);
-  const mode = rng.pick(["same", "same", "changing", "null", "absent", "error", "veto"]);
+  const mode = rng.pick(["same", "same", "changing", "content", "null", "absent", "error", "veto"]);
+  const countedVaries = rng.chance(0.5);
   const steps: Step[] = [];
   for (let i = 0; i < length; i++) {
     let outcome: Step["outcome"];
@@ -228,6 +230,13 @@ const genericLoop: Episode = (rng, length) => {
       case "error":
         outcome = { kind: "error", value: rng.pick<unknown>(["", "boom", 42, false, null, { message: "boom" }, { code: 5 }, "Error"]) };
         break;
+      case "content": {
+        // Only entries with a string `type` and a string `text` count; the others may change freely.
+        const counted = { type: "output_text", text: countedVaries ? `t${i}` : "t" };
+        const content = [{ type: "text", text: "same" }, counted, { type: 5, text: `ignored ${i}` }, { type: "image", data: `b${i}` }, "junk"];
+        outcome = result({ content, details: {} });
+        break;
+      }
       case "veto":
         outcome = rng.chance(0.6) ? result(text("blocked", { status: "blocked", deniedReason: "tool-loop" })) : result(text("same"));
         break;

@@ -191,10 +191,14 @@ function isKnownPoll(tool: string, args: unknown): boolean {
 const SEND_ACTIONS = ["send", "broadcast", "reply", "thread-reply", "sendWithEffect", "sendAttachment", "upload-file", "sticker", "poll"];
 const CHANNEL_TOOLS = ["telegram", "discord", "slack", "whatsapp", "signal", "imessage", "msteams", "googlechat", "matrix", "mattermost"];
 
+/**
+ * "A non-string `action` never makes a call a send": read as "never qualifies it", so it does not
+ * count as an absent action for the channel tools; `sessions_send` is a send whatever its action.
+ */
 function isOutboundSend(tool: string, args: unknown): boolean {
+  if (tool === "sessions_send") return true;
   const action = actionOf(args);
   if (action !== undefined && typeof action !== "string") return false;
-  if (tool === "sessions_send") return true;
   if (tool === "message") return typeof action === "string" && SEND_ACTIONS.includes(action);
   if (CHANNEL_TOOLS.includes(tool)) return action === undefined || SEND_ACTIONS.includes(action as string);
   return false;
