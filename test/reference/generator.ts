@@ -377,14 +377,21 @@ function smallThresholds(rng: Rng): ModelBlock {
     // Sometimes out of order, to exercise the clamps.
     criticalThreshold: rng.chance(0.15) ? rng.int(1, warning) : warning + rng.int(1, 4),
     globalCircuitBreakerThreshold: rng.chance(0.3) ? rng.int(2, 12) : undefined,
-    unknownToolThreshold: rng.int(2, 6),
-    postCompactionGuard: { windowSize: rng.int(2, 4) },
+    // Sometimes not a positive integer: the runtime ignores such a value and uses the default.
+    unknownToolThreshold: rng.chance(0.1) ? rng.pick([0, -1, 2.5, "3"]) : rng.int(2, 6),
+    postCompactionGuard: { windowSize: rng.chance(0.05) ? 1.5 : rng.int(2, 4) },
   };
   return block;
 }
 
 function toggledDetectors(rng: Rng): ModelBlock["detectors"] {
   return { genericRepeat: rng.chance(0.6), knownPollNoProgress: rng.chance(0.6), pingPong: rng.chance(0.6) };
+}
+
+/** Some of the detector switches, so that an agent block must merge into the global one key by key. */
+function someDetectors(rng: Rng): ModelBlock["detectors"] {
+  const all = toggledDetectors(rng)!;
+  return Object.fromEntries(Object.entries(all).filter(() => rng.chance(0.5)));
 }
 
 export interface GeneratedConfig {
@@ -414,9 +421,9 @@ export function generateConfigs(seed: number): GeneratedConfig[] {
       configs.push({
         label: "agent overrides",
         config: {
-          global: smallThresholds(rng),
+          global: { ...smallThresholds(rng), detectors: someDetectors(rng) },
           agents: {
-            helper: { warningThreshold: rng.int(2, 4), detectors: toggledDetectors(rng), postCompactionGuard: { windowSize: rng.int(2, 4) } },
+            helper: { warningThreshold: rng.int(2, 4), detectors: someDetectors(rng), postCompactionGuard: { windowSize: rng.int(2, 4) } },
             ops: { enabled: rng.chance(0.5), historySize: rng.int(5, 8) },
           },
         },
