@@ -195,7 +195,7 @@ describe("looplens agrees with the reference model of detection.md", () => {
     // The comparison means something only if the sessions make every detector and the guard fire.
     for (const name of EVERY_FINDING_KIND) expect(tally.byDetector.get(name) ?? 0, name).toBeGreaterThanOrEqual(20);
     expect(tally.afterStop).toBeGreaterThan(100);
-  }, 120_000);
+  }, Math.max(120_000, SESSIONS * 100));
 
   it.skipIf(SINGLE_SEED !== undefined)(`through the CLI (--format ndjson), ${CLI_SESSIONS} sessions in one folder`, () => {
     const folder = join(dir, "cli");
