@@ -137,7 +137,8 @@ export class EventPreparer {
         ...base,
         tool: call.tool,
         argsHash: call.argsHash,
-        callId: event.id ?? call.id,
+        // The id of the call it answers, so that it attaches to that call's record (detection.md "History").
+        callId: call.id,
         call: call.call,
         resultHash: hashed.resultHash,
         unknownTool: hashed.unknownTool,
