@@ -51,6 +51,8 @@ interface PendingCall {
 interface RunLinks {
   calls: number;
   pending: PendingCall[];
+  /** Ids of the run's calls that already have their result: a second result with one is a duplicate. */
+  answered: Set<string>;
 }
 
 /** Calls that never get a result must not grow memory without bound. */
@@ -106,7 +108,7 @@ export class EventPreparer {
   private links(run: string): RunLinks {
     let links = this.runs.get(run);
     if (!links) {
-      links = { calls: 0, pending: [] };
+      links = { calls: 0, pending: [], answered: new Set() };
       this.runs.set(run, links);
     }
     return links;
@@ -114,7 +116,13 @@ export class EventPreparer {
 
   private result(event: ToolResultEvent, base: Located): Disposition {
     const links = this.runs.get(event.run);
+    // "`id` links a result to its call" (inputs.md §1): an id naming a call that already has its
+    // result is a duplicate, never a result for some other (id-less) call of the same tool.
+    if (links && event.id !== undefined && links.answered.has(event.id) && !links.pending.some((c) => c.id === event.id)) {
+      return { used: false, reason: `result (id ${JSON.stringify(event.id)}) answers a call that already has a result; not replayed` };
+    }
     const call = links && takePending(links.pending, event);
+    if (call?.id !== undefined) links!.answered.add(call.id);
     if (!call) {
       const what = event.id !== undefined ? `id ${JSON.stringify(event.id)}` : `tool ${JSON.stringify(event.tool ?? "?")}`;
       return { used: false, reason: `result (${what}) matches no call of run ${JSON.stringify(event.run)}; not replayed` };
