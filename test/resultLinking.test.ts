@@ -23,11 +23,12 @@ describe("result linking", () => {
     ]);
     const third = dispositions[2]!;
     expect(third.used && third.prepared.type === "outcome" && third.prepared.call).toBe(2);
-    expect(dispositions[3]).toEqual({ used: false, reason: 'result (id "c2") answers a call that already has a result; not replayed' });
+    expect(dispositions[3]).toEqual({ used: false, reason: 'result (id "c2") matches no call of run "r1"; not replayed' });
   });
 
-  it("attaches a result linked to an id-less call to that call's record, not as an extra record", () => {
-    // Three id-less calls, each answered by a result with an id no call has: "read" was called 3 times.
+  it("never links a result with an id to an id-less call, and never appends it as an extra record", () => {
+    // Three id-less calls, each followed by a result with an id no call has: not replayed, so "read"
+    // was called (and recorded) exactly 3 times before the 4th.
     const events: LoopEvent[] = [];
     for (let i = 0; i < 3; i++) {
       events.push({ type: "tool_call", ...at(2 * i + 1), tool: "read", args: { path: "a" } });
@@ -35,7 +36,9 @@ describe("result linking", () => {
     }
     events.push({ type: "tool_call", ...at(7), tool: "read", args: { path: "a" } });
     const replayer = new Replayer(() => ({ ...DEFAULT_CONFIG, enabled: true, warningThreshold: 3, criticalThreshold: 10 }));
-    for (const disposition of prepare(events)) if (disposition.used) replayer.push(disposition.prepared);
+    const dispositions = prepare(events);
+    expect(dispositions.filter((d) => !d.used)).toHaveLength(3);
+    for (const disposition of dispositions) if (disposition.used) replayer.push(disposition.prepared);
     const findings = replayer.finish().flatMap((run) => run.findings);
     expect(findings.map((f) => [f.call, f.detector, f.level, f.count])).toEqual([[4, "generic_repeat", "warning", 3]]);
   });

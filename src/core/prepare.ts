@@ -1,6 +1,6 @@
 /**
  * The config-independent half of replay: numbers each run's calls, links every result to the call it
- * answers (by id, else the newest unanswered call of that tool) and hashes calls and outcomes.
+ * answers (by id; a result without one, the newest unanswered call of that tool) and hashes calls and outcomes.
  * Its output, a stream of `PreparedEvent`s, can be replayed under any number of configs without
  * hashing again (that is what makes `sweep` cheap).
  */
@@ -51,8 +51,6 @@ interface PendingCall {
 interface RunLinks {
   calls: number;
   pending: PendingCall[];
-  /** Ids of the run's calls that already have their result: a second result with one is a duplicate. */
-  answered: Set<string>;
 }
 
 /** Calls that never get a result must not grow memory without bound. */
@@ -108,7 +106,7 @@ export class EventPreparer {
   private links(run: string): RunLinks {
     let links = this.runs.get(run);
     if (!links) {
-      links = { calls: 0, pending: [], answered: new Set() };
+      links = { calls: 0, pending: [] };
       this.runs.set(run, links);
     }
     return links;
@@ -116,13 +114,7 @@ export class EventPreparer {
 
   private result(event: ToolResultEvent, base: Located): Disposition {
     const links = this.runs.get(event.run);
-    // "`id` links a result to its call" (inputs.md §1): an id naming a call that already has its
-    // result is a duplicate, never a result for some other (id-less) call of the same tool.
-    if (links && event.id !== undefined && links.answered.has(event.id) && !links.pending.some((c) => c.id === event.id)) {
-      return { used: false, reason: `result (id ${JSON.stringify(event.id)}) answers a call that already has a result; not replayed` };
-    }
     const call = links && takePending(links.pending, event);
-    if (call?.id !== undefined) links!.answered.add(call.id);
     if (!call) {
       const what = event.id !== undefined ? `id ${JSON.stringify(event.id)}` : `tool ${JSON.stringify(event.tool ?? "?")}`;
       return { used: false, reason: `result (${what}) matches no call of run ${JSON.stringify(event.run)}; not replayed` };
@@ -150,18 +142,13 @@ export class EventPreparer {
 }
 
 /**
- * The call a result answers: the newest pending call with its id; failing that, the newest pending
- * call of the same tool, provided ids do not contradict (one side has none).
+ * The call a result answers (inputs.md §1): "`id` links a result to its call", so a result with an id
+ * answers only the pending call with that id (a duplicate or unknown id matches nothing); a result
+ * without one belongs to the newest pending call of the same tool.
  */
 function takePending(pending: PendingCall[], event: ToolResultEvent): PendingCall | undefined {
-  const take = (matches: (candidate: PendingCall) => boolean) => {
-    for (let i = pending.length - 1; i >= 0; i--) if (matches(pending[i]!)) return pending.splice(i, 1)[0];
-    return undefined;
-  };
-  if (event.id !== undefined) {
-    const byId = take((candidate) => candidate.id === event.id);
-    if (byId) return byId;
-  }
-  if (event.tool === undefined) return undefined;
-  return take((candidate) => candidate.tool === event.tool && (event.id === undefined || candidate.id === undefined));
+  const matches =
+    event.id !== undefined ? (candidate: PendingCall) => candidate.id === event.id : (candidate: PendingCall) => candidate.tool === event.tool;
+  for (let i = pending.length - 1; i >= 0; i--) if (matches(pending[i]!)) return pending.splice(i, 1)[0];
+  return undefined;
 }

@@ -163,14 +163,21 @@ describe("unknown streak", () => {
 });
 
 describe("outcome attachment", () => {
-  it("a result linked to a call attaches to that call's record, even when the ids disagree", () => {
-    // An id-less call answered by a result that carries an id: the call's record gets the outcome,
-    // so it is not left pending (which would break the unknown streak).
+  it("a result attaches to the record of the call it answers (an id-less result: the newest call of its tool)", () => {
+    const lines = range(1, 11).flatMap((i) => [
+      { type: "tool_call", run: "r", id: `c${i}`, tool: "browser", args: { step: i } },
+      { type: "tool_result", run: "r", tool: "browser", error: "Unknown tool: browser" },
+    ]);
+    expect(findingsOf(lines)).toEqual([["r", 11, "unknown_tool_repeat", "critical", 10, false]]);
+  });
+
+  it("a result whose id names no call is not replayed, so the id-less calls stay pending", () => {
+    // Pending records carry no unknown-tool name: no streak, and recent-count warnings only.
     const lines = range(1, 11).flatMap((i) => [
       { type: "tool_call", run: "r", tool: "browser", args: { step: i } },
       { type: "tool_result", run: "r", id: `res-${i}`, tool: "browser", error: "Unknown tool: browser" },
     ]);
-    expect(findingsOf(lines)).toEqual([["r", 11, "unknown_tool_repeat", "critical", 10, false]]);
+    expect(findingsOf(lines)).toEqual([]);
   });
 
   it("an outcome without a hash (absent result) leaves its call pending", () => {
