@@ -7,9 +7,12 @@ import { Command, CommanderError } from "commander";
 import { ConfigError } from "./adapters/configFile.js";
 import { InputError } from "./adapters/inputs.js";
 import { registerAnalyze } from "./commands/analyze.js";
+import { registerConfig } from "./commands/config.js";
 import type { Io } from "./commands/common.js";
 import { EXIT, UsageError } from "./commands/errors.js";
+import { registerCheck } from "./commands/check.js";
 import { registerEvents } from "./commands/events.js";
+import { registerSweep } from "./commands/sweep.js";
 import { sanitize } from "./reporters/sanitize.js";
 
 function packageVersion(): string {
@@ -77,6 +80,9 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     });
   registerAnalyze(program, io, version, run);
   registerEvents(program, io, run);
+  registerSweep(program, io, version, run);
+  registerCheck(program, io, run);
+  registerConfig(program, io, version, run);
 
   // `looplens help frob` would print the whole help on stderr; one line says more.
   const [first, topic] = argv.slice(2);

@@ -4,6 +4,8 @@
  */
 import type { LoopEvent } from "../core/events.js";
 import type { Diagnostic } from "../core/findings.js";
+import type { LiveEvent } from "../core/liveEvents.js";
+import { isPlainObject } from "../core/plainObject.js";
 import { MAX_LINE_BYTES, TOO_LONG_LINE, type LineProblem, type LineSource } from "./lineSource.js";
 
 export type InputFormat = "events" | "openclaw-session" | "openclaw-trajectory" | "gateway-log";
@@ -55,8 +57,8 @@ export type EmitResult = { readonly used: true } | { readonly used: false; reado
 
 export interface AdapterContext {
   readonly tally: LineTally;
-  /** Hands an event to replay. */
-  emit(event: LoopEvent): EmitResult;
+  /** Hands an event to replay (or, for a live event from a Gateway log, to the live report). */
+  emit(event: LoopEvent | LiveEvent): EmitResult;
   readonly options: AdapterOptions;
 }
 
@@ -103,4 +105,22 @@ export const MAX_SAMPLE_LINE = 1 << 20;
 
 export function isBlank(text: string): boolean {
   return text.trim() === "";
+}
+
+export type ObjectLine =
+  | { readonly kind: "blank" }
+  | { readonly kind: "bad"; readonly reason: string }
+  | { readonly kind: "object"; readonly value: Record<string, unknown>; /** As in ParsedLine. */ readonly notice?: string };
+
+/**
+ * A line of a JSON-lines format whose lines are objects: blank, bad (with the reason), or the object
+ * (with a notice about its bytes, to be recorded whatever becomes of the line).
+ */
+export function parseObjectLine(text: string, terminated: boolean, problem?: LineProblem): ObjectLine {
+  if (isBlank(text)) return { kind: "blank" };
+  const parsed = parseJsonLine(text, terminated, problem);
+  if (!parsed.ok) return { kind: "bad", reason: parsed.reason };
+  const value = parsed.value;
+  if (!isPlainObject(value)) return { kind: "bad", reason: parsed.notice ? `not a JSON object: ${parsed.notice}` : "not a JSON object" };
+  return parsed.notice === undefined ? { kind: "object", value } : { kind: "object", value, notice: parsed.notice };
 }

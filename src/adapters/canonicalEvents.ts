@@ -9,12 +9,14 @@
  */
 import { basename } from "node:path";
 import { LOOP_EVENT_TYPES, type LoopEvent, type LoopEventType } from "../core/events.js";
+import { LIVE_EVENT_TYPES, type LiveEvent } from "../core/liveEvents.js";
 import { isPlainObject, own } from "../core/plainObject.js";
 import { quote } from "../core/quote.js";
 import { isBlank, MAX_SAMPLE_LINE, parseJsonLine, type AdapterContext, type InputAdapter } from "./adapter.js";
 import type { LineSource } from "./lineSource.js";
+import { toLiveEvent } from "./liveEventsJson.js";
 
-const EVENT_TYPES = new Set<string>(LOOP_EVENT_TYPES);
+const EVENT_TYPES = new Set<string>([...LOOP_EVENT_TYPES, ...LIVE_EVENT_TYPES]);
 
 /** The run that stands for a file without run ids: its base name without extensions. */
 export function runNameForFile(file: string): string {
@@ -34,7 +36,7 @@ function optionalString(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
 }
 
-type Parsed = { ok: true; event: LoopEvent } | { ok: false; reason: string };
+type Parsed = { ok: true; event: LoopEvent | LiveEvent } | { ok: false; reason: string };
 
 /** Validates one parsed line into an event; `run` is resolved by the caller's file-level rule. */
 export function toEvent(value: unknown, file: string, line: number, fallbackRun: string | undefined): Parsed {
@@ -42,6 +44,7 @@ export function toEvent(value: unknown, file: string, line: number, fallbackRun:
   const type = own(value, "type");
   if (typeof type !== "string") return { ok: false, reason: type === undefined ? 'missing "type"' : '"type" is not a string' };
   if (!EVENT_TYPES.has(type)) return { ok: false, reason: `unknown event type ${quote(type)}` };
+  if (type === "live_marker" || type === "live_finding") return toLiveEvent(value, type, file, line);
   const rawRun = own(value, "run");
   const run = idText(rawRun) ?? fallbackRun;
   if (run === undefined) return { ok: false, reason: rawRun === undefined ? 'missing "run"' : '"run" is not a non-blank string' };
@@ -103,8 +106,7 @@ async function hasRunIds(source: LineSource): Promise<boolean> {
       }
       return !found && line < RUN_SCAN_LINES;
     },
-    undefined,
-    MAX_SAMPLE_LINE,
+    { maxLineBytes: MAX_SAMPLE_LINE },
   );
   return found;
 }

@@ -7,12 +7,20 @@ import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { isBlank, MAX_SAMPLE_LINE, type InputAdapter, type InputFormat } from "./adapter.js";
 import { canonicalEventsAdapter } from "./canonicalEvents.js";
+import { gatewayLogAdapter } from "./gatewayLog.js";
 import { describeReadError, fileSource, InputError, stdinSource, type LineSource } from "./lineSource.js";
+import { openclawSessionAdapter } from "./openclawSession.js";
+import { openclawTrajectoryAdapter } from "./openclawTrajectory.js";
 
 export { InputError };
 
 /** Every known format, in sniffing order (most specific first; canonical events last). */
-export const ADAPTERS: readonly InputAdapter[] = [canonicalEventsAdapter];
+export const ADAPTERS: readonly InputAdapter[] = [
+  openclawTrajectoryAdapter,
+  openclawSessionAdapter,
+  gatewayLogAdapter,
+  canonicalEventsAdapter,
+];
 
 export const INPUT_FORMATS: readonly InputFormat[] = ADAPTERS.map((adapter) => adapter.format);
 
@@ -90,8 +98,7 @@ async function samplesOf(source: LineSource): Promise<unknown[]> {
       }
       return samples.length < SNIFF_LINES && line < SNIFF_MAX_LINES;
     },
-    undefined,
-    MAX_SAMPLE_LINE,
+    { maxLineBytes: MAX_SAMPLE_LINE },
   );
   return samples;
 }

@@ -1,5 +1,6 @@
 /**
- * Streaming line reader: files (gzip transparently), folders expanded elsewhere, or standard input.
+ * Streaming line reader: files (gzip and zstd transparently, recognised by their magic bytes, so an
+ * archived `x.jsonl.reset.<ts>` that was compressed still reads), or standard input.
  * Lines are split on raw bytes and decoded one at a time (invalid UTF-8 becomes U+FFFD), so neither
  * a huge file nor a huge line is ever decoded whole twice. CRLF endings and a BOM at the start of a
  * line (files concatenated with `cat` keep theirs) are removed.
@@ -12,9 +13,10 @@
  * this splitter hands each line to a synchronous callback instead (see bench/ for the figures).
  */
 import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
-import type { Readable } from "node:stream";
-import { constants as zlib, createGunzip, gunzipSync } from "node:zlib";
+import { open, stat } from "node:fs/promises";
+import { Readable } from "node:stream";
+import { createGunzip } from "node:zlib";
+import { Decompress } from "fzstd";
 
 /** Something wrong with a line's bytes, found while splitting (the text is still handed over). */
 export interface LineProblem {
@@ -27,8 +29,29 @@ export interface LineProblem {
 /** Called once per line; return `false` to stop reading early (format sniffing). */
 export type LineHandler = (text: string, lineNo: number, terminated: boolean, problem?: LineProblem) => boolean | void;
 
+/**
+ * Told when the input could not be read to its end (a cut-off or corrupt compressed stream): the
+ * lines before that point were delivered, `afterLine` is the last of them.
+ */
+export type StreamProblemHandler = (afterLine: number, reason: string) => void;
+
+export interface ReadOptions {
+  /** Called with byte counts as input is read (progress), counted before decompression. */
+  readonly onBytes?: (bytes: number) => void;
+  readonly onStreamProblem?: StreamProblemHandler;
+  /**
+   * Lines over this many bytes (default MAX_LINE_BYTES) are handed over as TOO_LONG_LINE without
+   * being joined or decoded: a pass that only looks at a file (sniffing) sets it low to pass over
+   * huge lines cheaply.
+   */
+  readonly maxLineBytes?: number;
+}
+
 /** A user-facing input problem (exit status 2), reported as one line without a stack trace. */
 export class InputError extends Error {}
+
+/** A compressed stream that ends early or is corrupt (what came before it is still read). */
+export class DecompressionError extends Error {}
 
 /** Lines above this size are skipped unread (a 100 MB line is still read). */
 export const MAX_LINE_BYTES = 256 * 1024 * 1024;
@@ -44,12 +67,8 @@ export interface LineSource {
   readonly file: string;
   /** Size in bytes when known (for progress), before decompression. */
   readonly size: number | undefined;
-  /**
-   * Reads the whole input from the start; may be called more than once. Lines over `maxLineBytes`
-   * (default MAX_LINE_BYTES) are handed over as TOO_LONG_LINE without being joined or decoded:
-   * a pass that only looks at a file (sniffing) sets it low to pass over huge lines cheaply.
-   */
-  forEachLine(handler: LineHandler, onBytes?: (bytes: number) => void, maxLineBytes?: number): Promise<void>;
+  /** Reads the whole input from the start; may be called more than once. */
+  forEachLine(handler: LineHandler, options?: ReadOptions): Promise<void>;
 }
 
 const CHUNK = 1 << 20;
@@ -67,9 +86,9 @@ function hasInvalidUtf8(text: string, buf: Buffer, start: number, end: number): 
 export async function splitLines(
   chunks: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
   handler: LineHandler,
-  onBytes?: (bytes: number) => void,
-  maxLineBytes = MAX_LINE_BYTES,
+  options: ReadOptions = {},
 ): Promise<void> {
+  const { onBytes, onStreamProblem, maxLineBytes = MAX_LINE_BYTES } = options;
   let carry: Buffer[] = [];
   let carried = 0; // bytes of the unfinished line, kept or dropped
   let lineNo = 0;
@@ -98,15 +117,14 @@ export async function splitLines(
     carried = 0;
     return emit(line, 0, line.length, terminated);
   };
-  for await (const raw of chunks) {
-    const chunk = typeof raw === "string" ? Buffer.from(raw) : raw;
+  const consume = (chunk: Buffer): boolean => {
     onBytes?.(chunk.length);
     let start = 0;
     for (;;) {
       const nl = chunk.indexOf(10, start);
       if (nl === -1) break;
       const keepGoing = carried > 0 ? endCarried(chunk, start, nl, true) : nl - start > maxLineBytes ? emitTooLong(nl - start, true) : emit(chunk, start, nl, true);
-      if (!keepGoing) return;
+      if (!keepGoing) return false;
       start = nl + 1;
     }
     // Pieces of an unfinished line are kept as a list and joined once: a 100 MB line costs O(n).
@@ -116,20 +134,95 @@ export async function splitLines(
       if (carried <= maxLineBytes) carry.push(chunk.subarray(start));
       else carry = [];
     }
+    return true;
+  };
+  let problem: string | undefined;
+  try {
+    for await (const raw of chunks) {
+      if (!consume(typeof raw === "string" ? Buffer.from(raw) : raw)) return;
+    }
+  } catch (error) {
+    // Only decompression fails mid-stream (a crash while writing a .gz/.zst): keep what was read.
+    if (!(error instanceof DecompressionError)) throw error;
+    problem = error.message;
   }
   if (carried > 0) endCarried(Buffer.alloc(0), 0, 0, false);
+  if (problem !== undefined) onStreamProblem?.(lineNo, problem);
 }
 
-// A gzip file cut off mid-write (a crash) yields what it holds, like a plain file with a cut-off
-// last line, instead of failing with "unexpected end of file".
-const GUNZIP_OPTIONS = { finishFlush: zlib.Z_SYNC_FLUSH };
+type Compression = "gzip" | "zstd" | "none";
 
-function decompressed(path: string, stream: Readable): Readable {
-  if (!/\.gz$/i.test(path)) return stream;
-  const gunzip = createGunzip(GUNZIP_OPTIONS);
+function compressionOf(head: Uint8Array): Compression {
+  if (head[0] === 0x1f && head[1] === 0x8b) return "gzip";
+  if (head[0] === 0x28 && head[1] === 0xb5 && head[2] === 0x2f && head[3] === 0xfd) return "zstd";
+  return "none";
+}
+
+const isZlibError = (error: unknown): boolean => String((error as { code?: unknown })?.code ?? "").startsWith("Z_");
+
+async function* gunzipChunks(chunks: AsyncIterable<Buffer> | Iterable<Buffer>): AsyncGenerator<Buffer> {
+  const input = Readable.from(chunks, { objectMode: false });
+  const gunzip = createGunzip();
   // pipe() does not forward errors: a read error would be left unhandled and crash the process.
-  stream.on("error", (error) => gunzip.destroy(error));
-  return stream.pipe(gunzip);
+  input.on("error", (error) => gunzip.destroy(error));
+  input.pipe(gunzip);
+  try {
+    for await (const chunk of gunzip) yield chunk as Buffer;
+  } catch (error) {
+    // A read error of the file is not the data's fault: it stays an error (see readReporting).
+    if (!isZlibError(error)) throw error;
+    throw new DecompressionError(`gzip data ends early or is corrupt (${(error as Error).message}); read up to here`);
+  } finally {
+    input.destroy();
+    gunzip.destroy();
+  }
+}
+
+async function* countingBytes(chunks: AsyncIterable<Buffer>, onBytes: ((bytes: number) => void) | undefined): AsyncGenerator<Buffer> {
+  for await (const chunk of chunks) {
+    onBytes?.(chunk.length);
+    yield chunk;
+  }
+}
+
+/** Streams zstd through fzstd's `Decompress`; small input chunks keep the output queue short. */
+async function* zstdChunks(chunks: AsyncIterable<Buffer> | Iterable<Buffer>): AsyncGenerator<Buffer> {
+  const out: Buffer[] = [];
+  // In streaming mode fzstd allocates every decoded block afresh, so a view (no copy) is safe.
+  const decoder = new Decompress((data) => void out.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength)));
+  const fail = (error: unknown) =>
+    new DecompressionError(`zstd data ends early or is corrupt (${(error as Error)?.message ?? error}); read up to here`);
+  for await (const chunk of chunks) {
+    try {
+      decoder.push(chunk);
+    } catch (error) {
+      yield* out.splice(0);
+      throw fail(error);
+    }
+    yield* out.splice(0);
+  }
+  try {
+    decoder.push(new Uint8Array(0), true);
+  } catch (error) {
+    yield* out.splice(0);
+    throw fail(error);
+  }
+  yield* out.splice(0);
+}
+
+function decompressedChunks(compression: Exclude<Compression, "none">, chunks: AsyncIterable<Buffer> | Iterable<Buffer>): AsyncGenerator<Buffer> {
+  return compression === "gzip" ? gunzipChunks(chunks) : zstdChunks(chunks);
+}
+
+async function firstBytes(path: string): Promise<Uint8Array> {
+  const handle = await open(path, "r");
+  try {
+    const head = new Uint8Array(4);
+    const { bytesRead } = await handle.read(head, 0, 4, 0);
+    return head.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
 }
 
 const FS_REASONS: Readonly<Record<string, string>> = {
@@ -141,16 +234,13 @@ const FS_REASONS: Readonly<Record<string, string>> = {
   ELOOP: "too many symbolic links",
   ENAMETOOLONG: "file name too long",
   EIO: "input/output error",
-  Z_DATA_ERROR: "not valid gzip data",
-  Z_BUF_ERROR: "gzip data ends early",
 };
 
-/** `cannot read PATH: why`, for file-system and decompression errors. */
+/** `cannot read PATH: why`, for file-system errors. */
 export function describeReadError(path: string, error: unknown): string {
   const { code, message } = (error ?? {}) as { code?: string; message?: string };
   const reason = code !== undefined ? FS_REASONS[code] : undefined;
-  const detail = code?.startsWith("Z_") && message ? ` (${message})` : "";
-  return `cannot read ${path}: ${reason ?? message ?? String(error)}${detail}`;
+  return `cannot read ${path}: ${reason ?? message ?? String(error)}`;
 }
 
 /** Errors of the file or stream (not of the handler) become one-line InputErrors. */
@@ -172,15 +262,25 @@ async function readReporting(path: string, handler: LineHandler, read: (handler:
   }
 }
 
+const ZSTD_CHUNK = 1 << 14;
+
 export async function fileSource(path: string): Promise<LineSource> {
   const info = await stat(path);
+  const compression = info.isFile() ? compressionOf(await firstBytes(path)) : "none";
   return {
     file: path,
     size: info.size,
-    async forEachLine(handler, onBytes, maxLineBytes) {
-      const stream = decompressed(path, createReadStream(path, { highWaterMark: CHUNK }));
+    async forEachLine(handler, options = {}) {
+      const stream = createReadStream(path, { highWaterMark: compression === "zstd" ? ZSTD_CHUNK : CHUNK });
+      const read = (guarded: LineHandler): Promise<void> => {
+        const raw = stream as AsyncIterable<Buffer>;
+        if (compression === "none") return splitLines(raw, guarded, options);
+        // Progress counts bytes on disk, so it is measured before decompression.
+        const chunks = decompressedChunks(compression, countingBytes(raw, options.onBytes));
+        return splitLines(chunks, guarded, { ...options, onBytes: undefined });
+      };
       try {
-        await readReporting(path, handler, (guarded) => splitLines(stream, guarded, onBytes, maxLineBytes));
+        await readReporting(path, handler, read);
       } finally {
         stream.destroy();
       }
@@ -192,31 +292,44 @@ export async function fileSource(path: string): Promise<LineSource> {
 export async function stdinSource(stdin: Readable = process.stdin): Promise<LineSource> {
   const chunks: Buffer[] = [];
   for await (const chunk of stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-  let data = Buffer.concat(chunks);
-  if (data[0] === 0x1f && data[1] === 0x8b) {
-    try {
-      data = gunzipSync(data, GUNZIP_OPTIONS);
-    } catch (error) {
-      throw new InputError(describeReadError("-", error));
-    }
+  const raw = Buffer.concat(chunks);
+  const compression = compressionOf(raw);
+  if (compression === "none") return bufferSource("-", raw);
+  const parts: Buffer[] = [];
+  let problem: string | undefined;
+  try {
+    for await (const part of decompressedChunks(compression, [raw])) parts.push(part);
+  } catch (error) {
+    if (!(error instanceof DecompressionError)) throw error;
+    problem = error.message;
+  }
+  const data = Buffer.concat(parts);
+  // Replayed on every read, failing where the stream failed, so that splitLines reports it as for a file.
+  async function* replay(): AsyncGenerator<Buffer> {
+    yield data;
+    if (problem !== undefined) throw new DecompressionError(problem);
   }
   return {
     file: "-",
+    size: raw.length,
+    async forEachLine(handler, options = {}) {
+      await splitLines(replay(), handler, { ...options, onBytes: undefined });
+      options.onBytes?.(raw.length);
+    },
+  };
+}
+
+function bufferSource(file: string, data: Buffer): LineSource {
+  return {
+    file,
     size: data.length,
-    async forEachLine(handler, onBytes, maxLineBytes) {
-      await splitLines([data], handler, onBytes, maxLineBytes);
+    async forEachLine(handler, options) {
+      await splitLines([data], handler, options);
     },
   };
 }
 
 /** In-memory source (tests, and anything already buffered). */
 export function textSource(file: string, text: string): LineSource {
-  const data = Buffer.from(text);
-  return {
-    file,
-    size: data.length,
-    async forEachLine(handler, onBytes, maxLineBytes) {
-      await splitLines([data], handler, onBytes, maxLineBytes);
-    },
-  };
+  return bufferSource(file, Buffer.from(text));
 }

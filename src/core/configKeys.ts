@@ -4,7 +4,8 @@
  */
 import { CONFIG_KEYS, isPositiveInt } from "./config.js";
 
-const BLOCK_KEYS = new Set(["enabled", "historySize", "warningThreshold", "criticalThreshold", "unknownToolThreshold", "globalCircuitBreakerThreshold", "detectors", "postCompactionGuard"]);
+/** The keys a loopDetection block may hold. */
+export const BLOCK_KEYS: ReadonlySet<string> = new Set(["enabled", "historySize", "warningThreshold", "criticalThreshold", "unknownToolThreshold", "globalCircuitBreakerThreshold", "detectors", "postCompactionGuard"]);
 
 function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
@@ -68,7 +69,8 @@ export function parseSetting(text: string): SetParse {
   const kind = CONFIG_KEYS[key];
   if (!Object.prototype.hasOwnProperty.call(CONFIG_KEYS, key) || kind === undefined) {
     const hint = closest(key, Object.keys(CONFIG_KEYS));
-    return { ok: false, error: `--set: unknown key ${JSON.stringify(key)}${hint ? ` (did you mean ${hint}?)` : ""}` };
+    const help = hint ? ` (did you mean ${hint}?)` : ` (known keys: ${Object.keys(CONFIG_KEYS).join(", ")})`;
+    return { ok: false, error: `--set: unknown key ${JSON.stringify(key)}${help}` };
   }
   return parseValue(key, kind, raw);
 }

@@ -1,6 +1,7 @@
 /**
  * The calls of one run still waiting for their result, for linking results to calls (spec:
- * inputs.md §1: by id, else the newest unanswered call of the same tool). Counts per id and per tool
+ * inputs.md §1: a result with an id answers the call with that id, a result without one the newest
+ * unanswered call of the same tool). Counts per id and per tool
  * let a result that answers nothing be rejected without scanning the list: a file of a million
  * orphan results against thousands of unanswered calls would otherwise cost a scan each.
  */
@@ -24,7 +25,6 @@ export class PendingCalls {
   private readonly calls: PendingCall[] = [];
   private readonly byId = new Map<string, number>();
   private readonly byTool = new Map<string, number>();
-  private readonly byToolWithoutId = new Map<string, number>();
 
   /** At most `limit` calls are kept: calls that never get a result must not grow memory without bound. */
   constructor(private readonly limit: number) {}
@@ -40,17 +40,13 @@ export class PendingCalls {
   }
 
   /**
-   * The call a result answers: the newest pending call with its id; failing that, the newest pending
-   * call of the same tool, provided ids do not contradict (one side has none).
+   * The call a result answers: with an id, only the pending call with that id (a duplicate or unknown
+   * id matches nothing, whatever the tool); without one, the newest pending call of the same tool.
    */
   take(id: string | undefined, tool: string | undefined): PendingCall | undefined {
-    if (id !== undefined && this.byId.has(id)) {
-      const byId = this.takeNewest((candidate) => candidate.id === id);
-      if (byId) return byId;
-    }
-    if (tool === undefined) return undefined;
-    if (!(id === undefined ? this.byTool : this.byToolWithoutId).has(tool)) return undefined;
-    return this.takeNewest((candidate) => candidate.tool === tool && (id === undefined || candidate.id === undefined));
+    if (id !== undefined) return this.byId.has(id) ? this.takeNewest((candidate) => candidate.id === id) : undefined;
+    if (tool === undefined || !this.byTool.has(tool)) return undefined;
+    return this.takeNewest((candidate) => candidate.tool === tool);
   }
 
   private takeNewest(matches: (candidate: PendingCall) => boolean): PendingCall | undefined {
@@ -66,6 +62,5 @@ export class PendingCalls {
   private count(call: PendingCall, delta: number): void {
     if (call.id !== undefined) bump(this.byId, call.id, delta);
     bump(this.byTool, call.tool, delta);
-    if (call.id === undefined) bump(this.byToolWithoutId, call.tool, delta);
   }
 }

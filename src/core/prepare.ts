@@ -1,6 +1,6 @@
 /**
  * The config-independent half of replay: numbers each run's calls, links every result to the call it
- * answers (by id, else the newest unanswered call of that tool) and hashes calls and outcomes.
+ * answers (by id; a result without one, the newest unanswered call of that tool) and hashes calls and outcomes.
  * Its output, a stream of `PreparedEvent`s, can be replayed under any number of configs without
  * hashing again (that is what makes `sweep` cheap).
  */
@@ -133,7 +133,9 @@ export class EventPreparer {
         ...base,
         tool: call.tool,
         argsHash: call.argsHash,
-        callId: event.id ?? call.id,
+        // The id the call was recorded under: the outcome must attach to that record (a result id
+        // that no call had would leave the answered call pending and append a second record).
+        callId: call.id,
         call: call.call,
         resultHash: hashed.resultHash,
         unknownTool: hashed.unknownTool,

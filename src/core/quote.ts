@@ -14,3 +14,10 @@ export function quote(text: string, max = MAX_QUOTED): string {
   if (text.length <= max) return JSON.stringify(text);
   return `${JSON.stringify(`${text.slice(0, max)}…`)} (${text.length} chars)`;
 }
+
+/** An input value of any type in a diagnostic: a quoted (clipped) string, a scalar, or its kind. */
+export function describeValue(value: unknown): string {
+  if (typeof value === "string") return quote(value);
+  if (value === null || typeof value !== "object") return String(value);
+  return Array.isArray(value) ? "an array" : "an object";
+}

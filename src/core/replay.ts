@@ -226,7 +226,7 @@ export class Replayer {
     });
   }
 
-  private addFinding(state: RunState, finding: Omit<Finding, "run" | "agent" | "session" | "file" | "afterStop">): void {
+  private addFinding(state: RunState, finding: Omit<Finding, "run" | "agent" | "session" | "file" | "afterStop" | "call"> & { call: number }): void {
     state.findings = appended(state.findings, {
       run: state.run,
       agent: state.agent,

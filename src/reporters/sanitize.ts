@@ -27,6 +27,9 @@ export function sanitize(text: string): string {
   return text.replace(ESCAPE_SEQUENCES, "").replace(BREAKS, " ").replace(CONTROLS, "");
 }
 
+/** Ids (runs, sessions, agents) are cut to this width: a multi-megabyte run id would fill the screen. */
+export const ID_WIDTH = 120;
+
 /**
  * Sanitized and cut to a display width, marking the cut. The raw text is cut first (generously) so
  * that a multi-megabyte tool name costs no more than a short one; a sequence cut in half loses its

@@ -201,3 +201,88 @@ function splitKeepingEnds(data: Buffer): Buffer[] {
   if (start < data.length) lines.push(data.subarray(start));
   return lines;
 }
+
+/**
+ * Lines shaped like the OpenClaw formats (session transcripts, trajectories, Gateway logs), with
+ * hostile names and values, so that every adapter gets past its format checks and the reporters
+ * print replayed and live findings built from hostile text.
+ */
+const hostileName = fc.constantFrom("exec", "read", "__proto__", `x${TERMINAL_ATTACKS[0]}`, TERMINAL_ATTACKS[3], TERMINAL_ATTACKS[4], TERMINAL_ATTACKS[5]);
+const hostileRun = fc.constantFrom("r1", "r2", "constructor", `r${TERMINAL_ATTACKS[1]}`, TERMINAL_ATTACKS[4]);
+const entryId = fc.constantFrom("1", "2", "3", "4", "__proto__");
+const callId = fc.constantFrom("t1", "t2", "toString");
+const text = fc.constantFrom("running", "done", `Unknown tool: ${TERMINAL_ATTACKS[2]}`, TERMINAL_ATTACKS[1]);
+
+const sessionLine: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
+  fc.record({ type: fc.constant("session"), version: fc.constantFrom(3, 9), id: fc.constantFrom("s1", TERMINAL_ATTACKS[0]) }),
+  fc.record({
+    type: fc.constant("message"),
+    id: entryId,
+    parentId: fc.option(entryId, { nil: null }),
+    message: fc.oneof(
+      fc.record({ role: fc.constant("user"), content: fc.constant([{ type: "text", text: "go" }]) }),
+      fc
+        .tuple(callId, hostileName, argsPool)
+        .map(([id, name, args]) => ({ role: "assistant", content: [{ type: "toolCall", id, name, arguments: args }] })),
+      fc
+        .tuple(callId, hostileName, text, fc.boolean())
+        .map(([toolCallId, toolName, t, isError]) => ({ role: "toolResult", toolCallId, toolName, content: [{ type: "text", text: t }], isError })),
+    ),
+  }),
+  fc.record({ type: fc.constantFrom("compaction", "custom", `odd${TERMINAL_ATTACKS[3]}`), id: entryId, parentId: fc.option(entryId, { nil: null }) }),
+);
+
+const trajectoryLine: fc.Arbitrary<Record<string, unknown>> = fc
+  .tuple(
+    fc.constantFrom("session.started", "tool.call", "tool.result", "session.compaction", "model.completed", `odd${TERMINAL_ATTACKS[0]}`),
+    hostileRun,
+    callId,
+    hostileName,
+    argsPool,
+    resultPool,
+    fc.boolean(),
+  )
+  .map(([type, runId, toolCallId, name, args, result, success]) => ({
+    traceSchema: "openclaw-trajectory",
+    schemaVersion: 1,
+    source: "runtime",
+    type,
+    runId,
+    sessionId: "s1",
+    sessionKey: `agent:${name}:main`,
+    data: type === "tool.call" ? { toolCallId, name, args } : type === "tool.result" ? { toolCallId, name, success, result } : { compactionCount: 1 },
+  }));
+
+const gatewayMessage = fc.tuple(hostileRun, hostileName, fc.integer({ min: 1, max: 30 })).chain(([run, tool, n]) =>
+  fc.constantFrom<[string, string]>(
+    ["agent/embedded", `embedded run start: runId=${run}`],
+    ["agent/embedded", `embedded run tool start: runId=${run} tool=${tool} toolCallId=t${n}`],
+    ["agent/embedded", `embedded run done: runId=${run}`],
+    ["agent/embedded", "auto-compaction succeeded for m; retrying prompt"],
+    ["agents/loop-detection", `Loop warning: ${tool} called ${n} times with identical arguments`],
+    ["agents/loop-detection", `Critical generic loop detected: ${tool} repeated ${n} times`],
+    ["agents/tools", `Blocking ${tool} due to critical loop: CRITICAL: attempted unavailable tool ${tool} ${n} times.`],
+    ["diagnostic", `tool loop: tool=${tool} level=warning action=warn detector=generic_repeat count=${n}`],
+    [`odd${TERMINAL_ATTACKS[0]}`, `Loop warning: ${tool} called ten times`],
+  ),
+);
+
+const gatewayLine: fc.Arbitrary<Record<string, unknown>> = gatewayMessage.map(([subsystem, message]) => ({
+  "0": JSON.stringify({ subsystem }),
+  "1": message,
+  _meta: { logLevelName: "INFO", date: "2026-05-03T10:00:00.000Z" },
+}));
+
+/** One line of any of the OpenClaw formats. */
+export const openclawShapedLine: fc.Arbitrary<Buffer> = fc.oneof(sessionLine, trajectoryLine, gatewayLine).map((v) => Buffer.from(JSON.stringify(v)));
+
+/** A file of one OpenClaw format (so that sniffing picks it), with a few `badLine`s among its lines. */
+export const openclawShapedFile: fc.Arbitrary<Uint8Array[]> = fc
+  .tuple(fc.constantFrom(sessionLine, trajectoryLine, gatewayLine), fc.array(fc.tuple(fc.nat(), badLine), { maxLength: 3 }))
+  .chain(([line, bad]) =>
+    fc.array(line, { minLength: 1, maxLength: 40 }).map((values) => {
+      const lines: Uint8Array[] = values.map((v) => Buffer.from(JSON.stringify(v)));
+      for (const [at, b] of bad) lines.splice(1 + (at % lines.length), 0, b); // after the first line, which sniffing reads
+      return lines;
+    }),
+  );

@@ -7,8 +7,10 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { LineTally } from "../../src/adapters/adapter.js";
+import { TOO_LONG_LINE, type LineSource } from "../../src/adapters/lineSource.js";
 import { ROOT } from "../helpers/cli.js";
-import { analyzeFile, findingKeys, runMain, tempDir } from "./harness.js";
+import { ADAPTERS, analyzeFile, findingKeys, runMain, tempDir } from "./harness.js";
 
 const tmp = tempDir();
 
@@ -74,14 +76,34 @@ describe("bad lines", () => {
     expect(doc.summary.lines).toEqual({ read: 2, used: 2, ignored: 0, skipped: 0 });
   });
 
-  it("a cut-off last line of a gzipped file: what the file holds is read", async () => {
+  it("a cut-off last line of a gzipped file: what the file holds is read, and the cut is noted once", async () => {
     // An incompressible last line, so that cutting the compressed file cuts into that line.
     const full = gzipSync(`${CALL}\n${CALL.replace("c1", "c2")}\n${randomBytes(6000).toString("base64")}\n`);
     const path = tmp.write("cut.jsonl.gz", full.subarray(0, full.length - 1000));
     const { status, stderrLines, doc } = await analyzeJson(path);
     expect(status).toBe(0);
     expect(doc.summary.lines).toMatchObject({ used: 2, skipped: 1 });
-    expect(stderrLines).toEqual([`${path}:3: truncated last line (not valid JSON)`]);
+    expect(stderrLines).toEqual([
+      `${path}:3: truncated last line (not valid JSON)`,
+      `${path}:3: gzip data ends early or is corrupt (unexpected end of file); read up to here`,
+    ]);
+  });
+
+  it("a gzip stream cut after its last line: every line is read, the missing end is noted", async () => {
+    const full = gzipSync(`${CALL}\n${CALL.replace("c1", "c2")}\n`);
+    const path = tmp.write("cut-trailer.jsonl.gz", full.subarray(0, full.length - 4));
+    const { status, stderrLines, doc } = await analyzeJson(path);
+    expect(status).toBe(0);
+    expect(doc.summary.lines).toEqual({ read: 2, used: 2, ignored: 0, skipped: 0 });
+    expect(stderrLines).toEqual([`${path}:2: gzip data ends early or is corrupt (unexpected end of file); read up to here`]);
+  });
+
+  it("compression is recognised by magic bytes, not the name: a plain file named .gz reads as text", async () => {
+    const path = tmp.write("plain.jsonl.gz", `${CALL}\n`);
+    const { status, stderrLines, doc } = await analyzeJson(path);
+    expect(status).toBe(0);
+    expect(stderrLines).toEqual([]);
+    expect(doc.summary.lines).toEqual({ read: 1, used: 1, ignored: 0, skipped: 0 });
   });
 
   it("stderr shows the first 20 diagnostics and the total; json keeps them all; --quiet shows none", async () => {
@@ -117,5 +139,57 @@ describe("bad lines", () => {
     expect(findingKeys(clean).length).toBeGreaterThan(10);
     expect(findingKeys(withGarbage)).toEqual(findingKeys(clean, (line) => 2 * line));
     expect(withGarbage.lines).toEqual({ ...clean.lines, read: 2 * fixture.length, skipped: fixture.length });
+  });
+});
+
+describe("bad bytes in every format", () => {
+  const BAD = Buffer.from([0xc3, 0x28]); // not UTF-8
+  const tslog = (message: Buffer | string) =>
+    Buffer.concat([Buffer.from('{"0":"{\\"subsystem\\":\\"agent/embedded\\"}","1":"'), Buffer.from(message), Buffer.from('","_meta":{"logLevelName":"INFO","date":"2026-05-03T10:00:00.000Z"}}')]);
+  const trajectory = (runId: Buffer | string) =>
+    Buffer.concat([Buffer.from('{"traceSchema":"openclaw-trajectory","schemaVersion":1,"type":"session.started","runId":"'), Buffer.from(runId), Buffer.from('"}')]);
+  // Per format: a good first line (for sniffing), then a good line whose string holds bytes that are not UTF-8.
+  const files: Record<string, [Buffer, Buffer]> = {
+    events: [Buffer.from(CALL), Buffer.concat([Buffer.from('{"type":"run_start","run":"r'), BAD, Buffer.from('"}')])],
+    "openclaw-session": [
+      Buffer.from('{"type":"session","version":3,"id":"s1"}'),
+      Buffer.concat([Buffer.from('{"type":"message","id":"1","parentId":null,"message":{"role":"user","content":[{"type":"text","text":"a'), BAD, Buffer.from('"}]}}')]),
+    ],
+    "openclaw-trajectory": [trajectory("r1"), trajectory(Buffer.concat([Buffer.from("r"), BAD]))],
+    "gateway-log": [tslog("embedded run start: runId=r1"), tslog(Buffer.concat([Buffer.from("embedded run start: runId=r"), BAD]))],
+  };
+
+  it("covers every adapter", () => {
+    expect(Object.keys(files).sort()).toEqual(ADAPTERS.map((a) => a.format).sort());
+  });
+
+  it.each(Object.entries(files))("%s: a line with invalid UTF-8 is used and noted; one that is not JSON says why", async (format, [good, withBadBytes]) => {
+    const path = tmp.write(`utf8-${format}.jsonl`, Buffer.concat([good, Buffer.from("\n"), withBadBytes, Buffer.from("\n{"), BAD, Buffer.from("}\n")]));
+    const analysis = await analyzeFile(path);
+    expect(analysis.files).toEqual([{ file: path, format }]);
+    expect(analysis.lines).toEqual({ read: 3, used: 2, ignored: 0, skipped: 1 });
+    expect(analysis.diagnostics).toEqual([
+      { file: path, line: 2, reason: "invalid UTF-8 (replaced by U+FFFD)" },
+      { file: path, line: 3, reason: "not valid JSON: invalid UTF-8" },
+    ]);
+  });
+
+  it.each(ADAPTERS.map((a) => [a.format, a] as const))("%s: an over-long line is skipped with its size, and reading goes on", async (format, adapter) => {
+    const [good] = files[format]!;
+    // A source that hands over what the splitter gives for a line over the limit (256 MiB is too big to write here).
+    const source: LineSource = {
+      file: "big.jsonl",
+      size: undefined,
+      async forEachLine(handler) {
+        handler(good.toString(), 1, true);
+        handler(TOO_LONG_LINE, 2, true, { tooLong: 300 * 2 ** 20 });
+        handler(good.toString(), 3, true);
+      },
+    };
+    const tally = new LineTally();
+    await adapter.read(source, { tally, options: {}, emit: () => ({ used: true }) });
+    expect(tally.counts.read).toBe(3);
+    expect(tally.counts.skipped).toBe(1);
+    expect(tally.diagnostics).toContainEqual({ file: "big.jsonl", line: 2, reason: `line too long (${300 * 2 ** 20} bytes, over the 256 MiB limit); not read` });
   });
 });

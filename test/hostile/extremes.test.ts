@@ -64,7 +64,7 @@ describe("lines over the size limit", () => {
   /** Splits `chunks` with a tiny limit, returning what the handler saw. */
   async function split(chunks: string[], limit: number) {
     const seen: Array<{ text: string; line: number; terminated: boolean; problem?: LineProblem }> = [];
-    await splitLines(chunks.map((c) => Buffer.from(c)), (text, line, terminated, problem) => void seen.push({ text, line, terminated, ...(problem ? { problem } : {}) }), undefined, limit);
+    await splitLines(chunks.map((c) => Buffer.from(c)), (text, line, terminated, problem) => void seen.push({ text, line, terminated, ...(problem ? { problem } : {}) }), { maxLineBytes: limit });
     return seen;
   }
 
@@ -206,6 +206,8 @@ describe("multi-megabyte error strings", () => {
     const cell = renderAll({
       files: [{ file: "f", format: "events" }],
       runs: [{ run: name, agent: name, session: null, file: "f", calls: 1, compactions: 0, findings: [], firstStop: null, guardWindows: [], recordedVetoes: 0 }],
+      liveRuns: [],
+      liveFindings: [],
       lines: { read: 1, used: 1, ignored: 0, skipped: 0 },
       diagnostics: [],
       diagnosticsTotal: 0,

@@ -1,7 +1,8 @@
 /**
  * Shared plumbing of the hostile-input tests: inputs written to a temp dir and read by the real
  * pipeline (path expansion, sniffing, adapters, preparation, replay), every reporter, and the CLI's
- * `main` run in-process with captured output (spawning the binary costs ~0.5 s a run).
+ * `main` run in-process with captured output (spawning the binary costs ~0.5 s a run; see
+ * helpers/cli.ts).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,9 +10,7 @@ import { join } from "node:path";
 import { afterAll } from "vitest";
 import type { InputAdapter } from "../../src/adapters/adapter.js";
 import { ADAPTERS } from "../../src/adapters/inputs.js";
-import { main } from "../../src/cli.js";
 import { analyzeInputs, type Analysis } from "../../src/commands/analysis.js";
-import type { Io } from "../../src/commands/common.js";
 import { DEFAULT_CONFIG, type ResolvedConfig } from "../../src/core/config.js";
 import type { Digest } from "../../src/core/hashing.js";
 import { loadXxhashDigest } from "../../src/core/xxhashDigest.js";
@@ -19,6 +18,8 @@ import { REPORTERS } from "../../src/reporters/index.js";
 import type { ReportData } from "../../src/reporters/reportData.js";
 
 export { ADAPTERS };
+// `looplens ARGS` in-process with captured output (paths must be given: standard input is not wired).
+export { runMain } from "../helpers/cli.js";
 export type { InputAdapter };
 
 /** The config looplens uses without --config: defaults with the rolling detectors on. */
@@ -55,15 +56,18 @@ export async function analyzeFile(path: string, adapter?: InputAdapter, config: 
   return analyzeInputs([path], await digest(), () => config, adapter ? { inputFormat: adapter.format } : {});
 }
 
+/** Report data as `analyze` builds it: replayed runs, then live runs and findings when a Gateway log was read. */
 export function reportData(analysis: Analysis, config: ResolvedConfig = LOOPLENS_DEFAULT): ReportData {
+  const live = analysis.files.some((f) => f.format === "gateway-log") || analysis.liveRuns.length > 0 || analysis.liveFindings.length > 0;
   return {
     version: "0.0.0-test",
     config: { effective: config, sources: {}, notices: [], file: null, usesLooplensDefault: true, agentOverrides: [] },
     files: analysis.files,
-    runs: analysis.runs,
+    runs: [...analysis.runs, ...analysis.liveRuns],
     lines: analysis.lines,
     diagnostics: analysis.diagnostics,
     diagnosticsTotal: analysis.diagnosticsTotal,
+    ...(live ? { liveFindings: analysis.liveFindings } : {}),
   };
 }
 
@@ -82,29 +86,6 @@ export function renderAll(analysis: Analysis, width = 80): Record<string, string
  * bidirectional controls that reorder what is displayed.
  */
 export const TERMINAL_UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
-
-export interface MainResult {
-  readonly status: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** `looplens ARGS` in-process (paths must be given: standard input is not wired). */
-export async function runMain(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<MainResult> {
-  let stdout = "";
-  let stderr = "";
-  const io: Io = {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-    stdoutIsTTY: false,
-    stdinIsTTY: true,
-    stderrIsTTY: false,
-    columns: 80,
-    env: { NO_COLOR: "1", ...env },
-  };
-  const status = await main(["node", "looplens", ...args], io);
-  return { status, stdout, stderr };
-}
 
 /** Findings reduced to what replay decides, with lines mapped through `lineMap` (for comparisons). */
 export function findingKeys(analysis: Analysis, lineMap: (line: number) => number = (l) => l): string[] {

@@ -3,18 +3,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PendingCalls, type PendingCall } from "../../src/core/pendingCalls.js";
 
-/** The spec's rule as a plain scan (what PendingCalls replaced). */
+/** The spec's rule as a plain scan (what PendingCalls replaced): by id only, else by tool. */
 function naiveTake(pending: PendingCall[], id: string | undefined, tool: string | undefined): PendingCall | undefined {
-  const take = (matches: (c: PendingCall) => boolean) => {
-    for (let i = pending.length - 1; i >= 0; i--) if (matches(pending[i]!)) return pending.splice(i, 1)[0];
-    return undefined;
-  };
-  if (id !== undefined) {
-    const byId = take((c) => c.id === id);
-    if (byId) return byId;
-  }
-  if (tool === undefined) return undefined;
-  return take((c) => c.tool === tool && (id === undefined || c.id === undefined));
+  const matches = id !== undefined ? (c: PendingCall) => c.id === id : (c: PendingCall) => c.tool === tool;
+  for (let i = pending.length - 1; i >= 0; i--) if (matches(pending[i]!)) return pending.splice(i, 1)[0];
+  return undefined;
 }
 
 const ids = fc.option(fc.constantFrom("a", "b", "c", "__proto__"), { nil: undefined });

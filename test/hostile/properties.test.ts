@@ -16,6 +16,8 @@ import {
   damage,
   joinLines,
   loopingTranscript,
+  openclawShapedFile,
+  openclawShapedLine,
   smallConfig,
   toJsonl,
   transcript,
@@ -64,6 +66,12 @@ function checkInvariants(data: Uint8Array, analysis: Analysis): void {
     if (stops.length === 0) expect(run.firstStop).toBeNull();
     else expect(run.firstStop?.call).toBe(stops[0]!.call);
   }
+  // Live findings (Gateway logs) point at a line of the input; their call is unknown or positive.
+  for (const f of [...analysis.liveFindings, ...analysis.liveRuns.flatMap((run) => run.findings)]) {
+    expect(f.line).toBeGreaterThanOrEqual(1);
+    expect(f.line).toBeLessThanOrEqual(read);
+    if (f.call !== null) expect(f.call).toBeGreaterThanOrEqual(1);
+  }
 }
 
 function checkReports(analysis: Analysis): void {
@@ -74,7 +82,7 @@ function checkReports(analysis: Analysis): void {
   const json = JSON.parse(outputs.json!) as { summary: { lines: Analysis["lines"] } };
   expect(json.summary.lines).toEqual(analysis.lines);
   const ndjsonLines = outputs.ndjson!.split("\n").filter((l) => l !== "");
-  expect(ndjsonLines.length).toBe(analysis.runs.reduce((n, run) => n + run.findings.length, 0));
+  expect(ndjsonLines.length).toBe(analysis.runs.reduce((n, run) => n + run.findings.length, 0) + analysis.liveFindings.length);
 }
 
 async function analyzeBytes(data: Uint8Array, adapter: InputAdapter | undefined, name = "input.jsonl"): Promise<Analysis> {
@@ -88,6 +96,7 @@ const structuredLine = fc.oneof(
   badLine,
   fc.uint8Array({ maxLength: 40 }),
   fc.record({ type: fc.constantFrom("tool_call", "tool_result", "run_start", "compaction", "session", "message"), run: fc.jsonValue() }, { requiredKeys: [] }).map((v) => Buffer.from(JSON.stringify(v))),
+  openclawShapedLine,
 );
 
 // `undefined`: the format is sniffed, as without --input-format.
@@ -109,6 +118,18 @@ describe.each(targets)("adapter %s", (_name, adapter) => {
         const body = Buffer.concat(lines.flatMap((l) => [Buffer.from(l), Buffer.from(crlf ? "\r\n" : "\n")]));
         const data = bom ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]) : body;
         checkReports(await analyzeBytes(data, adapter));
+      }),
+      RUNS,
+    );
+  });
+
+  it("files of the OpenClaw formats with hostile names and bad lines among them", async () => {
+    await fc.assert(
+      fc.asyncProperty(openclawShapedFile, smallConfig, async (lines, config) => {
+        const data = joinLines(lines);
+        const analysis = await analyzeFile(tmp.write("openclaw.jsonl", data), adapter, config);
+        checkInvariants(data, analysis);
+        checkReports(analysis);
       }),
       RUNS,
     );

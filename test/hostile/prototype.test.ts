@@ -95,7 +95,7 @@ describe("prototype names in config", () => {
     return lines(transcript);
   })();
 
-  async function firstWarningCall(configText: string, ...flags: string[]): Promise<{ call: number | undefined; stderr: string; status: number }> {
+  async function firstWarningCall(configText: string, ...flags: string[]): Promise<{ call: number | undefined; stderr: string; status: number | null }> {
     const result = await runMain(["analyze", tmp.write("loop.jsonl", loop), "--config", tmp.write("c.json5", configText), "--format", "ndjson", ...flags]);
     const first = result.stdout.trim().split("\n").filter(Boolean)[0];
     return { call: first ? ((JSON.parse(first) as { call: number }).call) : undefined, stderr: result.stderr, status: result.status };

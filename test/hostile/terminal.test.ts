@@ -52,7 +52,7 @@ describe("sanitize", () => {
 });
 
 describe("what reaches the terminal", () => {
-  it.each(TERMINAL_ATTACKS.map((a) => [JSON.stringify(a), a]))("%s in every name: table, stderr, json and ndjson", async (_name, attack) => {
+  it.each(TERMINAL_ATTACKS.map((a) => [JSON.stringify(a), a]))("%s in every name: table, stderr, json, ndjson, markdown and github", async (_name, attack) => {
     const file = join(tmp.dir, `file${attack.replace(/\//g, "_")}.jsonl`);
     writeFileSync(file, hostileTranscript(attack));
     for (const flags of [[], ["--all", "--verbose"]]) {
@@ -71,14 +71,44 @@ describe("what reaches the terminal", () => {
     const ndjson = await runMain(["analyze", file, "--format", "ndjson"]);
     expectTerminalSafe(ndjson.stdout, "ndjson");
     expect((JSON.parse(ndjson.stdout.split("\n")[0]!) as { tool: string }).tool).toBe(`tool${attack}`);
+    for (const format of ["markdown", "github"]) {
+      const out = await runMain(["analyze", file, "--format", format, "--all", "--verbose"]);
+      expect(out.stdout).toMatch(/unknown_tool_repeat/);
+      expectTerminalSafe(out.stdout, format);
+    }
     const events = await runMain(["events", file]);
     expectTerminalSafe(events.stdout, "events");
     expect((JSON.parse(events.stdout.split("\n")[1]!) as { args: { q: string } }).args.q).toBe(attack);
   });
 
+  it.each(TERMINAL_ATTACKS.map((a) => [JSON.stringify(a), a]))("%s in a Gateway log: live runs and findings in every format", async (_name, attack) => {
+    const tslog = (subsystem: string, message: string) =>
+      JSON.stringify({ "0": JSON.stringify({ subsystem }), "1": message, _meta: { logLevelName: "INFO", date: "2026-05-03T10:00:00.000Z" } });
+    const run = `run${attack.replace(/\s/g, "")}`;
+    const tool = `tool${attack.replace(/\s/g, "")}`;
+    const log = [
+      tslog("agent/embedded", `embedded run start: runId=${run}`),
+      tslog("agent/embedded", `embedded run tool start: runId=${run} tool=${tool} toolCallId=t1`),
+      tslog("agents/loop-detection", `Loop warning: ${tool} called 10 times with identical arguments`),
+      tslog("agents/loop-detection", `Critical generic loop detected: ${tool} repeated 20 times`),
+      tslog("agent/embedded", `embedded run done: runId=${run}`),
+      tslog("agents/loop-detection", `Loop warning: ${tool} called 11 times with identical arguments`),
+      tslog(`odd${attack}`, `Loop warning: ${tool} called ten times`),
+    ].join("\n");
+    const file = tmp.write("gateway.log", `${log}\n`);
+    for (const format of ["table", "markdown", "github", "json", "ndjson"]) {
+      const out = await runMain(["analyze", file, "--format", format, "--all"]);
+      expect(out.status).toBe(0);
+      expect(out.stdout).toMatch(/generic_repeat/);
+      expectTerminalSafe(out.stdout, format);
+      expectTerminalSafe(out.stderr, `stderr of ${format}`);
+    }
+    expectTerminalSafe((await runMain(["events", file])).stdout, "events");
+  });
+
   it("with colour on, the only escape sequences are looplens' own colours", async () => {
     const file = tmp.write("colour.jsonl", hostileTranscript(TERMINAL_ATTACKS.join("")));
-    const result = await runMain(["analyze", file], { NO_COLOR: undefined, FORCE_COLOR: "1" });
+    const result = await runMain(["analyze", file], { env: { NO_COLOR: undefined, FORCE_COLOR: "1" } });
     expect(result.stdout).toMatch(/\u001b\[31m/);
     expectTerminalSafe(result.stdout.replace(/\u001b\[[0-9;]*m/g, ""), "coloured table");
   });
@@ -97,6 +127,6 @@ describe("what reaches the terminal", () => {
       expect(result.stderr).toMatch(/looplens: /);
       expectTerminalSafe(result.stderr, "stderr");
     }
-    expect(results[3]!.stderr).toMatch(/unknown key loopDetection\.warning/);
+    expect(results[3]!.stderr).toMatch(/unknown key warning/);
   });
 });
