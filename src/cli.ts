@@ -7,9 +7,12 @@ import { Command, CommanderError } from "commander";
 import { ConfigError } from "./adapters/configFile.js";
 import { InputError } from "./adapters/inputs.js";
 import { registerAnalyze } from "./commands/analyze.js";
+import { registerConfig } from "./commands/config.js";
 import type { Io } from "./commands/common.js";
 import { EXIT, UsageError } from "./commands/errors.js";
+import { registerCheck } from "./commands/check.js";
 import { registerEvents } from "./commands/events.js";
+import { registerSweep } from "./commands/sweep.js";
 import { sanitize } from "./reporters/sanitize.js";
 
 function packageVersion(): string {
@@ -39,6 +42,19 @@ export function processIo(): Io {
   };
 }
 
+/** Commander's multi-line error (`error: …\n(Did you mean …?)`) as one sanitized line. */
+function oneLine(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => sanitize(line.replace(/^error: /, "")).trim())
+    .filter((line) => line !== "")
+    .join(" ");
+}
+
+function sanitizeLines(text: string): string {
+  return text.split("\n").map(sanitize).join("\n");
+}
+
 /** Known failure kinds: reported as `looplens: message`, exit 2. */
 function isUserError(error: unknown): error is Error {
   return error instanceof UsageError || error instanceof ConfigError || error instanceof InputError;
@@ -56,14 +72,25 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     .name("looplens")
     .description("Replay recorded agent transcripts through OpenClaw's tool-loop detectors, offline.")
     .version(version, "-V, --version")
-    .showHelpAfterError("(run looplens --help for usage)")
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout(text),
-      writeErr: (text) => io.stderr(text),
+      writeErr: (text) => io.stderr(sanitizeLines(text)),
+      // A bad flag or value: one line, whatever commander would spread over several.
+      outputError: (text) => io.stderr(`looplens: ${oneLine(text)} (see looplens --help)\n`),
     });
   registerAnalyze(program, io, version, run);
   registerEvents(program, io, run);
+  registerSweep(program, io, version, run);
+  registerCheck(program, io, run);
+  registerConfig(program, io, version, run);
+
+  // `looplens help frob` would print the whole help on stderr; one line says more.
+  const [first, topic] = argv.slice(2);
+  if (first === "help" && topic !== undefined && !program.commands.some((c) => c.name() === topic || c.aliases().includes(topic))) {
+    io.stderr(`looplens: unknown command '${sanitize(topic)}' (see looplens --help)\n`);
+    return EXIT.usage;
+  }
 
   try {
     await program.parseAsync([...argv]);

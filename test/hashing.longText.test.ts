@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createHashing, type Digest, type Hashing } from "../src/core/hashing.js";
+import { argsForOutcome, createHashing, type Digest, type Hashing } from "../src/core/hashing.js";
 import { LONG_TEXT, stableSerialize } from "../src/core/stableSerialize.js";
 import { loadXxhashDigest } from "../src/core/xxhashDigest.js";
 
@@ -70,5 +70,25 @@ describe("xxhash digest", () => {
     expect(digest("a\uD800")).not.toBe(digest("a\uFFFD"));
     expect(digest("")).toMatch(/^[0-9a-f]{16}$/);
     expect(digest("é")).not.toBe(digest("e"));
+  });
+});
+
+describe("pending calls keep only argsForOutcome", () => {
+  // A send's result is hashed without its volatile ids; a non-send's with them: the kept arguments
+  // must classify the call exactly as the full arguments do.
+  const sendResult = { kind: "result", value: { content: [], details: { ok: true, messageId: "m-1" } } } as const;
+  const otherResult = { kind: "result", value: { content: [], details: { ok: true, messageId: "m-2" } } } as const;
+  const cases: Array<[string, unknown]> = [
+    ["slack", { text: "hi" }],
+    ["slack", { action: 7, text: "hi" }],
+    ["slack", { action: { nested: true } }],
+    ["message", { action: "send", to: "x" }],
+    ["process", { action: "poll", sessionId: "s" }],
+    ["process", { action: null }],
+    ["exec", "not an object"],
+  ];
+  it.each(cases)("%s %j", (tool, args) => {
+    const kept = argsForOutcome(args);
+    for (const outcome of [sendResult, otherResult]) expect(hashing.outcomeHash(tool, kept, outcome)).toEqual(hashing.outcomeHash(tool, args, outcome));
   });
 });

@@ -3,9 +3,10 @@
  * serial one: same stdout in every format, same stderr (diagnostics, config notices), same status.
  * LOOPLENS_WORKERS forces the mode (0 = serial, N = N worker threads) whatever the input size.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: the benchmark's generator is plain JavaScript
 import { generate } from "../bench/generate.mjs";
@@ -25,6 +26,17 @@ beforeAll(() => {
   const bad = (n: number) => Array.from({ length: n }, (_, i) => (i % 2 ? "{not json" : '{"type":"tool_call"}')).join("\n") + "\n";
   writeFileSync(join(inputs, "bad-a.jsonl"), bad(700));
   writeFileSync(join(inputs, "bad-b.jsonl"), bad(700));
+  // Every input format, compressed and cut-off streams, and the hostile-input cases, side by side.
+  const mixed = join(dir, "mixed");
+  cpSync("fixtures/openclaw", join(mixed, "openclaw"), { recursive: true });
+  cpSync("fixtures/gateway", join(mixed, "gateway"), { recursive: true });
+  generate({ dir: join(mixed, "sessions"), seed: 13, files: 3, fileMb: 0.2, format: "session" });
+  generate({ dir: join(mixed, "events"), seed: 14, files: 2, fileMb: 0.2, format: "events" });
+  const gz = gzipSync(readFileSync("fixtures/ping-pong.jsonl"));
+  writeFileSync(join(mixed, "ping-pong.jsonl.gz"), gz);
+  writeFileSync(join(mixed, "cut-off.jsonl.gz"), gz.subarray(0, Math.floor(gz.length * 0.6)));
+  const healthy = readFileSync("fixtures/healthy.jsonl");
+  writeFileSync(join(mixed, "hostile.jsonl"), Buffer.concat([healthy, Buffer.from("\uFEFF"), healthy, Buffer.from([0xff, 0xfe, 0x0a])]));
   // Per-agent overrides that get clamped: their notices appear in the order agents are first met.
   config = join(dir, "openclaw.json");
   writeFileSync(
@@ -60,6 +72,29 @@ describe("parallel analysis", () => {
       expect(parallel.status).toBe(serial.status);
     });
   }
+
+  for (const format of ["json", "table"]) {
+    it(`gives the serial report byte for byte on every input format (--format ${format})`, () => {
+      const args = [join(dir, "mixed"), "--format", format, "--all"];
+      const serial = run("0", args);
+      expect(serial.stdout.length).toBeGreaterThan(1000);
+      expect(serial.stderr).toMatch(/cut-off\.jsonl\.gz:\d+: gzip data ends early/);
+      const parallel = run("2", args);
+      expect(parallel.stdout).toBe(serial.stdout);
+      expect(parallel.stderr).toBe(serial.stderr);
+      expect(parallel.status).toBe(serial.status);
+    });
+  }
+
+  it("the mixed folder reads every format, Gateway logs included", () => {
+    const report = JSON.parse(run("2", [join(dir, "mixed"), "--format", "json", "--quiet", "--all"]).stdout);
+    const runFiles: string[] = report.runs.map((r: { file: string }) => r.file);
+    for (const part of ["/openclaw/agents/", "/trajectory-exports/", "/sessions/agents/", "/events/", "ping-pong.jsonl.gz"]) {
+      expect(runFiles.some((file) => file.includes(part))).toBe(true);
+    }
+    expect(report.summary.live.runs).toBeGreaterThan(0);
+    expect(report.liveFindings.length).toBeGreaterThan(0);
+  });
 
   it("the merged report accounts for every line of every file", () => {
     const report = JSON.parse(run("3", [join(dir, "inputs"), "--format", "json", "--quiet"]).stdout);

@@ -4,7 +4,9 @@
  */
 import type { LoopEvent } from "../core/events.js";
 import type { Diagnostic } from "../core/findings.js";
-import type { LineSource } from "./lineSource.js";
+import type { LiveEvent } from "../core/liveEvents.js";
+import { isPlainObject } from "../core/plainObject.js";
+import { MAX_LINE_BYTES, TOO_LONG_LINE, type LineProblem, type LineSource } from "./lineSource.js";
 
 export type InputFormat = "events" | "openclaw-session" | "openclaw-trajectory" | "gateway-log";
 
@@ -55,8 +57,8 @@ export type EmitResult = { readonly used: true } | { readonly used: false; reado
 
 export interface AdapterContext {
   readonly tally: LineTally;
-  /** Hands an event to replay. */
-  emit(event: LoopEvent): EmitResult;
+  /** Hands an event to replay (or, for a live event from a Gateway log, to the live report). */
+  emit(event: LoopEvent | LiveEvent): EmitResult;
   readonly options: AdapterOptions;
 }
 
@@ -72,18 +74,53 @@ export interface InputAdapter {
   read(source: LineSource, context: AdapterContext): Promise<void>;
 }
 
-/** Parses a JSON line, telling a truncated last line apart from a plain bad line. */
-export function parseJsonLine(
-  text: string,
-  terminated: boolean,
-): { ok: true; value: unknown } | { ok: false; reason: string } {
+export type ParsedLine =
+  | { readonly ok: true; readonly value: unknown; /** Worth a diagnostic even if the line is used. */ readonly notice?: string }
+  | { readonly ok: false; readonly reason: string };
+
+/**
+ * Parses a JSON line, telling a truncated last line, an over-long line and bytes that were not UTF-8
+ * apart from a plain bad line.
+ */
+export function parseJsonLine(text: string, terminated: boolean, problem?: LineProblem): ParsedLine {
+  if (problem?.tooLong !== undefined || text === TOO_LONG_LINE) {
+    const size = problem?.tooLong !== undefined ? `${problem.tooLong} bytes, ` : "";
+    return { ok: false, reason: `line too long (${size}over the ${MAX_LINE_BYTES / 2 ** 20} MiB limit); not read` };
+  }
   try {
-    return { ok: true, value: JSON.parse(text) };
+    const value: unknown = JSON.parse(text);
+    return problem?.invalidUtf8 ? { ok: true, value, notice: "invalid UTF-8 (replaced by U+FFFD)" } : { ok: true, value };
   } catch {
-    return { ok: false, reason: terminated ? "not valid JSON" : "truncated last line (not valid JSON)" };
+    const reason = terminated ? "not valid JSON" : "truncated last line (not valid JSON)";
+    const why = [problem?.invalidUtf8 ? "invalid UTF-8" : "", text.includes("\u0000") ? "NUL byte" : ""].filter(Boolean).join(", ");
+    return { ok: false, reason: why ? `${reason}: ${why}` : reason };
   }
 }
 
+/**
+ * Lines longer than this are not parsed when a file is only being looked at (format sniffing, scans
+ * before reading): a 100 MB first line would otherwise be parsed two or three times.
+ */
+export const MAX_SAMPLE_LINE = 1 << 20;
+
 export function isBlank(text: string): boolean {
   return text.trim() === "";
+}
+
+export type ObjectLine =
+  | { readonly kind: "blank" }
+  | { readonly kind: "bad"; readonly reason: string }
+  | { readonly kind: "object"; readonly value: Record<string, unknown>; /** As in ParsedLine. */ readonly notice?: string };
+
+/**
+ * A line of a JSON-lines format whose lines are objects: blank, bad (with the reason), or the object
+ * (with a notice about its bytes, to be recorded whatever becomes of the line).
+ */
+export function parseObjectLine(text: string, terminated: boolean, problem?: LineProblem): ObjectLine {
+  if (isBlank(text)) return { kind: "blank" };
+  const parsed = parseJsonLine(text, terminated, problem);
+  if (!parsed.ok) return { kind: "bad", reason: parsed.reason };
+  const value = parsed.value;
+  if (!isPlainObject(value)) return { kind: "bad", reason: parsed.notice ? `not a JSON object: ${parsed.notice}` : "not a JSON object" };
+  return parsed.notice === undefined ? { kind: "object", value } : { kind: "object", value, notice: parsed.notice };
 }

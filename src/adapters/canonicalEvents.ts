@@ -3,16 +3,20 @@
  * `looplens events` prints, so users can hand-edit what the detectors see.
  *
  * Run ids: `run` is required on every event, except that a file with no `run` at all is one run named
- * after the file. Decided on the file's first event: if it has no run, run-less events of the file
- * belong to the file's run; otherwise a run-less event is a bad line.
+ * after the file. Decided before reading, from the file's first RUN_SCAN_LINES lines: if any event
+ * there has a run id, a run-less event is a bad line; otherwise run-less events belong to the file's
+ * run. (Deciding on the first event alone let one bad first line re-label the whole file.)
  */
 import { basename } from "node:path";
 import { LOOP_EVENT_TYPES, type LoopEvent, type LoopEventType } from "../core/events.js";
+import { LIVE_EVENT_TYPES, type LiveEvent } from "../core/liveEvents.js";
 import { isPlainObject, own } from "../core/plainObject.js";
-import { isBlank, parseJsonLine, type AdapterContext, type InputAdapter } from "./adapter.js";
+import { quote } from "../core/quote.js";
+import { isBlank, MAX_SAMPLE_LINE, parseJsonLine, type AdapterContext, type InputAdapter } from "./adapter.js";
 import type { LineSource } from "./lineSource.js";
+import { toLiveEvent } from "./liveEventsJson.js";
 
-const EVENT_TYPES = new Set<string>(LOOP_EVENT_TYPES);
+const EVENT_TYPES = new Set<string>([...LOOP_EVENT_TYPES, ...LIVE_EVENT_TYPES]);
 
 /** The run that stands for a file without run ids: its base name without extensions. */
 export function runNameForFile(file: string): string {
@@ -32,14 +36,15 @@ function optionalString(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
 }
 
-type Parsed = { ok: true; event: LoopEvent } | { ok: false; reason: string };
+type Parsed = { ok: true; event: LoopEvent | LiveEvent } | { ok: false; reason: string };
 
 /** Validates one parsed line into an event; `run` is resolved by the caller's file-level rule. */
 export function toEvent(value: unknown, file: string, line: number, fallbackRun: string | undefined): Parsed {
   if (!isPlainObject(value)) return { ok: false, reason: "not a JSON object" };
   const type = own(value, "type");
-  if (typeof type !== "string") return { ok: false, reason: 'missing "type"' };
-  if (!EVENT_TYPES.has(type)) return { ok: false, reason: `unknown event type ${JSON.stringify(type)}` };
+  if (typeof type !== "string") return { ok: false, reason: type === undefined ? 'missing "type"' : '"type" is not a string' };
+  if (!EVENT_TYPES.has(type)) return { ok: false, reason: `unknown event type ${quote(type)}` };
+  if (type === "live_marker" || type === "live_finding") return toLiveEvent(value, type, file, line);
   const rawRun = own(value, "run");
   const run = idText(rawRun) ?? fallbackRun;
   if (run === undefined) return { ok: false, reason: rawRun === undefined ? 'missing "run"' : '"run" is not a non-blank string' };
@@ -58,7 +63,8 @@ export function toEvent(value: unknown, file: string, line: number, fallbackRun:
   switch (type as LoopEventType) {
     case "tool_call": {
       const tool = own(value, "tool");
-      if (typeof tool !== "string" || tool === "") return { ok: false, reason: 'tool_call without a "tool" name' };
+      if (tool === undefined) return { ok: false, reason: 'tool_call without a "tool" name' };
+      if (typeof tool !== "string" || tool === "") return { ok: false, reason: '"tool" is not a non-empty string' };
       const args = own(value, "args");
       return { ok: true, event: { type: "tool_call", ...base, ...withId, tool, ...(args !== undefined ? { args } : {}) } };
     }
@@ -85,6 +91,26 @@ export function toEvent(value: unknown, file: string, line: number, fallbackRun:
   }
 }
 
+/** How far into a file to look for a run id before treating the file as one run. */
+const RUN_SCAN_LINES = 1000;
+
+/** True when an event among the file's first lines carries a run id (stops at the first one). */
+async function hasRunIds(source: LineSource): Promise<boolean> {
+  let found = false;
+  await source.forEachLine(
+    (text, line, _terminated, problem) => {
+      if (problem?.tooLong === undefined && !isBlank(text) && text.length <= MAX_SAMPLE_LINE) {
+        const parsed = parseJsonLine(text, true);
+        const value = parsed.ok ? parsed.value : undefined;
+        found = isPlainObject(value) && EVENT_TYPES.has(own(value, "type") as string) && idText(own(value, "run")) !== undefined;
+      }
+      return !found && line < RUN_SCAN_LINES;
+    },
+    { maxLineBytes: MAX_SAMPLE_LINE },
+  );
+  return found;
+}
+
 export const canonicalEventsAdapter: InputAdapter = {
   format: "events",
 
@@ -95,16 +121,14 @@ export const canonicalEventsAdapter: InputAdapter = {
 
   async read(source: LineSource, { tally, emit }: AdapterContext) {
     const file = source.file;
-    let fileRun: string | undefined | null = null; // null = not decided yet
-    await source.forEachLine((text, line, terminated) => {
+    const fileRun = (await hasRunIds(source)) ? undefined : runNameForFile(file);
+    await source.forEachLine((text, line, terminated, problem) => {
       if (isBlank(text)) return tally.ignored();
-      const parsed = parseJsonLine(text, terminated);
+      const parsed = parseJsonLine(text, terminated, problem);
       if (!parsed.ok) return tally.skipped(file, line, parsed.reason);
-      if (fileRun === null && isPlainObject(parsed.value) && EVENT_TYPES.has(own(parsed.value, "type") as string)) {
-        fileRun = idText(own(parsed.value, "run")) === undefined ? runNameForFile(file) : undefined;
-      }
-      const result = toEvent(parsed.value, file, line, fileRun ?? undefined);
+      const result = toEvent(parsed.value, file, line, fileRun);
       if (!result.ok) return tally.skipped(file, line, result.reason);
+      if (parsed.notice !== undefined) tally.note({ file, line, reason: parsed.notice });
       const emitted = emit(result.event);
       if (emitted.used) tally.used();
       else tally.ignored(file, line, emitted.reason);

@@ -5,25 +5,32 @@
  */
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { isBlank, type InputAdapter, type InputFormat } from "./adapter.js";
+import { isBlank, MAX_SAMPLE_LINE, type InputAdapter, type InputFormat } from "./adapter.js";
 import { canonicalEventsAdapter } from "./canonicalEvents.js";
-import { fileSource, stdinSource, type LineSource } from "./lineSource.js";
+import { gatewayLogAdapter } from "./gatewayLog.js";
+import { describeReadError, fileSource, InputError, stdinSource, type LineSource } from "./lineSource.js";
+import { openclawSessionAdapter } from "./openclawSession.js";
+import { openclawTrajectoryAdapter } from "./openclawTrajectory.js";
+
+export { InputError };
 
 /** Every known format, in sniffing order (most specific first; canonical events last). */
-export const ADAPTERS: readonly InputAdapter[] = [canonicalEventsAdapter];
+export const ADAPTERS: readonly InputAdapter[] = [
+  openclawTrajectoryAdapter,
+  openclawSessionAdapter,
+  gatewayLogAdapter,
+  canonicalEventsAdapter,
+];
 
 export const INPUT_FORMATS: readonly InputFormat[] = ADAPTERS.map((adapter) => adapter.format);
 
-/** A user-facing input problem (exit status 2), reported as one line without a stack trace. */
-export class InputError extends Error {}
-
 const INPUT_FILE = /\.(jsonl|ndjson|log)(\.(gz|zst))?$/i;
 
-function describeFsError(path: string, error: unknown): string {
-  const code = (error as NodeJS.ErrnoException)?.code;
-  const why =
-    code === "ENOENT" ? "no such file or directory" : code === "EACCES" ? "permission denied" : String((error as Error)?.message ?? error);
-  return `cannot read ${path}: ${why}`;
+/** A bare word that names no file was probably meant as a subcommand. */
+function describeMissingPath(path: string, error: unknown): string {
+  const message = describeReadError(path, error);
+  const isBareWord = /^[a-z][a-z0-9-]*$/i.test(path) && (error as NodeJS.ErrnoException)?.code === "ENOENT";
+  return isBareWord ? `${message} (and it is not a command: see looplens --help)` : message;
 }
 
 async function walk(dir: string, into: string[]): Promise<void> {
@@ -48,17 +55,17 @@ export async function expandPaths(paths: readonly string[]): Promise<string[]> {
     try {
       info = await stat(path);
     } catch (error) {
-      throw new InputError(describeFsError(path, error));
+      throw new InputError(describeMissingPath(path, error));
     }
     if (info.isDirectory()) {
       const found: string[] = [];
       try {
         await walk(path, found);
       } catch (error) {
-        throw new InputError(describeFsError(path, error));
+        throw new InputError(describeReadError(path, error));
       }
       if (found.length === 0) throw new InputError(`no input files (*.jsonl, *.ndjson, *.log, optionally .gz/.zst) under ${path}`);
-      files.push(...found);
+      for (const file of found) files.push(file); // push(...found) overflows the stack past ~100k files
     } else {
       files.push(path);
     }
@@ -70,24 +77,29 @@ export async function openSource(path: string): Promise<LineSource> {
   try {
     return path === "-" ? await stdinSource() : await fileSource(path);
   } catch (error) {
-    throw new InputError(describeFsError(path, error));
+    throw new InputError(describeReadError(path, error));
   }
 }
 
 const SNIFF_LINES = 5;
+const SNIFF_MAX_LINES = 50;
 
-/** First few meaningful lines, parsed when they are JSON (raw text otherwise). */
+/** First few meaningful lines, parsed when they are JSON (raw text otherwise); huge lines are passed over. */
 async function samplesOf(source: LineSource): Promise<unknown[]> {
   const samples: unknown[] = [];
-  await source.forEachLine((text) => {
-    if (isBlank(text)) return true;
-    try {
-      samples.push(JSON.parse(text));
-    } catch {
-      samples.push(text);
-    }
-    return samples.length < SNIFF_LINES;
-  });
+  await source.forEachLine(
+    (text, line, _terminated, problem) => {
+      if (problem?.tooLong === undefined && !isBlank(text) && text.length <= MAX_SAMPLE_LINE) {
+        try {
+          samples.push(JSON.parse(text));
+        } catch {
+          samples.push(text);
+        }
+      }
+      return samples.length < SNIFF_LINES && line < SNIFF_MAX_LINES;
+    },
+    { maxLineBytes: MAX_SAMPLE_LINE },
+  );
   return samples;
 }
 

@@ -6,11 +6,13 @@
 import type { InputFormat, LineCounts } from "../adapters/adapter.js";
 import { LineTally, type AdapterOptions } from "../adapters/adapter.js";
 import { adapterFor, expandPaths, openSource } from "../adapters/inputs.js";
-import type { LineSource } from "../adapters/lineSource.js";
+import type { LineHandler, LineSource } from "../adapters/lineSource.js";
 import type { LoopEvent } from "../core/events.js";
-import type { Diagnostic, RunReport } from "../core/findings.js";
+import type { Diagnostic, Finding, RunReport } from "../core/findings.js";
 import type { Digest } from "../core/hashing.js";
 import { createHashing } from "../core/hashing.js";
+import { isLiveEvent, type LiveEvent } from "../core/liveEvents.js";
+import { LiveRunBook } from "../core/liveRuns.js";
 import { EventPreparer, type PreparedEvent } from "../core/prepare.js";
 import { Replayer, type ConfigForAgent } from "../core/replay.js";
 
@@ -26,24 +28,34 @@ export interface InputOptions extends AdapterOptions {
  */
 export type ProgressSink = (bytes: number, lines: number, moreTotal?: number) => void;
 
-/** The source, reporting bytes and lines to `sink` as it is read (per chunk, not per line). */
-function reportingProgress(source: LineSource, sink: ProgressSink): LineSource {
+/**
+ * The source as the pipeline reads it: a cut-off compressed stream is noted once in the tally
+ * (adapters may read a file twice), and progress, when asked for, gets bytes and lines per chunk.
+ */
+function readingSource(source: LineSource, tally: LineTally, onProgress: ProgressSink | undefined): LineSource {
   let passes = 0;
+  let problemNoted = false;
+  const onStreamProblem = (afterLine: number, reason: string) => {
+    if (problemNoted) return;
+    problemNoted = true;
+    tally.note({ file: source.file, line: Math.max(afterLine, 1), reason });
+  };
   return {
     ...source,
-    forEachLine(handler) {
-      if (passes++ > 0 && source.size !== undefined) sink(0, 0, source.size);
+    forEachLine(handler, readOptions) {
+      if (!onProgress) return source.forEachLine(handler, { ...readOptions, onStreamProblem });
+      // Session transcripts take two passes: the second one grows the expected total.
+      if (passes++ > 0 && source.size !== undefined) onProgress(0, 0, source.size);
       let lines = 0;
-      return source.forEachLine(
-        (text, lineNo, terminated) => {
-          lines++;
-          return handler(text, lineNo, terminated);
-        },
-        (bytes) => {
-          sink(bytes, lines);
-          lines = 0;
-        },
-      );
+      const counting: LineHandler = (text, lineNo, terminated, problem) => {
+        lines++;
+        return handler(text, lineNo, terminated, problem);
+      };
+      const onBytes = (bytes: number) => {
+        onProgress(bytes, lines);
+        lines = 0;
+      };
+      return source.forEachLine(counting, { ...readOptions, onStreamProblem, onBytes });
     },
   };
 }
@@ -56,6 +68,8 @@ export interface PreparedFile {
 
 export interface PreparedInputs {
   readonly files: PreparedFile[];
+  /** Live events from Gateway logs (they need no replay: `liveAnalysisOf` folds them). */
+  readonly liveEvents: LiveEvent[];
   readonly lines: LineCounts;
   readonly diagnostics: Diagnostic[];
   readonly diagnosticsTotal: number;
@@ -63,68 +77,105 @@ export interface PreparedInputs {
 
 export interface Analysis {
   readonly files: ReadonlyArray<{ file: string; format: InputFormat }>;
+  /** Replayed runs (from transcripts and event files). */
   readonly runs: RunReport[];
+  /** Runs read from Gateway logs (`source: "log"`), and every live finding (some outside any run). */
+  readonly liveRuns: RunReport[];
+  readonly liveFindings: Finding[];
   readonly lines: LineCounts;
   readonly diagnostics: Diagnostic[];
   readonly diagnosticsTotal: number;
 }
 
+type PreparedSink = (file: string, format: InputFormat) => (prepared: PreparedEvent, event: LoopEvent) => void;
+
+/** Reads one input file, handing its prepared events to `sink` and live events (Gateway logs) to `live`. */
+async function readInput(
+  path: string,
+  tally: LineTally,
+  hashing: ReturnType<typeof createHashing>,
+  options: InputOptions,
+  sink: PreparedSink,
+  live: (event: LiveEvent) => void,
+): Promise<{ file: string; format: InputFormat }> {
+  const source = await openSource(path);
+  const { adapter, sniffed } = await adapterFor(source, options.inputFormat);
+  if (!sniffed) tally.note({ file: source.file, line: 1, reason: "format not recognised; read as looplens events (use --input-format)" });
+  const preparer = new EventPreparer(hashing);
+  const deliver = sink(source.file, adapter.format);
+  const linesBefore = tally.counts.read;
+  await adapter.read(readingSource(source, tally, options.onProgress), {
+    tally,
+    options,
+    emit(event) {
+      if (isLiveEvent(event)) {
+        live(event);
+        return { used: true };
+      }
+      const disposition = preparer.prepare(event);
+      if (!disposition.used) return disposition;
+      deliver(disposition.prepared, event);
+      return { used: true };
+    },
+  });
+  // Not an error (exit status unchanged), but an empty input is worth one line on stderr.
+  if (tally.counts.read === linesBefore) tally.note({ file: source.file, line: 1, reason: "empty file: nothing to analyse" });
+  return { file: source.file, format: adapter.format };
+}
+
 /**
- * Reads every input once, handing each file's prepared events to `sink`. Files are processed one
- * after another in the order given so that output order never depends on timing.
+ * Reads every input once, one file after another in the order given so that output order never
+ * depends on timing.
  */
 async function readInputs(
   paths: readonly string[],
   digest: Digest,
   options: InputOptions,
-  sink: (file: string, format: InputFormat) => (prepared: PreparedEvent, event: LoopEvent) => void,
-  expand = true,
+  sink: PreparedSink,
+  live: (event: LiveEvent) => void,
 ): Promise<{ tally: LineTally; files: Array<{ file: string; format: InputFormat }> }> {
   const tally = new LineTally();
   const hashing = createHashing(digest);
   const files: Array<{ file: string; format: InputFormat }> = [];
-  for (const path of expand ? await expandPaths(paths) : paths) {
-    const source = await openSource(path);
-    const { adapter, sniffed } = await adapterFor(source, options.inputFormat);
-    if (!sniffed) tally.note({ file: source.file, line: 1, reason: "format not recognised; read as looplens events (use --input-format)" });
-    files.push({ file: source.file, format: adapter.format });
-    const preparer = new EventPreparer(hashing);
-    const deliver = sink(source.file, adapter.format);
-    const wrapped = options.onProgress ? reportingProgress(source, options.onProgress) : source;
-    await adapter.read(wrapped, {
-      tally,
-      options,
-      emit(event) {
-        const disposition = preparer.prepare(event);
-        if (!disposition.used) return disposition;
-        deliver(disposition.prepared, event);
-        return { used: true };
-      },
-    });
-  }
+  for (const path of await expandPaths(paths)) files.push(await readInput(path, tally, hashing, options, sink, live));
   return { tally, files };
 }
 
-/** Reads every input and hands each event that replay would use to `onEvent` (`looplens events`). */
+/** Reads every input and hands each event that replay (or the live report) would use to `onEvent` (`looplens events`). */
 export async function readEvents(
   paths: readonly string[],
   digest: Digest,
   options: InputOptions,
-  onEvent: (event: LoopEvent) => void,
-): Promise<Omit<Analysis, "runs">> {
-  const { tally, files } = await readInputs(paths, digest, options, () => (_prepared, event) => onEvent(event));
+  onEvent: (event: LoopEvent | LiveEvent) => void,
+): Promise<Omit<Analysis, "runs" | "liveRuns" | "liveFindings">> {
+  const { tally, files } = await readInputs(paths, digest, options, () => (_prepared, event) => onEvent(event), onEvent);
   return { files, lines: tally.counts, diagnostics: tally.diagnostics, diagnosticsTotal: tally.diagnosticsTotal };
 }
 
 /** Parses and hashes every input once, keeping the prepared events in memory for repeated replay. */
 export async function prepareInputs(paths: readonly string[], digest: Digest, options: InputOptions = {}): Promise<PreparedInputs> {
   const prepared: PreparedFile[] = [];
-  const { tally } = await readInputs(paths, digest, options, (file, format) => {
-    const events: PreparedEvent[] = [];
-    prepared.push({ file, format, events });
-    return (event) => events.push(event);
-  });
-  return { files: prepared, lines: tally.counts, diagnostics: tally.diagnostics, diagnosticsTotal: tally.diagnosticsTotal };
+  const liveEvents: LiveEvent[] = [];
+  const { tally } = await readInputs(
+    paths,
+    digest,
+    options,
+    (file, format) => {
+      const events: PreparedEvent[] = [];
+      prepared.push({ file, format, events });
+      return (event) => events.push(event);
+    },
+    (event) => liveEvents.push(event),
+  );
+  return { files: prepared, liveEvents, lines: tally.counts, diagnostics: tally.diagnostics, diagnosticsTotal: tally.diagnosticsTotal };
+}
+
+/** What the Gateway logs among prepared inputs say (config-independent, so folded once). */
+export function liveAnalysisOf(inputs: PreparedInputs): { liveRuns: RunReport[]; liveFindings: Finding[] } {
+  const book = new LiveRunBook();
+  for (const event of inputs.liveEvents) book.push(event);
+  const { runs, findings } = book.finish();
+  return { liveRuns: runs, liveFindings: findings };
 }
 
 /** Replays prepared inputs under one config. */
@@ -133,7 +184,7 @@ export function replayPrepared(inputs: PreparedInputs, configFor: ConfigForAgent
   for (const file of inputs.files) {
     const replayer = new Replayer(configFor);
     for (const event of file.events) replayer.push(event);
-    runs.push(...replayer.finish());
+    for (const run of replayer.finish()) runs.push(run);
   }
   return runs;
 }
@@ -143,6 +194,8 @@ export interface FileAnalysis {
   readonly file: string;
   readonly format: InputFormat;
   readonly runs: RunReport[];
+  /** Live events of a Gateway log, folded only when merging: a run may go on in the next file. */
+  readonly liveEvents: LiveEvent[];
   readonly lines: LineCounts;
   readonly diagnostics: Diagnostic[];
   readonly diagnosticsTotal: number;
@@ -154,7 +207,13 @@ export interface FileAnalysis {
  * Streams one input straight through replay: nothing but findings is kept, so memory follows the
  * runs open at a time, not the size of the file.
  */
-export async function analyzeFile(path: string, digest: Digest, configFor: ConfigForAgent, options: InputOptions = {}): Promise<FileAnalysis> {
+export async function analyzeFile(
+  path: string,
+  digest: Digest,
+  configFor: ConfigForAgent,
+  options: InputOptions = {},
+  onLive?: (event: LiveEvent) => void,
+): Promise<FileAnalysis> {
   const agentsResolved: Array<string | null> = [];
   const asked = new Set<string | null>();
   const replayer = new Replayer((agent) => {
@@ -164,24 +223,36 @@ export async function analyzeFile(path: string, digest: Digest, configFor: Confi
     }
     return configFor(agent);
   });
-  const { tally, files } = await readInputs([path], digest, options, () => (prepared) => replayer.push(prepared), false);
-  const { file, format } = files[0]!;
-  return { file, format, runs: replayer.finish(), lines: tally.counts, diagnostics: tally.diagnostics, diagnosticsTotal: tally.diagnosticsTotal, agentsResolved };
+  const tally = new LineTally();
+  const liveEvents: LiveEvent[] = [];
+  const push = (prepared: PreparedEvent) => replayer.push(prepared);
+  const live = onLive ?? ((event: LiveEvent) => void liveEvents.push(event));
+  const { file, format } = await readInput(path, tally, createHashing(digest), options, () => push, live);
+  const { counts: lines, diagnostics, diagnosticsTotal } = tally;
+  return { file, format, runs: replayer.finish(), liveEvents, lines, diagnostics, diagnosticsTotal, agentsResolved };
 }
 
-/** Joins per-file analyses in input order, exactly as if one tally had counted them all. */
-export function mergeAnalyses(parts: readonly FileAnalysis[]): Analysis {
+/**
+ * Joins per-file analyses in input order, exactly as if one tally had counted them all. `book`
+ * already holds the live events of a serial run (handed to it while reading, not kept per file).
+ */
+export function mergeAnalyses(parts: readonly FileAnalysis[], book = new LiveRunBook()): Analysis {
   const tally = new LineTally();
   const runs: RunReport[] = [];
   for (const part of parts) {
     for (const key of ["read", "used", "ignored", "skipped"] as const) tally.counts[key] += part.lines[key];
     for (const diagnostic of part.diagnostics) tally.note(diagnostic);
     tally.diagnosticsTotal += part.diagnosticsTotal - part.diagnostics.length;
-    runs.push(...part.runs);
+    // Not push(...runs): spreading more than ~100k runs into arguments overflows the stack.
+    for (const run of part.runs) runs.push(run);
+    for (const event of part.liveEvents) book.push(event);
   }
+  const live = book.finish();
   return {
     files: parts.map(({ file, format }) => ({ file, format })),
     runs,
+    liveRuns: live.runs,
+    liveFindings: live.findings,
     lines: tally.counts,
     diagnostics: tally.diagnostics,
     diagnosticsTotal: tally.diagnosticsTotal,
@@ -195,7 +266,13 @@ export async function analyzeInputs(
   configFor: ConfigForAgent,
   options: InputOptions = {},
 ): Promise<Analysis> {
+  return analyzeSerially(await expandPaths(paths), digest, configFor, options);
+}
+
+/** Analyses already expanded input files one after another. */
+export async function analyzeSerially(files: readonly string[], digest: Digest, configFor: ConfigForAgent, options: InputOptions): Promise<Analysis> {
   const parts: FileAnalysis[] = [];
-  for (const path of await expandPaths(paths)) parts.push(await analyzeFile(path, digest, configFor, options));
-  return mergeAnalyses(parts);
+  const book = new LiveRunBook();
+  for (const file of files) parts.push(await analyzeFile(file, digest, configFor, options, (event) => book.push(event)));
+  return mergeAnalyses(parts, book);
 }

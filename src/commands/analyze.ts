@@ -3,16 +3,18 @@ import { Option, type Command } from "commander";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { REPORTERS, REPORT_FORMATS } from "../reporters/index.js";
 import type { ReportData } from "../reporters/reportData.js";
+import type { Analysis } from "./analysis.js";
 import { analyzeAll } from "./parallelAnalysis.js";
 import { progressDisplay } from "./progressDisplay.js";
 import {
   addConfigOptions,
   addInputOptions,
-  appliedAgentOverrides,
+  configSummary,
   inputPaths,
   meetsFailOn,
   reportDiagnostics,
   reportNotices,
+  strictViolation,
   useColor,
   type CommonOptions,
   type FailOn,
@@ -29,7 +31,7 @@ interface AnalyzeOptions extends CommonOptions {
 }
 
 export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: Io, version: string): Promise<number> {
-  const resolver = await createConfigResolver(options);
+  const resolver = await createConfigResolver(options, io.env);
   const digest = await loadXxhashDigest();
   const input = { inputFormat: options.inputFormat, allBranches: options.allBranches };
   const config = { config: options.config, agent: options.agent, set: options.set };
@@ -37,30 +39,27 @@ export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: I
   const analysis = await analyzeAll(inputPaths(paths, io), digest, configFor, { config, input }, io.env, progressDisplay(io, options));
   const data: ReportData = {
     version,
-    config: {
-      effective: resolver.base.config,
-      sources: resolver.base.sources,
-      notices: resolver.notices(),
-      file: resolver.file?.path ?? null,
-      usesLooplensDefault: resolver.usesLooplensDefault,
-      agentOverrides: appliedAgentOverrides(resolver, analysis.runs, options.agent),
-    },
+    config: configSummary(resolver, analysis.runs, options),
     files: analysis.files,
-    runs: analysis.runs,
+    runs: [...analysis.runs, ...analysis.liveRuns],
     lines: analysis.lines,
     diagnostics: analysis.diagnostics,
     diagnosticsTotal: analysis.diagnosticsTotal,
+    ...(readsGatewayLogs(analysis) ? { liveFindings: analysis.liveFindings } : {}),
   };
   reportNotices(io, resolver, options.quiet);
   reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);
   const reporter = REPORTERS[options.format]!;
   io.stdout(reporter(data, { all: options.all === true, verbose: options.verbose === true, color: useColor(options, io), width: io.columns }));
 
-  if (options.strict && analysis.lines.skipped > 0) {
-    io.stderr(`looplens: --strict: ${analysis.lines.skipped} input line(s) skipped\n`);
-    return EXIT.usage;
-  }
-  return meetsFailOn(analysis.runs, options.failOn) ? EXIT.findings : EXIT.ok;
+  if (strictViolation(io, options, analysis.lines.skipped)) return EXIT.usage;
+  // Live runs count too: a block the runtime really logged is a finding at that level.
+  return meetsFailOn(data.runs, options.failOn) ? EXIT.findings : EXIT.ok;
+}
+
+/** Gateway logs were among the inputs (or live events were read back from an events file). */
+function readsGatewayLogs(analysis: Analysis): boolean {
+  return analysis.files.some((f) => f.format === "gateway-log") || analysis.liveRuns.length > 0 || analysis.liveFindings.length > 0;
 }
 
 export function registerAnalyze(program: Command, io: Io, version: string, run: (work: () => Promise<number>) => Promise<void>): void {

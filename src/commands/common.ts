@@ -8,6 +8,9 @@ import type { InputFormat } from "../adapters/adapter.js";
 import type { Diagnostic, FindingLevel, RunReport } from "../core/findings.js";
 import { LEVEL_RANK } from "../core/findings.js";
 import { sanitize } from "../reporters/sanitize.js";
+import type { AgentBlock } from "../adapters/configFile.js";
+import type { AgentConfigView } from "../reporters/configView.js";
+import type { ConfigSummary } from "../reporters/reportData.js";
 import type { ConfigResolver } from "./configResolution.js";
 import { UsageError } from "./errors.js";
 
@@ -35,11 +38,12 @@ export interface CommonOptions {
   debug?: boolean;
 }
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
+/** Commander reducer for repeatable options. */
+export const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function addConfigOptions(command: Command): Command {
   return command
-    .option("--config <file>", "OpenClaw config (openclaw.json, JSON5) or a bare loopDetection block")
+    .option("--config <file>", "OpenClaw config (openclaw.json, JSON5) or a bare loopDetection block; `auto`: $OPENCLAW_CONFIG_PATH or ~/.openclaw/openclaw.json")
     .option("--agent <id>", "apply this agent's loopDetection override to every run")
     .option("--set <key=value>", "override a config value (dotted keys, repeatable), e.g. criticalThreshold=12", collect);
 }
@@ -99,10 +103,49 @@ export function meetsFailOn(runs: readonly RunReport[], failOn: FailOn | undefin
   return runs.some((run) => run.findings.some((f) => LEVEL_RANK[f.level] >= floor));
 }
 
+/** The configs agent overrides produced for these runs (none with --agent: that one is the base). */
+export function agentConfigViews(resolver: ConfigResolver, runs: readonly RunReport[], forced: string | undefined): AgentConfigView[] {
+  if (forced !== undefined) return [];
+  const views = new Map<AgentBlock, { runAgents: Set<string> }>();
+  for (const run of runs) {
+    const override = run.agent !== null ? resolver.overrideFor(run.agent) : undefined;
+    if (!override) continue;
+    const view = views.get(override) ?? { runAgents: new Set<string>() };
+    view.runAgents.add(run.agent!);
+    views.set(override, view);
+  }
+  return [...views].map(([override, { runAgents }]) => {
+    const { config, sources } = resolver.effectiveFor([...runAgents][0]!);
+    return { agent: override.id, where: override.where, runAgents: [...runAgents], effective: config, sources };
+  });
+}
+
+/** `--strict`: any skipped line makes the exit status 2 (said on stderr, even under --quiet). */
+export function strictViolation(io: Io, options: CommonOptions, skipped: number): boolean {
+  if (!options.strict || skipped === 0) return false;
+  io.stderr(`looplens: --strict: ${skipped} input line(s) skipped as bad\n`);
+  return true;
+}
+
 /** Agent ids whose override from the config file was applied to at least one run. */
 export function appliedAgentOverrides(resolver: ConfigResolver, runs: readonly RunReport[], forced: string | undefined): string[] {
-  const agents = resolver.file?.agents;
-  if (!agents) return [];
-  const ids = forced !== undefined ? [forced] : runs.map((run) => run.agent).filter((a): a is string => a !== null);
-  return [...new Set(ids)].filter((id) => agents.has(id));
+  if (forced !== undefined) {
+    const override = resolver.overrideFor(forced);
+    return override ? [override.id] : [];
+  }
+  return agentConfigViews(resolver, runs, forced).map((view) => view.agent);
+}
+
+/** What the report header says about the configuration of an analysis. */
+export function configSummary(resolver: ConfigResolver, runs: readonly RunReport[], options: CommonOptions): ConfigSummary {
+  return {
+    effective: resolver.base.config,
+    sources: resolver.base.sources,
+    notices: resolver.notices(),
+    file: resolver.file?.path ?? null,
+    usesLooplensDefault: resolver.usesLooplensDefault,
+    agentOverrides: appliedAgentOverrides(resolver, runs, options.agent),
+    agentConfigs: agentConfigViews(resolver, runs, options.agent),
+    forcedAgent: options.agent ?? null,
+  };
 }

@@ -1,9 +1,12 @@
 /**
  * Turns the configuration options every command shares (--config, --agent, --set) into the
  * effective config per agent. Without --config, looplens evaluates the rolling detectors
- * (`enabled: true`): a user who runs it wants them, and the report header says so.
+ * (`enabled: true`): a user who runs it wants them, and the report header says so. The user's own
+ * OpenClaw config is read only when asked for (`--config auto`), never silently.
  */
-import { loadConfigFile, ConfigError, type ConfigFile } from "../adapters/configFile.js";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { loadConfigFile, ConfigError, normalizeAgentId, type AgentBlock, type ConfigFile } from "../adapters/configFile.js";
 import { resolveConfig, type ConfigNotice, type EffectiveConfig, type RawBlock } from "../core/config.js";
 import { nestSettings, parseSetting } from "../core/configKeys.js";
 
@@ -16,13 +19,42 @@ export interface ConfigOptions {
 export interface ConfigResolver {
   /** The file, when one was given. */
   readonly file: ConfigFile | undefined;
-  /** Effective config for an agent id (the --agent override wins when given). */
+  /** Effective config for a run's agent id (the --agent override wins when given). */
   effectiveFor(agent: string | null): EffectiveConfig;
+  /** The file's override block that applies to a run's agent (after --agent), if any. */
+  overrideFor(agent: string | null): AgentBlock | undefined;
   /** Effective config without an agent override (or for --agent): what headers show. */
   readonly base: EffectiveConfig;
   /** Notices of the file and of every config resolved so far, without duplicates. */
   notices(): ConfigNotice[];
   readonly usesLooplensDefault: boolean;
+  /** The same resolution with one more block applied after --set (sweep: one grid point). */
+  withOverrides(block: RawBlock): ConfigResolver;
+}
+
+/** The value of `--config` that looks for the user's own OpenClaw config. */
+export const AUTO_CONFIG = "auto";
+
+/**
+ * The file `--config` names. `auto` means the runtime's own lookup: `$OPENCLAW_CONFIG_PATH`, else
+ * `~/.openclaw/openclaw.json` (a file literally named `auto` is `./auto`).
+ */
+export function configPath(spec: string, env: NodeJS.ProcessEnv): string {
+  if (spec !== AUTO_CONFIG) return spec;
+  const home = env.HOME || homedir();
+  const fromEnv = env.OPENCLAW_CONFIG_PATH?.trim();
+  if (fromEnv) return fromEnv === "~" || fromEnv.startsWith("~/") ? join(home, fromEnv.slice(1)) : fromEnv;
+  return join(home, ".openclaw", "openclaw.json");
+}
+
+async function loadFile(spec: string, env: NodeJS.ProcessEnv): Promise<ConfigFile> {
+  try {
+    return await loadConfigFile(configPath(spec, env));
+  } catch (error) {
+    if (spec !== AUTO_CONFIG || !(error instanceof ConfigError)) throw error;
+    const lookedUp = env.OPENCLAW_CONFIG_PATH?.trim() ? "$OPENCLAW_CONFIG_PATH" : "~/.openclaw/openclaw.json, as $OPENCLAW_CONFIG_PATH is not set";
+    throw new ConfigError(`--config auto (${lookedUp}): ${error.message}`);
+  }
 }
 
 export function parseSettings(settings: readonly string[] = []): RawBlock | undefined {
@@ -35,46 +67,64 @@ export function parseSettings(settings: readonly string[] = []): RawBlock | unde
   return { origin: "--set", source: "--set", values: nestSettings(parsed) };
 }
 
-export async function createConfigResolver(options: ConfigOptions): Promise<ConfigResolver> {
+export async function createConfigResolver(options: ConfigOptions, env: NodeJS.ProcessEnv = process.env): Promise<ConfigResolver> {
   const setBlock = parseSettings(options.set);
-  const file = options.config !== undefined ? await loadConfigFile(options.config) : undefined;
+  const file = options.config !== undefined ? await loadFile(options.config, env) : undefined;
+  const fileNotices: ConfigNotice[] = [...(file?.notices ?? [])];
+  // Not an error (the agent may simply have no override), but the no-op should be visible.
+  if (options.agent !== undefined && (file === undefined || !file.agents.has(normalizeAgentId(options.agent)))) {
+    fileNotices.push({
+      origin: file?.path ?? "--agent",
+      key: "agents.list",
+      message: file
+        ? `--agent ${options.agent}: the config has no loopDetection override for this agent; using the global block`
+        : `--agent ${options.agent}: no --config given, so there is no agent override to apply`,
+    });
+  }
+  return buildResolver(file, options.agent, setBlock ? [setBlock] : [], fileNotices);
+}
+
+/** Resolves per agent from the file's blocks followed by `lastBlocks` (--set, then any sweep point). */
+function buildResolver(
+  file: ConfigFile | undefined,
+  forcedAgent: string | undefined,
+  lastBlocks: readonly RawBlock[],
+  fileNotices: readonly ConfigNotice[],
+): ConfigResolver {
   const usesLooplensDefault = file === undefined;
-  const blocksFor = (agent: string | null): RawBlock[] => {
+  const overrideFor = (runAgent: string | null): AgentBlock | undefined => {
+    const agent = forcedAgent ?? runAgent;
+    return agent !== null ? file?.agents.get(normalizeAgentId(agent)) : undefined;
+  };
+  const blocksFor = (override: AgentBlock | undefined): RawBlock[] => {
     const blocks: RawBlock[] = [];
     if (usesLooplensDefault) blocks.push({ origin: "looplens default", source: "looplens", values: { enabled: true } });
-    if (file?.global) blocks.push({ origin: file.path, source: "global", values: file.global });
-    const agentBlock = agent !== null ? file?.agents.get(agent) : undefined;
-    if (agentBlock) blocks.push({ origin: file!.path, source: "agent", values: agentBlock });
-    if (setBlock) blocks.push(setBlock);
+    if (file?.global) blocks.push({ origin: file.path, where: file.global.where, source: "global", values: file.global.values });
+    if (file && override) blocks.push({ origin: file.path, where: override.where, agent: override.id, source: "agent", values: override.values });
+    blocks.push(...lastBlocks);
     return blocks;
   };
 
-  const cache = new Map<string | null, EffectiveConfig>();
+  // Agents without an override share the global resolution.
+  const cache = new Map<AgentBlock | undefined, EffectiveConfig>();
   const effectiveFor = (runAgent: string | null): EffectiveConfig => {
-    const agent = options.agent ?? runAgent;
-    let effective = cache.get(agent);
+    const override = overrideFor(runAgent);
+    let effective = cache.get(override);
     if (!effective) {
-      effective = resolveConfig(blocksFor(agent));
-      cache.set(agent, effective);
+      effective = resolveConfig(blocksFor(override));
+      cache.set(override, effective);
     }
     return effective;
   };
-  const base = effectiveFor(options.agent ?? null);
-  const fileNotices: ConfigNotice[] = [...(file?.notices ?? [])];
-  // Not an error (the agent may simply have no override), but the no-op should be visible.
-  if (file && options.agent !== undefined && !file.agents.has(options.agent)) {
-    fileNotices.push({
-      origin: file.path,
-      key: "agents.list",
-      message: `--agent ${options.agent}: the config has no loopDetection override for this agent; using the global block`,
-    });
-  }
+  const base = effectiveFor(null);
 
   return {
     file,
     base,
     usesLooplensDefault,
     effectiveFor,
+    overrideFor,
+    withOverrides: (block) => buildResolver(file, forcedAgent, [...lastBlocks, block], fileNotices),
     notices() {
       const seen = new Set<string>();
       const all: ConfigNotice[] = [];

@@ -2,12 +2,19 @@
  * `looplens events [paths…]`: the canonical events (inputs.md §1) the detectors see, one JSON object
  * per line, so users can inspect and hand-edit what replay uses. `file` and `line` say where each
  * event came from; the events adapter ignores them when the output is read back.
+ *
+ * A Gateway log holds nothing to replay; for it this prints the live events looplens read from it
+ * (`live_marker`: run boundaries, tool starts, compactions, guard lines; `live_finding`: detector
+ * events with their echoes merged), already attributed to runs. They read back as the same report.
  */
 import type { Command } from "commander";
+import { liveEventFields } from "../adapters/liveEventsJson.js";
 import type { LoopEvent } from "../core/events.js";
+import { isLiveEvent, type LiveEvent } from "../core/liveEvents.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
+import { jsonText } from "../reporters/jsonText.js";
 import { readEvents } from "./analysis.js";
-import { addInputOptions, inputPaths, reportDiagnostics, type CommonOptions, type Io } from "./common.js";
+import { addInputOptions, inputPaths, reportDiagnostics, strictViolation, type CommonOptions, type Io } from "./common.js";
 import { EXIT } from "./errors.js";
 
 /** Canonical key order: what the event is, whose it is, then its payload, then where it came from. */
@@ -23,7 +30,12 @@ export function canonicalEventJson(event: LoopEvent): string {
     if (event.error !== undefined) payload.error = event.error;
     else if (event.result !== undefined) payload.result = event.result;
   }
-  return JSON.stringify({ type, run, session, agent, ts, ...payload, file, line });
+  return jsonText({ type, run, session, agent, ts, ...payload, file, line });
+}
+
+/** The canonical JSON of a live event (liveEventsJson.ts reads it back). */
+export function liveEventJson(event: LiveEvent): string {
+  return jsonText(liveEventFields(event));
 }
 
 export async function runEvents(paths: string[], options: CommonOptions, io: Io): Promise<number> {
@@ -34,12 +46,12 @@ export async function runEvents(paths: string[], options: CommonOptions, io: Io)
     lines.length = 0;
   };
   const result = await readEvents(inputPaths(paths, io), digest, options, (event) => {
-    lines.push(`${canonicalEventJson(event)}\n`);
+    lines.push(`${isLiveEvent(event) ? liveEventJson(event) : canonicalEventJson(event)}\n`);
     if (lines.length >= 1024) flush();
   });
   flush();
   reportDiagnostics(io, result.diagnostics, result.diagnosticsTotal, options.quiet);
-  if (options.strict && result.lines.skipped > 0) return EXIT.usage;
+  if (strictViolation(io, options, result.lines.skipped)) return EXIT.usage;
   return EXIT.ok;
 }
 

@@ -15,7 +15,7 @@ import { Worker } from "node:worker_threads";
 import { InputError, expandPaths } from "../adapters/inputs.js";
 import type { ConfigForAgent } from "../core/replay.js";
 import type { Digest } from "../core/hashing.js";
-import { analyzeFile, mergeAnalyses, type Analysis, type FileAnalysis, type InputOptions, type ProgressSink } from "./analysis.js";
+import { analyzeFile, analyzeSerially, mergeAnalyses, type Analysis, type FileAnalysis, type InputOptions, type ProgressSink } from "./analysis.js";
 import { createConfigResolver, type ConfigOptions } from "./configResolution.js";
 
 /** Below this much input, starting a worker (~100 ms of CPU: isolate, modules, JIT) costs more than it saves. */
@@ -72,12 +72,8 @@ export async function analyzeAll(
   const progress = startProgress?.(total);
   const onProgress: ProgressSink | undefined = progress ? (bytes, lines, moreTotal) => progress.update(bytes, lines, moreTotal) : undefined;
   try {
-    if (workers === 0) {
-      const parts: FileAnalysis[] = [];
-      for (const file of files) parts.push(await analyzeFile(file, digest, configFor, { ...setup.input, onProgress }));
-      return mergeAnalyses(parts);
-    }
-    const parts = await inThreads(files, largestFirst(sizes), workers, digest, setup, onProgress);
+    if (workers === 0) return await analyzeSerially(files, digest, configFor, { ...setup.input, onProgress });
+    const parts = await inThreads(files, largestFirst(sizes), workers, digest, setup, env, onProgress);
     // Resolve the same agents in the same order as a serial run would, so config notices match.
     for (const part of parts) for (const agent of part.agentsResolved) configFor(agent);
     return mergeAnalyses(parts);
@@ -103,6 +99,7 @@ async function inThreads(
   workerCount: number,
   digest: Digest,
   setup: WorkerSetup,
+  env: NodeJS.ProcessEnv,
   onProgress?: ProgressSink,
 ): Promise<FileAnalysis[]> {
   const results: Array<FileAnalysis | undefined> = new Array(files.length);
@@ -114,7 +111,7 @@ async function inThreads(
     new Promise<void>((resolve, reject) => {
       // Each thread has its own heap and peak RSS adds up over threads: a young generation of 16 MB
       // (V8's default is ~3x larger) saves ~15 MB per worker; smaller ones cost GC time (bench/).
-      const worker = new Worker(url, { workerData: { ...setup, progress: onProgress !== undefined }, resourceLimits: { maxYoungGenerationSizeMb: 16 } });
+      const worker = new Worker(url, { workerData: { ...setup, progress: onProgress !== undefined }, env, resourceLimits: { maxYoungGenerationSizeMb: 16 } });
       started.push(worker);
       let finished = false;
       const next = () => {
@@ -141,7 +138,7 @@ async function inThreads(
 
   // The main thread's lane resolves configs on its own resolver, like a worker: the caller's
   // resolver is then fed in input order, whatever order the threads finished in.
-  const resolver = await createConfigResolver(setup.config);
+  const resolver = await createConfigResolver(setup.config, env);
   const mainLane = async () => {
     for (let index = queue.shift(); index !== undefined; index = queue.shift()) {
       try {

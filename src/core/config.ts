@@ -6,7 +6,8 @@
  *
  * Pure: callers parse files and pass plain objects in; notices come back as data.
  */
-import { isPlainObject } from "./plainObject.js";
+import { isPlainObject, own } from "./plainObject.js";
+import { describeValue } from "./quote.js";
 
 export const NUMERIC_FIELDS = [
   "historySize",
@@ -69,6 +70,8 @@ export interface ConfigNotice {
   readonly origin: string;
   readonly key: string;
   readonly message: string;
+  /** Set on the notices of the ordering clamps (a value raised above the one below it). */
+  readonly adjustment?: true;
 }
 
 export interface EffectiveConfig {
@@ -84,60 +87,72 @@ export function isPositiveInt(value: unknown): value is number {
 
 /** A raw block as read from a file (or built from `--set`), plus where it was written. */
 export interface RawBlock {
+  /** A file path, `--set` or `looplens default`. */
   readonly origin: string;
+  /** Path of the block inside its file (`tools.loopDetection`, `agents.list[0].tools.loopDetection`). */
+  readonly where?: string;
+  /** The agent whose override this block is. */
+  readonly agent?: string;
   readonly source: Exclude<ValueSource, "default" | "adjusted">;
   readonly values: Record<string, unknown>;
 }
 
-type Flat = Map<string, { value: unknown; block: RawBlock }>;
-
-/** Flattens a block to dotted keys one level deep (`detectors.pingPong`), the depth the runtime merges at. */
-function flatten(block: RawBlock, into: Flat): void {
-  for (const [key, value] of Object.entries(block.values)) {
-    if ((key === "detectors" || key === "postCompactionGuard") && isPlainObject(value)) {
-      for (const [sub, subValue] of Object.entries(value)) into.set(`${key}.${sub}`, { value: subValue, block });
-    } else {
-      into.set(key, { value, block });
-    }
-  }
+interface Written {
+  readonly value: unknown;
+  readonly block: RawBlock;
 }
 
 /**
- * Resolves the effective config from blocks applied in order (global, agent, --set): a later block
- * wins field by field. `--set` blocks must have been validated strictly by the caller.
+ * The value a block writes for a dotted key, merged the runtime's way: one level deep for
+ * `detectors` and `postCompactionGuard`. Own properties only (`__proto__` is data, not a prototype).
+ */
+function writtenIn(block: RawBlock, key: string): unknown {
+  const [head, sub] = key.split(".", 2) as [string, string | undefined];
+  const value = own(block.values, head);
+  if (sub === undefined) return value;
+  return isPlainObject(value) ? own(value, sub) : undefined;
+}
+
+/** The field as the user wrote it: `tools.loopDetection.warningThreshold`, or the bare key. */
+function fieldName(block: RawBlock, key: string): string {
+  return block.where ? `${block.where}.${key}` : key;
+}
+
+/**
+ * Resolves the effective config from blocks applied in order (looplens default, global, agent,
+ * --set): a later block wins field by field. `--set` blocks must have been validated strictly by the
+ * caller. An invalid value in a file falls back to the default, as the runtime does, with a notice.
  */
 export function resolveConfig(blocks: readonly RawBlock[]): EffectiveConfig {
-  const flat: Flat = new Map();
-  for (const block of blocks) flatten(block, flat);
-
   const notices: ConfigNotice[] = [];
   const sources: Record<string, ValueSource> = {};
+  const winners = new Map<string, Written>();
+
   const pick = <T>(key: string, fallback: T, accept: (v: unknown) => v is T, expected: string): T => {
-    const entry = flat.get(key);
-    if (!entry || entry.value === undefined) {
-      sources[key] = "default";
-      return fallback;
-    }
-    if (accept(entry.value)) {
-      sources[key] = entry.block.source;
-      return entry.value;
-    }
-    sources[key] = "default";
-    notices.push({
-      origin: entry.block.origin,
-      key,
-      message: `${key}: ${describeValue(entry.value)} is not ${expected}; using the default ${String(fallback)}`,
+    const written = blocks.flatMap((block): Written[] => {
+      const value = writtenIn(block, key);
+      return value === undefined ? [] : [{ value, block }];
     });
+    const winner = written.at(-1);
+    const invalid = ({ value, block }: Written, outcome: string) =>
+      notices.push({ origin: block.origin, key: fieldName(block, key), message: `${fieldName(block, key)}: ${describeValue(value)} is not ${expected}; ${outcome}` });
+    sources[key] = "default";
+    if (winner === undefined) return fallback;
+    // Invalid values that a later block overrides are still worth fixing.
+    const overrider = winner.block.where ? fieldName(winner.block, key) : winner.block.origin;
+    for (const earlier of written.slice(0, -1)) if (!accept(earlier.value)) invalid(earlier, `overridden by ${overrider}`);
+    winners.set(key, winner);
+    if (accept(winner.value)) {
+      sources[key] = winner.block.source;
+      return winner.value;
+    }
+    invalid(winner, `using the default ${String(fallback)}`);
     return fallback;
   };
   const isBool = (v: unknown): v is boolean => typeof v === "boolean";
-
-  const enabledEntry = flat.get("enabled");
-  const enabled =
-    enabledEntry && enabledEntry.value !== undefined ? pick<boolean | undefined>("enabled", undefined, isBool, "a boolean") : undefined;
-  if (!enabledEntry || enabledEntry.value === undefined) sources["enabled"] = "default";
-
   const num = (field: string, fallback: number) => pick(field, fallback, isPositiveInt, "a positive integer");
+
+  const enabled = pick<boolean | undefined>("enabled", undefined, isBool, "true or false");
   const historySize = num("historySize", DEFAULT_CONFIG.historySize);
   const warningThreshold = num("warningThreshold", DEFAULT_CONFIG.warningThreshold);
   let criticalThreshold = num("criticalThreshold", DEFAULT_CONFIG.criticalThreshold);
@@ -145,26 +160,40 @@ export function resolveConfig(blocks: readonly RawBlock[]): EffectiveConfig {
   let globalCircuitBreakerThreshold = num("globalCircuitBreakerThreshold", DEFAULT_CONFIG.globalCircuitBreakerThreshold);
   const windowSize = num("postCompactionGuard.windowSize", DEFAULT_CONFIG.postCompactionGuard.windowSize);
   const detectors = Object.fromEntries(
-    DETECTOR_FIELDS.map((f) => [f, pick(`detectors.${f}`, DEFAULT_CONFIG.detectors[f], isBool, "a boolean")]),
+    DETECTOR_FIELDS.map((f) => [f, pick(`detectors.${f}`, DEFAULT_CONFIG.detectors[f], isBool, "true or false")]),
   ) as Record<DetectorField, boolean>;
 
+  // A clamp is blamed on the latest block that wrote one of the compared fields (the defaults are ordered),
+  // and names the agent when that block is its override.
+  const blame = (...keys: string[]): { origin: string; context: string } => {
+    const latest = keys
+      .map((k) => winners.get(k)?.block)
+      .filter((b): b is RawBlock => b !== undefined)
+      .sort((a, b) => blocks.indexOf(a) - blocks.indexOf(b))
+      .at(-1);
+    return { origin: latest?.origin ?? "defaults", context: latest?.agent !== undefined ? `agent ${latest.agent}: ` : "" };
+  };
   // Ordering is enforced after defaults, critical first, then the breaker against the new critical.
   if (criticalThreshold <= warningThreshold) {
     const adjusted = warningThreshold + 1;
+    const { origin, context } = blame("warningThreshold", "criticalThreshold");
     notices.push({
-      origin: "resolution",
+      origin,
       key: "criticalThreshold",
-      message: `criticalThreshold ${criticalThreshold} is not above warningThreshold ${warningThreshold}; raised to ${adjusted}`,
+      adjustment: true,
+      message: `${context}criticalThreshold ${criticalThreshold} is not above warningThreshold ${warningThreshold}; raised to ${adjusted}`,
     });
     criticalThreshold = adjusted;
     sources["criticalThreshold"] = "adjusted";
   }
   if (globalCircuitBreakerThreshold <= criticalThreshold) {
     const adjusted = criticalThreshold + 1;
+    const { origin, context } = blame("warningThreshold", "criticalThreshold", "globalCircuitBreakerThreshold");
     notices.push({
-      origin: "resolution",
+      origin,
       key: "globalCircuitBreakerThreshold",
-      message: `globalCircuitBreakerThreshold ${globalCircuitBreakerThreshold} is not above criticalThreshold ${criticalThreshold}; raised to ${adjusted}`,
+      adjustment: true,
+      message: `${context}globalCircuitBreakerThreshold ${globalCircuitBreakerThreshold} is not above criticalThreshold ${criticalThreshold}; raised to ${adjusted}`,
     });
     globalCircuitBreakerThreshold = adjusted;
     sources["globalCircuitBreakerThreshold"] = "adjusted";
@@ -184,12 +213,6 @@ export function resolveConfig(blocks: readonly RawBlock[]): EffectiveConfig {
     sources,
     notices,
   };
-}
-
-export function describeValue(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value);
-  if (value === null || typeof value !== "object") return String(value);
-  return Array.isArray(value) ? "an array" : "an object";
 }
 
 /** Flat view of a resolved config by dotted key (for reports and sweep grids). */

@@ -4,7 +4,8 @@
  */
 import { CONFIG_KEYS, isPositiveInt } from "./config.js";
 
-const BLOCK_KEYS = new Set(["enabled", "historySize", "warningThreshold", "criticalThreshold", "unknownToolThreshold", "globalCircuitBreakerThreshold", "detectors", "postCompactionGuard"]);
+/** The keys a loopDetection block may hold. */
+export const BLOCK_KEYS: ReadonlySet<string> = new Set(["enabled", "historySize", "warningThreshold", "criticalThreshold", "unknownToolThreshold", "globalCircuitBreakerThreshold", "detectors", "postCompactionGuard"]);
 
 function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
@@ -20,8 +21,12 @@ function editDistance(a: string, b: string): number {
   return row[b.length]!;
 }
 
+const MAX_TYPO_LENGTH = 64;
+
 /** The closest known name, if it is close enough to be a likely typo. */
 export function closest(name: string, candidates: Iterable<string>): string | undefined {
+  // The distance costs length × length: a megabyte-long key is no typo of a 30-letter one.
+  if (name.length > MAX_TYPO_LENGTH) return undefined;
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {
@@ -64,7 +69,8 @@ export function parseSetting(text: string): SetParse {
   const kind = CONFIG_KEYS[key];
   if (!Object.prototype.hasOwnProperty.call(CONFIG_KEYS, key) || kind === undefined) {
     const hint = closest(key, Object.keys(CONFIG_KEYS));
-    return { ok: false, error: `--set: unknown key ${JSON.stringify(key)}${hint ? ` (did you mean ${hint}?)` : ""}` };
+    const help = hint ? ` (did you mean ${hint}?)` : ` (known keys: ${Object.keys(CONFIG_KEYS).join(", ")})`;
+    return { ok: false, error: `--set: unknown key ${JSON.stringify(key)}${help}` };
   }
   return parseValue(key, kind, raw);
 }

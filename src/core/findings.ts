@@ -8,19 +8,24 @@ import type { GuardWindow } from "./postCompactionGuard.js";
 export type FindingLevel = "warning" | "critical" | "abort";
 
 export interface Finding {
-  readonly run: string;
+  /** `null` only for a live finding logged while no run was open (see liveRuns.ts). */
+  readonly run: string | null;
   readonly agent: string | null;
   readonly session: string | null;
   readonly file: string;
   /** Input line of the call (verdicts) or of the result (aborts) that produced the finding. */
   readonly line: number;
-  /** 1-based ordinal of the tool call within its run. */
-  readonly call: number;
+  /**
+   * 1-based ordinal of the tool call within its run. `null` for a live finding whose call the log
+   * does not tell (its run's start was not in the log, or the run never started that tool).
+   */
+  readonly call: number | null;
   readonly tool: string;
   readonly detector: DetectorName;
   readonly level: FindingLevel;
   readonly count: number;
-  readonly threshold: { readonly name: ThresholdName; readonly value: number };
+  /** `value` is `null` for live findings: a log names no thresholds, only the event. */
+  readonly threshold: { readonly name: ThresholdName; readonly value: number | null };
   /** True when the run would already have been stopped (blocked or aborted) before this finding. */
   readonly afterStop: boolean;
   readonly message: string;
@@ -28,6 +33,8 @@ export interface Finding {
   readonly argsHash: string;
   /** Set for findings read from what a live runtime logged rather than replayed. */
   readonly source?: "log";
+  /** Live findings: the lines that repeated this event (hook and diagnostic echoes), merged into it. */
+  readonly echoLines?: readonly number[];
 }
 
 export interface RunStop {
@@ -48,6 +55,19 @@ export interface RunReport {
   readonly guardWindows: readonly GuardWindow[];
   /** Loop vetoes already present in the input (the live runtime really blocked these calls). */
   readonly recordedVetoes: number;
+  /** Set for runs read from a Gateway log: what the live runtime did, not a replay. */
+  readonly source?: "log";
+  readonly live?: LiveRunDetail;
+}
+
+/** What a Gateway log tells about a run beyond its findings (`calls` counts its tool starts). */
+export interface LiveRunDetail {
+  /** The log holds the run's `embedded run start` (so call ordinals count from its first call). */
+  readonly started: boolean;
+  /** The log holds the run's `embedded run done`. */
+  readonly ended: boolean;
+  /** Post-compaction guard lines: armed, loop persisted (the abort), window closed. */
+  readonly guard: { readonly armed: number; readonly persisted: number; readonly windowsClosed: number };
 }
 
 export interface Diagnostic {

@@ -173,7 +173,9 @@ export interface Hashing {
  */
 export function argsForOutcome(args: unknown): unknown {
   const action = actionOf(args);
-  return typeof action === "string" ? { action } : undefined;
+  // Any present action is kept, not only a string: a non-string action makes a channel tool's call
+  // not a send, while no action at all makes it one.
+  return action === undefined ? undefined : { action };
 }
 
 /** The result's content text, computed at most once and only by the rules that hash it. */

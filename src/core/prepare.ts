@@ -1,11 +1,13 @@
 /**
  * The config-independent half of replay: numbers each run's calls, links every result to the call it
- * answers (by id, else the newest unanswered call of that tool) and hashes calls and outcomes.
+ * answers (by id; a result without one, the newest unanswered call of that tool) and hashes calls and outcomes.
  * Its output, a stream of `PreparedEvent`s, can be replayed under any number of configs without
  * hashing again (that is what makes `sweep` cheap).
  */
 import type { LoopEvent, ToolResultEvent } from "./events.js";
 import { argsForOutcome, isKnownPoll, type Hashing } from "./hashing.js";
+import { PendingCalls } from "./pendingCalls.js";
+import { quote } from "./quote.js";
 
 interface Located {
   readonly run: string;
@@ -52,18 +54,9 @@ function withIdentity<T extends Identity>(prepared: T, event: LoopEvent): T {
 /** Whether an event took part in replay; an ignored event comes with the reason. */
 export type Disposition = { readonly used: true; readonly prepared: PreparedEvent } | { readonly used: false; readonly reason: string };
 
-interface PendingCall {
-  readonly id: string | undefined;
-  readonly tool: string;
-  /** Only what the outcome hash reads of the arguments (`argsForOutcome`), not the arguments. */
-  readonly args: unknown;
-  readonly argsHash: string;
-  readonly call: number;
-}
-
 interface RunLinks {
   calls: number;
-  pending: PendingCall[];
+  readonly pending: PendingCalls;
 }
 
 /** Calls that never get a result must not grow memory without bound. */
@@ -71,8 +64,15 @@ const MAX_PENDING_PER_RUN = 4096;
 
 export class EventPreparer {
   private readonly runs = new Map<string, RunLinks>();
+  /** Ended runs keep only their call count, so that numbering goes on if one resumes. */
+  private readonly endedCalls = new Map<string, number>();
 
   constructor(private readonly hashing: Hashing) {}
+
+  /** Runs not ended yet: the only ones whose pending calls (and arguments) are held in memory. */
+  get openRuns(): number {
+    return this.runs.size;
+  }
 
   prepare(event: LoopEvent): Disposition {
     // Objects are built field by field, not spread: this runs once per input line (bench/).
@@ -82,17 +82,20 @@ export class EventPreparer {
         this.links(event.run);
         return { used: true, prepared: withIdentity<Mutable<BoundaryEvent>>({ type: event.type, run: event.run, file: event.file, line: event.line }, event) };
       case "run_end": {
-        // The run's unanswered calls can no longer be answered; its call numbering goes on if it resumes.
+        // The run's unanswered calls (and their arguments) can no longer be answered: release them.
         const links = this.runs.get(event.run);
-        if (links) links.pending = [];
+        if (links) {
+          this.runs.delete(event.run);
+          this.endedCalls.set(event.run, links.calls);
+        }
         return { used: true, prepared: withIdentity<Mutable<BoundaryEvent>>({ type: "run_end", run: event.run, file: event.file, line: event.line }, event) };
       }
       case "tool_call": {
         const links = this.links(event.run);
         const argsHash = this.hashing.argsHash(event.tool, event.args);
         const call = ++links.calls;
-        links.pending.push({ id: event.id, tool: event.tool, args: argsForOutcome(event.args), argsHash, call });
-        if (links.pending.length > MAX_PENDING_PER_RUN) links.pending.shift();
+        // Only what the outcome hash reads of the arguments (`argsForOutcome`) is kept, not the arguments.
+        links.pending.add({ id: event.id, tool: event.tool, args: argsForOutcome(event.args), argsHash, call });
         const prepared: Mutable<CallEvent> = {
           type: "call",
           run: event.run,
@@ -114,7 +117,8 @@ export class EventPreparer {
   private links(run: string): RunLinks {
     let links = this.runs.get(run);
     if (!links) {
-      links = { calls: 0, pending: [] };
+      links = { calls: this.endedCalls.get(run) ?? 0, pending: new PendingCalls(MAX_PENDING_PER_RUN) };
+      this.endedCalls.delete(run);
       this.runs.set(run, links);
     }
     return links;
@@ -122,10 +126,10 @@ export class EventPreparer {
 
   private result(event: ToolResultEvent): Disposition {
     const links = this.runs.get(event.run);
-    const call = links && takePending(links.pending, event);
+    const call = links?.pending.take(event.id, event.tool);
     if (!call) {
-      const what = event.id !== undefined ? `id ${JSON.stringify(event.id)}` : `tool ${JSON.stringify(event.tool ?? "?")}`;
-      return { used: false, reason: `result (${what}) matches no call of run ${JSON.stringify(event.run)}; not replayed` };
+      const what = event.id !== undefined ? `id ${quote(event.id)}` : `tool ${quote(event.tool ?? "?")}`;
+      return { used: false, reason: `result (${what}) matches no call of run ${quote(event.run)}; not replayed` };
     }
     const outcome =
       event.error !== undefined ? ({ kind: "error", value: event.error } as const) : ({ kind: "result", value: event.result } as const);
@@ -139,7 +143,9 @@ export class EventPreparer {
         line: event.line,
         tool: call.tool,
         argsHash: call.argsHash,
-        callId: event.id ?? call.id,
+        // The id the call was recorded under: the outcome must attach to that record (a result id
+        // that no call had would leave the answered call pending and append a second record).
+        callId: call.id,
         call: call.call,
         resultHash: hashed.resultHash,
         unknownTool: hashed.unknownTool,
@@ -147,21 +153,4 @@ export class EventPreparer {
       },
     };
   }
-}
-
-/**
- * The call a result answers: the newest pending call with its id; failing that, the newest pending
- * call of the same tool, provided ids do not contradict (one side has none).
- */
-function takePending(pending: PendingCall[], event: ToolResultEvent): PendingCall | undefined {
-  const take = (matches: (candidate: PendingCall) => boolean) => {
-    for (let i = pending.length - 1; i >= 0; i--) if (matches(pending[i]!)) return pending.splice(i, 1)[0];
-    return undefined;
-  };
-  if (event.id !== undefined) {
-    const byId = take((candidate) => candidate.id === event.id);
-    if (byId) return byId;
-  }
-  if (event.tool === undefined) return undefined;
-  return take((candidate) => candidate.tool === event.tool && (event.id === undefined || candidate.id === undefined));
 }

@@ -17,6 +17,11 @@ import type { PreparedEvent } from "./prepare.js";
 /** The effective config for a run's agent (`null` = no agent known). */
 export type ConfigForAgent = (agent: string | null) => ResolvedConfig;
 
+/**
+ * A run's report as it grows, plus its working state while open. A closed run keeps only what the
+ * report needs (its config and guard are dropped, its history freed with its session's), and the
+ * state is handed out as the report itself: millions of runs cost one small object each.
+ */
 interface RunState {
   readonly run: string;
   agent: string | null;
@@ -24,23 +29,41 @@ interface RunState {
   readonly file: string;
   calls: number;
   compactions: number;
-  findings: Finding[];
+  findings: readonly Finding[];
   firstStop: RunStop | null;
-  guardWindows: GuardWindow[];
+  guardWindows: readonly GuardWindow[];
   recordedVetoes: number;
   open: boolean;
   config: ResolvedConfig | undefined;
   guard: PostCompactionGuard | undefined;
 }
 
+/** Shared by every run without findings or guard windows (most runs), instead of two arrays each. */
+const NONE: readonly never[] = Object.freeze([]);
+
+function appended<T>(list: readonly T[], item: T): readonly T[] {
+  const out = list === NONE ? [] : (list as T[]);
+  out.push(item);
+  return out;
+}
+
+/** Histories by session, or by run for runs without a session (two maps: no key can collide). */
+type HistoryEntry = { history: SessionHistory; openRuns: number };
+
 type CallEvent = Extract<PreparedEvent, { type: "call" }>;
 type OutcomeEvent = Extract<PreparedEvent, { type: "outcome" }>;
 
 export class Replayer {
   private readonly runs = new Map<string, RunState>();
-  private readonly histories = new Map<string, { history: SessionHistory; openRuns: number }>();
+  private readonly sessionHistories = new Map<string, HistoryEntry>();
+  private readonly runHistories = new Map<string, HistoryEntry>();
 
   constructor(private readonly configFor: ConfigForAgent) {}
+
+  /** Histories held in memory: one per session (or session-less run) that has a run still open. */
+  get heldHistories(): number {
+    return this.sessionHistories.size + this.runHistories.size;
+  }
 
   push(event: PreparedEvent): void {
     const state = this.runFor(event);
@@ -62,19 +85,13 @@ export class Replayer {
 
   /** Ends every run still open and returns all runs in order of first appearance. */
   finish(): RunReport[] {
-    for (const state of this.runs.values()) this.close(state);
-    return [...this.runs.values()].map((state) => ({
-      run: state.run,
-      agent: state.agent,
-      session: state.session,
-      file: state.file,
-      calls: state.calls,
-      compactions: state.compactions,
-      findings: state.findings,
-      firstStop: state.firstStop,
-      guardWindows: state.guardWindows,
-      recordedVetoes: state.recordedVetoes,
-    }));
+    const reports: RunReport[] = [];
+    for (const state of this.runs.values()) {
+      this.close(state);
+      reports.push(state);
+    }
+    this.runs.clear();
+    return reports;
   }
 
   private runFor(event: PreparedEvent): RunState {
@@ -87,9 +104,9 @@ export class Replayer {
         file: event.file,
         calls: 0,
         compactions: 0,
-        findings: [],
+        findings: NONE,
         firstStop: null,
-        guardWindows: [],
+        guardWindows: NONE,
         recordedVetoes: 0,
         open: false,
         config: undefined,
@@ -105,32 +122,35 @@ export class Replayer {
     return state;
   }
 
-  private sessionKey(state: RunState): string {
-    return state.session ?? `\u0000run:${state.run}`;
+  /** The map and key of the history a run's records live in. */
+  private historySlot(state: RunState): [Map<string, HistoryEntry>, string] {
+    return state.session !== null ? [this.sessionHistories, state.session] : [this.runHistories, state.run];
   }
 
   private reopen(state: RunState): void {
     state.open = true;
-    const key = this.sessionKey(state);
-    const entry = this.histories.get(key);
+    const [histories, key] = this.historySlot(state);
+    const entry = histories.get(key);
     if (entry) entry.openRuns++;
-    else this.histories.set(key, { history: new SessionHistory(), openRuns: 1 });
+    else histories.set(key, { history: new SessionHistory(), openRuns: 1 });
   }
 
   private close(state: RunState): void {
     if (!state.open) return;
     state.open = false;
     const window = state.guard?.openWindow();
-    if (window) state.guardWindows.push(window);
+    if (window) state.guardWindows = appended(state.guardWindows, window);
     state.guard = undefined;
-    const key = this.sessionKey(state);
-    const entry = this.histories.get(key);
+    state.config = undefined;
+    const [histories, key] = this.historySlot(state);
+    const entry = histories.get(key);
     // With no run of the session open, its old records can never be seen again: free them.
-    if (entry && --entry.openRuns <= 0) this.histories.delete(key);
+    if (entry && --entry.openRuns <= 0) histories.delete(key);
   }
 
   private historyOf(state: RunState): SessionHistory {
-    return this.histories.get(this.sessionKey(state))!.history;
+    const [histories, key] = this.historySlot(state);
+    return histories.get(key)!.history;
   }
 
   private configOf(state: RunState): ResolvedConfig {
@@ -190,9 +210,9 @@ export class Replayer {
       config.historySize,
     );
     const step = this.guardOf(state).observe({ tool: event.tool, argsHash: event.argsHash, resultHash: event.resultHash });
-    if (step.kind === "closed") state.guardWindows.push(step.window);
+    if (step.kind === "closed") state.guardWindows = appended(state.guardWindows, step.window);
     if (step.kind !== "abort") return;
-    state.guardWindows.push(step.window);
+    state.guardWindows = appended(state.guardWindows, step.window);
     this.addFinding(state, {
       line: event.line,
       call: event.call,
@@ -206,8 +226,8 @@ export class Replayer {
     });
   }
 
-  private addFinding(state: RunState, finding: Omit<Finding, "run" | "agent" | "session" | "file" | "afterStop">): void {
-    state.findings.push({
+  private addFinding(state: RunState, finding: Omit<Finding, "run" | "agent" | "session" | "file" | "afterStop" | "call"> & { call: number }): void {
+    state.findings = appended(state.findings, {
       run: state.run,
       agent: state.agent,
       session: state.session,

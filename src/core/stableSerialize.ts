@@ -70,46 +70,47 @@ function recursive(value: unknown, depth: number, omit: KeyFilter | undefined, l
   return out + "}";
 }
 
-/** Explicit-stack version of `recursive`, producing the identical string. */
+/**
+ * Explicit-stack version of `recursive`, producing the identical string. The stack is three parallel
+ * arrays (open containers, their sorted keys, the next entry) so that a node costs no allocation
+ * beyond its key list: 50 000-deep values are common enough to be worth it.
+ */
 function iterative(root: unknown, omit: KeyFilter | undefined, longText: LongText | undefined): string {
   const parts: string[] = [];
-  // Each frame emits its pending items one at a time; strings are pushed verbatim.
-  type Frame = { items: Array<string | { value: unknown }>; next: number };
-  const stack: Frame[] = [{ items: [{ value: root }], next: 0 }];
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1]!;
-    if (frame.next >= frame.items.length) {
-      stack.pop();
-      continue;
-    }
-    const item = frame.items[frame.next++]!;
-    if (typeof item === "string") {
-      parts.push(item);
-      continue;
-    }
-    const value = item.value;
+  const containers: object[] = [];
+  const keyLists: Array<Array<[string, string]> | undefined> = []; // undefined for arrays
+  const nexts: number[] = [];
+  const open = (value: unknown): void => {
     if (value === null || typeof value !== "object") {
       parts.push(scalar(value, longText));
-      continue;
+      return;
     }
-    const items: Frame["items"] = [];
-    if (Array.isArray(value)) {
-      items.push("[");
-      value.forEach((v, i) => {
-        if (i) items.push(",");
-        items.push({ value: v });
-      });
-      items.push("]");
+    const isArray = Array.isArray(value);
+    parts.push(isArray ? "[" : "{");
+    containers.push(value);
+    keyLists.push(isArray ? undefined : sortedKeys(value as Record<string, unknown>, omit));
+    nexts.push(0);
+  };
+  open(root);
+  while (containers.length > 0) {
+    const top = containers.length - 1;
+    const container = containers[top]!;
+    const keys = keyLists[top];
+    const i = nexts[top]!++;
+    const size = keys === undefined ? (container as unknown[]).length : keys.length;
+    if (i >= size) {
+      parts.push(keys === undefined ? "]" : "}");
+      containers.pop();
+      keyLists.pop();
+      nexts.pop();
+    } else if (keys === undefined) {
+      if (i > 0) parts.push(",");
+      open((container as unknown[])[i]);
     } else {
-      const obj = value as Record<string, unknown>;
-      items.push("{");
-      sortedKeys(obj, omit).forEach(([clean, key], i) => {
-        items.push((i ? "," : "") + JSON.stringify(clean) + ":");
-        items.push({ value: obj[key] });
-      });
-      items.push("}");
+      const [clean, key] = keys[i]!;
+      parts.push((i > 0 ? "," : "") + JSON.stringify(clean) + ":");
+      open((container as Record<string, unknown>)[key]);
     }
-    stack.push({ items, next: 0 });
   }
   return parts.join("");
 }

@@ -1,5 +1,7 @@
 /** The output formats, by name: each a function from report data to text (like eslint's formatters). */
+import { githubReporter } from "./github.js";
 import { jsonReporter } from "./json.js";
+import { markdownReporter } from "./markdown.js";
 import { ndjsonReporter } from "./ndjson.js";
 import type { Reporter } from "./reportData.js";
 import { tableReporter } from "./table.js";
@@ -8,6 +10,8 @@ export const REPORTERS: Readonly<Record<string, Reporter>> = {
   table: tableReporter,
   json: jsonReporter,
   ndjson: ndjsonReporter,
+  markdown: markdownReporter,
+  github: githubReporter,
 };
 
 export const REPORT_FORMATS = Object.keys(REPORTERS);

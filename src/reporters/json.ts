@@ -1,24 +1,35 @@
 /** `--format json`: one document with config, summary, runs (with findings) and diagnostics. */
-import { configEntries } from "../core/config.js";
-import { publicFinding, summarize, type Reporter } from "./reportData.js";
+import { compareReplayWithLive } from "./comparison.js";
+import { configJson, sourcesJson } from "./configView.js";
+import { jsonText } from "./jsonText.js";
+import { publicFinding, summarize, type ConfigSummary, type Reporter } from "./reportData.js";
+
+/** The `config` block of a json document: effective values, where they came from, notices. */
+export function configDocument(config: ConfigSummary): Record<string, unknown> {
+  const effective = config.effective;
+  return {
+    // `enabled` unset reads as the runtime's default (false); `rollingDetectors` says what ran.
+    ...configJson(effective),
+    file: config.file,
+    looplensDefault: config.usesLooplensDefault,
+    agent: config.forcedAgent ?? null,
+    agentOverrides: config.agentOverrides,
+    // Per agent override applied to some run: that agent's runs used these values instead.
+    agentConfigs: Object.fromEntries(
+      (config.agentConfigs ?? []).map((view) => [
+        view.agent,
+        { ...configJson(view.effective), where: view.where, runAgents: view.runAgents, sources: sourcesJson(view.effective, view.sources) },
+      ]),
+    ),
+    sources: sourcesJson(effective, config.sources),
+    notices: config.notices.map((n) => ({ origin: n.origin, key: n.key, message: n.message })),
+  };
+}
 
 export const jsonReporter: Reporter = (data) => {
-  const { config } = data;
-  const effective = config.effective;
   const document = {
     version: data.version,
-    config: {
-      ...effective,
-      // `enabled` unset reads as the runtime's default (false); `rollingDetectors` says what ran.
-      enabled: effective.enabled ?? false,
-      rollingDetectors: effective.enabled === true,
-      postCompactionGuardActive: effective.enabled !== false,
-      file: config.file,
-      looplensDefault: config.usesLooplensDefault,
-      agentOverrides: config.agentOverrides,
-      sources: Object.fromEntries(configEntries(effective).map(([key]) => [key, config.sources[key] ?? "default"])),
-      notices: config.notices.map((n) => ({ origin: n.origin, key: n.key, message: n.message })),
-    },
+    config: configDocument(data.config),
     summary: summarize(data),
     runs: data.runs.map((run) => ({
       run: run.run,
@@ -30,10 +41,11 @@ export const jsonReporter: Reporter = (data) => {
       firstStop: run.firstStop,
       recordedVetoes: run.recordedVetoes,
       guardWindows: run.guardWindows,
+      ...(run.source ? { source: run.source, live: run.live } : {}),
       findings: run.findings.map(publicFinding),
     })),
-    ...(data.liveFindings ? { liveFindings: data.liveFindings.map(publicFinding) } : {}),
+    ...(data.liveFindings ? { liveFindings: data.liveFindings.map(publicFinding), comparison: compareReplayWithLive(data.runs) } : {}),
     diagnostics: data.diagnostics.map((d) => ({ file: d.file, line: d.line, reason: d.reason })),
   };
-  return `${JSON.stringify(document, null, 2)}\n`;
+  return `${jsonText(document, "  ")}\n`;
 };

@@ -1,10 +1,11 @@
 /** `--format ndjson`: one finding per line, in input order (files in order given, then line). */
 import type { Finding } from "../core/findings.js";
-import { publicFinding, type Reporter } from "./reportData.js";
+import { jsonText } from "./jsonText.js";
+import { allFindings, publicFinding, type Reporter } from "./reportData.js";
 
 export function inInputOrder(data: Parameters<Reporter>[0]): Finding[] {
   const fileOrder = new Map(data.files.map((f, i) => [f.file, i]));
-  const all = [...data.runs.flatMap((run) => run.findings), ...(data.liveFindings ?? [])];
+  const all = allFindings(data);
   // Stable sort: findings of one line (a call and its outcome share none) keep their replay order.
   return all
     .map((finding, index) => ({ finding, index }))
@@ -14,5 +15,5 @@ export function inInputOrder(data: Parameters<Reporter>[0]): Finding[] {
 
 export const ndjsonReporter: Reporter = (data) =>
   inInputOrder(data)
-    .map((finding) => `${JSON.stringify(publicFinding(finding))}\n`)
+    .map((finding) => `${jsonText(publicFinding(finding))}\n`)
     .join("");

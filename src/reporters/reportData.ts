@@ -5,6 +5,7 @@
 import type { LineCounts } from "../adapters/adapter.js";
 import type { ConfigNotice, ResolvedConfig, ValueSource } from "../core/config.js";
 import type { Diagnostic, Finding, FindingLevel, RunReport } from "../core/findings.js";
+import type { AgentConfigView } from "./configView.js";
 
 export interface ConfigSummary {
   readonly effective: ResolvedConfig;
@@ -16,17 +17,25 @@ export interface ConfigSummary {
   readonly usesLooplensDefault: boolean;
   /** Agent ids whose own override was applied to some run. */
   readonly agentOverrides: readonly string[];
+  /** The configs those overrides produced (when the command resolved them). */
+  readonly agentConfigs?: readonly AgentConfigView[];
+  /** `--agent`: one agent's override applied to every run (already in `effective`). */
+  readonly forcedAgent?: string | null;
 }
 
 export interface ReportData {
   readonly version: string;
   readonly config: ConfigSummary;
   readonly files: ReadonlyArray<{ file: string; format: string }>;
+  /** Replayed runs, then the live runs read from Gateway logs (those have `source: "log"`). */
   readonly runs: readonly RunReport[];
   readonly lines: LineCounts;
   readonly diagnostics: readonly Diagnostic[];
   readonly diagnosticsTotal: number;
-  /** Live findings read from Gateway logs, when any. */
+  /**
+   * Every live finding read from Gateway logs (also listed in their live runs, except those logged
+   * while no run was open); present when a Gateway log was read.
+   */
   readonly liveFindings?: readonly Finding[];
 }
 
@@ -51,35 +60,65 @@ export interface Summary {
   readonly runsWith: { readonly warning: number; readonly block: number; readonly abort: number };
   readonly lines: LineCounts;
   readonly diagnostics: number;
+  /** The Gateway-log share of the counts above (present when a log was read). */
+  readonly live?: {
+    readonly runs: number;
+    readonly findings: Readonly<Record<FindingLevel, number>> & { readonly total: number };
+    /** Live findings logged while no run was open. */
+    readonly outsideRuns: number;
+  };
 }
 
+type LevelCounts = Record<FindingLevel, number> & { total: number };
+
+function countLevels(findings: readonly Finding[]): LevelCounts {
+  const counts = { warning: 0, critical: 0, abort: 0, total: 0 };
+  for (const finding of findings) {
+    counts[finding.level]++;
+    counts.total++;
+  }
+  return counts;
+}
+
+export const isLiveRun = (run: RunReport): boolean => run.source === "log";
+
+/** Every finding of the report once: replayed ones from their runs, then the live ones. */
+export function allFindings(data: ReportData): Finding[] {
+  return [...data.runs.filter((run) => !isLiveRun(run)).flatMap((run) => run.findings), ...(data.liveFindings ?? [])];
+}
+
+/** Counts over replayed and live runs alike; `live` says how much of it came from Gateway logs. */
 export function summarize(data: ReportData): Summary {
-  const findings = { warning: 0, critical: 0, abort: 0, total: 0 };
   const runsWith = { warning: 0, block: 0, abort: 0 };
   let calls = 0;
   let compactions = 0;
   for (const run of data.runs) {
     calls += run.calls;
     compactions += run.compactions;
-    const levels = new Set<FindingLevel>();
-    for (const finding of run.findings) {
-      findings[finding.level]++;
-      findings.total++;
-      levels.add(finding.level);
-    }
+    const levels = new Set<FindingLevel>(run.findings.map((finding) => finding.level));
     if (levels.has("warning")) runsWith.warning++;
     if (levels.has("critical")) runsWith.block++;
     if (levels.has("abort")) runsWith.abort++;
   }
+  const liveFindings = data.liveFindings;
   return {
     files: data.files.length,
     runs: data.runs.length,
     calls,
     compactions,
-    findings,
+    findings: countLevels(allFindings(data)),
     runsWith,
     lines: { ...data.lines },
     diagnostics: data.diagnosticsTotal,
+    ...(liveFindings
+      ? {
+          live: {
+            runs: data.runs.filter(isLiveRun).length,
+            findings: countLevels(liveFindings),
+            outsideRuns: liveFindings.filter((finding) => finding.run === null).length,
+          },
+        }
+      : {}),
   };
 }
 
@@ -122,8 +161,9 @@ export function groupFindings(findings: readonly Finding[], verbose: boolean): F
   const groups = new Map<string, { first: Finding; last: Finding; verdicts: number; maxCount: number; minCount: number }>();
   for (const finding of findings) {
     // A ping-pong alternates between two patterns: both sides are one loop, so one row.
-    const pattern = finding.detector === "ping_pong" ? "" : `${finding.tool}\u0000${finding.argsHash}`;
-    const key = [finding.detector, finding.level, pattern, finding.afterStop, finding.source ?? "", finding.run].join("\u0000");
+    const pattern = finding.detector === "ping_pong" ? [] : [finding.tool, finding.argsHash];
+    // JSON, not a separator join: tool names and run ids from the input may hold any character.
+    const key = JSON.stringify([finding.detector, finding.level, pattern, finding.afterStop, finding.source ?? "", finding.run]);
     const group = groups.get(key);
     if (!group) {
       groups.set(key, { first: finding, last: finding, verdicts: 1, maxCount: finding.count, minCount: finding.count });
@@ -137,9 +177,15 @@ export function groupFindings(findings: readonly Finding[], verbose: boolean): F
   return [...groups.values()];
 }
 
-/** "11–20" for a collapsed row, "11" for one verdict. */
+/** "1 run", "2 runs". */
+export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** "11–20" for a collapsed row, "11" for one verdict, "–" when the calls are unknown (live findings). */
 export function callRange(group: FindingGroup): string {
-  return group.first.call === group.last.call ? String(group.first.call) : `${group.first.call}–${group.last.call}`;
+  const first = group.first.call ?? group.last.call;
+  const last = group.last.call ?? group.first.call;
+  if (first === null || last === null) return "–";
+  return first === last ? String(first) : `${first}–${last}`;
 }
 
 /** Effective thresholds in `name=value` form, for headers and summaries. */
@@ -155,14 +201,13 @@ export function thresholdList(config: ResolvedConfig): string {
 }
 
 /** One sentence on what the rolling detectors and the guard are doing under this config. */
-export function detectorState(config: ConfigSummary): string {
+export function detectorState(config: Pick<ConfigSummary, "effective">): string {
   const { effective } = config;
   if (effective.enabled === true) {
     const off = Object.entries(effective.detectors)
       .filter(([, on]) => !on)
       .map(([name]) => name);
-    const why = config.usesLooplensDefault ? " (looplens default: no --config given; the runtime's own default is off)" : "";
-    return `rolling detectors on${why}${off.length ? `; disabled: ${off.join(", ")}` : ""}; post-compaction guard on`;
+    return `rolling detectors on${off.length ? ` (disabled: ${off.join(", ")})` : ""}; post-compaction guard on`;
   }
   if (effective.enabled === false) return "rolling detectors and post-compaction guard off (enabled: false); use --set enabled=true to evaluate them";
   return "rolling detectors off (enabled is unset, the runtime's default); post-compaction guard on; use --set enabled=true to evaluate the detectors";

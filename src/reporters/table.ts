@@ -4,13 +4,14 @@
  * line numbers, and long tool names are clipped.
  */
 import { Chalk, type ChalkInstance } from "chalk";
-import Table from "cli-table3";
-import { levelLabel, type FindingLevel, type RunReport } from "../core/findings.js";
-import { sanitize, clip } from "./sanitize.js";
+import { levelLabel, type RunReport } from "../core/findings.js";
+import { configHeaderLines, overrideLine } from "./configView.js";
 import {
   callRange,
   detectorState,
   groupFindings,
+  isLiveRun,
+  plural,
   summarize,
   thresholdList,
   type FindingGroup,
@@ -18,43 +19,23 @@ import {
   type ReportOptions,
   type Reporter,
 } from "./reportData.js";
+import { clip, ID_WIDTH, sanitize } from "./sanitize.js";
+import { borderlessTable, levelColor } from "./tableParts.js";
+import { comparisonSection, liveSection } from "./tableLive.js";
 
-const BORDERLESS = {
-  top: "",
-  "top-mid": "",
-  "top-left": "",
-  "top-right": "",
-  bottom: "",
-  "bottom-mid": "",
-  "bottom-left": "",
-  "bottom-right": "",
-  left: "",
-  "left-mid": "",
-  mid: "",
-  "mid-mid": "",
-  right: "",
-  "right-mid": "",
-  middle: " ",
-};
-
-function levelColor(chalk: ChalkInstance, level: FindingLevel): (text: string) => string {
-  if (level === "abort") return chalk.magenta.bold;
-  if (level === "critical") return chalk.red.bold;
-  return chalk.yellow;
-}
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-
-function runHeader(run: RunReport, chalk: ChalkInstance): string {
+function runHeader(run: RunReport, chalk: ChalkInstance, config: ReportData["config"]): string {
   const parts = [
-    chalk.bold(`run ${sanitize(run.run)}`),
-    run.agent !== null ? `agent ${sanitize(run.agent)}` : undefined,
-    run.session !== null ? `session ${sanitize(run.session)}` : undefined,
+    chalk.bold(`run ${clip(run.run, ID_WIDTH)}`),
+    run.agent !== null ? `agent ${clip(run.agent, ID_WIDTH)}` : undefined,
+    run.session !== null ? `session ${clip(run.session, ID_WIDTH)}` : undefined,
     sanitize(run.file),
     plural(run.calls, "call"),
     plural(run.compactions, "compaction"),
   ];
   let header = parts.filter((p) => p !== undefined).join(chalk.dim(" · "));
+  const override = run.agent !== null ? config.agentConfigs?.find((view) => view.runAgents.includes(run.agent!)) : undefined;
+  const changes = override ? overrideLine(override, config.effective) : "";
+  if (changes) header += `\n${chalk.dim(`  ${changes}`)}`;
   if (run.firstStop) {
     const what = run.firstStop.kind === "abort" ? "aborted" : "blocked";
     header += `\n${chalk.dim(`  under this config the run would have been ${what} at call ${run.firstStop.call}; rows marked ⏹ come after that point`)}`;
@@ -84,11 +65,7 @@ function runTable(run: RunReport, options: ReportOptions, chalk: ChalkInstance):
   const groups = groupFindings(run.findings, options.verbose);
   if (groups.length === 0) return chalk.dim("  no findings");
   const toolWidth = Math.max(8, Math.min(24, (options.width ?? 80) - 66));
-  const table = new Table({
-    head: ["call", "line", "tool", "detector", "level", "count", "threshold", ""],
-    chars: BORDERLESS,
-    style: { head: options.color ? ["bold"] : [], border: [], "padding-left": 1, "padding-right": 0, compact: true },
-  });
+  const table = borderlessTable(["call", "line", "tool", "detector", "level", "count", "threshold", ""], options.color);
   for (const group of groups) table.push(findingRow(group, chalk, toolWidth));
   return table.toString();
 }
@@ -103,6 +80,10 @@ function summaryBlock(data: ReportData, chalk: ChalkInstance): string {
       chalk.dim(` (findings: ${s.findings.warning} warning, ${s.findings.critical} block, ${s.findings.abort} abort)`),
     `  thresholds: ${thresholdList(data.config.effective)}`,
   ];
+  if (s.live) {
+    const outside = s.live.outsideRuns > 0 ? `, ${s.live.outsideRuns} outside any run` : "";
+    lines.splice(3, 0, chalk.dim(`  of which from Gateway logs: ${plural(s.live.runs, "live run")}, ${plural(s.live.findings.total, "live finding")}${outside}`));
+  }
   if (data.config.agentOverrides.length > 0) lines.push(`  agent overrides applied: ${data.config.agentOverrides.map(sanitize).join(", ")}`);
   if (s.findings.total === 0) lines.push(chalk.green(`  No loop findings in ${plural(s.runs, "run")}.`));
   return lines.join("\n");
@@ -110,24 +91,15 @@ function summaryBlock(data: ReportData, chalk: ChalkInstance): string {
 
 export const tableReporter: Reporter = (data, options) => {
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
-  const out: string[] = [chalk.dim(`looplens ${data.version} — ${detectorState(data.config)}`), ""];
-  const shown = data.runs.filter((run) => options.all || run.findings.length > 0 || run.recordedVetoes > 0);
-  for (const run of shown) out.push(runHeader(run, chalk), runTable(run, options, chalk), "");
-  if (data.liveFindings && data.liveFindings.length > 0) {
-    out.push(chalk.bold("Live findings (from Gateway logs)"));
-    const groups = groupFindings(data.liveFindings, options.verbose);
-    const table = new Table({
-      head: ["run", "line", "tool", "detector", "level", "count"],
-      chars: BORDERLESS,
-      style: { head: options.color ? ["bold"] : [], border: [], "padding-left": 1, "padding-right": 0, compact: true },
-    });
-    for (const g of groups) {
-      table.push([clip(g.first.run, 16), String(g.first.line), clip(g.first.tool, 16), g.first.detector, levelLabel(g.first.level), String(g.maxCount)]);
-    }
-    out.push(table.toString(), "");
-  }
-  const hidden = data.runs.length - shown.length;
+  const header = configHeaderLines(data.config).map((line) => `  ${line}`);
+  const out: string[] = [chalk.dim([`looplens ${data.version} — ${detectorState(data.config)}`, ...header].join("\n")), ""];
+  const replayed = data.runs.filter((run) => !isLiveRun(run));
+  const shown = replayed.filter((run) => options.all || run.findings.length > 0 || run.recordedVetoes > 0);
+  for (const run of shown) out.push(runHeader(run, chalk, data.config), runTable(run, options, chalk), "");
+  const hidden = replayed.length - shown.length;
   if (hidden > 0 && shown.length > 0) out.push(chalk.dim(`${plural(hidden, "run")} without findings not shown (--all shows them)`), "");
+  // Loops, not push(...lines): a section per live run can exceed the arguments a call may take.
+  if (data.liveFindings) for (const line of [...liveSection(data, options, chalk), ...comparisonSection(data, options, chalk)]) out.push(line);
   out.push(summaryBlock(data, chalk));
   // cli-table3 pads every cell; trailing blanks only make copy-paste and diffs noisy.
   return `${out.join("\n").replace(/[ \t]+$/gm, "")}\n`;

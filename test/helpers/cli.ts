@@ -29,3 +29,34 @@ export function ndjsonFindings(stdout: string): Array<Record<string, unknown>> {
     .filter((line) => line.trim() !== "")
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
+
+/**
+ * The same CLI, run in this process through `main()` with captured output: for the many small
+ * option checks where spawning a Node process per case would make the suite slow. Paths resolve
+ * against the working directory of the test run (the project root).
+ */
+export async function runMain(args: readonly string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+  const { main } = await import("../../src/cli.js");
+  let stdout = "";
+  let stderr = "";
+  const status = await main(["node", "looplens", ...args], {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    stdoutIsTTY: false,
+    stdinIsTTY: true,
+    stderrIsTTY: false,
+    columns: 80,
+    env: { NO_COLOR: "1", HOME: process.env.HOME, ...options.env },
+  });
+  return { status, stdout, stderr };
+}
+
+/** The six canonical-event fixtures at the top of fixtures/ (other folders hold format-specific ones). */
+export const BASE_FIXTURES = [
+  "fixtures/compaction-loop.jsonl",
+  "fixtures/generic-repeat.jsonl",
+  "fixtures/healthy.jsonl",
+  "fixtures/ping-pong.jsonl",
+  "fixtures/poll-loop.jsonl",
+  "fixtures/unknown-tool.jsonl",
+];

@@ -1,0 +1,35 @@
+/**
+ * Who an OpenClaw file belongs to, from where it lies: the agent id from the state layout
+ * (`…/agents/<agentId>/sessions/…`) and the session id from the file name, for files whose own
+ * header does not say (archived `<id>.jsonl.reset.<ts>`, `<id>.trajectory.jsonl`, compressed forms).
+ */
+import { basename, resolve, sep } from "node:path";
+
+/** The `<agentId>` of the innermost `agents/<agentId>/` folder of the path, if any. */
+export function agentIdFromPath(file: string): string | undefined {
+  if (file === "-") return undefined;
+  const parts = resolve(file).split(sep);
+  // The last folder segment is parts.length - 2; `agents` must be followed by a folder, not the file.
+  for (let i = parts.length - 3; i >= 0; i--) {
+    if (parts[i] === "agents" && parts[i + 1] !== "") return parts[i + 1];
+  }
+  return undefined;
+}
+
+/** The session id a transcript or trajectory file is named after. */
+export function sessionIdFromFileName(file: string): string {
+  if (file === "-") return "stdin";
+  const name = basename(file)
+    .replace(/\.(gz|zst)$/i, "")
+    .replace(/\.(reset|deleted)\.[^/\\]*$/i, "")
+    .replace(/\.(jsonl|ndjson|json|log)$/i, "")
+    .replace(/\.trajectory$/i, "");
+  return name === "" ? basename(file) : name;
+}
+
+/** The agent id of an OpenClaw session key (`agent:<agentId>:<rest>`), if it is one. */
+export function agentIdFromSessionKey(key: unknown): string | undefined {
+  if (typeof key !== "string") return undefined;
+  const match = /^agent:([^:\s]+):/.exec(key.trim());
+  return match?.[1];
+}

@@ -1,0 +1,105 @@
+/**
+ * The pieces of pi agent messages that replay needs, shared by the session transcript adapter and
+ * the trajectory adapter (whose transcript events carry the same messages):
+ * - an assistant message's `toolCall` blocks `{type, id, name, arguments}` (legacy: `input`; like
+ *   OpenClaw's own trajectory exporter, `toolUse`/`functionCall` blocks and `parameters` count too);
+ * - a `toolResult` message `{toolCallId, toolName, content[], details?, isError}` and what it means
+ *   to the detectors: a thrown error (isError with no or empty details: the runtime wraps a thrown
+ *   error as `{content:[{text: message}], details: {}}`) or a result `{content, details}` — which
+ *   includes the runtime's own loop vetoes (`details.status == "blocked"`), kept as such.
+ */
+import { isPlainObject, own } from "../core/plainObject.js";
+
+export interface ToolCallBlock {
+  readonly id: string | undefined;
+  readonly tool: string;
+  /** `undefined` when the block had neither `arguments` nor `input`. */
+  readonly args: unknown;
+}
+
+export type Outcome = { readonly error: unknown } | { readonly result: unknown };
+
+export interface ToolResultMessage {
+  readonly id: string | undefined;
+  readonly tool: string | undefined;
+  readonly outcome: Outcome;
+}
+
+/** A non-blank string id (numbers, which some writers emit, as text). */
+export function idText(value: unknown): string | undefined {
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  if (typeof value !== "string" || value.trim() === "") return undefined;
+  return value;
+}
+
+function hasOwn(value: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(value, key);
+}
+
+/** The tool call blocks of an assistant message's content, and how many were unusable. */
+export function toolCallBlocks(message: Record<string, unknown>): { calls: ToolCallBlock[]; unnamed: number } {
+  const content = own(message, "content");
+  const calls: ToolCallBlock[] = [];
+  let unnamed = 0;
+  if (!Array.isArray(content)) return { calls, unnamed };
+  for (const block of content) {
+    if (!isPlainObject(block) || !isToolCallType(own(block, "type"))) continue;
+    const name = own(block, "name");
+    if (typeof name !== "string" || name.trim() === "") {
+      unnamed++;
+      continue;
+    }
+    calls.push({ id: idText(own(block, "id")), tool: name, args: callArguments(block) });
+  }
+  return { calls, unnamed };
+}
+
+const TOOL_CALL_TYPES = new Set(["toolcall", "tooluse", "functioncall"]);
+
+function isToolCallType(type: unknown): boolean {
+  return typeof type === "string" && TOOL_CALL_TYPES.has(type.trim().toLowerCase());
+}
+
+/** `arguments`, else the legacy `input` or `parameters`, else `undefined` (which hashes differently from `{}`). */
+export function callArguments(holder: Record<string, unknown>): unknown {
+  for (const key of ["arguments", "input", "parameters"]) if (hasOwn(holder, key)) return holder[key];
+  return undefined;
+}
+
+function hasNoDetails(details: unknown): boolean {
+  return details === undefined || details === null || (isPlainObject(details) && Object.keys(details).length === 0);
+}
+
+/** The text of every `{type:"text", text}` content block, joined by newlines. */
+function contentText(content: unknown): string {
+  if (!Array.isArray(content)) return "";
+  return content
+    .filter((block): block is Record<string, unknown> => isPlainObject(block) && own(block, "type") === "text" && typeof own(block, "text") === "string")
+    .map((block) => block.text as string)
+    .join("\n");
+}
+
+/**
+ * What a tool returned, given its `content`, `details` and whether it failed: a failure without
+ * details is the thrown error (its text); anything else is the result `{content, details}` as given.
+ */
+export function outcomeOf(holder: Record<string, unknown>, failed: boolean): Outcome {
+  const content = own(holder, "content");
+  const details = own(holder, "details");
+  if (failed && hasNoDetails(details)) return { error: contentText(content) };
+  return {
+    result: {
+      ...(hasOwn(holder, "content") ? { content } : {}),
+      ...(hasOwn(holder, "details") ? { details } : {}),
+    },
+  };
+}
+
+/** A `toolResult` message, or why it cannot be replayed. */
+export function toolResultMessage(message: Record<string, unknown>): { ok: true; value: ToolResultMessage } | { ok: false; reason: string } {
+  const id = idText(own(message, "toolCallId"));
+  const toolName = own(message, "toolName");
+  const tool = typeof toolName === "string" && toolName.trim() !== "" ? toolName : undefined;
+  if (id === undefined && tool === undefined) return { ok: false, reason: "toolResult without toolCallId or toolName" };
+  return { ok: true, value: { id, tool, outcome: outcomeOf(message, own(message, "isError") === true) } };
+}

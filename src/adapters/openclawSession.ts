@@ -1,0 +1,166 @@
+/**
+ * OpenClaw session transcripts (pi session format v3, inputs.md §2):
+ * `~/.openclaw/agents/<agentId>/sessions/<sessionId>.jsonl`, and archived `….jsonl.reset.<ts>` /
+ * `….jsonl.deleted.<ts>` when named explicitly.
+ *
+ * Two passes: `scanSession` keeps only ids and parents to find the active branch (walked back from
+ * the last entry) and the run names; the second pass replays the entries on that branch (every entry
+ * with --all-branches) in file order through `TranscriptReplay`. Each line is accounted for once:
+ * the header, user messages, assistant messages with tool calls, tool results, compactions and
+ * run-naming custom entries are used; other known entries, entries off the active branch and blank
+ * lines are ignored (unknown entry types with a diagnostic); bad lines are skipped.
+ *
+ * Identity: the agent id from the path (`agents/<agentId>/`), the session id from the header (else
+ * the file name). No `ts` is emitted: the detectors do not use time.
+ */
+import { isPlainObject, own } from "../core/plainObject.js";
+import { quote } from "../core/quote.js";
+import type { AdapterContext, InputAdapter } from "./adapter.js";
+import type { LineSource } from "./lineSource.js";
+import { agentIdFromPath, sessionIdFromFileName } from "./openclawIdentity.js";
+import { idText, toolCallBlocks, toolResultMessage } from "./openclawMessages.js";
+import { BOOTSTRAP_CUSTOM_TYPE, PROMPT_ERROR_CUSTOM_TYPE } from "./runNaming.js";
+import { QUIET_ENTRY_TYPES, QUIET_MESSAGE_ROLES, classifySessionLine, entryMessage, entryRunMarker } from "./sessionEntries.js";
+import { scanSession } from "./sessionTree.js";
+import { TranscriptReplay } from "./transcriptReplay.js";
+
+const SESSION_FORMAT_VERSION = 3;
+const ENTRY_TYPES = new Set(["message", "custom", "compaction", ...QUIET_ENTRY_TYPES]);
+
+/** A header line, or an entry of a known type with a `parentId` (which canonical events never have). */
+function looksLikeSession(sample: unknown): boolean {
+  if (!isPlainObject(sample)) return false;
+  const type = own(sample, "type");
+  if (type === "session") return own(sample, "version") !== undefined || own(sample, "id") !== undefined;
+  return typeof type === "string" && ENTRY_TYPES.has(type) && Object.prototype.hasOwnProperty.call(sample, "parentId");
+}
+
+class SessionReader {
+  private session: string | undefined;
+  private headerLine: number | undefined;
+  private sawEntry = false;
+  private readonly fallbackSession: string;
+  private readonly agent: string | undefined;
+  private readonly replay: TranscriptReplay;
+
+  constructor(
+    private readonly context: AdapterContext,
+    private readonly file: string,
+    segmentNames: ReadonlyArray<string | undefined>,
+  ) {
+    this.fallbackSession = sessionIdFromFileName(file);
+    this.agent = agentIdFromPath(file);
+    this.replay = new TranscriptReplay(context, file, segmentNames, () => ({ session: this.session ?? this.fallbackSession, agent: this.agent }));
+  }
+
+  header(line: number, header: Record<string, unknown>): void {
+    const { tally } = this.context;
+    if (this.headerLine !== undefined || this.sawEntry) return tally.ignored(this.file, line, "another session header; ignored");
+    this.headerLine = line;
+    this.session = idText(own(header, "id"));
+    if (this.session === undefined) tally.note({ file: this.file, line, reason: "session header without an id; the session id is taken from the file name" });
+    const version = own(header, "version");
+    if (typeof version === "number" && version > SESSION_FORMAT_VERSION) {
+      tally.note({ file: this.file, line, reason: `session format version ${version} is newer than ${SESSION_FORMAT_VERSION}; read as version ${SESSION_FORMAT_VERSION}` });
+    }
+    tally.used();
+  }
+
+  entry(line: number, type: string, entry: Record<string, unknown>, replayed: boolean): void {
+    const { tally } = this.context;
+    if (!this.sawEntry) {
+      this.sawEntry = true;
+      if (this.headerLine === undefined) tally.note({ file: this.file, line, reason: "no session header; the session id is taken from the file name" });
+    }
+    if (!replayed) return tally.ignored();
+    switch (type) {
+      case "message":
+        return this.message(line, entry);
+      case "compaction":
+        return this.replay.compaction(line);
+      case "custom":
+        return this.custom(line, entry);
+      default:
+        if (QUIET_ENTRY_TYPES.has(type)) return tally.ignored();
+        return tally.ignored(this.file, line, `unknown entry type ${quote(type)}`);
+    }
+  }
+
+  end(): void {
+    this.replay.end();
+  }
+
+  private message(line: number, entry: Record<string, unknown>): void {
+    const { tally } = this.context;
+    const message = entryMessage(entry);
+    if (!message) return tally.skipped(this.file, line, 'message entry without a "message" object with a "role"');
+    const role = message.role as string;
+    switch (role) {
+      case "user":
+        this.replay.userMessage();
+        return tally.used();
+      case "assistant":
+        return this.assistant(line, message);
+      case "toolResult": {
+        const result = toolResultMessage(message);
+        if (!result.ok) return tally.skipped(this.file, line, result.reason);
+        return this.replay.toolResult(line, result.value);
+      }
+      default:
+        if (QUIET_MESSAGE_ROLES.has(role)) return tally.ignored();
+        return tally.ignored(this.file, line, `unknown message role ${quote(role)}`);
+    }
+  }
+
+  private assistant(line: number, message: Record<string, unknown>): void {
+    const { tally } = this.context;
+    const { calls, unnamed } = toolCallBlocks(message);
+    const unnamedReason = `${unnamed} toolCall block${unnamed === 1 ? "" : "s"} without a "name"; not replayed`;
+    if (calls.length === 0) return unnamed > 0 ? tally.skipped(this.file, line, unnamedReason) : tally.ignored();
+    if (unnamed > 0) tally.note({ file: this.file, line, reason: unnamedReason });
+    this.replay.toolCalls(line, line, calls);
+    tally.used();
+  }
+
+  private custom(line: number, entry: Record<string, unknown>): void {
+    const { tally } = this.context;
+    if (entryRunMarker(line, "custom", entry)) return tally.used();
+    const customType = own(entry, "customType");
+    if (customType === BOOTSTRAP_CUSTOM_TYPE || customType === PROMPT_ERROR_CUSTOM_TYPE) {
+      return tally.ignored(this.file, line, `${customType} entry without data.runId; it names no run`);
+    }
+    tally.ignored();
+  }
+}
+
+export const openclawSessionAdapter: InputAdapter = {
+  format: "openclaw-session",
+
+  sniff(samples) {
+    return samples.some(looksLikeSession);
+  },
+
+  async read(source: LineSource, context: AdapterContext) {
+    const file = source.file;
+    const scan = await scanSession(source, context.options.allBranches === true);
+    for (const { line, parentId } of scan.dangling) {
+      context.tally.note({ file, line, reason: `parentId ${quote(parentId)} matches no earlier entry; the branch continues at the entry before it` });
+    }
+    const reader = new SessionReader(context, file, scan.segmentNames);
+    await source.forEachLine((text, line, terminated, problem) => {
+      const classified = classifySessionLine(text, terminated, problem);
+      if ("notice" in classified && classified.notice !== undefined) context.tally.note({ file, line, reason: classified.notice });
+      switch (classified.kind) {
+        case "blank":
+          return context.tally.ignored();
+        case "bad":
+          return context.tally.skipped(file, line, classified.reason);
+        case "header":
+          return reader.header(line, classified.value);
+        case "entry":
+          return reader.entry(line, classified.type, classified.value, scan.replayed(line));
+      }
+    });
+    reader.end();
+  },
+};

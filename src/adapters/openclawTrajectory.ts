@@ -1,0 +1,205 @@
+/**
+ * OpenClaw trajectory files (inputs.md §3): the legacy sidecar `<sessionId>.trajectory.jsonl` and the
+ * `events.jsonl` of an `openclaw sessions export-trajectory` bundle. Each line is
+ * `{traceSchema:"openclaw-trajectory", schemaVersion:1, source?, type, ts, seq, sessionId, sessionKey,
+ * runId, data}`.
+ *
+ * Two kinds of events share the format. Runtime events (`source:"runtime"`, or no `source`) are what
+ * the live recorder wrote, with an explicit `runId`. Transcript events (`source:"transcript"`) are
+ * the session's active branch rebuilt at export time, without `runId`; a bundle holds both, sorted by
+ * time, so every tool call appears twice.
+ *
+ * Mapping of runtime events:
+ * - `session.started` → `run_start` of its runId; it also makes that run the one later run-less
+ *   events (compactions) belong to. `session.ended` emits nothing: a compaction retry starts a new
+ *   attempt under the same runId, and the runtime keeps the run's history across it.
+ * - `tool.call` `{toolCallId, name, args}` → `tool_call`.
+ * - `tool.result` `{toolCallId, name, success, result}` → `tool_result`. A failure (`success:false`
+ *   or `isError:true`) whose result has no details is a thrown error whose text is the error (the
+ *   runtime wraps a thrown error as `{content:[{text}], details:{}}`); anything else is the result,
+ *   loop vetoes (`details.status:"blocked"`) included. An explicit `data.error` is the error.
+ * - `session.compaction` (or `compaction`) → `compaction` in the run of the line, else the last run seen.
+ *   The runtime itself records no compaction event, only a count in `model.completed`
+ *   (`compactionCount`), which does not say when they happened: without compaction events in the file
+ *   such a count is reported as a diagnostic and the guard is not armed.
+ * Transcript events: when the file has runtime tool events, transcript `tool.call`/`tool.result` are
+ * copies of them and are ignored (a normal bundle, so without a diagnostic); only `session.compaction`
+ * is taken from them (the runtime records no compaction event of its own). Without runtime tool events the transcript events are replayed like a session transcript
+ * (`user.message` starts a run, `session.custom` bootstrap/prompt-error entries name it, calls of one
+ * `assistantEntryId` are replayed one by one, `tool.result` carries the toolResult `message`).
+ *
+ * Not guessed: `seq` restarts with every attempt's recorder, so file order is the order; `ts` is not
+ * needed. An event the recorder cut for size (`data.truncated` with `reason:"trajectory-event-size-
+ * limit"`) lost its args or result: skipped with a diagnostic. Unknown event types are ignored with
+ * a diagnostic; the other known types (`trace.metadata`, `context.compiled`, `prompt.submitted`,
+ * `model.completed`, …) silently. The recorder also redacts secrets and shortens long strings,
+ * arrays and deep objects in args and results, so hashes may differ from the live runtime's on such
+ * values; identical values are shortened identically, so repeats still compare equal.
+ */
+import type { LoopEvent } from "../core/events.js";
+import { isPlainObject, own } from "../core/plainObject.js";
+import { quote } from "../core/quote.js";
+import type { AdapterContext, InputAdapter } from "./adapter.js";
+import type { LineSource } from "./lineSource.js";
+import { agentIdFromPath, agentIdFromSessionKey, sessionIdFromFileName } from "./openclawIdentity.js";
+import { callArguments, idText, toolResultMessage } from "./openclawMessages.js";
+import { customRunMarker } from "./runNaming.js";
+import {
+  COMPACTION_TYPES,
+  QUIET_TYPES,
+  TRACE_SCHEMA,
+  classifyTrajectoryLine,
+  isCutForSize,
+  isToolEvent,
+  runIdOf,
+  runtimeOutcome,
+  scanTrajectory,
+  type TrajectoryScan,
+} from "./trajectoryLines.js";
+import { TranscriptReplay } from "./transcriptReplay.js";
+
+class TrajectoryReader {
+  private run: string | undefined;
+  private session: string;
+  private agent: string | undefined;
+  private readonly pathAgent: string | undefined;
+  private readonly transcriptReplay: TranscriptReplay;
+
+  private readonly runtimeTools: boolean;
+
+  constructor(
+    private readonly context: AdapterContext,
+    private readonly file: string,
+    private readonly scan: TrajectoryScan,
+  ) {
+    this.runtimeTools = scan.runtimeTools;
+    this.session = sessionIdFromFileName(file);
+    this.pathAgent = agentIdFromPath(file);
+    this.agent = this.pathAgent;
+    this.transcriptReplay = new TranscriptReplay(context, file, scan.names, () => ({ session: this.session, agent: this.agent }));
+  }
+
+  event(line: number, type: string, transcript: boolean, value: Record<string, unknown>, data: Record<string, unknown>): void {
+    const session = idText(own(value, "sessionId"));
+    if (session !== undefined) this.session = session;
+    this.agent = this.pathAgent ?? agentIdFromSessionKey(own(value, "sessionKey")) ?? this.agent;
+    if (transcript) return this.runtimeTools ? this.transcriptBesideRuntime(line, type) : this.transcriptEvent(line, type, data);
+    this.runtimeEvent(line, type, value, data);
+  }
+
+  end(): void {
+    this.transcriptReplay.end();
+  }
+
+  private runtimeEvent(line: number, type: string, value: Record<string, unknown>, data: Record<string, unknown>): void {
+    const { tally } = this.context;
+    if (type === "session.ended") return tally.used();
+    if (type === "session.started") {
+      const run = runIdOf(value);
+      if (run === undefined) return tally.skipped(this.file, line, "session.started without runId");
+      this.run = run;
+      return this.emit(line, { type: "run_start", ...this.base(line, run) });
+    }
+    if (COMPACTION_TYPES.has(type)) return this.compaction(line, runIdOf(value));
+    if (type === "model.completed") return this.completed(line, data);
+    if (!isToolEvent(type)) return this.other(line, type);
+
+    if (isCutForSize(data)) return tally.skipped(this.file, line, `${type} cut by the trajectory recorder (event over its size limit); its payload is lost`);
+    const run = runIdOf(value) ?? this.run;
+    if (run === undefined) return tally.skipped(this.file, line, `${type} without runId, outside any started run`);
+    const id = idText(own(data, "toolCallId"));
+    const name = own(data, "name");
+    const tool = typeof name === "string" && name.trim() !== "" ? name : undefined;
+    if (type === "tool.call") {
+      if (tool === undefined) return tally.skipped(this.file, line, 'tool.call without a tool "name"');
+      // The runtime records `args`; `arguments` (or `input`) is the transcript form.
+      const args = Object.prototype.hasOwnProperty.call(data, "args") ? data.args : callArguments(data);
+      return this.emit(line, { type: "tool_call", ...this.base(line, run), ...(id !== undefined ? { id } : {}), tool, ...(args !== undefined ? { args } : {}) });
+    }
+    if (id === undefined && tool === undefined) return tally.skipped(this.file, line, "tool.result without toolCallId or name");
+    const outcome = runtimeOutcome(data);
+    if (!outcome) return tally.skipped(this.file, line, "tool.result without a result or error");
+    this.emit(line, { type: "tool_result", ...this.base(line, run), ...(id !== undefined ? { id } : {}), ...(tool !== undefined ? { tool } : {}), ...outcome });
+  }
+
+  private transcriptBesideRuntime(line: number, type: string): void {
+    if (COMPACTION_TYPES.has(type)) return this.compaction(line, undefined);
+    if (!isToolEvent(type)) return this.other(line, type);
+    this.context.tally.ignored();
+  }
+
+  private transcriptEvent(line: number, type: string, data: Record<string, unknown>): void {
+    const { tally } = this.context;
+    switch (type) {
+      case "user.message":
+        this.transcriptReplay.userMessage();
+        return tally.used();
+      case "session.custom":
+        return customRunMarker(line, own(data, "customType"), own(data, "data")) ? tally.used() : tally.ignored();
+      case "tool.call": {
+        const name = own(data, "name");
+        if (typeof name !== "string" || name.trim() === "") return tally.skipped(this.file, line, 'tool.call without a tool "name"');
+        const group = own(data, "assistantEntryId") ?? line;
+        this.transcriptReplay.toolCalls(group, line, [{ id: idText(own(data, "toolCallId")), tool: name, args: callArguments(data) }]);
+        return tally.used();
+      }
+      case "tool.result": {
+        const message = own(data, "message");
+        if (!isPlainObject(message)) return tally.skipped(this.file, line, 'transcript tool.result without its toolResult "message"');
+        const result = toolResultMessage(message);
+        if (!result.ok) return tally.skipped(this.file, line, result.reason);
+        return this.transcriptReplay.toolResult(line, result.value);
+      }
+      default:
+        if (COMPACTION_TYPES.has(type)) return this.transcriptReplay.compaction(line);
+        return this.other(line, type);
+    }
+  }
+
+  private completed(line: number, data: Record<string, unknown>): void {
+    const count = own(data, "compactionCount");
+    if (this.scan.compactions || typeof count !== "number" || !(count > 0)) return this.context.tally.ignored();
+    this.context.tally.ignored(this.file, line, `model.completed reports ${count} compaction(s) but the trajectory does not say when; the post-compaction guard is not armed`);
+  }
+
+  private compaction(line: number, runId: string | undefined): void {
+    const run = runId ?? this.run;
+    if (run === undefined) return this.context.tally.ignored(this.file, line, "compaction before any run started; not replayed");
+    this.emit(line, { type: "compaction", ...this.base(line, run) });
+  }
+
+  private other(line: number, type: string): void {
+    if (QUIET_TYPES.has(type) || type.startsWith("approval.") || type.startsWith("message.")) return this.context.tally.ignored();
+    this.context.tally.ignored(this.file, line, `unknown trajectory event type ${quote(type)}`);
+  }
+
+  private base(line: number, run: string) {
+    return { run, session: this.session, ...(this.agent !== undefined ? { agent: this.agent } : {}), file: this.file, line };
+  }
+
+  private emit(line: number, event: LoopEvent): void {
+    const emitted = this.context.emit(event);
+    if (emitted.used) this.context.tally.used();
+    else this.context.tally.ignored(this.file, line, emitted.reason);
+  }
+}
+
+export const openclawTrajectoryAdapter: InputAdapter = {
+  format: "openclaw-trajectory",
+
+  sniff(samples) {
+    return samples.some((sample) => isPlainObject(sample) && own(sample, "traceSchema") === TRACE_SCHEMA);
+  },
+
+  async read(source: LineSource, context: AdapterContext) {
+    const reader = new TrajectoryReader(context, source.file, await scanTrajectory(source));
+    await source.forEachLine((text, line, terminated, problem) => {
+      const classified = classifyTrajectoryLine(text, terminated, problem);
+      if (classified.kind === "blank") return context.tally.ignored();
+      if (classified.kind === "bad") return context.tally.skipped(source.file, line, classified.reason);
+      if (classified.notice !== undefined) context.tally.note({ file: source.file, line, reason: classified.notice });
+      reader.event(line, classified.type, classified.transcript, classified.value, classified.data);
+    });
+    reader.end();
+  },
+};

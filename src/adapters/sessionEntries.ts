@@ -1,0 +1,54 @@
+/**
+ * One line of a pi session transcript (format v3), classified the same way by both passes of the
+ * session adapter: the header `{type:"session", version, id, …}`, an entry `{type, id, parentId,
+ * timestamp, …}`, a blank line, or a bad one.
+ */
+import { isPlainObject, own } from "../core/plainObject.js";
+import { parseObjectLine } from "./adapter.js";
+import type { LineProblem } from "./lineSource.js";
+import { customRunMarker, type RunMarker } from "./runNaming.js";
+
+export type SessionLine =
+  | { readonly kind: "blank" }
+  | { readonly kind: "bad"; readonly reason: string }
+  | { readonly kind: "header"; readonly value: Record<string, unknown>; readonly notice?: string }
+  | { readonly kind: "entry"; readonly type: string; readonly value: Record<string, unknown>; readonly notice?: string };
+
+/** `notice` (see parseJsonLine) is set on headers and entries whose bytes were not all UTF-8. */
+export function classifySessionLine(text: string, terminated: boolean, problem?: LineProblem): SessionLine {
+  const line = parseObjectLine(text, terminated, problem);
+  if (line.kind !== "object") return line;
+  const { value, notice } = line;
+  const withNotice = notice !== undefined ? { notice } : {};
+  const type = own(value, "type");
+  if (typeof type !== "string" || type === "") return { kind: "bad", reason: 'entry without "type"' };
+  if (type === "session") return { kind: "header", value, ...withNotice };
+  return { kind: "entry", type, value, ...withNotice };
+}
+
+/** The `message` object of a message entry, if it has one with a role. */
+export function entryMessage(entry: Record<string, unknown>): Record<string, unknown> | undefined {
+  const message = own(entry, "message");
+  return isPlainObject(message) && typeof own(message, "role") === "string" ? message : undefined;
+}
+
+/** What an entry means for run naming: a user message, a bootstrap or prompt-error custom entry. */
+export function entryRunMarker(line: number, type: string, entry: Record<string, unknown>): RunMarker | undefined {
+  if (type === "message") return entryMessage(entry)?.role === "user" ? { kind: "user", line } : undefined;
+  if (type === "custom") return customRunMarker(line, own(entry, "customType"), own(entry, "data"));
+  return undefined;
+}
+
+/** Entry types of the format that replay has no use for: skipped silently. */
+export const QUIET_ENTRY_TYPES: ReadonlySet<string> = new Set([
+  "model_change",
+  "thinking_level_change",
+  "label",
+  "custom_message",
+  "branch_summary",
+  "session_info",
+  "reset",
+]);
+
+/** Message roles other than user/assistant/toolResult that pi writes: not tool activity. */
+export const QUIET_MESSAGE_ROLES: ReadonlySet<string> = new Set(["bashExecution", "custom", "branchSummary", "compactionSummary", "hookMessage", "system"]);

@@ -1,0 +1,94 @@
+/**
+ * Turns the entries of an OpenClaw transcript, once read and classified, into canonical events:
+ * runs split at user messages (names from `runNaming`), parallel calls replayed one by one
+ * (`CallSequencer`), compactions in the run in progress. Shared by the session transcript adapter and
+ * the transcript events of a trajectory bundle. Every event keeps the line of its entry.
+ *
+ * Line accounting: results are tallied when they are handed to replay (they may be held back until
+ * their call is due); the caller tallies every other line.
+ */
+import type { LoopEvent } from "../core/events.js";
+import type { AdapterContext } from "./adapter.js";
+import { CallSequencer, type SequencedCall, type SequencedResult } from "./callSequencer.js";
+import type { ToolCallBlock, ToolResultMessage } from "./openclawMessages.js";
+import { RunSegments } from "./runNaming.js";
+
+export interface TranscriptIdentity {
+  readonly session: string;
+  readonly agent: string | undefined;
+}
+
+export class TranscriptReplay {
+  private readonly sequencer: CallSequencer;
+  private readonly runs: RunSegments;
+
+  constructor(
+    private readonly context: AdapterContext,
+    private readonly file: string,
+    segmentNames: ReadonlyArray<string | undefined>,
+    private readonly identity: () => TranscriptIdentity,
+  ) {
+    this.runs = new RunSegments(segmentNames, () => this.identity().session);
+    this.sequencer = new CallSequencer({
+      call: (call) => this.emitCall(call),
+      result: (result) => this.emitResult(result),
+    });
+  }
+
+  userMessage(): void {
+    this.sequencer.flush();
+    this.runs.userMessage();
+  }
+
+  /** The calls of one assistant message (`group` tells messages apart). */
+  toolCalls(group: unknown, line: number, calls: readonly ToolCallBlock[]): void {
+    for (const call of calls) this.sequencer.call(group, { line, ...call });
+  }
+
+  toolResult(line: number, message: ToolResultMessage): void {
+    const result: SequencedResult = { line, ...message };
+    if (!this.sequencer.result(result)) this.emitResult(result);
+  }
+
+  /** A compaction: tallied here like the results, since it is an event of its own. */
+  compaction(line: number): void {
+    this.sequencer.flush();
+    this.tally(line, this.context.emit({ type: "compaction", ...this.base(line) }));
+  }
+
+  end(): void {
+    this.sequencer.flush();
+  }
+
+  private base(line: number) {
+    const { session, agent } = this.identity();
+    return { run: this.runs.current(), session, ...(agent !== undefined ? { agent } : {}), file: this.file, line };
+  }
+
+  private emitCall(call: SequencedCall): void {
+    const event: LoopEvent = {
+      type: "tool_call",
+      ...this.base(call.line),
+      ...(call.id !== undefined ? { id: call.id } : {}),
+      tool: call.tool,
+      ...(call.args !== undefined ? { args: call.args } : {}),
+    };
+    this.context.emit(event);
+  }
+
+  private emitResult(result: SequencedResult): void {
+    const event: LoopEvent = {
+      type: "tool_result",
+      ...this.base(result.line),
+      ...(result.id !== undefined ? { id: result.id } : {}),
+      ...(result.tool !== undefined ? { tool: result.tool } : {}),
+      ...result.outcome,
+    };
+    this.tally(result.line, this.context.emit(event));
+  }
+
+  private tally(line: number, emitted: ReturnType<AdapterContext["emit"]>): void {
+    if (emitted.used) this.context.tally.used();
+    else this.context.tally.ignored(this.file, line, emitted.reason);
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * The output of `looplens config`: every effective value with where it came from (default, looplens,
+ * global, agent, --set, adjusted), the detector state, and the notices, as a table or one JSON document.
+ */
+import { Chalk } from "chalk";
+import Table from "cli-table3";
+import { configEntries, guardOn, rollingDetectorsOn, type ConfigNotice, type ResolvedConfig, type ValueSource } from "../core/config.js";
+import { NO_CONFIG_LINE, sourcesJson, thresholdLines } from "./configView.js";
+import { jsonText } from "./jsonText.js";
+import { detectorState } from "./reportData.js";
+import { sanitize } from "./sanitize.js";
+import { BORDERLESS } from "./tableParts.js";
+
+export interface ConfigReport {
+  readonly version: string;
+  readonly effective: ResolvedConfig;
+  readonly sources: Readonly<Record<string, ValueSource>>;
+  readonly notices: readonly ConfigNotice[];
+  /** The config file read, if any (after `--config auto` lookup). */
+  readonly file: string | null;
+  /** `--agent`, as given. */
+  readonly agent: string | null;
+  /** The override that `--agent` selected, if the file has one. */
+  readonly override: { readonly agent: string; readonly where: string } | null;
+  /** Ids of every agent with a loopDetection override in the file. */
+  readonly agentsWithOverrides: readonly string[];
+  readonly usesLooplensDefault: boolean;
+}
+
+/**
+ * `--format json`. Stable shape: `{version, file, agent, override, looplensDefault, config,
+ * rollingDetectors, postCompactionGuardActive, sources, notices, agentsWithOverrides}`; `config`
+ * holds the values only (`enabled` unset reads false, the runtime's default; the guard still runs).
+ */
+export function configReportJson(report: ConfigReport): string {
+  const { effective } = report;
+  const document = {
+    version: report.version,
+    file: report.file,
+    agent: report.agent,
+    override: report.override,
+    looplensDefault: report.usesLooplensDefault,
+    config: { ...effective, enabled: effective.enabled ?? false },
+    rollingDetectors: rollingDetectorsOn(effective),
+    postCompactionGuardActive: guardOn(effective),
+    sources: sourcesJson(effective, report.sources),
+    notices: report.notices.map((n) => ({ origin: n.origin, key: n.key, message: n.message })),
+    agentsWithOverrides: report.agentsWithOverrides,
+  };
+  return `${jsonText(document, "  ")}\n`;
+}
+
+/** Where the values come from: the file (or none) and the agent override `--agent` selected. */
+function originLines(report: ConfigReport): string[] {
+  if (report.file === null) return [NO_CONFIG_LINE];
+  const lines = [`config: ${sanitize(report.file)}`];
+  if (report.override) lines.push(`agent ${sanitize(report.override.agent)}'s override: ${report.override.where}`);
+  else if (report.agent !== null) lines.push(`agent ${sanitize(report.agent)}: no override in this file`);
+  return lines;
+}
+
+/** `--format table`: a header, one row per key, the agents with overrides, the notices. */
+export function configReportTable(report: ConfigReport, color: boolean): string {
+  const chalk = new Chalk({ level: color ? 1 : 0 });
+  const { effective } = report;
+  const table = new Table({
+    head: ["key", "value", "source"],
+    chars: BORDERLESS,
+    style: { head: color ? ["bold"] : [], border: [], "padding-left": 1, "padding-right": 0, compact: true },
+  });
+  for (const [key, value] of configEntries(effective)) {
+    const source = report.sources[key] ?? "default";
+    const shown = value === undefined ? "false (unset)" : String(value);
+    table.push([key, shown, source === "default" ? chalk.dim(source) : source]);
+  }
+  const out = [
+    chalk.bold(`looplens ${report.version} config — ${detectorState({ effective })}`),
+    ...originLines(report).map((line) => `  ${line}`),
+    ...thresholdLines(effective).map((line) => `  ${line}`),
+    "",
+    table.toString(),
+    "",
+  ];
+  if (report.agentsWithOverrides.length > 0) {
+    out.push(`agents with an override in this file: ${report.agentsWithOverrides.map(sanitize).join(", ")}${report.agent === null ? " (--agent ID shows one)" : ""}`, "");
+  }
+  if (report.notices.length === 0) out.push(chalk.dim("no notices"));
+  else {
+    out.push(chalk.bold("notices"));
+    for (const n of report.notices) out.push(`  ${sanitize(n.origin)}: ${sanitize(n.message)}`); // a file may hold 100k unknown keys
+  }
+  return `${out.join("\n").replace(/[ \t]+$/gm, "")}\n`;
+}

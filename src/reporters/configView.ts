@@ -1,0 +1,71 @@
+/**
+ * Views of the effective configuration shared by the reporters and `looplens config`: the header
+ * lines that state thresholds and detector state, what an agent override changes, and the JSON
+ * form of a config with its value sources.
+ */
+import { configEntries, guardOn, rollingDetectorsOn, type ResolvedConfig, type ValueSource } from "../core/config.js";
+import type { ConfigSummary } from "./reportData.js";
+import { sanitize } from "./sanitize.js";
+
+/** The config an agent override produced, and the run agents it applied to. */
+export interface AgentConfigView {
+  /** The agent id as written in the config file. */
+  readonly agent: string;
+  /** Where the override is in the file (`agents.list[0].tools.loopDetection`). */
+  readonly where: string;
+  /** Agent ids of the runs that used it, as the input names them. */
+  readonly runAgents: readonly string[];
+  readonly effective: ResolvedConfig;
+  readonly sources: Readonly<Record<string, ValueSource>>;
+}
+
+/** What headers say when no --config was given. */
+export const NO_CONFIG_LINE = "config: none given; documented defaults, but enabled=true (runtime: false)";
+
+const shown = (value: boolean | number | undefined) => (value === undefined ? "unset" : String(value));
+
+/** The effective thresholds as two `name=value` lines that fit 80 columns. */
+export function thresholdLines(config: ResolvedConfig): string[] {
+  return [
+    `warningThreshold=${config.warningThreshold} criticalThreshold=${config.criticalThreshold} globalCircuitBreakerThreshold=${config.globalCircuitBreakerThreshold}`,
+    `unknownToolThreshold=${config.unknownToolThreshold} historySize=${config.historySize} postCompactionGuard.windowSize=${config.postCompactionGuard.windowSize}`,
+  ];
+}
+
+/** `key=value` for every value in which `config` differs from `base`. */
+export function configDifferences(config: ResolvedConfig, base: ResolvedConfig): string[] {
+  const baseValues = new Map(configEntries(base));
+  return configEntries(config)
+    .filter(([key, value]) => baseValues.get(key) !== value)
+    .map(([key, value]) => `${key}=${shown(value)}`);
+}
+
+/** What an agent's override changes, in one line (empty when it changes nothing). */
+export function overrideLine(view: AgentConfigView, base: ResolvedConfig): string {
+  const changes = configDifferences(view.effective, base);
+  return changes.length === 0 ? "" : `agent ${sanitize(view.agent)}'s override: ${changes.join(" ")}`;
+}
+
+/** Report header lines under the title: config origin, thresholds, and what agent overrides change. */
+export function configHeaderLines(config: ConfigSummary): string[] {
+  const origin = config.file !== null ? `config: ${sanitize(config.file)}` : NO_CONFIG_LINE;
+  const agent = config.forcedAgent ? sanitize(config.forcedAgent) : "";
+  const forced = !agent ? "" : config.agentOverrides.length > 0 ? `; agent ${agent}'s override for every run (--agent)` : `; --agent ${agent}: no override, global values`;
+  const overrides = (config.agentConfigs ?? []).map((view) => overrideLine(view, config.effective)).filter((line) => line !== "");
+  return [`${origin}${forced}`, ...thresholdLines(config.effective), ...overrides];
+}
+
+/** A config as JSON: its values (`enabled` unset reads as the runtime's default, false) and what runs. */
+export function configJson(effective: ResolvedConfig): Record<string, unknown> {
+  return {
+    ...effective,
+    enabled: effective.enabled ?? false,
+    rollingDetectors: rollingDetectorsOn(effective),
+    postCompactionGuardActive: guardOn(effective),
+  };
+}
+
+/** The source of every dotted key, in the canonical key order. */
+export function sourcesJson(effective: ResolvedConfig, sources: Readonly<Record<string, ValueSource>>): Record<string, ValueSource> {
+  return Object.fromEntries(configEntries(effective).map(([key]) => [key, sources[key] ?? "default"]));
+}

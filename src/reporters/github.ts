@@ -1,0 +1,49 @@
+/**
+ * `--format github`: GitHub Actions workflow commands, one annotation per table row (repeated
+ * verdicts of one pattern collapse as in the table; `--verbose` gives one per verdict), pointing at
+ * the transcript line: `::warning file=…,line=…,title=…::message` for warnings, `::error …` for
+ * blocks and aborts. GitHub shows only a few annotations per step, so collapsing keeps every
+ * pattern visible.
+ *
+ * Escaping follows the runner's rules (actions/toolkit `command.ts`): in the message `%`, CR and LF
+ * become `%25`, `%0D`, `%0A`; in property values `:` and `,` also become `%3A` and `%2C`. Input text
+ * is sanitized first, so no control character or newline can start a command of its own.
+ */
+import { levelLabel, type Finding } from "../core/findings.js";
+import { callRange, groupFindings, isLiveRun, type FindingGroup, type Reporter } from "./reportData.js";
+import { clip, ID_WIDTH, sanitize } from "./sanitize.js";
+
+export function escapeData(text: string): string {
+  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+}
+
+export function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
+}
+
+export function workflowCommand(command: string, properties: Record<string, string | number>, message: string): string {
+  const props = Object.entries(properties)
+    .map(([key, value]) => `${key}=${escapeProperty(String(value))}`)
+    .join(",");
+  return `::${command}${props ? ` ${props}` : ""}::${escapeData(message)}`;
+}
+
+/** A finding's message names its tool, which may be any length; annotations stay readable. */
+const MESSAGE_WIDTH = 1000;
+
+function annotation(group: FindingGroup): string {
+  const f: Finding = group.first;
+  const command = f.level === "warning" ? "warning" : "error";
+  const where = group.verdicts > 1 ? `calls ${callRange(group)}, ${group.verdicts} verdicts` : f.call === null ? "call unknown" : `call ${f.call}`;
+  const after = f.afterStop ? "; after the run's first would-be stop" : "";
+  const live = f.source === "log" ? "live " : "";
+  const title = `looplens ${live}${levelLabel(f.level)} · ${f.detector} · ${f.threshold.name}=${f.threshold.value}`;
+  const message = `${clip(f.message, MESSAGE_WIDTH)} [run ${clip(f.run ?? "none", ID_WIDTH)}, ${where}${after}]`;
+  return workflowCommand(command, { file: sanitize(f.file), line: f.line, title }, message);
+}
+
+export const githubReporter: Reporter = (data, options) => {
+  const replayed = data.runs.filter((run) => !isLiveRun(run));
+  const groups = [...replayed.flatMap((run) => groupFindings(run.findings, options.verbose)), ...groupFindings(data.liveFindings ?? [], options.verbose)];
+  return groups.map((group) => `${annotation(group)}\n`).join("");
+};

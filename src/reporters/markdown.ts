@@ -1,0 +1,113 @@
+/**
+ * `--format markdown`: the table report as GitHub-flavoured markdown, for pull-request comments and
+ * `$GITHUB_STEP_SUMMARY`. Every string from the input is sanitized (no control characters or escape
+ * sequences), cut to a width, and escaped so it stays text: pipes cannot split a cell, and backticks,
+ * brackets, asterisks, angle brackets and ampersands cannot become code, links, emphasis, HTML or
+ * entities.
+ */
+import { levelLabel, type RunReport } from "../core/findings.js";
+import { callRange, detectorState, groupFindings, isLiveRun, plural, summarize, thresholdList, type FindingGroup, type ReportData, type Reporter } from "./reportData.js";
+import { clip, ID_WIDTH } from "./sanitize.js";
+
+/** Input text longer than this (a tool name, say) is cut, marked with `…`. */
+const TEXT_WIDTH = 240;
+
+/** Input text made inert for a markdown table cell or line, and cut to `width`. */
+export function markdownText(text: string, width = TEXT_WIDTH): string {
+  return clip(text, width)
+    .replace(/[\\`*[\]|~]/g, (c) => `\\${c}`)
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;");
+}
+
+const row = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
+
+const FINDING_HEAD = ["call", "line", "tool", "detector", "level", "count", "threshold", "after stop"];
+const FINDING_ALIGN = ["---:", "---:", "---", "---", "---", "---:", "---", ":---:"];
+
+function findingRow(group: FindingGroup): string {
+  const { first } = group;
+  const count = group.minCount === group.maxCount ? String(group.maxCount) : `${group.minCount}–${group.maxCount}`;
+  const level = `${levelLabel(first.level)}${group.verdicts > 1 ? ` ×${group.verdicts}` : ""}`;
+  return row([
+    callRange(group),
+    String(first.line),
+    markdownText(first.tool),
+    first.detector,
+    first.level === "warning" ? level : `**${level}**`,
+    count,
+    `${first.threshold.name}=${first.threshold.value}`,
+    first.afterStop ? "⏹" : "",
+  ]);
+}
+
+function runSection(run: RunReport, verbose: boolean): string[] {
+  const facts = [
+    run.agent !== null ? `agent ${markdownText(run.agent, ID_WIDTH)}` : undefined,
+    run.session !== null ? `session ${markdownText(run.session, ID_WIDTH)}` : undefined,
+    markdownText(run.file, Infinity), // the user's own path: escaped, never cut
+    plural(run.calls, "call"),
+    plural(run.compactions, "compaction"),
+  ].filter((part) => part !== undefined);
+  const lines = [`### Run ${markdownText(run.run, ID_WIDTH)}`, "", facts.join(" · ")];
+  if (run.firstStop) {
+    const what = run.firstStop.kind === "abort" ? "aborted" : "blocked";
+    lines.push("", `Under this config the run would have been **${what}** at call ${run.firstStop.call}; rows marked ⏹ come after that point.`);
+  }
+  if (run.recordedVetoes > 0) lines.push("", `${plural(run.recordedVetoes, "call")} really blocked by the live runtime (loop veto in the transcript).`);
+  const groups = groupFindings(run.findings, verbose);
+  lines.push("");
+  if (groups.length === 0) lines.push("No findings.");
+  else {
+    lines.push(row(FINDING_HEAD), row(FINDING_ALIGN));
+    for (const group of groups) lines.push(findingRow(group)); // not push(...rows): 100k rows overflow the stack
+  }
+  return [...lines, ""];
+}
+
+function liveSection(data: ReportData, verbose: boolean): string[] {
+  if (!data.liveFindings || data.liveFindings.length === 0) return [];
+  const rows = groupFindings(data.liveFindings, verbose).map((g) =>
+    row([markdownText(g.first.run ?? "–", ID_WIDTH), String(g.first.line), markdownText(g.first.tool), g.first.detector, levelLabel(g.first.level), String(g.maxCount)]),
+  );
+  return ["### Live findings (from Gateway logs)", "", row(["run", "line", "tool", "detector", "level", "count"]), row(["---", "---:", "---", "---", "---", "---:"]), ...rows, ""];
+}
+
+function summarySection(data: ReportData): string[] {
+  const s = summarize(data);
+  const lines = [
+    "### Summary",
+    "",
+    row(["", ""]),
+    row(["---", "---"]),
+    row(["files", String(s.files)]),
+    row(["lines", `${s.lines.read} (${s.lines.used} used, ${s.lines.ignored} ignored, ${s.lines.skipped} skipped)`]),
+    row(["runs", String(s.runs)]),
+    row(["calls", String(s.calls)]),
+    row(["runs with warnings / blocks / aborts", `${s.runsWith.warning} / ${s.runsWith.block} / ${s.runsWith.abort}`]),
+    row(["findings", `${s.findings.warning} warning, ${s.findings.critical} block, ${s.findings.abort} abort`]),
+    row(["thresholds", thresholdList(data.config.effective)]),
+  ];
+  if (data.config.agentOverrides.length > 0) lines.push(row(["agent overrides applied", data.config.agentOverrides.map((id) => markdownText(id, ID_WIDTH)).join(", ")]));
+  if (s.findings.total === 0) lines.push("", `No loop findings in ${plural(s.runs, "run")}.`);
+  return lines;
+}
+
+export const markdownReporter: Reporter = (data, options) => {
+  // Live runs (from Gateway logs) are shown in the live section, not as replayed runs.
+  const replayed = data.runs.filter((run) => !isLiveRun(run));
+  const shown = replayed.filter((run) => options.all || run.findings.length > 0 || run.recordedVetoes > 0);
+  const hidden = replayed.length - shown.length;
+  const out = [
+    "## looplens report",
+    "",
+    `looplens ${data.version}: ${markdownText(detectorState(data.config), Infinity)}`,
+    "",
+    ...shown.flatMap((run) => runSection(run, options.verbose)),
+    ...liveSection(data, options.verbose),
+    ...(hidden > 0 && shown.length > 0 ? [`${plural(hidden, "run")} without findings not shown (\`--all\` shows them).`, ""] : []),
+    ...summarySection(data),
+  ];
+  return `${out.join("\n")}\n`;
+};

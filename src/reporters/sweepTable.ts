@@ -1,0 +1,87 @@
+/**
+ * `sweep --format table`: one row per config of the grid (the varied values, runs warned / blocked /
+ * aborted, median call of the first blocks, precision/recall when runs are labelled, and the runs
+ * whose verdict changed from the row above), then footnotes for clamped configs and the best one.
+ */
+import { Chalk, type ChalkInstance } from "chalk";
+import type { VerdictChange } from "../core/sweepStats.js";
+import { detectorState, plural, thresholdList } from "./reportData.js";
+import { clip, sanitize } from "./sanitize.js";
+import type { SweepReport, SweepReporter, SweepRow } from "./sweepReport.js";
+import { borderlessTable } from "./tableParts.js";
+
+const CLAMP_MARK = "*";
+const BEST_MARK = "◀ best";
+const SHOWN_CHANGES = 3;
+const SHOWN_CLAMP_NOTES = 10;
+
+const fixed = (value: number | null) => (value === null ? "–" : value.toFixed(2));
+
+function changesCell(changes: readonly VerdictChange[], width: number): string {
+  if (changes.length === 0) return "";
+  const shown = changes.slice(0, SHOWN_CHANGES).map((c) => `${sanitize(c.run)} ${c.from}→${c.to}`);
+  const more = changes.length > SHOWN_CHANGES ? `, +${changes.length - SHOWN_CHANGES} more` : "";
+  return clip(`${shown.join(", ")}${more}`, width);
+}
+
+function rowCells(report: SweepReport, row: SweepRow, index: number, chalk: ChalkInstance, changeWidth: number): string[] {
+  const values = report.axes.map((axis) => String(row.vary[axis.key]));
+  if (row.clamped.length > 0) values[0] += CLAMP_MARK;
+  const { warned, blocked, aborted, firstBlockMedianCall } = row.stats;
+  const cells = [...values, String(warned), String(blocked), String(aborted), firstBlockMedianCall === null ? "–" : String(firstBlockMedianCall)];
+  if (row.score) {
+    const pr = `${fixed(row.score.precision)}/${fixed(row.score.recall)}`;
+    cells.push(index === report.best ? chalk.green(`${pr} ${BEST_MARK}`) : pr);
+  }
+  cells.push(changesCell(row.changed, changeWidth));
+  return cells;
+}
+
+function footnotes(report: SweepReport, chalk: ChalkInstance): string[] {
+  const lines: string[] = [];
+  const clamped = report.rows.map((row, i) => ({ row, i })).filter(({ row }) => row.clamped.length > 0);
+  if (clamped.length > 0) {
+    lines.push(`${CLAMP_MARK} clamped: the runtime would adjust these configs (critical above warning, breaker above critical):`);
+    for (const { row, i } of clamped.slice(0, SHOWN_CLAMP_NOTES)) lines.push(chalk.dim(`  row ${i + 1} (${pointText(row)}): ${row.clamped.join("; ")}`));
+    if (clamped.length > SHOWN_CLAMP_NOTES) lines.push(chalk.dim(`  … and ${clamped.length - SHOWN_CLAMP_NOTES} more (--format json lists them all)`));
+  }
+  if (report.labels) {
+    const best = report.best === undefined ? undefined : report.rows[report.best];
+    if (best?.score) {
+      const { stuckStopped, stuck } = best.score;
+      lines.push(chalk.green(`${BEST_MARK}: ${pointText(best)} stops ${stuckStopped}/${stuck} stuck runs earliest and no healthy run`));
+    } else {
+      lines.push(chalk.yellow("no config of the grid stops a stuck run without also stopping a healthy one"));
+    }
+    lines.push(chalk.dim("  P/R: precision (stopped runs that are stuck) / recall (stuck runs stopped); stopped = blocked or aborted"));
+  }
+  return lines;
+}
+
+const pointText = (row: SweepRow) =>
+  Object.entries(row.vary)
+    .map(([key, value]) => `${key}=${String(value)}`)
+    .join(" ");
+
+export const sweepTableReporter: SweepReporter = (report, options) => {
+  const chalk = new Chalk({ level: options.color ? 1 : 0 });
+  const runs = report.rows[0]?.stats.runs ?? 0;
+  const head = [...report.axes.map((a) => a.key), "warned", "blocked", "aborted", "median 1st block"];
+  if (report.labels) head.push("P/R");
+  head.push("changed (vs row above)");
+  const table = borderlessTable(head, options.color);
+  // On a terminal the change list is cut to the width left over; on a pipe it is printed whole.
+  const fixedWidth = head.slice(0, -1).reduce((sum, h) => sum + h.length + 2, 0) + (report.labels ? 8 : 0);
+  const changeWidth = options.width === undefined ? Infinity : Math.max(24, options.width - fixedWidth);
+  report.rows.forEach((row, i) => table.push(rowCells(report, row, i, chalk, changeWidth)));
+  const out = [
+    chalk.dim(`looplens ${report.version} — ${detectorState(report.config)}`),
+    `sweep: ${plural(report.rows.length, "config")} over ${plural(runs, "run")} (${plural(report.calls, "call")}) in ${plural(report.files, "file")}; input read once`,
+    chalk.dim(`base: ${thresholdList(report.config.effective)}`),
+    "",
+    table.toString(),
+    "",
+    ...footnotes(report, chalk),
+  ];
+  return `${out.join("\n").replace(/[ \t]+$/gm, "").trimEnd()}\n`;
+};

@@ -1,0 +1,114 @@
+/**
+ * The table report's Gateway-log sections: per live run what the runtime logged (one row per
+ * pattern, echo lines shown), the findings logged outside any run, and replay vs live per run.
+ */
+import type { ChalkInstance } from "chalk";
+import { levelLabel, type Finding, type RunReport } from "../core/findings.js";
+import { compareReplayWithLive, type ComparisonRow, type ComparisonSide } from "./comparison.js";
+import { callRange, groupFindings, isLiveRun, type FindingGroup, type ReportData, type ReportOptions } from "./reportData.js";
+import { clip, ID_WIDTH, sanitize } from "./sanitize.js";
+import { plural } from "./reportData.js";
+import { borderlessTable, levelColor } from "./tableParts.js";
+
+function liveRunHeader(run: RunReport, chalk: ChalkInstance): string {
+  const live = run.live;
+  const counts = live ? ([["armed", live.guard.armed], ["persisted", live.guard.persisted], ["closed", live.guard.windowsClosed]] as const) : [];
+  const nonZero = counts.filter(([, n]) => n > 0).map(([what, n]) => `${what} ${n}`);
+  const guard = nonZero.length > 0 ? `guard ${nonZero.join(", ")}` : "";
+  const parts = [
+    chalk.bold(`live run ${clip(run.run, ID_WIDTH)}`),
+    run.agent !== null ? `agent ${clip(run.agent, ID_WIDTH)}` : undefined,
+    run.session !== null ? `session ${clip(run.session, ID_WIDTH)}` : undefined,
+    sanitize(run.file),
+    plural(run.calls, "tool start"),
+    plural(run.compactions, "compaction"),
+    guard,
+  ];
+  let header = parts.filter((p) => p !== undefined && p !== "").join(chalk.dim(" · "));
+  const blocks = run.findings.filter((f) => f.level === "critical").length;
+  const aborted = run.findings.some((f) => f.level === "abort");
+  if (blocks > 0 || aborted) {
+    const what = [blocks > 0 ? `blocked ${plural(blocks, "call")}` : "", aborted ? "aborted the run" : ""].filter(Boolean).join(" and ");
+    header += `\n${chalk.dim(`  the live runtime ${what}; rows marked ⏹ come after its first stop`)}`;
+  }
+  if (live && !live.started) header += `\n${chalk.dim("  the run started before this log: call numbers unknown")}`;
+  return header;
+}
+
+function liveRow(group: FindingGroup, chalk: ChalkInstance, withCall: boolean): string[] {
+  const { first } = group;
+  const count = group.minCount === group.maxCount ? String(group.maxCount) : `${group.minCount}–${group.maxCount}`;
+  const level = levelColor(chalk, first.level)(levelLabel(first.level)) + (group.verdicts > 1 ? chalk.dim(` ×${group.verdicts}`) : "");
+  const echoes = clip((first.echoLines ?? []).join(","), 12);
+  const cells = [String(first.line), clip(first.tool, 16), first.detector, level, count, echoes, first.afterStop ? chalk.dim("⏹") : ""];
+  return withCall ? [callRange(group), ...cells] : cells;
+}
+
+function liveTable(findings: readonly Finding[], options: ReportOptions, chalk: ChalkInstance, withCall: boolean): string {
+  const groups = groupFindings(findings, options.verbose);
+  if (groups.length === 0) return chalk.dim("  no findings");
+  const head = ["line", "tool", "detector", "level", "count", "echo lines", ""];
+  const table = borderlessTable(withCall ? ["call", ...head] : head, options.color);
+  for (const group of groups) table.push(liveRow(group, chalk, withCall));
+  return table.toString();
+}
+
+/** Live runs with their findings (all live runs with --all), then the findings outside any run. */
+export function liveSection(data: ReportData, options: ReportOptions, chalk: ChalkInstance): string[] {
+  const liveRuns = data.runs.filter(isLiveRun);
+  const shown = liveRuns.filter((run) => options.all || run.findings.length > 0);
+  const outside = (data.liveFindings ?? []).filter((f) => f.run === null);
+  const out = [chalk.bold("Live runs (what the runtime logged, from Gateway logs)")];
+  if (shown.length === 0 && outside.length === 0) out.push(chalk.dim(`  no live findings in ${plural(liveRuns.length, "run")}`));
+  for (const run of shown) out.push(liveRunHeader(run, chalk), liveTable(run.findings, options, chalk, true), "");
+  const hidden = liveRuns.length - shown.length;
+  if (hidden > 0 && shown.length > 0) out.push(chalk.dim(`${plural(hidden, "live run")} without findings not shown (--all shows them)`), "");
+  if (outside.length > 0) out.push(chalk.bold("Live findings outside any run (logged while no run was open)"), liveTable(outside, options, chalk, false), "");
+  if (out[out.length - 1] !== "") out.push("");
+  return out;
+}
+
+function sideText(side: ComparisonSide | null): string {
+  if (!side) return "—";
+  const times = side.findings > 1 ? ` ×${side.findings}` : "";
+  if (side.firstCall === null) return `line ${side.line}${times}`;
+  const calls = side.lastCall !== null && side.lastCall !== side.firstCall ? `${side.firstCall}–${side.lastCall}` : String(side.firstCall);
+  return `${calls}${times}`;
+}
+
+const AGREEMENT_TEXT: Record<string, string> = {
+  "both:same": "both, same call",
+  "both:replay": "both, replay first",
+  "both:live": "both, live first",
+  "both:null": "both",
+  replay_only: "replay only",
+  live_only: "live only",
+};
+
+function agreementText(row: ComparisonRow, chalk: ChalkInstance): string {
+  const text = AGREEMENT_TEXT[row.agreement === "both" ? `both:${row.earlier}` : row.agreement]!;
+  return row.agreement === "both" ? chalk.green(text) : chalk.yellow(text);
+}
+
+/** Replay vs live per run id found on both sides; nothing when there is no replayed run at all. */
+export function comparisonSection(data: ReportData, options: ReportOptions, chalk: ChalkInstance): string[] {
+  if (!data.runs.some((run) => !isLiveRun(run))) return [];
+  const comparison = compareReplayWithLive(data.runs);
+  const out = [chalk.bold("Replay vs live (runs lined up by run id; replay under this config, calls as numbered)")];
+  if (comparison.runs.length === 0) return [...out, chalk.dim("  no run id appears both in the replayed inputs and in a Gateway log"), ""];
+  for (const run of comparison.runs) {
+    const rows = comparison.rows.filter((row) => row.run === run);
+    out.push(`run ${clip(run, ID_WIDTH)}`);
+    if (rows.length === 0) {
+      out.push(chalk.dim("  neither the replay nor the live runtime found anything: they agree"), "");
+      continue;
+    }
+    const table = borderlessTable(["detector", "tool", "level", "replay", "live", "agreement"], options.color);
+    for (const row of rows) {
+      const level = levelColor(chalk, row.level)(levelLabel(row.level));
+      table.push([row.detector, clip(row.tool, 14), level, sideText(row.replay), sideText(row.live), agreementText(row, chalk)]);
+    }
+    out.push(table.toString(), "");
+  }
+  return out;
+}

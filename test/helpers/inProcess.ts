@@ -1,0 +1,26 @@
+/** Runs the analysis pipeline in-process (no spawn): for the many small input-handling cases. */
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { analyzeInputs, type Analysis, type InputOptions } from "../../src/commands/analysis.js";
+import { createConfigResolver } from "../../src/commands/configResolution.js";
+import { loadXxhashDigest } from "../../src/core/xxhashDigest.js";
+
+export async function analyzePaths(paths: readonly string[], options: InputOptions = {}): Promise<Analysis> {
+  const resolver = await createConfigResolver({});
+  return analyzeInputs(paths, await loadXxhashDigest(), (agent) => resolver.effectiveFor(agent).config, options);
+}
+
+/** Writes `content` as `<tmp>/agents/<agent>/sessions/<name>` and returns its path. */
+export function writeSessionFile(content: string | Buffer, name = "s-1.jsonl", agent = "main"): string {
+  const dir = join(mkdtempSync(join(tmpdir(), "looplens-")), "agents", agent, "sessions");
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+/** Findings reduced to what replay decides: [run, call, detector, level, count]. */
+export function verdicts(analysis: Analysis): Array<[string, number, string, string, number]> {
+  return analysis.runs.flatMap((run) => run.findings.map((f): [string, number, string, string, number] => [f.run, f.call, f.detector, f.level, f.count]));
+}
