@@ -173,31 +173,29 @@ export function resolveConfig(blocks: readonly RawBlock[]): EffectiveConfig {
       .at(-1);
     return { origin: latest?.origin ?? "defaults", context: latest?.agent !== undefined ? `agent ${latest.agent}: ` : "" };
   };
+  /** Raises `value` to one above `below` when it is not above it, with a notice blaming `blameKeys`. */
+  const raiseAbove = (key: string, value: number, belowKey: string, below: number, blameKeys: string[]): number => {
+    if (value > below) return value;
+    const adjusted = below + 1;
+    const { origin, context } = blame(...blameKeys);
+    notices.push({
+      origin,
+      key,
+      adjustment: true,
+      message: `${context}${key} ${value} is not above ${belowKey} ${below}; raised to ${adjusted}`,
+    });
+    sources[key] = "adjusted";
+    return adjusted;
+  };
   // Ordering is enforced after defaults, critical first, then the breaker against the new critical.
-  if (criticalThreshold <= warningThreshold) {
-    const adjusted = warningThreshold + 1;
-    const { origin, context } = blame("warningThreshold", "criticalThreshold");
-    notices.push({
-      origin,
-      key: "criticalThreshold",
-      adjustment: true,
-      message: `${context}criticalThreshold ${criticalThreshold} is not above warningThreshold ${warningThreshold}; raised to ${adjusted}`,
-    });
-    criticalThreshold = adjusted;
-    sources["criticalThreshold"] = "adjusted";
-  }
-  if (globalCircuitBreakerThreshold <= criticalThreshold) {
-    const adjusted = criticalThreshold + 1;
-    const { origin, context } = blame("warningThreshold", "criticalThreshold", "globalCircuitBreakerThreshold");
-    notices.push({
-      origin,
-      key: "globalCircuitBreakerThreshold",
-      adjustment: true,
-      message: `${context}globalCircuitBreakerThreshold ${globalCircuitBreakerThreshold} is not above criticalThreshold ${criticalThreshold}; raised to ${adjusted}`,
-    });
-    globalCircuitBreakerThreshold = adjusted;
-    sources["globalCircuitBreakerThreshold"] = "adjusted";
-  }
+  criticalThreshold = raiseAbove("criticalThreshold", criticalThreshold, "warningThreshold", warningThreshold, ["warningThreshold", "criticalThreshold"]);
+  globalCircuitBreakerThreshold = raiseAbove(
+    "globalCircuitBreakerThreshold",
+    globalCircuitBreakerThreshold,
+    "criticalThreshold",
+    criticalThreshold,
+    ["warningThreshold", "criticalThreshold", "globalCircuitBreakerThreshold"],
+  );
 
   return {
     config: {
