@@ -126,7 +126,7 @@ describe("a day of Gateway log: concurrent runs, echoes, compactions, guard line
   it("the table has a live section per run and the findings outside any run", () => {
     const table = runCli(["analyze", DAY, "--quiet"]).stdout;
     expect(table).toContain("Live runs (what the runtime logged, from Gateway logs)");
-    expect(table).toMatch(/live run run-delta · agent main · session sess-delta · .* · 8 tool starts · 1 compaction · guard armed 1, persisted 1/);
+    expect(table).toMatch(/live run run-delta · agent main · session sess-delta\n  .* · 8 tool starts · 1 compaction · guard armed 1, persisted 1/);
     expect(table).toMatch(/\n 11 +49 +process +known_poll_no_progress +warning +10 +51,53\n/);
     expect(table).toContain("Live findings outside any run (logged while no run was open)");
     expect(table).toMatch(/\n 183 +exec +generic_repeat +block +20 +184\n/);

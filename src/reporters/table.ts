@@ -5,7 +5,7 @@
  */
 import { Chalk, type ChalkInstance } from "chalk";
 import { levelLabel, type RunReport } from "../core/findings.js";
-import { configHeaderLines, overrideLine } from "./configView.js";
+import { configHeaderLines, overrideLine, thresholdLines } from "./configView.js";
 import {
   callRange,
   detectorState,
@@ -13,7 +13,6 @@ import {
   isLiveRun,
   plural,
   summarize,
-  thresholdList,
   type FindingGroup,
   type ReportData,
   type ReportOptions,
@@ -24,21 +23,21 @@ import { borderlessTable, levelColor } from "./tableParts.js";
 import { comparisonSection, liveSection } from "./tableLive.js";
 
 function runHeader(run: RunReport, chalk: ChalkInstance, config: ReportData["config"]): string {
-  const parts = [
+  // Two lines (who, then where and how much) so that headers fit 80 columns.
+  const who = [
     chalk.bold(`run ${clip(run.run, ID_WIDTH)}`),
     run.agent !== null ? `agent ${clip(run.agent, ID_WIDTH)}` : undefined,
     run.session !== null ? `session ${clip(run.session, ID_WIDTH)}` : undefined,
-    sanitize(run.file),
-    plural(run.calls, "call"),
-    plural(run.compactions, "compaction"),
   ];
-  let header = parts.filter((p) => p !== undefined).join(chalk.dim(" · "));
+  const where = [sanitize(run.file), plural(run.calls, "call"), plural(run.compactions, "compaction")];
+  let header = who.filter((p) => p !== undefined).join(chalk.dim(" · "));
+  header += `\n  ${chalk.dim(where.join(" · "))}`;
   const override = run.agent !== null ? config.agentConfigs?.find((view) => view.runAgents.includes(run.agent!)) : undefined;
   const changes = override ? overrideLine(override, config.effective) : "";
   if (changes) header += `\n${chalk.dim(`  ${changes}`)}`;
   if (run.firstStop) {
     const what = run.firstStop.kind === "abort" ? "aborted" : "blocked";
-    header += `\n${chalk.dim(`  under this config the run would have been ${what} at call ${run.firstStop.call}; rows marked ⏹ come after that point`)}`;
+    header += `\n${chalk.dim(`  would have been ${what} at call ${run.firstStop.call} under this config (⏹: later rows)`)}`;
   }
   if (run.recordedVetoes > 0) header += `\n${chalk.dim(`  ${plural(run.recordedVetoes, "call")} really blocked by the live runtime (loop veto in the transcript)`)}`;
   return header;
@@ -76,9 +75,11 @@ function summaryBlock(data: ReportData, chalk: ChalkInstance): string {
     chalk.bold("Summary"),
     `  ${plural(s.files, "file")}, ${plural(s.lines.read, "line")} (${s.lines.used} used, ${s.lines.ignored} ignored, ${s.lines.skipped} skipped)`,
     `  ${plural(s.runs, "run")}, ${plural(s.calls, "call")}, ${plural(s.compactions, "compaction")}`,
-    `  runs with warnings ${s.runsWith.warning}, blocks ${s.runsWith.block}, aborts ${s.runsWith.abort}` +
-      chalk.dim(` (findings: ${s.findings.warning} warning, ${s.findings.critical} block, ${s.findings.abort} abort)`),
-    `  thresholds: ${thresholdList(data.config.effective)}`,
+    `  runs with warnings ${s.runsWith.warning}, blocks ${s.runsWith.block}, aborts ${s.runsWith.abort}`,
+    chalk.dim(`  findings: ${s.findings.warning} warning, ${s.findings.critical} block, ${s.findings.abort} abort`),
+    // Two lines so the summary fits 80 columns.
+    "  thresholds:",
+    ...thresholdLines(data.config.effective).map((line) => `    ${line}`),
   ];
   if (s.live) {
     const outside = s.live.outsideRuns > 0 ? `, ${s.live.outsideRuns} outside any run` : "";

@@ -15,21 +15,20 @@ function liveRunHeader(run: RunReport, chalk: ChalkInstance): string {
   const counts = live ? ([["armed", live.guard.armed], ["persisted", live.guard.persisted], ["closed", live.guard.windowsClosed]] as const) : [];
   const nonZero = counts.filter(([, n]) => n > 0).map(([what, n]) => `${what} ${n}`);
   const guard = nonZero.length > 0 ? `guard ${nonZero.join(", ")}` : "";
-  const parts = [
+  // Two lines (who, then where and how much), like replayed runs, to fit 80 columns.
+  const who = [
     chalk.bold(`live run ${clip(run.run, ID_WIDTH)}`),
     run.agent !== null ? `agent ${clip(run.agent, ID_WIDTH)}` : undefined,
     run.session !== null ? `session ${clip(run.session, ID_WIDTH)}` : undefined,
-    sanitize(run.file),
-    plural(run.calls, "tool start"),
-    plural(run.compactions, "compaction"),
-    guard,
   ];
-  let header = parts.filter((p) => p !== undefined && p !== "").join(chalk.dim(" · "));
+  const where = [sanitize(run.file), plural(run.calls, "tool start"), plural(run.compactions, "compaction"), guard];
+  let header = who.filter((p) => p !== undefined).join(chalk.dim(" · "));
+  header += `\n  ${chalk.dim(where.filter((p) => p !== "").join(" · "))}`;
   const blocks = run.findings.filter((f) => f.level === "critical").length;
   const aborted = run.findings.some((f) => f.level === "abort");
   if (blocks > 0 || aborted) {
     const what = [blocks > 0 ? `blocked ${plural(blocks, "call")}` : "", aborted ? "aborted the run" : ""].filter(Boolean).join(" and ");
-    header += `\n${chalk.dim(`  the live runtime ${what}; rows marked ⏹ come after its first stop`)}`;
+    header += `\n${chalk.dim(`  the live runtime ${what} (⏹: rows after its first stop)`)}`;
   }
   if (live && !live.started) header += `\n${chalk.dim("  the run started before this log: call numbers unknown")}`;
   return header;

@@ -19,7 +19,7 @@ export const BORDERLESS = {
   "mid-mid": "",
   right: "",
   "right-mid": "",
-  middle: " ",
+  middle: "",
 };
 
 /** A compact table without borders; the header row is bold when colour is on. */

@@ -166,7 +166,7 @@ describe("report headers state the thresholds in force", () => {
     expect(thresholds2).toBe("  unknownToolThreshold=10 historySize=30 postCompactionGuard.windowSize=3");
     expect(agentLine).toBe("  agent safe-runner's override: warningThreshold=5 criticalThreshold=8");
     const runHeader = (run: string) => result.stdout.split("\n\n").find((block) => block.startsWith(`run ${run} `))!;
-    expect(runHeader("safe-poll").split("\n")[1]).toBe("  agent safe-runner's override: warningThreshold=5 criticalThreshold=8");
+    expect(runHeader("safe-poll").split("\n")[2]).toBe("  agent safe-runner's override: warningThreshold=5 criticalThreshold=8");
     expect(runHeader("main-poll")).not.toContain("override");
   });
 
