@@ -129,23 +129,30 @@ export function strictViolation(io: Io, options: CommonOptions, skipped: number)
 
 /** Agent ids whose override from the config file was applied to at least one run. */
 export function appliedAgentOverrides(resolver: ConfigResolver, runs: readonly RunReport[], forced: string | undefined): string[] {
+  return overrideIds(resolver, forced, () => agentConfigViews(resolver, runs, forced));
+}
+
+/** With --agent, its override (if any); otherwise the agents whose views were built. */
+function overrideIds(resolver: ConfigResolver, forced: string | undefined, views: () => readonly AgentConfigView[]): string[] {
   if (forced !== undefined) {
     const override = resolver.overrideFor(forced);
     return override ? [override.id] : [];
   }
-  return agentConfigViews(resolver, runs, forced).map((view) => view.agent);
+  return views().map((view) => view.agent);
 }
 
 /** What the report header says about the configuration of an analysis. */
 export function configSummary(resolver: ConfigResolver, runs: readonly RunReport[], options: CommonOptions): ConfigSummary {
+  // One pass over the runs serves both the override list and the per-agent views.
+  const agentConfigs = agentConfigViews(resolver, runs, options.agent);
   return {
     effective: resolver.base.config,
     sources: resolver.base.sources,
     notices: resolver.notices(),
     file: resolver.file?.path ?? null,
     usesLooplensDefault: resolver.usesLooplensDefault,
-    agentOverrides: appliedAgentOverrides(resolver, runs, options.agent),
-    agentConfigs: agentConfigViews(resolver, runs, options.agent),
+    agentOverrides: overrideIds(resolver, options.agent, () => agentConfigs),
+    agentConfigs,
     forcedAgent: options.agent ?? null,
   };
 }
