@@ -68,8 +68,6 @@ export interface PreparedFile {
 
 export interface PreparedInputs {
   readonly files: PreparedFile[];
-  /** Live events from Gateway logs (they need no replay: `liveAnalysisOf` folds them). */
-  readonly liveEvents: LiveEvent[];
   readonly lines: LineCounts;
   readonly diagnostics: Diagnostic[];
   readonly diagnosticsTotal: number;
@@ -155,7 +153,6 @@ export async function readEvents(
 /** Parses and hashes every input once, keeping the prepared events in memory for repeated replay. */
 export async function prepareInputs(paths: readonly string[], digest: Digest, options: InputOptions = {}): Promise<PreparedInputs> {
   const prepared: PreparedFile[] = [];
-  const liveEvents: LiveEvent[] = [];
   const { tally } = await readInputs(
     paths,
     digest,
@@ -165,17 +162,10 @@ export async function prepareInputs(paths: readonly string[], digest: Digest, op
       prepared.push({ file, format, events });
       return (event) => events.push(event);
     },
-    (event) => liveEvents.push(event),
+    // Live events (Gateway logs) do not depend on the config, so repeated replays have no use for them.
+    () => {},
   );
-  return { files: prepared, liveEvents, lines: tally.counts, diagnostics: tally.diagnostics, diagnosticsTotal: tally.diagnosticsTotal };
-}
-
-/** What the Gateway logs among prepared inputs say (config-independent, so folded once). */
-export function liveAnalysisOf(inputs: PreparedInputs): { liveRuns: RunReport[]; liveFindings: Finding[] } {
-  const book = new LiveRunBook();
-  for (const event of inputs.liveEvents) book.push(event);
-  const { runs, findings } = book.finish();
-  return { liveRuns: runs, liveFindings: findings };
+  return { files: prepared, lines: tally.counts, diagnostics: tally.diagnostics, diagnosticsTotal: tally.diagnosticsTotal };
 }
 
 /** Replays prepared inputs under one config. */
