@@ -50,6 +50,23 @@ export class LineTally {
     this.diagnosticsTotal++;
     if (this.diagnostics.length < MAX_KEPT_DIAGNOSTICS) this.diagnostics.push(diagnostic);
   }
+
+  /** The state to go back to with `rollback` (a file read again after `ReadAgain`). */
+  mark(): TallyMark {
+    return { counts: { ...this.counts }, kept: this.diagnostics.length, total: this.diagnosticsTotal };
+  }
+
+  rollback(mark: TallyMark): void {
+    Object.assign(this.counts, mark.counts);
+    this.diagnostics.length = mark.kept;
+    this.diagnosticsTotal = mark.total;
+  }
+}
+
+export interface TallyMark {
+  readonly counts: Readonly<LineCounts>;
+  readonly kept: number;
+  readonly total: number;
 }
 
 /** Result of handing an event to replay: used, or ignored with the reason. */
@@ -65,6 +82,22 @@ export interface AdapterContext {
 export interface AdapterOptions {
   /** Session transcripts: replay every entry in file order instead of the active branch. */
   readonly allBranches?: boolean;
+  /**
+   * The caller can undo what `read` emitted and tallied for this file: the adapter may then take
+   * shortcuts that are checked as it goes, and throw `ReadAgain` when a check fails.
+   */
+  readonly canReadAgain?: boolean;
+}
+
+/**
+ * Thrown by `read` (only when `canReadAgain` was given) when a shortcut turned out wrong for this
+ * file: the caller undoes what was emitted and tallied for it and calls `read` again without
+ * `canReadAgain`, which reads the file the long way.
+ */
+export class ReadAgain extends Error {
+  constructor(file: string, why: string) {
+    super(`${file}: ${why}; read again`);
+  }
 }
 
 export interface InputAdapter {

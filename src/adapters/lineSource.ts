@@ -15,7 +15,7 @@
  * medians of 5: 67 MB of ~4 KB event lines, ours 125 MB/s vs ndjson 31 MB/s; 89 MB of ~220-byte
  * Gateway-log-like lines, 135 vs 94 MB/s (2 cores, machine under load).
  */
-import { closeSync, createReadStream, openSync, read, readSync, statSync } from "node:fs";
+import { closeSync, createReadStream, openSync, readSync, statSync } from "node:fs";
 import { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { Decompress } from "fzstd";
@@ -30,6 +30,14 @@ export interface LineProblem {
 
 /** Called once per line; return `false` to stop reading early (format sniffing). */
 export type LineHandler = (text: string, lineNo: number, terminated: boolean, problem?: LineProblem) => boolean | void;
+
+/**
+ * Called once per line with its undecoded bytes, `bytes[start, end)` (a trailing CR already
+ * removed, a BOM kept), valid only during the call. `tooLong` is set, and the range empty, for a line
+ * over the limit. For passes that look at a few ASCII tokens of each line: decoding every line to a
+ * string costs as much as parsing it.
+ */
+export type RawLineHandler = (bytes: Buffer, start: number, end: number, lineNo: number, terminated: boolean, tooLong?: number) => boolean | void;
 
 /**
  * Told when the input could not be read to its end (a cut-off or corrupt compressed stream): the
@@ -71,6 +79,8 @@ export interface LineSource {
   readonly size: number | undefined;
   /** Reads the whole input from the start; may be called more than once. */
   forEachLine(handler: LineHandler, options?: ReadOptions): Promise<void>;
+  /** The same lines undecoded (sources that cannot offer this leave it out; readers then decode). */
+  forEachRawLine?(handler: RawLineHandler, options?: ReadOptions): Promise<void>;
 }
 
 /** Read size: 256 KB reads peak ~20 MB lower than 1 MB reads per thread, at the same speed (bench/). */
@@ -87,8 +97,22 @@ function hasInvalidUtf8(text: string, buf: Buffer, start: number, end: number): 
 }
 
 /**
+ * Decodes each raw line for a text handler: UTF-8 (invalid bytes become U+FFFD and are flagged), a
+ * BOM at the start of the line removed, over-long lines handed over as TOO_LONG_LINE.
+ */
+export function decodingLines(handler: LineHandler): RawLineHandler {
+  return (buf, start, end, lineNo, terminated, tooLong) => {
+    if (tooLong !== undefined) return handler(TOO_LONG_LINE, lineNo, terminated, { tooLong });
+    let text = buf.toString("utf8", start, end);
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // BOM
+    const problem = hasInvalidUtf8(text, buf, start, end) ? { invalidUtf8: true } : undefined;
+    return handler(text, lineNo, terminated, problem);
+  };
+}
+
+/**
  * Splits pushed chunks into lines on raw bytes. Chunks may be reused by the caller after `push`
- * returns: every line is decoded before that, and an unfinished line is copied.
+ * returns: every line is handed over before that, and an unfinished line is copied.
  */
 export class LineSplitter {
   private carry: Buffer[] = [];
@@ -96,7 +120,7 @@ export class LineSplitter {
   private lineNo = 0;
 
   constructor(
-    private readonly handler: LineHandler,
+    private readonly handler: RawLineHandler,
     private readonly maxLineBytes = MAX_LINE_BYTES,
   ) {}
 
@@ -108,15 +132,12 @@ export class LineSplitter {
   private emit(buf: Buffer, start: number, end: number, terminated: boolean): boolean {
     this.lineNo++;
     if (end > start && buf[end - 1] === 13) end--; // CRLF
-    let text = buf.toString("utf8", start, end);
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // BOM
-    const problem = hasInvalidUtf8(text, buf, start, end) ? { invalidUtf8: true } : undefined;
-    return this.handler(text, this.lineNo, terminated, problem) !== false;
+    return this.handler(buf, start, end, this.lineNo, terminated) !== false;
   }
 
   private emitTooLong(bytes: number, terminated: boolean): boolean {
     this.lineNo++;
-    return this.handler(TOO_LONG_LINE, this.lineNo, terminated, { tooLong: bytes }) !== false;
+    return this.handler(EMPTY, 0, 0, this.lineNo, terminated, bytes) !== false;
   }
 
   private endCarried(chunk: Buffer, start: number, end: number, terminated: boolean): boolean {
@@ -156,9 +177,16 @@ export class LineSplitter {
   }
 }
 
-export async function splitLines(
+const EMPTY = Buffer.alloc(0);
+
+/** Splits a stream of chunks into decoded lines. */
+export function splitLines(chunks: AsyncIterable<Buffer | string> | Iterable<Buffer | string>, handler: LineHandler, options: ReadOptions = {}): Promise<void> {
+  return splitRawLines(chunks, decodingLines(handler), options);
+}
+
+export async function splitRawLines(
   chunks: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
-  handler: LineHandler,
+  handler: RawLineHandler,
   options: ReadOptions = {},
 ): Promise<void> {
   const { onBytes, onStreamProblem, maxLineBytes } = options;
@@ -180,45 +208,34 @@ export async function splitLines(
 }
 
 /**
- * Plain files are read into two reused buffers: a read stream allocates a fresh buffer per read,
- * and those are reclaimed so lazily that they alone held ~60 MB of RSS on a 200 MB folder. The next
- * read is started before the current chunk is split, so reading overlaps with parsing (without it,
- * 13% of analyze's time was spent waiting for reads).
+ * Plain files are read synchronously into one reused buffer. A read stream allocates a fresh buffer
+ * per read, and those are reclaimed so lazily that they alone held ~60 MB of RSS on a 200 MB folder.
+ * Asynchronous reads cost a thread-pool round trip each, which a pass that only scans bytes waits
+ * on (bench: ~80 of 1300 ms idle for a 67 MB transcript); a synchronous read of a cached file is a
+ * copy. Every YIELD_EVERY reads the loop yields, so that a worker pool's messages and the progress
+ * bar are not held up by a large file.
  */
-async function readPlainFile(path: string, handler: LineHandler, options: ReadOptions): Promise<void> {
+async function readPlainFile(path: string, handler: RawLineHandler, options: ReadOptions): Promise<void> {
   const { onBytes, maxLineBytes } = options;
-  // Opening and the first read are synchronous: a thread-pool round trip each cost more than the
-  // work (on a folder of many files the process sat idle 11% of the time), and format sniffing
-  // stops after a few lines, so the first read is small and split before prefetching starts.
   const fd = openSync(path, "r");
-  let pending: Promise<number> = Promise.resolve(0);
   try {
-    let current = Buffer.allocUnsafe(CHUNK);
-    let next = Buffer.allocUnsafe(CHUNK);
-    pending = Promise.resolve(readSync(fd, current, 0, FIRST_READ, null));
-    let prefetching = false;
+    const buffer = Buffer.allocUnsafe(CHUNK);
     const splitter = new LineSplitter(handler, maxLineBytes);
-    for (;;) {
-      const bytesRead = await pending;
+    // Format sniffing stops after a few lines: the first read is small.
+    for (let reads = 0, size = FIRST_READ; ; reads++, size = CHUNK) {
+      const bytesRead = readSync(fd, buffer, 0, size, null);
       if (bytesRead === 0) break;
-      if (prefetching) pending = readAsync(fd, next);
-      if (!splitter.push(current.subarray(0, bytesRead))) return;
-      if (!prefetching) pending = readAsync(fd, next);
-      prefetching = true;
+      if (!splitter.push(buffer.subarray(0, bytesRead))) return;
       onBytes?.(bytesRead);
-      [current, next] = [next, current];
+      if (reads % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
     }
     splitter.end();
   } finally {
-    await pending.catch(() => undefined); // never close the file under a read in flight
     closeSync(fd);
   }
 }
 
-function readAsync(fd: number, buffer: Buffer): Promise<number> {
-  return new Promise((resolve, reject) => read(fd, buffer, 0, buffer.length, null, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead))));
-}
-
+const YIELD_EVERY = 16;
 const FIRST_READ = 1 << 16;
 
 type Compression = "gzip" | "zstd" | "none";
@@ -315,9 +332,9 @@ export function describeReadError(path: string, error: unknown): string {
 }
 
 /** Errors of the file or stream (not of the handler) become one-line InputErrors. */
-async function readReporting(path: string, handler: LineHandler, read: (handler: LineHandler) => Promise<void>): Promise<void> {
+async function readReporting(path: string, handler: RawLineHandler, read: (handler: RawLineHandler) => Promise<void>): Promise<void> {
   let handlerError: unknown;
-  const guarded: LineHandler = (...args) => {
+  const guarded: RawLineHandler = (...args) => {
     try {
       return handler(...args);
     } catch (error) {
@@ -333,33 +350,39 @@ async function readReporting(path: string, handler: LineHandler, read: (handler:
   }
 }
 
+/** A source from its raw-line reader: `forEachLine` decodes what `forEachRawLine` splits. */
+function rawSource(file: string, size: number | undefined, forEachRawLine: (handler: RawLineHandler, options?: ReadOptions) => Promise<void>): LineSource {
+  return {
+    file,
+    size,
+    forEachRawLine,
+    forEachLine: (handler, options) => forEachRawLine(decodingLines(handler), options),
+  };
+}
+
 const ZSTD_CHUNK = 1 << 14;
 
 export async function fileSource(path: string): Promise<LineSource> {
   const info = statSync(path); // synchronous: cheaper than a thread-pool round trip per file
   const compression = info.isFile() ? compressionOf(firstBytes(path)) : "none";
-  return {
-    file: path,
-    size: info.size,
-    async forEachLine(handler, options = {}) {
-      // Regular uncompressed files (the common case) go through reused buffers; pipes and
-      // compressed files through a stream.
-      if (compression === "none" && info.isFile()) return readReporting(path, handler, (guarded) => readPlainFile(path, guarded, options));
-      const stream = createReadStream(path, { highWaterMark: compression === "zstd" ? ZSTD_CHUNK : CHUNK });
-      const read = (guarded: LineHandler): Promise<void> => {
-        const raw = stream as AsyncIterable<Buffer>;
-        if (compression === "none") return splitLines(raw, guarded, options);
-        // Progress counts bytes on disk, so it is measured before decompression.
-        const chunks = decompressedChunks(compression, countingBytes(raw, options.onBytes));
-        return splitLines(chunks, guarded, { ...options, onBytes: undefined });
-      };
-      try {
-        await readReporting(path, handler, read);
-      } finally {
-        stream.destroy();
-      }
-    },
-  };
+  return rawSource(path, info.size, async (handler, options = {}) => {
+    // Regular uncompressed files (the common case) go through reused buffers; pipes and
+    // compressed files through a stream.
+    if (compression === "none" && info.isFile()) return readReporting(path, handler, (guarded) => readPlainFile(path, guarded, options));
+    const stream = createReadStream(path, { highWaterMark: compression === "zstd" ? ZSTD_CHUNK : CHUNK });
+    const read = (guarded: RawLineHandler): Promise<void> => {
+      const raw = stream as AsyncIterable<Buffer>;
+      if (compression === "none") return splitRawLines(raw, guarded, options);
+      // Progress counts bytes on disk, so it is measured before decompression.
+      const chunks = decompressedChunks(compression, countingBytes(raw, options.onBytes));
+      return splitRawLines(chunks, guarded, { ...options, onBytes: undefined });
+    };
+    try {
+      await readReporting(path, handler, read);
+    } finally {
+      stream.destroy();
+    }
+  });
 }
 
 /** Standard input can be read only once, so it is kept in memory for adapters that need two passes. */
@@ -383,24 +406,14 @@ export async function stdinSource(stdin: Readable = process.stdin): Promise<Line
     yield data;
     if (problem !== undefined) throw new DecompressionError(problem);
   }
-  return {
-    file: "-",
-    size: raw.length,
-    async forEachLine(handler, options = {}) {
-      await splitLines(replay(), handler, { ...options, onBytes: undefined });
-      options.onBytes?.(raw.length);
-    },
-  };
+  return rawSource("-", raw.length, async (handler, options = {}) => {
+    await splitRawLines(replay(), handler, { ...options, onBytes: undefined });
+    options.onBytes?.(raw.length);
+  });
 }
 
 function bufferSource(file: string, data: Buffer): LineSource {
-  return {
-    file,
-    size: data.length,
-    async forEachLine(handler, options) {
-      await splitLines([data], handler, options);
-    },
-  };
+  return rawSource(file, data.length, (handler, options) => splitRawLines([data], handler, options));
 }
 
 /** In-memory source (tests, and anything already buffered). */

@@ -4,7 +4,8 @@
  * `….jsonl.deleted.<ts>` when named explicitly.
  *
  * Two passes: `scanSession` keeps only ids and parents to find the active branch (walked back from
- * the last entry) and the run names; the second pass replays the entries on that branch (every entry
+ * the last entry) and the run names, reading most lines from their bytes when the caller can start
+ * the file over (see sessionTree.ts); the second pass replays the entries on that branch (every entry
  * with --all-branches) in file order through `TranscriptReplay`. Each line is accounted for once:
  * the header, user messages, assistant messages with tool calls, tool results, compactions and
  * run-naming custom entries are used; other known entries, entries off the active branch and blank
@@ -15,7 +16,7 @@
  */
 import { isPlainObject, own } from "../core/plainObject.js";
 import { quote } from "../core/quote.js";
-import type { AdapterContext, InputAdapter } from "./adapter.js";
+import { ReadAgain, type AdapterContext, type InputAdapter } from "./adapter.js";
 import type { LineSource } from "./lineSource.js";
 import { agentIdFromPath, sessionIdFromFileName } from "./openclawIdentity.js";
 import { idText, toolCallBlocks, toolResultMessage } from "./openclawMessages.js";
@@ -142,13 +143,15 @@ export const openclawSessionAdapter: InputAdapter = {
 
   async read(source: LineSource, context: AdapterContext) {
     const file = source.file;
-    const scan = await scanSession(source, context.options.allBranches === true);
+    const { allBranches = false, canReadAgain = false } = context.options;
+    const scan = await scanSession(source, { allBranches, fromBytes: canReadAgain });
     for (const { line, parentId } of scan.dangling) {
       context.tally.note({ file, line, reason: `parentId ${quote(parentId)} matches no earlier entry; the branch continues at the entry before it` });
     }
     const reader = new SessionReader(context, file, scan.segmentNames);
     await source.forEachLine((text, line, terminated, problem) => {
       const classified = classifySessionLine(text, terminated, problem);
+      scan.confirm(line, classified);
       if ("notice" in classified && classified.notice !== undefined) context.tally.note({ file, line, reason: classified.notice });
       switch (classified.kind) {
         case "blank":
@@ -161,6 +164,7 @@ export const openclawSessionAdapter: InputAdapter = {
           return reader.entry(line, classified.type, classified.value, scan.replayed(line));
       }
     });
+    if (!scan.confirmed()) throw new ReadAgain(file, "a line read from its bytes in the first pass parsed differently");
     reader.end();
   },
 };

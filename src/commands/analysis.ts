@@ -4,9 +4,9 @@
  * (analyze replays once, sweep many times, without parsing or hashing again).
  */
 import type { InputFormat, LineCounts } from "../adapters/adapter.js";
-import { LineTally, type AdapterOptions } from "../adapters/adapter.js";
+import { LineTally, ReadAgain, type AdapterOptions } from "../adapters/adapter.js";
 import { adapterFor, expandPaths, openSource } from "../adapters/inputs.js";
-import type { LineHandler, LineSource } from "../adapters/lineSource.js";
+import type { LineSource, RawLineHandler, ReadOptions } from "../adapters/lineSource.js";
 import type { LoopEvent } from "../core/events.js";
 import type { Diagnostic, Finding, RunReport } from "../core/findings.js";
 import type { Digest } from "../core/hashing.js";
@@ -40,23 +40,40 @@ function readingSource(source: LineSource, tally: LineTally, onProgress: Progres
     problemNoted = true;
     tally.note({ file: source.file, line: Math.max(afterLine, 1), reason });
   };
+  /** Read options for one pass, and a line counter for progress (called once per line). */
+  const pass = (readOptions: ReadOptions | undefined): { options: ReadOptions; countLine?: () => void } => {
+    if (!onProgress) return { options: { ...readOptions, onStreamProblem } };
+    // Session transcripts take two passes: the second one grows the expected total.
+    if (passes++ > 0 && source.size !== undefined) onProgress(0, 0, source.size);
+    let lines = 0;
+    const onBytes = (bytes: number) => {
+      onProgress(bytes, lines);
+      lines = 0;
+    };
+    return { options: { ...readOptions, onStreamProblem, onBytes }, countLine: () => void lines++ };
+  };
+  const forEachRawLine = source.forEachRawLine?.bind(source);
   return {
-    ...source,
+    file: source.file,
+    size: source.size,
     forEachLine(handler, readOptions) {
-      if (!onProgress) return source.forEachLine(handler, { ...readOptions, onStreamProblem });
-      // Session transcripts take two passes: the second one grows the expected total.
-      if (passes++ > 0 && source.size !== undefined) onProgress(0, 0, source.size);
-      let lines = 0;
-      const counting: LineHandler = (text, lineNo, terminated, problem) => {
-        lines++;
+      const { options, countLine } = pass(readOptions);
+      if (!countLine) return source.forEachLine(handler, options);
+      return source.forEachLine((text, lineNo, terminated, problem) => {
+        countLine();
         return handler(text, lineNo, terminated, problem);
-      };
-      const onBytes = (bytes: number) => {
-        onProgress(bytes, lines);
-        lines = 0;
-      };
-      return source.forEachLine(counting, { ...readOptions, onStreamProblem, onBytes });
+      }, options);
     },
+    ...(forEachRawLine && {
+      forEachRawLine(handler: RawLineHandler, readOptions?: ReadOptions) {
+        const { options, countLine } = pass(readOptions);
+        if (!countLine) return forEachRawLine(handler, options);
+        return forEachRawLine((bytes, start, end, lineNo, terminated, tooLong) => {
+          countLine();
+          return handler(bytes, start, end, lineNo, terminated, tooLong);
+        }, options);
+      },
+    }),
   };
 }
 
@@ -85,9 +102,16 @@ export interface Analysis {
   readonly diagnosticsTotal: number;
 }
 
-type PreparedSink = (file: string, format: InputFormat) => (prepared: PreparedEvent, event: LoopEvent) => void;
+/**
+ * Where a file's prepared events go. `again` is true when the file is read a second time (the
+ * adapter threw `ReadAgain`): what was delivered for it before is void.
+ */
+type PreparedSink = (file: string, format: InputFormat, again: boolean) => (prepared: PreparedEvent, event: LoopEvent) => void;
 
-/** Reads one input file, handing its prepared events to `sink` and live events (Gateway logs) to `live`. */
+/**
+ * Reads one input file, handing its prepared events to `sink` and live events (Gateway logs) to
+ * `live`. With `canReadAgain` (the sink can void a file's events), adapters may take checked shortcuts.
+ */
 async function readInput(
   path: string,
   tally: LineTally,
@@ -95,29 +119,42 @@ async function readInput(
   options: InputOptions,
   sink: PreparedSink,
   live: (event: LiveEvent) => void,
+  canReadAgain: boolean,
 ): Promise<{ file: string; format: InputFormat }> {
   const source = await openSource(path);
   const { adapter, sniffed } = await adapterFor(source, options.inputFormat);
   if (!sniffed) tally.note({ file: source.file, line: 1, reason: "format not recognised; read as looplens events (use --input-format)" });
-  const preparer = new EventPreparer(hashing);
-  const deliver = sink(source.file, adapter.format);
-  const linesBefore = tally.counts.read;
-  await adapter.read(readingSource(source, tally, options.onProgress), {
-    tally,
-    options,
-    emit(event) {
-      if (isLiveEvent(event)) {
-        live(event);
+  const start = tally.mark();
+  const read = (again: boolean) => {
+    const preparer = new EventPreparer(hashing);
+    const deliver = sink(source.file, adapter.format, again);
+    return adapter.read(readingSource(source, tally, options.onProgress), {
+      tally,
+      // `canReadAgain: false` in the options turns the shortcuts off (tests compare both ways).
+      options: { ...options, canReadAgain: canReadAgain && !again && options.canReadAgain !== false },
+      emit(event) {
+        // Adapters of formats with live events never throw ReadAgain: those could not be undone.
+        if (isLiveEvent(event)) {
+          live(event);
+          return { used: true };
+        }
+        const disposition = preparer.prepare(event);
+        if (!disposition.used) return disposition;
+        deliver(disposition.prepared, event);
         return { used: true };
-      }
-      const disposition = preparer.prepare(event);
-      if (!disposition.used) return disposition;
-      deliver(disposition.prepared, event);
-      return { used: true };
-    },
-  });
+      },
+    });
+  };
+  try {
+    await read(false);
+  } catch (error) {
+    if (!(error instanceof ReadAgain)) throw error;
+    tally.rollback(start);
+    if (source.size !== undefined) options.onProgress?.(0, 0, 2 * source.size); // two more passes
+    await read(true);
+  }
   // Not an error (exit status unchanged), but an empty input is worth one line on stderr.
-  if (tally.counts.read === linesBefore) tally.note({ file: source.file, line: 1, reason: "empty file: nothing to analyse" });
+  if (tally.counts.read === start.counts.read) tally.note({ file: source.file, line: 1, reason: "empty file: nothing to analyse" });
   return { file: source.file, format: adapter.format };
 }
 
@@ -131,11 +168,12 @@ async function readInputs(
   options: InputOptions,
   sink: PreparedSink,
   live: (event: LiveEvent) => void,
+  canReadAgain: boolean,
 ): Promise<{ tally: LineTally; files: Array<{ file: string; format: InputFormat }> }> {
   const tally = new LineTally();
   const hashing = createHashing(digest);
   const files: Array<{ file: string; format: InputFormat }> = [];
-  for (const path of await expandPaths(paths)) files.push(await readInput(path, tally, hashing, options, sink, live));
+  for (const path of await expandPaths(paths)) files.push(await readInput(path, tally, hashing, options, sink, live, canReadAgain));
   return { tally, files };
 }
 
@@ -146,7 +184,8 @@ export async function readEvents(
   options: InputOptions,
   onEvent: (event: LoopEvent | LiveEvent) => void,
 ): Promise<Omit<Analysis, "runs" | "liveRuns" | "liveFindings">> {
-  const { tally, files } = await readInputs(paths, digest, options, () => (_prepared, event) => onEvent(event), onEvent);
+  // Events are written out as they come and cannot be taken back: no shortcut that may need a second read.
+  const { tally, files } = await readInputs(paths, digest, options, () => (_prepared, event) => onEvent(event), onEvent, false);
   return { files, lines: tally.counts, diagnostics: tally.diagnostics, diagnosticsTotal: tally.diagnosticsTotal };
 }
 
@@ -157,13 +196,15 @@ export async function prepareInputs(paths: readonly string[], digest: Digest, op
     paths,
     digest,
     options,
-    (file, format) => {
+    (file, format, again) => {
       const events: PreparedEvent[] = [];
+      if (again) prepared.pop();
       prepared.push({ file, format, events });
       return (event) => events.push(event);
     },
     // Live events (Gateway logs) do not depend on the config, so repeated replays have no use for them.
     () => {},
+    true,
   );
   return { files: prepared, lines: tally.counts, diagnostics: tally.diagnostics, diagnosticsTotal: tally.diagnosticsTotal };
 }
@@ -206,18 +247,28 @@ export async function analyzeFile(
 ): Promise<FileAnalysis> {
   const agentsResolved: Array<string | null> = [];
   const asked = new Set<string | null>();
-  const replayer = new Replayer((agent) => {
-    if (!asked.has(agent)) {
-      asked.add(agent);
-      agentsResolved.push(agent);
-    }
-    return configFor(agent);
-  });
+  const newReplayer = () =>
+    new Replayer((agent) => {
+      if (!asked.has(agent)) {
+        asked.add(agent);
+        agentsResolved.push(agent);
+      }
+      return configFor(agent);
+    });
+  let replayer = newReplayer();
   const tally = new LineTally();
   const liveEvents: LiveEvent[] = [];
   const push = (prepared: PreparedEvent) => replayer.push(prepared);
+  const sink: PreparedSink = (_file, _format, again) => {
+    if (again) {
+      replayer = newReplayer();
+      agentsResolved.length = 0;
+      asked.clear();
+    }
+    return push;
+  };
   const live = onLive ?? ((event: LiveEvent) => void liveEvents.push(event));
-  const { file, format } = await readInput(path, tally, createHashing(digest), options, () => push, live);
+  const { file, format } = await readInput(path, tally, createHashing(digest), options, sink, live, true);
   const { counts: lines, diagnostics, diagnosticsTotal } = tally;
   return { file, format, runs: replayer.finish(), liveEvents, lines, diagnostics, diagnosticsTotal, agentsResolved };
 }
