@@ -4,6 +4,7 @@
  */
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { toBytes } from "../src/core/byteText.js";
 import { argsForOutcome, createHashing, type Digest, type Hashing } from "../src/core/hashing.js";
 import { LONG_TEXT, stableSerialize } from "../src/core/stableSerialize.js";
 import { loadXxhashDigest } from "../src/core/xxhashDigest.js";
@@ -50,26 +51,30 @@ describe("long strings hashed separately", () => {
     const long = "q".repeat(LONG_TEXT + 1);
     const spelled = stableSerialize({ v: long }, undefined, digest);
     expect(spelled).not.toContain(long);
-    expect(hashing.argsHash("t", { v: long })).not.toBe(hashing.argsHash("t", { v: `#${JSON.stringify(digest(long))}` }));
+    expect(hashing.argsHash("t", { v: long })).not.toBe(hashing.argsHash("t", { v: `#${JSON.stringify(digest(long, "bytes"))}` }));
   });
 });
 
 describe("xxhash digest", () => {
-  it("hashes huge texts in slices to the digest of the whole text", async () => {
+  it("hashes huge texts in slices to the digest of their whole UTF-8, in either form", async () => {
     const { default: xxhash } = await import("xxhash-wasm");
     const { h64Raw } = await xxhash();
     // 🚀 is a surrogate pair; an odd prefix puts pairs across slice ends.
-    const huge = `x${"🚀".repeat(600_000)}\uD800tail`;
+    const huge = `x${"🚀".repeat(600_000)}tail`;
     expect(huge.length).toBeGreaterThan(1 << 20);
-    expect(digest(huge)).toBe(h64Raw(Buffer.from(huge, "utf16le")).toString(16).padStart(16, "0"));
-    expect(digest(`${huge}!`)).not.toBe(digest(huge));
-    expect(digest(huge.slice(0, -1))).not.toBe(digest(huge));
+    const utf8 = Buffer.from(huge, "utf8");
+    expect(digest(huge, "text")).toBe(h64Raw(utf8).toString(16).padStart(16, "0"));
+    expect(digest(utf8.toString("latin1"), "bytes")).toBe(digest(huge, "text"));
+    expect(digest(`${huge}!`, "text")).not.toBe(digest(huge, "text"));
+    expect(digest(huge.slice(0, -1), "text")).not.toBe(digest(huge, "text"));
   });
 
-  it("tells apart texts whose UTF-8 would be the same (lone surrogates are dropped before, by the caller)", () => {
-    expect(digest("a\uD800")).not.toBe(digest("a\uFFFD"));
-    expect(digest("")).toMatch(/^[0-9a-f]{16}$/);
-    expect(digest("é")).not.toBe(digest("e"));
+  it("digests a text and its byte string alike, and different texts apart", () => {
+    for (const text of ["", "é", "日本語", "a🚀b", "plain"]) expect(digest(toBytes(text), "bytes")).toBe(digest(text, "text"));
+    expect(digest("", "bytes")).toMatch(/^[0-9a-f]{16}$/);
+    expect(digest("é", "text")).not.toBe(digest("e", "text"));
+    // A latin1 char is not its UTF-8: "é" as text and "é" as a byte string (one byte E9) differ.
+    expect(digest("é", "bytes")).not.toBe(digest("é", "text"));
   });
 });
 

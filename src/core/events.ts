@@ -4,6 +4,7 @@
  *
  * `file` and `line` locate the event in the user's input so that findings can point back at it.
  */
+import type { StringForm } from "./byteText.js";
 
 export interface EventOrigin {
   /** The input path as the user gave it (or as found under a folder they gave). */
@@ -34,6 +35,8 @@ export interface ToolCallEvent extends EventBase {
   readonly tool: string;
   /** Any JSON; `undefined` when the input had no `args` (which hashes differently from `null`). */
   readonly args?: unknown;
+  /** The form of the strings in `args` (byteText.ts): byte strings when the adapter parsed the line as latin1. Default text. */
+  readonly form?: StringForm;
 }
 
 /**
@@ -47,6 +50,8 @@ export interface ToolResultEvent extends EventBase {
   readonly tool?: string;
   readonly result?: unknown;
   readonly error?: unknown;
+  /** The form of the strings in `result` / `error` (as for a call's `args`). Identity fields (run, id, tool…) are always text. */
+  readonly form?: StringForm;
 }
 
 export interface CompactionEvent extends EventBase {

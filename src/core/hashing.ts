@@ -6,10 +6,15 @@
  * The digest function is injected (xxhash in production) so that this module stays pure.
  */
 import { isPlainObject, own } from "./plainObject.js";
+import { fromBytes, toBytes, trimIn, type StringForm } from "./byteText.js";
 import { stableSerialize, wellFormed, type KeyFilter } from "./stableSerialize.js";
 
-/** Maps a serialized value to a short fixed-size digest. Only equality of digests matters. */
-export type Digest = (text: string) => string;
+/**
+ * Maps a text to a short fixed-size digest of its UTF-8 bytes: a byte string's own bytes, a text's
+ * UTF-8 encoding (see byteText.ts), so that both forms of the same text digest alike. Only equality
+ * of digests matters.
+ */
+export type Digest = (text: string, form: StringForm) => string;
 
 export interface OutcomeHash {
   /** Absent for a loop veto or an absent result: such outcomes are never recorded. */
@@ -94,18 +99,18 @@ export function isOutboundSend(tool: string, args: unknown): boolean {
   return false;
 }
 
-const isNonBlank = (value: unknown): value is string => typeof value === "string" && value.trim() !== "";
+const isNonBlank = (value: unknown, form: StringForm): value is string => typeof value === "string" && trimIn(form, value) !== "";
 
 /** update_plan reduced to its shape: rewording steps is not progress. */
-export function normalizePlan(value: unknown): unknown {
+export function normalizePlan(value: unknown, form: StringForm = "text"): unknown {
   const obj = isPlainObject(value) ? value : {};
   const planValue = own(obj, "plan");
   const plan = Array.isArray(planValue) ? planValue : [];
   return {
     planLength: plan.length,
     statuses: plan.map((step) => (isPlainObject(step) ? (own(step, "status") ?? null) : null)),
-    stepPresence: plan.map((step) => isPlainObject(step) && isNonBlank(own(step, "step"))),
-    hasExplanation: isNonBlank(own(obj, "explanation")),
+    stepPresence: plan.map((step) => isPlainObject(step) && isNonBlank(own(step, "step"), form)),
+    hasExplanation: isNonBlank(own(obj, "explanation"), form),
   };
 }
 
@@ -122,8 +127,8 @@ function isMessageLike(obj: Record<string, unknown>): boolean {
 
 const omitVolatile: KeyFilter = (obj, key) => VOLATILE_KEYS.has(key) || (key === "id" && isMessageLike(obj));
 
-/** Text of every `{type: string, text: string}` entry of `result.content`, joined and trimmed. */
-export function contentText(result: Record<string, unknown>): string {
+/** Text of every `{type: string, text: string}` entry of `result.content`, joined and trimmed (in the result's form). */
+export function contentText(result: Record<string, unknown>, form: StringForm = "text"): string {
   const content = own(result, "content");
   if (!Array.isArray(content)) return "";
   const texts: string[] = [];
@@ -133,21 +138,22 @@ export function contentText(result: Record<string, unknown>): string {
     const text = own(entry, "text");
     if (typeof type === "string" && typeof text === "string") texts.push(text);
   }
-  return texts.join("\n").trim();
+  return trimIn(form, texts.join("\n"));
 }
 
-/** The text an error is hashed by, as the runtime renders thrown values. */
-export function errorText(error: unknown): string {
-  if (typeof error === "string") return error === "" ? "Error" : error;
+/** The text an error is hashed by, as the runtime renders thrown values: a byte string (lone surrogates dropped). */
+export function errorBytes(error: unknown, form: StringForm = "text"): string {
+  const bytes = (text: string) => (form === "bytes" ? text : toBytes(wellFormed(text)));
+  if (typeof error === "string") return error === "" ? "Error" : bytes(error);
   if (typeof error === "number" || typeof error === "boolean") return String(error);
   if (isPlainObject(error) && typeof own(error, "message") === "string") {
     // A recorded Error: an empty message falls back to its name, like `String(new Error(""))`.
     const message = own(error, "message") as string;
-    if (message !== "") return message;
+    if (message !== "") return bytes(message);
     const name = own(error, "name");
-    return typeof name === "string" && name !== "" ? name : "Error";
+    return typeof name === "string" && name !== "" ? bytes(name) : "Error";
   }
-  return stableSerialize(error);
+  return stableSerialize(error, undefined, undefined, form);
 }
 
 export function unknownToolName(text: string): string | undefined {
@@ -163,13 +169,16 @@ export function isLoopVeto(details: Record<string, unknown>): boolean {
 }
 
 export interface Hashing {
-  argsHash(tool: string, args: unknown): string;
-  outcomeHash(tool: string, args: unknown, outcome: Outcome): OutcomeHash;
+  /** `form`: the form of the strings in `args` (text unless the adapter left them as byte strings). */
+  argsHash(tool: string, args: unknown, form?: StringForm): string;
+  /** `form`: the form of the strings in the outcome; `args` is what `argsForOutcome` kept of the call's. */
+  outcomeHash(tool: string, args: unknown, outcome: Outcome, form?: StringForm): OutcomeHash;
 }
 
 /**
  * What an outcome hash needs to know about the call's arguments: only its `action` (process polls
  * and logs, outbound sends). Keeping this instead of the arguments lets pending calls stay small.
+ * The action is only ever compared with ASCII names, so its form does not matter.
  */
 export function argsForOutcome(args: unknown): unknown {
   const action = actionOf(args);
@@ -183,96 +192,91 @@ type LazyText = () => string;
 
 export function createHashing(digest: Digest): Hashing {
   // Long strings are hashed on their own (see stableSerialize): the serialization stays small.
-  const hashValue = (value: unknown, omit?: KeyFilter) => digest(stableSerialize(value, omit, digest));
+  // Serializations are byte strings whatever form the value is in.
+  const hashValue = (value: unknown, form: StringForm, omit?: KeyFilter) => digest(stableSerialize(value, omit, digest, form), "bytes");
 
-  const execHash = (details: Record<string, unknown>, text: LazyText): string | undefined => {
+  const execHash = (details: Record<string, unknown>, text: LazyText, form: StringForm): string | undefined => {
     const status = own(details, "status");
-    if (status === "running") return hashValue({ status, tail: own(details, "tail") });
+    if (status === "running") return hashValue({ status, tail: own(details, "tail") }, form);
     if (status === "completed" || status === "failed") {
       const exitCode = own(details, "exitCode");
       const aggregated = own(details, "aggregated");
-      return hashValue({
-        status,
-        exitCode: typeof exitCode === "number" ? exitCode : null,
-        timedOut: own(details, "timedOut") === true,
-        output: isNonBlank(aggregated) ? aggregated.trim() : text(),
-      });
+      return hashValue(
+        {
+          status,
+          exitCode: typeof exitCode === "number" ? exitCode : null,
+          timedOut: own(details, "timedOut") === true,
+          output: isNonBlank(aggregated, form) ? trimIn(form, aggregated) : text(),
+        },
+        form,
+      );
     }
     if (status === "approval-pending" || status === "approval-unavailable") {
       const pick = (key: string) => own(details, key);
-      return hashValue({
-        status,
-        reason: pick("reason"),
-        host: pick("host"),
-        command: pick("command"),
-        warningText: pick("warningText"),
-      });
+      return hashValue({ status, reason: pick("reason"), host: pick("host"), command: pick("command"), warningText: pick("warningText") }, form);
     }
     return undefined; // other statuses fall through to the generic rule
   };
 
-  const processHash = (action: unknown, details: Record<string, unknown>, text: LazyText): string | undefined => {
+  const processHash = (action: unknown, details: Record<string, unknown>, text: LazyText, form: StringForm): string | undefined => {
     const field = (key: string) => own(details, key) ?? null;
     // A missing status stays absent (undefined), distinct from an explicit null.
     const status = own(details, "status");
     if (action === "poll") {
-      return hashValue({
-        action,
-        status,
-        exitCode: field("exitCode"),
-        exitSignal: field("exitSignal"),
-        aggregated: field("aggregated"),
-        text: text(),
-      });
+      const hashed = { action, status, exitCode: field("exitCode"), exitSignal: field("exitSignal"), aggregated: field("aggregated"), text: text() };
+      return hashValue(hashed, form);
     }
     if (action === "log") {
-      return hashValue({
-        action,
-        status,
-        totalLines: field("totalLines"),
-        totalChars: field("totalChars"),
-        truncated: field("truncated"),
-        exitCode: field("exitCode"),
-        exitSignal: field("exitSignal"),
-        text: text(),
-      });
+      return hashValue(
+        {
+          action,
+          status,
+          totalLines: field("totalLines"),
+          totalChars: field("totalChars"),
+          truncated: field("truncated"),
+          exitCode: field("exitCode"),
+          exitSignal: field("exitSignal"),
+          text: text(),
+        },
+        form,
+      );
     }
     return undefined;
   };
 
-  const resultHash = (tool: string, args: unknown, result: Record<string, unknown>, details: Record<string, unknown>) => {
+  const resultHash = (tool: string, args: unknown, result: Record<string, unknown>, details: Record<string, unknown>, form: StringForm) => {
     let text: string | undefined;
-    const lazyText = () => (text ??= contentText(result));
+    const lazyText = () => (text ??= contentText(result, form));
     if (tool === "exec") {
-      const hash = execHash(details, lazyText);
+      const hash = execHash(details, lazyText, form);
       if (hash !== undefined) return hash;
     }
     if (tool === "process") {
-      const hash = processHash(actionOf(args), details, lazyText);
+      const hash = processHash(actionOf(args), details, lazyText, form);
       if (hash !== undefined) return hash;
     }
-    if (isOutboundSend(tool, args)) return hashValue(details, omitVolatile);
-    if (tool === "update_plan") return hashValue({ details: normalizePlan(details), text: "" });
-    return hashValue({ details, text: lazyText() });
+    if (isOutboundSend(tool, args)) return hashValue(details, form, omitVolatile);
+    if (tool === "update_plan") return hashValue({ details: normalizePlan(details, form), text: "" }, form);
+    return hashValue({ details, text: lazyText() }, form);
   };
 
   return {
-    argsHash(tool, args) {
-      return `${tool}:${hashValue(tool === "update_plan" ? normalizePlan(args) : args)}`;
+    argsHash(tool, args, form = "text") {
+      return `${tool}:${hashValue(tool === "update_plan" ? normalizePlan(args, form) : args, form)}`;
     },
-    outcomeHash(tool, args, outcome) {
+    outcomeHash(tool, args, outcome, form = "text") {
       if (outcome.kind === "error") {
-        const text = errorText(outcome.value);
-        const unknownTool = unknownToolName(text);
-        const hash = `error:${digest(wellFormed(text))}`;
+        const bytes = errorBytes(outcome.value, form);
+        const unknownTool = unknownToolName(fromBytes(bytes));
+        const hash = `error:${digest(bytes, "bytes")}`;
         return unknownTool === undefined ? { resultHash: hash } : { resultHash: hash, unknownTool };
       }
       const result = outcome.value;
-      if (!isPlainObject(result)) return result === undefined ? {} : { resultHash: hashValue(result) };
+      if (!isPlainObject(result)) return result === undefined ? {} : { resultHash: hashValue(result, form) };
       const rawDetails = own(result, "details");
       const details = isPlainObject(rawDetails) ? rawDetails : {};
       if (isLoopVeto(details)) return { veto: true }; // no hash: a veto must not reset a streak
-      return { resultHash: resultHash(tool, args, result, details) };
+      return { resultHash: resultHash(tool, args, result, details, form) };
     },
   };
 }

@@ -92,7 +92,7 @@ export class EventPreparer {
       }
       case "tool_call": {
         const links = this.links(event.run);
-        const argsHash = this.hashing.argsHash(event.tool, event.args);
+        const argsHash = this.hashing.argsHash(event.tool, event.args, event.form);
         const call = ++links.calls;
         // Only what the outcome hash reads of the arguments (`argsForOutcome`) is kept, not the arguments.
         links.pending.add({ id: event.id, tool: event.tool, args: argsForOutcome(event.args), argsHash, call });
@@ -133,7 +133,7 @@ export class EventPreparer {
     }
     const outcome =
       event.error !== undefined ? ({ kind: "error", value: event.error } as const) : ({ kind: "result", value: event.result } as const);
-    const hashed = this.hashing.outcomeHash(call.tool, call.args, outcome);
+    const hashed = this.hashing.outcomeHash(call.tool, call.args, outcome, event.form);
     return {
       used: true,
       prepared: {

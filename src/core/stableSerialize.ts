@@ -1,22 +1,28 @@
 /**
- * Deterministic serialization of JSON values for hashing: object keys sorted (UTF-16 order, like the
- * runtime's `Object.keys().toSorted()`), `undefined` kept distinct from `null`, lone UTF-16 surrogates
- * dropped from strings and keys. Only equality of the output matters, never its exact shape.
+ * Deterministic serialization of JSON values for hashing: object keys sorted, `undefined` kept
+ * distinct from `null`, lone UTF-16 surrogates dropped from strings and keys. Only equality of the
+ * output matters, never its exact shape.
  *
- * Hashing passes `longText`: a string longer than LONG_TEXT is then written as `#` and its own digest
- * instead of JSON-quoted. Escaping and re-concatenating multi-kilobyte tool outputs was the largest
- * cost of analyze (bench: hashing 160 → 60 ms per 30 MB of events); equal strings still serialize
- * equally and a digest can never be mistaken for a quoted string.
+ * The output is a byte string (see byteText.ts) whichever form the value's strings are in (`form`):
+ * text strings are written as their UTF-8, so a value parsed from a latin1-decoded line and the same
+ * value parsed as text serialize identically. Keys are sorted by their bytes (code point order).
+ *
+ * Hashing passes `longText`: a string longer than LONG_TEXT bytes is then written as `#` and its own
+ * digest instead of JSON-quoted. Escaping and re-concatenating multi-kilobyte tool outputs was the
+ * largest cost of analyze (bench: hashing 160 → 60 ms per 30 MB of events); equal strings still
+ * serialize equally and a digest can never be mistaken for a quoted string.
  *
  * The fast path recurses; input nested deeper than MAX_RECURSION (50 000-deep arguments exist in the
  * wild) is redone by an explicit-stack walk so that no input can overflow the call stack.
  */
+import { isAscii, toBytes, type StringForm } from "./byteText.js";
+
 const MAX_RECURSION = 800;
 const UNDEFINED_TOKEN = "~";
 export const LONG_TEXT = 256;
 
-/** Digest of a long (already well-formed) string, for `stableSerialize`'s `longText`. */
-export type LongText = (text: string) => string;
+/** Digest of a long string (well-formed text, or a byte string), for `stableSerialize`'s `longText`. */
+export type LongText = (text: string, form: StringForm) => string;
 
 class TooDeep extends Error {}
 
@@ -26,12 +32,21 @@ export function wellFormed(text: string): string {
   return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "");
 }
 
-function scalar(value: unknown, longText: LongText | undefined): string {
-  if (value === undefined) return UNDEFINED_TOKEN;
-  if (typeof value === "string") {
-    const clean = wellFormed(value);
-    return longText !== undefined && clean.length > LONG_TEXT ? `#${JSON.stringify(longText(clean))}` : JSON.stringify(clean);
+/** A string as serialized: quoted bytes, or `#` and the digest of a long one. */
+function stringToken(value: string, form: StringForm, longText: LongText | undefined): string {
+  // A text is never shorter in UTF-8 bytes than in chars: one that long needs no encoding to tell.
+  if (form === "bytes" || isAscii(value)) {
+    return longText !== undefined && value.length > LONG_TEXT ? `#${JSON.stringify(longText(value, "bytes"))}` : JSON.stringify(value);
   }
+  const clean = wellFormed(value);
+  if (longText !== undefined && clean.length > LONG_TEXT) return `#${JSON.stringify(longText(clean, "text"))}`;
+  const bytes = toBytes(clean);
+  return longText !== undefined && bytes.length > LONG_TEXT ? `#${JSON.stringify(longText(clean, "text"))}` : JSON.stringify(bytes);
+}
+
+function scalar(value: unknown, form: StringForm, longText: LongText | undefined): string {
+  if (value === undefined) return UNDEFINED_TOKEN;
+  if (typeof value === "string") return stringToken(value, form, longText);
   if (typeof value === "number") return Number.isFinite(value) ? JSON.stringify(value) : String(value);
   if (typeof value === "bigint") return `${value}n`;
   // boolean, null, and anything exotic (functions never occur in parsed input)
@@ -43,28 +58,28 @@ export type KeyFilter = (obj: Record<string, unknown>, key: string) => boolean;
 
 const byCleanKey = (a: [string, string], b: [string, string]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 
-/** [cleaned key, original key] pairs in serialization order. */
-function sortedKeys(obj: Record<string, unknown>, omit: KeyFilter | undefined): Array<[string, string]> {
+/** [key as serialized (a byte string), original key] pairs in serialization order. */
+function sortedKeys(obj: Record<string, unknown>, omit: KeyFilter | undefined, form: StringForm): Array<[string, string]> {
   let names = Object.keys(obj);
   if (omit) names = names.filter((k) => !omit(obj, k));
-  // Keys are almost always well-formed; then the default sort (UTF-16 code units) is the order.
-  if (names.every((k) => k.isWellFormed())) return names.sort().map((k): [string, string] => [k, k]);
-  return names.map((k): [string, string] => [wellFormed(k), k]).sort(byCleanKey);
+  // Keys are almost always ASCII (or already bytes); then the default sort is the byte order.
+  if (form === "bytes" || names.every(isAscii)) return names.sort().map((k): [string, string] => [k, k]);
+  return names.map((k): [string, string] => [toBytes(wellFormed(k)), k]).sort(byCleanKey);
 }
 
-function recursive(value: unknown, depth: number, omit: KeyFilter | undefined, longText: LongText | undefined): string {
-  if (value === null || typeof value !== "object") return scalar(value, longText);
+function recursive(value: unknown, depth: number, omit: KeyFilter | undefined, form: StringForm, longText: LongText | undefined): string {
+  if (value === null || typeof value !== "object") return scalar(value, form, longText);
   if (depth > MAX_RECURSION) throw new TooDeep();
   if (Array.isArray(value)) {
     let out = "[";
-    for (let i = 0; i < value.length; i++) out += (i ? "," : "") + recursive(value[i], depth + 1, omit, longText);
+    for (let i = 0; i < value.length; i++) out += (i ? "," : "") + recursive(value[i], depth + 1, omit, form, longText);
     return out + "]";
   }
   const obj = value as Record<string, unknown>;
   let out = "{";
   let first = true;
-  for (const [clean, key] of sortedKeys(obj, omit)) {
-    out += (first ? "" : ",") + JSON.stringify(clean) + ":" + recursive(obj[key], depth + 1, omit, longText);
+  for (const [clean, key] of sortedKeys(obj, omit, form)) {
+    out += (first ? "" : ",") + JSON.stringify(clean) + ":" + recursive(obj[key], depth + 1, omit, form, longText);
     first = false;
   }
   return out + "}";
@@ -75,20 +90,20 @@ function recursive(value: unknown, depth: number, omit: KeyFilter | undefined, l
  * arrays (open containers, their sorted keys, the next entry) so that a node costs no allocation
  * beyond its key list: 50 000-deep values are common enough to be worth it.
  */
-function iterative(root: unknown, omit: KeyFilter | undefined, longText: LongText | undefined): string {
+function iterative(root: unknown, omit: KeyFilter | undefined, form: StringForm, longText: LongText | undefined): string {
   const parts: string[] = [];
   const containers: object[] = [];
   const keyLists: Array<Array<[string, string]> | undefined> = []; // undefined for arrays
   const nexts: number[] = [];
   const open = (value: unknown): void => {
     if (value === null || typeof value !== "object") {
-      parts.push(scalar(value, longText));
+      parts.push(scalar(value, form, longText));
       return;
     }
     const isArray = Array.isArray(value);
     parts.push(isArray ? "[" : "{");
     containers.push(value);
-    keyLists.push(isArray ? undefined : sortedKeys(value as Record<string, unknown>, omit));
+    keyLists.push(isArray ? undefined : sortedKeys(value as Record<string, unknown>, omit, form));
     nexts.push(0);
   };
   open(root);
@@ -115,12 +130,12 @@ function iterative(root: unknown, omit: KeyFilter | undefined, longText: LongTex
   return parts.join("");
 }
 
-export function stableSerialize(value: unknown, omit?: KeyFilter, longText?: LongText): string {
-  if (value === null || typeof value !== "object") return scalar(value, longText);
+export function stableSerialize(value: unknown, omit?: KeyFilter, longText?: LongText, form: StringForm = "text"): string {
+  if (value === null || typeof value !== "object") return scalar(value, form, longText);
   try {
-    return recursive(value, 0, omit, longText);
+    return recursive(value, 0, omit, form, longText);
   } catch (error) {
-    if (error instanceof TooDeep || error instanceof RangeError) return iterative(value, omit, longText);
+    if (error instanceof TooDeep || error instanceof RangeError) return iterative(value, omit, form, longText);
     throw error;
   }
 }

@@ -1,6 +1,6 @@
 /** Error outcomes: the text an error is hashed by, and the unknown-tool name read from it. */
 import { describe, expect, it } from "vitest";
-import { errorText, unknownToolName } from "../../src/core/hashing.js";
+import { errorBytes as errorText, unknownToolName } from "../../src/core/hashing.js";
 import { hashing } from "../helpers/replay.js";
 
 const failure = (value: unknown, tool = "read") => hashing.outcomeHash(tool, {}, { kind: "error", value });
