@@ -87,6 +87,11 @@ export interface AdapterOptions {
    * shortcuts that are checked as it goes, and throw `ReadAgain` when a check fails.
    */
   readonly canReadAgain?: boolean;
+  /**
+   * Arguments and results may be handed over with their strings as UTF-8 bytes (`form: "bytes"`,
+   * see jsonBytes.ts): the consumer only hashes them. Off when events are written out.
+   */
+  readonly bytePayloads?: boolean;
 }
 
 /**

@@ -9,6 +9,7 @@
  * transcript moves on (next assistant message, user message, compaction, end of file). A call that
  * never gets a result stays pending.
  */
+import type { StringForm } from "../core/byteText.js";
 import type { Outcome } from "./openclawMessages.js";
 
 export interface SequencedCall {
@@ -16,6 +17,7 @@ export interface SequencedCall {
   readonly id: string | undefined;
   readonly tool: string;
   readonly args: unknown;
+  readonly form?: StringForm;
 }
 
 export interface SequencedResult {
@@ -23,6 +25,7 @@ export interface SequencedResult {
   readonly id: string | undefined;
   readonly tool: string | undefined;
   readonly outcome: Outcome;
+  readonly form?: StringForm;
 }
 
 export interface SequencerOutput {

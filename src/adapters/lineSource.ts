@@ -103,11 +103,16 @@ function hasInvalidUtf8(text: string, buf: Buffer, start: number, end: number): 
 export function decodingLines(handler: LineHandler): RawLineHandler {
   return (buf, start, end, lineNo, terminated, tooLong) => {
     if (tooLong !== undefined) return handler(TOO_LONG_LINE, lineNo, terminated, { tooLong });
-    let text = buf.toString("utf8", start, end);
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // BOM
-    const problem = hasInvalidUtf8(text, buf, start, end) ? { invalidUtf8: true } : undefined;
+    const { text, problem } = decodeLine(buf, start, end);
     return handler(text, lineNo, terminated, problem);
   };
+}
+
+/** One line's text: UTF-8 (invalid bytes flagged), a BOM at its start removed. */
+export function decodeLine(buf: Buffer, start: number, end: number): { text: string; problem?: LineProblem } {
+  let text = buf.toString("utf8", start, end);
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // BOM
+  return hasInvalidUtf8(text, buf, start, end) ? { text, problem: { invalidUtf8: true } } : { text };
 }
 
 /**

@@ -8,13 +8,17 @@
  *   error as `{content:[{text: message}], details: {}}`) or a result `{content, details}` — which
  *   includes the runtime's own loop vetoes (`details.status == "blocked"`), kept as such.
  */
+import type { StringForm } from "../core/byteText.js";
 import { isPlainObject, own } from "../core/plainObject.js";
+import { textOf } from "./jsonBytes.js";
 
+/** Ids and names are text; `args` / `outcome` keep the form of the line they came from (jsonBytes.ts). */
 export interface ToolCallBlock {
   readonly id: string | undefined;
   readonly tool: string;
   /** `undefined` when the block had neither `arguments` nor `input`. */
   readonly args: unknown;
+  readonly form: StringForm;
 }
 
 export type Outcome = { readonly error: unknown } | { readonly result: unknown };
@@ -23,41 +27,50 @@ export interface ToolResultMessage {
   readonly id: string | undefined;
   readonly tool: string | undefined;
   readonly outcome: Outcome;
+  readonly form: StringForm;
 }
 
-/** A non-blank string id (numbers, which some writers emit, as text). */
-export function idText(value: unknown): string | undefined {
+/** A non-blank string id (numbers, which some writers emit, as text), from a value in `form`. */
+export function idText(value: unknown, form: StringForm = "text"): string | undefined {
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  if (typeof value !== "string" || value.trim() === "") return undefined;
-  return value;
+  if (typeof value !== "string") return undefined;
+  const text = textOf(form, value);
+  return text.trim() === "" ? undefined : text;
+}
+
+/** A non-blank string (a tool name), as text. */
+function nameText(value: unknown, form: StringForm): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const text = textOf(form, value);
+  return text.trim() === "" ? undefined : text;
 }
 
 function hasOwn(value: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(value, key);
 }
 
-/** The tool call blocks of an assistant message's content, and how many were unusable. */
-export function toolCallBlocks(message: Record<string, unknown>): { calls: ToolCallBlock[]; unnamed: number } {
+/** The tool call blocks of an assistant message's content (strings in `form`), and how many were unusable. */
+export function toolCallBlocks(message: Record<string, unknown>, form: StringForm = "text"): { calls: ToolCallBlock[]; unnamed: number } {
   const content = own(message, "content");
   const calls: ToolCallBlock[] = [];
   let unnamed = 0;
   if (!Array.isArray(content)) return { calls, unnamed };
   for (const block of content) {
-    if (!isPlainObject(block) || !isToolCallType(own(block, "type"))) continue;
-    const name = own(block, "name");
-    if (typeof name !== "string" || name.trim() === "") {
+    if (!isPlainObject(block) || !isToolCallType(own(block, "type"), form)) continue;
+    const name = nameText(own(block, "name"), form);
+    if (name === undefined) {
       unnamed++;
       continue;
     }
-    calls.push({ id: idText(own(block, "id")), tool: name, args: callArguments(block) });
+    calls.push({ id: idText(own(block, "id"), form), tool: name, args: callArguments(block), form });
   }
   return { calls, unnamed };
 }
 
 const TOOL_CALL_TYPES = new Set(["toolcall", "tooluse", "functioncall"]);
 
-function isToolCallType(type: unknown): boolean {
-  return typeof type === "string" && TOOL_CALL_TYPES.has(type.trim().toLowerCase());
+function isToolCallType(type: unknown, form: StringForm): boolean {
+  return typeof type === "string" && TOOL_CALL_TYPES.has(textOf(form, type).trim().toLowerCase());
 }
 
 /** `arguments`, else the legacy `input` or `parameters`, else `undefined` (which hashes differently from `{}`). */
@@ -95,11 +108,13 @@ export function outcomeOf(holder: Record<string, unknown>, failed: boolean): Out
   };
 }
 
-/** A `toolResult` message, or why it cannot be replayed. */
-export function toolResultMessage(message: Record<string, unknown>): { ok: true; value: ToolResultMessage } | { ok: false; reason: string } {
-  const id = idText(own(message, "toolCallId"));
-  const toolName = own(message, "toolName");
-  const tool = typeof toolName === "string" && toolName.trim() !== "" ? toolName : undefined;
+/** A `toolResult` message (strings in `form`), or why it cannot be replayed. */
+export function toolResultMessage(
+  message: Record<string, unknown>,
+  form: StringForm = "text",
+): { ok: true; value: ToolResultMessage } | { ok: false; reason: string } {
+  const id = idText(own(message, "toolCallId"), form);
+  const tool = nameText(own(message, "toolName"), form);
   if (id === undefined && tool === undefined) return { ok: false, reason: "toolResult without toolCallId or toolName" };
-  return { ok: true, value: { id, tool, outcome: outcomeOf(message, own(message, "isError") === true) } };
+  return { ok: true, value: { id, tool, outcome: outcomeOf(message, own(message, "isError") === true), form } };
 }

@@ -14,6 +14,7 @@
  * Identity: the agent id from the path (`agents/<agentId>/`), the session id from the header (else
  * the file name). No `ts` is emitted: the detectors do not use time.
  */
+import type { StringForm } from "../core/byteText.js";
 import { isPlainObject, own } from "../core/plainObject.js";
 import { quote } from "../core/quote.js";
 import { ReadAgain, type AdapterContext, type InputAdapter } from "./adapter.js";
@@ -21,7 +22,16 @@ import type { LineSource } from "./lineSource.js";
 import { agentIdFromPath, sessionIdFromFileName } from "./openclawIdentity.js";
 import { idText, toolCallBlocks, toolResultMessage } from "./openclawMessages.js";
 import { BOOTSTRAP_CUSTOM_TYPE, PROMPT_ERROR_CUSTOM_TYPE } from "./runNaming.js";
-import { QUIET_ENTRY_TYPES, QUIET_MESSAGE_ROLES, classifySessionLine, entryMessage, entryRunMarker } from "./sessionEntries.js";
+import { textOf } from "./jsonBytes.js";
+import {
+  QUIET_ENTRY_TYPES,
+  QUIET_MESSAGE_ROLES,
+  classifySessionBytes,
+  classifySessionLine,
+  entryMessage,
+  entryRunMarker,
+  type SessionLine,
+} from "./sessionEntries.js";
 import { scanSession } from "./sessionTree.js";
 import { TranscriptReplay } from "./transcriptReplay.js";
 
@@ -54,11 +64,11 @@ class SessionReader {
     this.replay = new TranscriptReplay(context, file, segmentNames, () => ({ session: this.session ?? this.fallbackSession, agent: this.agent }));
   }
 
-  header(line: number, header: Record<string, unknown>): void {
+  header(line: number, header: Record<string, unknown>, form: StringForm): void {
     const { tally } = this.context;
     if (this.headerLine !== undefined || this.sawEntry) return tally.ignored(this.file, line, "another session header; ignored");
     this.headerLine = line;
-    this.session = idText(own(header, "id"));
+    this.session = idText(own(header, "id"), form);
     if (this.session === undefined) tally.note({ file: this.file, line, reason: "session header without an id; the session id is taken from the file name" });
     const version = own(header, "version");
     if (typeof version === "number" && version > SESSION_FORMAT_VERSION) {
@@ -67,7 +77,7 @@ class SessionReader {
     tally.used();
   }
 
-  entry(line: number, type: string, entry: Record<string, unknown>, replayed: boolean): void {
+  entry(line: number, type: string, entry: Record<string, unknown>, form: StringForm, replayed: boolean): void {
     const { tally } = this.context;
     if (!this.sawEntry) {
       this.sawEntry = true;
@@ -76,11 +86,11 @@ class SessionReader {
     if (!replayed) return tally.ignored();
     switch (type) {
       case "message":
-        return this.message(line, entry);
+        return this.message(line, entry, form);
       case "compaction":
         return this.replay.compaction(line);
       case "custom":
-        return this.custom(line, entry);
+        return this.custom(line, entry, form);
       default:
         if (QUIET_ENTRY_TYPES.has(type)) return tally.ignored();
         return tally.ignored(this.file, line, `unknown entry type ${quote(type)}`);
@@ -91,19 +101,19 @@ class SessionReader {
     this.replay.end();
   }
 
-  private message(line: number, entry: Record<string, unknown>): void {
+  private message(line: number, entry: Record<string, unknown>, form: StringForm): void {
     const { tally } = this.context;
     const message = entryMessage(entry);
     if (!message) return tally.skipped(this.file, line, 'message entry without a "message" object with a "role"');
-    const role = message.role as string;
+    const role = textOf(form, message.role as string);
     switch (role) {
       case "user":
         this.replay.userMessage();
         return tally.used();
       case "assistant":
-        return this.assistant(line, message);
+        return this.assistant(line, message, form);
       case "toolResult": {
-        const result = toolResultMessage(message);
+        const result = toolResultMessage(message, form);
         if (!result.ok) return tally.skipped(this.file, line, result.reason);
         return this.replay.toolResult(line, result.value);
       }
@@ -113,9 +123,9 @@ class SessionReader {
     }
   }
 
-  private assistant(line: number, message: Record<string, unknown>): void {
+  private assistant(line: number, message: Record<string, unknown>, form: StringForm): void {
     const { tally } = this.context;
-    const { calls, unnamed } = toolCallBlocks(message);
+    const { calls, unnamed } = toolCallBlocks(message, form);
     const unnamedReason = `${unnamed} toolCall block${unnamed === 1 ? "" : "s"} without a "name"; not replayed`;
     if (calls.length === 0) return unnamed > 0 ? tally.skipped(this.file, line, unnamedReason) : tally.ignored();
     if (unnamed > 0) tally.note({ file: this.file, line, reason: unnamedReason });
@@ -123,9 +133,9 @@ class SessionReader {
     tally.used();
   }
 
-  private custom(line: number, entry: Record<string, unknown>): void {
+  private custom(line: number, entry: Record<string, unknown>, form: StringForm): void {
     const { tally } = this.context;
-    if (entryRunMarker(line, "custom", entry)) return tally.used();
+    if (entryRunMarker(line, "custom", entry, form)) return tally.used();
     const customType = own(entry, "customType");
     if (customType === BOOTSTRAP_CUSTOM_TYPE || customType === PROMPT_ERROR_CUSTOM_TYPE) {
       return tally.ignored(this.file, line, `${customType} entry without data.runId; it names no run`);
@@ -149,8 +159,7 @@ export const openclawSessionAdapter: InputAdapter = {
       context.tally.note({ file, line, reason: `parentId ${quote(parentId)} matches no earlier entry; the branch continues at the entry before it` });
     }
     const reader = new SessionReader(context, file, scan.segmentNames);
-    await source.forEachLine((text, line, terminated, problem) => {
-      const classified = classifySessionLine(text, terminated, problem);
+    const onLine = (classified: SessionLine, line: number) => {
       scan.confirm(line, classified);
       if ("notice" in classified && classified.notice !== undefined) context.tally.note({ file, line, reason: classified.notice });
       switch (classified.kind) {
@@ -159,11 +168,17 @@ export const openclawSessionAdapter: InputAdapter = {
         case "bad":
           return context.tally.skipped(file, line, classified.reason);
         case "header":
-          return reader.header(line, classified.value);
+          return reader.header(line, classified.value, classified.form);
         case "entry":
-          return reader.entry(line, classified.type, classified.value, scan.replayed(line));
+          return reader.entry(line, classified.type, classified.value, classified.form, scan.replayed(line));
       }
-    });
+    };
+    // Arguments and results may stay byte strings (jsonBytes.ts) when only hashing will read them.
+    if (context.options.bytePayloads && source.forEachRawLine) {
+      await source.forEachRawLine((bytes, start, end, line, terminated, tooLong) => onLine(classifySessionBytes(bytes, start, end, terminated, tooLong), line));
+    } else {
+      await source.forEachLine((text, line, terminated, problem) => onLine(classifySessionLine(text, terminated, problem), line));
+    }
     if (!scan.confirmed()) throw new ReadAgain(file, "a line read from its bytes in the first pass parsed differently");
     reader.end();
   },

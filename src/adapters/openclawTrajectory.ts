@@ -140,7 +140,7 @@ class TrajectoryReader {
         const name = own(data, "name");
         if (typeof name !== "string" || name.trim() === "") return tally.skipped(this.file, line, 'tool.call without a tool "name"');
         const group = own(data, "assistantEntryId") ?? line;
-        this.transcriptReplay.toolCalls(group, line, [{ id: idText(own(data, "toolCallId")), tool: name, args: callArguments(data) }]);
+        this.transcriptReplay.toolCalls(group, line, [{ id: idText(own(data, "toolCallId")), tool: name, args: callArguments(data), form: "text" }]);
         return tally.used();
       }
       case "tool.result": {

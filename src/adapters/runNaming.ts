@@ -7,6 +7,8 @@
  * A prompt error can come after a run's tool calls, so names are settled from a first pass over the
  * file: it records only these few markers (one or two per run), never whole entries.
  */
+import type { StringForm } from "../core/byteText.js";
+import { textOf } from "./jsonBytes.js";
 
 export type RunMarker =
   | { readonly kind: "user"; readonly line: number }
@@ -15,12 +17,14 @@ export type RunMarker =
 export const BOOTSTRAP_CUSTOM_TYPE = "openclaw:bootstrap-context:full";
 export const PROMPT_ERROR_CUSTOM_TYPE = "openclaw:prompt-error";
 
-/** The marker a custom entry (its `customType` and `data`) stands for, if any. */
-export function customRunMarker(line: number, customType: unknown, data: unknown): RunMarker | undefined {
+/** The marker a custom entry (its `customType` and `data`, strings in `form`) stands for, if any. */
+export function customRunMarker(line: number, customType: unknown, data: unknown, form: StringForm = "text"): RunMarker | undefined {
   if (customType !== BOOTSTRAP_CUSTOM_TYPE && customType !== PROMPT_ERROR_CUSTOM_TYPE) return undefined;
-  const runId = typeof data === "object" && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>).runId : undefined;
-  if (typeof runId !== "string" || runId.trim() === "") return undefined;
-  return { kind: customType === BOOTSTRAP_CUSTOM_TYPE ? "bootstrap" : "promptError", line, runId: runId.trim() };
+  const rawRunId = typeof data === "object" && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>).runId : undefined;
+  if (typeof rawRunId !== "string") return undefined;
+  const runId = textOf(form, rawRunId).trim();
+  if (runId === "") return undefined;
+  return { kind: customType === BOOTSTRAP_CUSTOM_TYPE ? "bootstrap" : "promptError", line, runId };
 }
 
 /**

@@ -21,9 +21,11 @@
  *   continues the branch at the entry before it, with a diagnostic, so one damaged line does not
  *   drop the whole history before it.
  */
+import type { StringForm } from "../core/byteText.js";
 import { own } from "../core/plainObject.js";
 import { describeValue } from "../core/quote.js";
 import { IdLineTable } from "./idLineTable.js";
+import { textOf } from "./jsonBytes.js";
 import type { LineSource } from "./lineSource.js";
 import { idText } from "./openclawMessages.js";
 import { segmentNames, type RunMarker } from "./runNaming.js";
@@ -62,12 +64,12 @@ interface EntryRefs {
   readonly parent: string | null | undefined | { readonly invalid: string };
 }
 
-function entryRefs(entry: Record<string, unknown>): EntryRefs {
-  const id = idText(own(entry, "id"));
+function entryRefs(entry: Record<string, unknown>, form: StringForm): EntryRefs {
+  const id = idText(own(entry, "id"), form);
   if (!Object.prototype.hasOwnProperty.call(entry, "parentId")) return { id, parent: undefined };
   const raw = own(entry, "parentId");
   if (raw === null) return { id, parent: null };
-  return { id, parent: idText(raw) ?? { invalid: describeValue(raw) } };
+  return { id, parent: idText(raw, form) ?? { invalid: describeValue(typeof raw === "string" ? textOf(form, raw) : raw) } };
 }
 
 const ROOT = 0;
@@ -166,8 +168,8 @@ function scannedFacts(scanned: ScannedLine) {
 
 function parsedFacts(line: number, parsed: SessionLine) {
   if (parsed.kind !== "entry") return undefined;
-  const marker = entryRunMarker(line, parsed.type, parsed.value);
-  return { refs: entryRefs(parsed.value), user: marker?.kind === "user", otherMarker: marker !== undefined && marker.kind !== "user" };
+  const marker = entryRunMarker(line, parsed.type, parsed.value, parsed.form);
+  return { refs: entryRefs(parsed.value, parsed.form), user: marker?.kind === "user", otherMarker: marker !== undefined && marker.kind !== "user" };
 }
 
 class FirstPass {
@@ -182,8 +184,8 @@ class FirstPass {
 
   parsed(line: number, parsed: SessionLine): void {
     if (parsed.kind !== "entry") return;
-    this.tree?.add(line, entryRefs(parsed.value));
-    const marker = entryRunMarker(line, parsed.type, parsed.value);
+    this.tree?.add(line, entryRefs(parsed.value, parsed.form));
+    const marker = entryRunMarker(line, parsed.type, parsed.value, parsed.form);
     if (marker) this.markers.push(marker);
   }
 

@@ -72,6 +72,7 @@ export class TranscriptReplay {
       ...(call.id !== undefined ? { id: call.id } : {}),
       tool: call.tool,
       ...(call.args !== undefined ? { args: call.args } : {}),
+      ...(call.form === "bytes" ? { form: call.form } : {}),
     };
     this.context.emit(event);
   }
@@ -83,6 +84,7 @@ export class TranscriptReplay {
       ...(result.id !== undefined ? { id: result.id } : {}),
       ...(result.tool !== undefined ? { tool: result.tool } : {}),
       ...result.outcome,
+      ...(result.form === "bytes" ? { form: result.form } : {}),
     };
     this.tally(result.line, this.context.emit(event));
   }

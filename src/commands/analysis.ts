@@ -110,7 +110,9 @@ type PreparedSink = (file: string, format: InputFormat, again: boolean) => (prep
 
 /**
  * Reads one input file, handing its prepared events to `sink` and live events (Gateway logs) to
- * `live`. With `canReadAgain` (the sink can void a file's events), adapters may take checked shortcuts.
+ * `live`. `forReplay`: the events only go to preparation and replay, so the sink can void a file's
+ * events (adapters may take checked shortcuts, `canReadAgain`) and their arguments and results are
+ * only hashed (they may stay byte strings, `bytePayloads`). Not so for `looplens events`.
  */
 async function readInput(
   path: string,
@@ -119,7 +121,7 @@ async function readInput(
   options: InputOptions,
   sink: PreparedSink,
   live: (event: LiveEvent) => void,
-  canReadAgain: boolean,
+  forReplay: boolean,
 ): Promise<{ file: string; format: InputFormat }> {
   const source = await openSource(path);
   const { adapter, sniffed } = await adapterFor(source, options.inputFormat);
@@ -131,7 +133,7 @@ async function readInput(
     return adapter.read(readingSource(source, tally, options.onProgress), {
       tally,
       // `canReadAgain: false` in the options turns the shortcuts off (tests compare both ways).
-      options: { ...options, canReadAgain: canReadAgain && !again && options.canReadAgain !== false },
+      options: { ...options, canReadAgain: forReplay && !again && options.canReadAgain !== false, bytePayloads: forReplay },
       emit(event) {
         // Adapters of formats with live events never throw ReadAgain: those could not be undone.
         if (isLiveEvent(event)) {
@@ -168,12 +170,12 @@ async function readInputs(
   options: InputOptions,
   sink: PreparedSink,
   live: (event: LiveEvent) => void,
-  canReadAgain: boolean,
+  forReplay: boolean,
 ): Promise<{ tally: LineTally; files: Array<{ file: string; format: InputFormat }> }> {
   const tally = new LineTally();
   const hashing = createHashing(digest);
   const files: Array<{ file: string; format: InputFormat }> = [];
-  for (const path of await expandPaths(paths)) files.push(await readInput(path, tally, hashing, options, sink, live, canReadAgain));
+  for (const path of await expandPaths(paths)) files.push(await readInput(path, tally, hashing, options, sink, live, forReplay));
   return { tally, files };
 }
 

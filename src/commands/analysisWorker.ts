@@ -1,19 +1,19 @@
 /**
  * Worker-thread entry of the parallel analysis (parallelAnalysis.ts): rebuilds the config resolver
- * and the digest from plain options once, then analyses the files it is sent, one at a time.
+ * and the digest from plain options once, then analyses files from the shared work list, one at a time.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { InputError } from "../adapters/inputs.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { analyzeFile } from "./analysis.js";
 import { createConfigResolver } from "./configResolution.js";
-import type { WorkerReply, WorkerRequest, WorkerSetup } from "./parallelAnalysis.js";
+import { takeFile, type WorkerReply, type WorkerSetup, type WorkList } from "./parallelAnalysis.js";
 
 /** Progress is batched: one message per MB or so is plenty for a progress bar. */
 const BYTES_BATCH = 1 << 20;
 
 const port = parentPort!;
-const setup = workerData as WorkerSetup & { readonly progress: boolean };
+const setup = workerData as WorkerSetup & { readonly progress: boolean; readonly work: WorkList };
 const resolver = await createConfigResolver(setup.config);
 const digest = await loadXxhashDigest();
 const reply = (message: WorkerReply) => port.postMessage(message);
@@ -36,9 +36,10 @@ const onProgress = setup.progress
     }
   : undefined;
 
-port.on("message", async ({ index, path }: WorkerRequest) => {
+// Files are taken from the shared work list until none is left (see WorkList).
+for (let index = takeFile(setup.work); index !== undefined; index = takeFile(setup.work)) {
   try {
-    const result = await analyzeFile(path, digest, (agent) => resolver.effectiveFor(agent).config, { ...setup.input, onProgress });
+    const result = await analyzeFile(setup.work.files[index]!, digest, (agent) => resolver.effectiveFor(agent).config, { ...setup.input, onProgress });
     flushProgress();
     reply({ kind: "done", index, result });
   } catch (error) {
@@ -46,5 +47,5 @@ port.on("message", async ({ index, path }: WorkerRequest) => {
     const err = error as Error;
     reply({ kind: "failed", index, userError: error instanceof InputError, message: String(err?.message ?? error), ...(err?.stack ? { stack: err.stack } : {}) });
   }
-});
-reply({ kind: "ready" });
+}
+reply({ kind: "finished" });

@@ -27,12 +27,30 @@ export interface WorkerSetup {
   readonly input: Omit<InputOptions, "onProgress">;
 }
 
-export type WorkerRequest = { readonly index: number; readonly path: string };
+/**
+ * The shared work list: every thread takes the next file by bumping `next` atomically, so that no
+ * thread waits for another to hand it work (the main thread reads files synchronously and would
+ * answer a worker's request only between files).
+ */
+export interface WorkList {
+  readonly files: readonly string[];
+  /** Indexes into `files`, in the order to take them (largest first). */
+  readonly order: readonly number[];
+  /** One Int32 on a SharedArrayBuffer: how many entries of `order` have been taken. */
+  readonly next: Int32Array;
+}
+
+/** The index of the next file to analyse, or undefined when all are taken. */
+export function takeFile(work: WorkList): number | undefined {
+  const taken = Atomics.add(work.next, 0, 1);
+  return taken < work.order.length ? work.order[taken] : undefined;
+}
+
 export type WorkerReply =
-  | { readonly kind: "ready" }
   | { readonly kind: "progress"; readonly bytes: number; readonly lines: number; readonly moreTotal: number }
   | { readonly kind: "done"; readonly index: number; readonly result: FileAnalysis }
-  | { readonly kind: "failed"; readonly index: number; readonly userError: boolean; readonly message: string; readonly stack?: string };
+  | { readonly kind: "failed"; readonly index: number; readonly userError: boolean; readonly message: string; readonly stack?: string }
+  | { readonly kind: "finished" };
 
 /** Number of worker threads besides the main thread (0 = serial), honouring LOOPLENS_WORKERS. */
 export function workersFor(files: readonly string[], totalBytes: number, env: NodeJS.ProcessEnv, load = loadavg()[0] ?? 0): number {
@@ -95,7 +113,7 @@ function workerFailure(reply: Extract<WorkerReply, { kind: "failed" }>): Error {
 
 async function inThreads(
   files: readonly string[],
-  queue: number[],
+  order: number[],
   workerCount: number,
   digest: Digest,
   setup: WorkerSetup,
@@ -106,28 +124,24 @@ async function inThreads(
   const failures: Array<unknown> = new Array(files.length);
   const url = new URL("./analysisWorker.js", import.meta.url);
   const started: Worker[] = [];
+  const work: WorkList = { files, order, next: new Int32Array(new SharedArrayBuffer(4)) };
 
   const workerLane = () =>
     new Promise<void>((resolve, reject) => {
       // Each thread has its own heap and peak RSS adds up over threads: a young generation of 16 MB
       // (V8's default is ~3x larger) saves ~15 MB per worker; smaller ones cost GC time (bench/).
-      const worker = new Worker(url, { workerData: { ...setup, progress: onProgress !== undefined }, env, resourceLimits: { maxYoungGenerationSizeMb: 16 } });
+      const workerData = { ...setup, progress: onProgress !== undefined, work };
+      const worker = new Worker(url, { workerData, env, resourceLimits: { maxYoungGenerationSizeMb: 16 } });
       started.push(worker);
       let finished = false;
-      const next = () => {
-        const index = queue.shift();
-        if (index === undefined) {
-          finished = true;
-          void worker.terminate().then(() => resolve(), reject);
-          return;
-        }
-        worker.postMessage({ index, path: files[index]! } satisfies WorkerRequest);
-      };
       worker.on("message", (reply: WorkerReply) => {
         if (reply.kind === "progress") return onProgress?.(reply.bytes, reply.lines, reply.moreTotal);
         if (reply.kind === "done") results[reply.index] = reply.result;
         if (reply.kind === "failed") failures[reply.index] = workerFailure(reply);
-        next();
+        if (reply.kind === "finished") {
+          finished = true;
+          void worker.terminate().then(() => resolve(), reject);
+        }
       });
       worker.on("error", reject);
       // A worker that stops before its work is done (killed, out of memory) must not leave us waiting.
@@ -140,7 +154,7 @@ async function inThreads(
   // resolver is then fed in input order, whatever order the threads finished in.
   const resolver = await createConfigResolver(setup.config, env);
   const mainLane = async () => {
-    for (let index = queue.shift(); index !== undefined; index = queue.shift()) {
+    for (let index = takeFile(work); index !== undefined; index = takeFile(work)) {
       try {
         results[index] = await analyzeFile(files[index]!, digest, (agent) => resolver.effectiveFor(agent).config, { ...setup.input, onProgress });
       } catch (error) {

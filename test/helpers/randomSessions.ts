@@ -65,6 +65,21 @@ const PATTERNS: ReadonlyArray<{ name: string; args: unknown; outcomes: readonly 
   },
   { name: "browser", args: { action: "open", url: "https://x.test" }, outcomes: [{ kind: "error", text: "Unknown tool: browser" }] },
   { name: "update_plan", args: { plan: [{ step: "look", status: "in_progress" }] }, outcomes: [{ kind: "result", text: "", details: { ok: true } }] },
+  // Non-ASCII text, parsed from transcripts as byte strings (jsonBytes.ts): whitespace that trim()
+  // removes (U+00A0, U+3000) and chars whose UTF-8 ends in the byte A0 ("à") at the edges, blank
+  // plan steps, an unknown tool named after U+00A0, a tool named in Unicode.
+  {
+    name: "exec",
+    args: { command: "grep -r 'naïve 🚀' ü/" },
+    outcomes: [
+      { kind: "result", text: "voilà", details: { status: "completed", exitCode: 0, aggregated: "\u00a0voilà\u3000" } },
+      { kind: "result", text: "voilà", details: { status: "completed", exitCode: 0, aggregated: "\u00a0\u3000" } },
+      { kind: "result", text: "voil", details: { status: "completed", exitCode: 0, aggregated: "voilà" } },
+    ],
+  },
+  { name: "update_plan", args: { plan: [{ step: "\u3000", status: "pending" }], explanation: "à" }, outcomes: [{ kind: "result", text: "日本", details: { ok: "ü" } }] },
+  { name: "update_plan", args: { plan: [{ step: "à", status: "pending" }], explanation: "\u00a0" }, outcomes: [{ kind: "result", text: "日本", details: { ok: "ü" } }] },
+  { name: "suche_ü", args: { "schlüssel": "Grüße 🚀", "ключ": ["à", "\u00a0"] }, outcomes: [{ kind: "result", text: "Ergebnis à" }, { kind: "error", text: "Unknown tool:\u00a0Wérkzeug" }] },
 ];
 
 class Generator {
