@@ -39,3 +39,15 @@ describe("parseObjectBytes", () => {
     expect(parse(line('\uFEFF{"a":"é"}'))).toMatchObject({ kind: "object", form: "bytes" });
   });
 });
+
+describe("escapes that decide the form", () => {
+  it("tells an escape from an escaped backslash before a u", () => {
+    const form = (json: string) => (parse(line(json)) as { form?: string }).form;
+    expect(form('{"a":"é \\\\u00e9"}')).toBe("bytes"); // backslash, then the text u00e9
+    expect(form('{"a":"é \\\\\\u00e9"}')).toBe("text"); // backslash, then an escape of é
+    expect(form('{"a":"é \\u007f \\u0000"}')).toBe("bytes"); // escapes below U+0080 are ASCII either way
+    expect(form('{"a":"é \\u0080"}')).toBe("text");
+    expect(form('{"a":"é \\uD83D\\uDE80"}')).toBe("text");
+    expect(form('{"\\u00e9":"é"}')).toBe("text");
+  });
+});

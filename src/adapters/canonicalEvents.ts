@@ -10,10 +10,12 @@
 import { basename } from "node:path";
 import { LOOP_EVENT_TYPES, type LoopEvent, type LoopEventType } from "../core/events.js";
 import { LIVE_EVENT_TYPES, type LiveEvent } from "../core/liveEvents.js";
+import type { StringForm } from "../core/byteText.js";
 import { isPlainObject, own } from "../core/plainObject.js";
 import { quote } from "../core/quote.js";
 import { isBlank, MAX_SAMPLE_LINE, parseJsonLine, type AdapterContext, type InputAdapter } from "./adapter.js";
-import type { LineSource } from "./lineSource.js";
+import { parseObjectBytes, textOf } from "./jsonBytes.js";
+import { TOO_LONG_LINE, decodeLine, type LineProblem, type LineSource } from "./lineSource.js";
 import { toLiveEvent } from "./liveEventsJson.js";
 
 const EVENT_TYPES = new Set<string>([...LOOP_EVENT_TYPES, ...LIVE_EVENT_TYPES]);
@@ -24,53 +26,63 @@ export function runNameForFile(file: string): string {
   return basename(file).replace(/(\.(gz|zst))?$/i, "").replace(/\.(jsonl|ndjson|json|log)$/i, "") || basename(file);
 }
 
-/** A string (or a number, which JSON writers sometimes emit for ids), trimmed; blank is none. */
-function idText(value: unknown): string | undefined {
+/** A string (or a number, which JSON writers sometimes emit for ids), trimmed, as text; blank is none. */
+function idText(value: unknown, form: StringForm = "text"): string | undefined {
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   if (typeof value !== "string") return undefined;
-  const trimmed = value.trim();
+  const trimmed = textOf(form, value).trim();
   return trimmed === "" ? undefined : trimmed;
 }
 
-function optionalString(value: unknown): string | undefined {
-  return typeof value === "string" && value !== "" ? value : undefined;
+function optionalString(value: unknown, form: StringForm): string | undefined {
+  return typeof value === "string" && value !== "" ? textOf(form, value) : undefined;
 }
 
 type Parsed = { ok: true; event: LoopEvent | LiveEvent } | { ok: false; reason: string };
 
-/** Validates one parsed line into an event; `run` is resolved by the caller's file-level rule. */
-export function toEvent(value: unknown, file: string, line: number, fallbackRun: string | undefined): Parsed {
+/**
+ * Validates one parsed line into an event; `run` is resolved by the caller's file-level rule.
+ * `form`: the form of the line's strings (jsonBytes.ts); `args`, `result` and `error` keep it, the
+ * rest becomes text. Live events must be given as text.
+ */
+export function toEvent(value: unknown, file: string, line: number, fallbackRun: string | undefined, form: StringForm = "text"): Parsed {
   if (!isPlainObject(value)) return { ok: false, reason: "not a JSON object" };
-  const type = own(value, "type");
-  if (typeof type !== "string") return { ok: false, reason: type === undefined ? 'missing "type"' : '"type" is not a string' };
+  const rawType = own(value, "type");
+  if (typeof rawType !== "string") return { ok: false, reason: rawType === undefined ? 'missing "type"' : '"type" is not a string' };
+  const type = textOf(form, rawType);
   if (!EVENT_TYPES.has(type)) return { ok: false, reason: `unknown event type ${quote(type)}` };
   if (type === "live_marker" || type === "live_finding") return toLiveEvent(value, type, file, line);
   const rawRun = own(value, "run");
-  const run = idText(rawRun) ?? fallbackRun;
+  const run = idText(rawRun, form) ?? fallbackRun;
   if (run === undefined) return { ok: false, reason: rawRun === undefined ? 'missing "run"' : '"run" is not a non-blank string' };
 
   const ts = own(value, "ts");
+  const session = optionalString(own(value, "session"), form);
+  const agent = optionalString(own(value, "agent"), form);
   const base = {
     file,
     line,
     run,
-    ...(optionalString(own(value, "session")) !== undefined ? { session: optionalString(own(value, "session"))! } : {}),
-    ...(optionalString(own(value, "agent")) !== undefined ? { agent: optionalString(own(value, "agent"))! } : {}),
-    ...(typeof ts === "string" || typeof ts === "number" ? { ts } : {}),
+    ...(session !== undefined ? { session } : {}),
+    ...(agent !== undefined ? { agent } : {}),
+    ...(typeof ts === "string" || typeof ts === "number" ? { ts: typeof ts === "string" ? textOf(form, ts) : ts } : {}),
   };
-  const id = idText(own(value, "id"));
+  const id = idText(own(value, "id"), form);
   const withId = id !== undefined ? { id } : {};
+  const withForm = form === "bytes" ? { form } : {};
   switch (type as LoopEventType) {
     case "tool_call": {
-      const tool = own(value, "tool");
-      if (tool === undefined) return { ok: false, reason: 'tool_call without a "tool" name' };
-      if (typeof tool !== "string" || tool === "") return { ok: false, reason: '"tool" is not a non-empty string' };
+      const rawTool = own(value, "tool");
+      if (rawTool === undefined) return { ok: false, reason: 'tool_call without a "tool" name' };
+      if (typeof rawTool !== "string" || rawTool === "") return { ok: false, reason: '"tool" is not a non-empty string' };
+      const tool = textOf(form, rawTool);
       const args = own(value, "args");
-      return { ok: true, event: { type: "tool_call", ...base, ...withId, tool, ...(args !== undefined ? { args } : {}) } };
+      return { ok: true, event: { type: "tool_call", ...base, ...withId, tool, ...(args !== undefined ? { args } : {}), ...withForm } };
     }
     case "tool_result": {
-      const tool = own(value, "tool");
-      if (tool !== undefined && (typeof tool !== "string" || tool === "")) return { ok: false, reason: '"tool" is not a tool name' };
+      const rawTool = own(value, "tool");
+      if (rawTool !== undefined && (typeof rawTool !== "string" || rawTool === "")) return { ok: false, reason: '"tool" is not a tool name' };
+      const tool = rawTool === undefined ? undefined : textOf(form, rawTool);
       if (id === undefined && tool === undefined) return { ok: false, reason: 'tool_result with neither "id" nor "tool"' };
       const result = own(value, "result");
       const error = own(value, "error");
@@ -83,6 +95,7 @@ export function toEvent(value: unknown, file: string, line: number, fallbackRun:
           ...withId,
           ...(tool !== undefined ? { tool } : {}),
           ...(hasError ? { error: error ?? null } : result !== undefined ? { result } : {}),
+          ...withForm,
         },
       };
     }
@@ -119,19 +132,36 @@ export const canonicalEventsAdapter: InputAdapter = {
     return first !== undefined && typeof own(first, "type") === "string" && EVENT_TYPES.has(own(first, "type") as string);
   },
 
-  async read(source: LineSource, { tally, emit }: AdapterContext) {
+  async read(source: LineSource, { tally, emit, options }: AdapterContext) {
     const file = source.file;
     const fileRun = (await hasRunIds(source)) ? undefined : runNameForFile(file);
-    await source.forEachLine((text, line, terminated, problem) => {
-      if (isBlank(text)) return tally.ignored();
-      const parsed = parseJsonLine(text, terminated, problem);
-      if (!parsed.ok) return tally.skipped(file, line, parsed.reason);
-      const result = toEvent(parsed.value, file, line, fileRun);
+    const event = (value: Record<string, unknown>, form: StringForm, line: number, notice: string | undefined) => {
+      const result = toEvent(value, file, line, fileRun, form);
       if (!result.ok) return tally.skipped(file, line, result.reason);
-      if (parsed.notice !== undefined) tally.note({ file, line, reason: parsed.notice });
+      if (notice !== undefined) tally.note({ file, line, reason: notice });
       const emitted = emit(result.event);
       if (emitted.used) tally.used();
       else tally.ignored(file, line, emitted.reason);
+    };
+    const textLine = (text: string, line: number, terminated: boolean, problem?: LineProblem) => {
+      if (isBlank(text)) return tally.ignored();
+      const parsed = parseJsonLine(text, terminated, problem);
+      if (!parsed.ok) return tally.skipped(file, line, parsed.reason);
+      if (!isPlainObject(parsed.value)) return tally.skipped(file, line, "not a JSON object");
+      event(parsed.value, "text", line, parsed.notice);
+    };
+    if (!options.bytePayloads || !source.forEachRawLine) return source.forEachLine(textLine);
+    // Arguments and results may stay byte strings (jsonBytes.ts). Anything but an object, and live
+    // events (whose text is shown), go the text way.
+    await source.forEachRawLine((bytes, start, end, line, terminated, tooLong) => {
+      const object = parseObjectBytes(bytes, start, end, terminated, tooLong);
+      if (object.kind === "object" && !(object.form === "bytes" && LIVE_TYPES.has(own(object.value, "type") as string))) {
+        return event(object.value, object.form, line, object.notice);
+      }
+      const { text, problem } = tooLong !== undefined ? { text: TOO_LONG_LINE, problem: { tooLong } } : decodeLine(bytes, start, end);
+      textLine(text, line, terminated, problem);
     });
   },
 };
+
+const LIVE_TYPES: ReadonlySet<string> = new Set(LIVE_EVENT_TYPES);

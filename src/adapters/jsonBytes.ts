@@ -22,7 +22,7 @@ import { TOO_LONG_LINE, decodeLine } from "./lineSource.js";
 export type ObjectBytesLine = Exclude<ObjectLine, { kind: "object" }> | (Extract<ObjectLine, { kind: "object" }> & { readonly form: StringForm });
 
 const BACKSLASH = 0x5c;
-const U = 0x75;
+const ESCAPE_U = Buffer.from("\\u");
 
 function hexValue(byte: number | undefined): number {
   if (byte === undefined) return -1;
@@ -31,13 +31,22 @@ function hexValue(byte: number | undefined): number {
   return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
 }
 
-/** True when an escape `\uXXXX` above U+007F (or a malformed one) is among `bytes[start, end)`. */
-function hasNonAsciiEscape(bytes: Buffer, start: number, end: number): boolean {
-  for (let i = bytes.indexOf(BACKSLASH, start); i !== -1 && i < end; i = bytes.indexOf(BACKSLASH, i + 2)) {
-    if (bytes[i + 1] !== U) continue; // `\\`, `\n`, … (the jump by 2 passes over an escaped backslash)
+/**
+ * True when the line has an escape `\uXXXX` above U+007F (or a malformed one). Searches for the
+ * two bytes `\u` (most lines have none; `\n` and `\"` are common), then counts the backslashes
+ * before: after an even number the `\` starts an escape, after an odd one it is itself escaped
+ * (`\\u` is a backslash and a `u`). `line` must be the line alone: a search in the whole read
+ * buffer would run on past the line's end each time it finds nothing.
+ */
+function hasNonAsciiEscape(line: Buffer): boolean {
+  const end = line.length;
+  for (let i = line.indexOf(ESCAPE_U); i !== -1; i = line.indexOf(ESCAPE_U, i + 2)) {
+    let before = 0;
+    while (i - 1 - before >= 0 && line[i - 1 - before] === BACKSLASH) before++;
+    if (before % 2 === 1) continue;
     let code = 0;
     for (let k = i + 2; k < i + 6; k++) {
-      const digit = k < end ? hexValue(bytes[k]) : -1;
+      const digit = k < end ? hexValue(line[k]) : -1;
       if (digit < 0) return true;
       code = code * 16 + digit;
     }
@@ -68,7 +77,7 @@ export function parseObjectBytes(bytes: Buffer, start: number, end: number, term
 function latin1Form(bytes: Buffer, start: number, end: number): StringForm | undefined {
   const line = bytes.subarray(start, end);
   if (isAscii(line)) return "text";
-  return isUtf8(line) && !hasNonAsciiEscape(bytes, start, end) ? "bytes" : undefined;
+  return isUtf8(line) && !hasNonAsciiEscape(line) ? "bytes" : undefined;
 }
 
 /** A string read from a parsed line, as text whatever the line's form. */
