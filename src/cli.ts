@@ -15,13 +15,17 @@ import { registerEvents } from "./commands/events.js";
 import { registerSweep } from "./commands/sweep.js";
 import { sanitize } from "./reporters/sanitize.js";
 
+/** The version in package.json: one level up from dist/cli.js, two from the bundle in dist/bundle/. */
 function packageVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version?: string };
-    return pkg.version ?? "0.0.0";
-  } catch {
-    return "0.0.0";
+  for (const path of ["../package.json", "../../package.json"]) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(path, import.meta.url), "utf8")) as { name?: string; version?: string };
+      if (pkg.name === "looplens" && pkg.version !== undefined) return pkg.version;
+    } catch {
+      // not this one
+    }
   }
+  return "0.0.0";
 }
 
 export function processIo(): Io {
