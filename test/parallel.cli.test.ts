@@ -10,7 +10,7 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: the benchmark's generator is plain JavaScript
 import { generate } from "../bench/generate.mjs";
-import { workersFor } from "../src/commands/parallelAnalysis.js";
+import { lanesFor, workersFor } from "../src/commands/parallelAnalysis.js";
 import { runCli } from "./helpers/cli.js";
 
 let dir: string;
@@ -104,6 +104,33 @@ describe("parallel analysis", () => {
     expect(report.diagnostics).toHaveLength(1000);
     expect(report.summary.diagnostics).toBe(1400);
     expect(report.summary.findings.total).toBeGreaterThan(0);
+  });
+});
+
+describe("one file on a worker thread", () => {
+  it("gives the main thread's report byte for byte (a session transcript: both passes, byte strings)", () => {
+    const sessions = join(dir, "mixed", "sessions");
+    for (const format of ["json", "table"]) {
+      const serial = run("0", [sessions, "--format", format, "--all"]);
+      expect(serial.stdout.length).toBeGreaterThan(1000);
+      const file = JSON.parse(run("0", [sessions, "--format", "json", "--quiet"]).stdout).runs[0].file as string;
+      const one = [file, "--format", format, "--all"];
+      const onMain = run("0", one);
+      const onWorker = run("1", one);
+      expect(onWorker.stdout).toBe(onMain.stdout);
+      expect(onWorker.stderr).toBe(onMain.stderr);
+      expect(onWorker.status).toBe(onMain.status);
+    }
+  });
+
+  it("is how a large serial input runs, unless LOOPLENS_WORKERS=0 or standard input", () => {
+    const huge = 1 << 30;
+    expect(lanesFor(["a.jsonl"], huge, {}, 0)).toEqual({ workers: 1, mainThread: false });
+    expect(lanesFor(["a.jsonl", "b.jsonl"], huge, {}, 9)).toEqual({ workers: 1, mainThread: false }); // busy machine: still one thread's work
+    expect(lanesFor(["a.jsonl"], 1 << 20, {}, 0)).toEqual({ workers: 0, mainThread: true });
+    expect(lanesFor(["a.jsonl"], 1 << 20, { LOOPLENS_WORKERS: "2" }, 0)).toEqual({ workers: 1, mainThread: false });
+    expect(lanesFor(["a.jsonl"], huge, { LOOPLENS_WORKERS: "0" }, 0)).toEqual({ workers: 0, mainThread: true });
+    expect(lanesFor(["-"], huge, {}, 0)).toEqual({ workers: 0, mainThread: true });
   });
 });
 

@@ -4,10 +4,12 @@
  * `analyzeInputs` gives serially, byte for byte. Files are independent (one replayer per file), so
  * nothing but the per-file results crosses threads.
  *
- * One file, standard input, or little data stays serial: a worker costs ~100 ms of CPU and ~15 MB.
+ * One file, standard input, or little data stays serial: a worker costs ~100 ms of CPU and ~15 MB
+ * (a large serial input runs on one worker, for memory: see OFFLOAD_MIN_BYTES).
  * The main thread works too, so a 2-core machine pays for one extra isolate, not two.
  * A machine already busy (load average near the core count) also stays serial.
- * `LOOPLENS_WORKERS` forces the mode: `0` serial, `N` that many worker threads whatever the input.
+ * `LOOPLENS_WORKERS` forces the mode: `0` serial, `N` that many worker threads whatever the input
+ * (one file then goes to one worker).
  */
 import { stat } from "node:fs/promises";
 import { availableParallelism, loadavg } from "node:os";
@@ -20,6 +22,18 @@ import { createConfigResolver, type ConfigOptions } from "./configResolution.js"
 
 /** Below this much input, starting a worker (~100 ms of CPU: isolate, modules, JIT) costs more than it saves. */
 const PARALLEL_MIN_BYTES = 32 << 20;
+
+/**
+ * From this much input, a serial analysis runs on one worker thread rather than on the main thread:
+ * a worker's young generation can be capped (see YOUNG_GENERATION_MB), the main thread's cannot once
+ * the process runs, and with V8's default the main thread's heap kept growing over a long input (a
+ * 1 GB transcript peaked at ~145 MB RSS; ~115 MB in a worker). Below it the worker's start (~60 ms)
+ * and second heap cost more than they save (67 MB transcript: 91 MB RSS in a worker, 71 MB without).
+ */
+const OFFLOAD_MIN_BYTES = 256 << 20;
+
+/** Young generation of a worker: V8's default is ~3x larger; smaller ones cost GC time (bench/). */
+const YOUNG_GENERATION_MB = 16;
 
 /** What a worker needs to rebuild the pipeline: plain data only (functions do not cross threads). */
 export interface WorkerSetup {
@@ -66,6 +80,26 @@ export function workersFor(files: readonly string[], totalBytes: number, env: No
   return Math.min(cores - 1, files.length - 1);
 }
 
+/** Where files are analysed: on `workers` worker threads, and on the main thread too or not. */
+export interface Lanes {
+  readonly workers: number;
+  readonly mainThread: boolean;
+}
+
+const SERIAL: Lanes = { workers: 0, mainThread: true };
+
+/**
+ * `workersFor`, and the serial case moved to one worker (the main thread waiting) for a large input
+ * (OFFLOAD_MIN_BYTES), or when LOOPLENS_WORKERS asks for workers and there is one file.
+ */
+export function lanesFor(files: readonly string[], totalBytes: number, env: NodeJS.ProcessEnv, load = loadavg()[0] ?? 0): Lanes {
+  const workers = workersFor(files, totalBytes, env, load);
+  if (workers > 0) return { workers, mainThread: true };
+  if (files.length === 0 || files.includes("-") || env.LOOPLENS_WORKERS === "0") return SERIAL;
+  const forced = /^[1-9]\d*$/.test(env.LOOPLENS_WORKERS ?? "");
+  return totalBytes >= OFFLOAD_MIN_BYTES || (forced && files.length === 1) ? { workers: 1, mainThread: false } : SERIAL;
+}
+
 /** A progress display for this many bytes of input, or none. */
 export type StartProgress = (totalBytes: number) => { update: ProgressSink; done(): void } | undefined;
 
@@ -86,12 +120,12 @@ export async function analyzeAll(
   const files = await expandPaths(paths);
   const sizes = await sizesOf(files);
   const total = sizes.reduce((sum, size) => sum + size, 0);
-  const workers = workersFor(files, total, env);
+  const lanes = lanesFor(files, total, env);
   const progress = startProgress?.(total);
   const onProgress: ProgressSink | undefined = progress ? (bytes, lines, moreTotal) => progress.update(bytes, lines, moreTotal) : undefined;
   try {
-    if (workers === 0) return await analyzeSerially(files, digest, configFor, { ...setup.input, onProgress });
-    const parts = await inThreads(files, largestFirst(sizes), workers, digest, setup, env, onProgress);
+    if (lanes.workers === 0) return await analyzeSerially(files, digest, configFor, { ...setup.input, onProgress });
+    const parts = await inThreads(files, largestFirst(sizes), lanes, digest, setup, env, onProgress);
     // Resolve the same agents in the same order as a serial run would, so config notices match.
     for (const part of parts) for (const agent of part.agentsResolved) configFor(agent);
     return mergeAnalyses(parts);
@@ -114,7 +148,7 @@ function workerFailure(reply: Extract<WorkerReply, { kind: "failed" }>): Error {
 async function inThreads(
   files: readonly string[],
   order: number[],
-  workerCount: number,
+  lanes: Lanes,
   digest: Digest,
   setup: WorkerSetup,
   env: NodeJS.ProcessEnv,
@@ -128,10 +162,9 @@ async function inThreads(
 
   const workerLane = () =>
     new Promise<void>((resolve, reject) => {
-      // Each thread has its own heap and peak RSS adds up over threads: a young generation of 16 MB
-      // (V8's default is ~3x larger) saves ~15 MB per worker; smaller ones cost GC time (bench/).
+      // Each thread has its own heap and peak RSS adds up over threads.
       const workerData = { ...setup, progress: onProgress !== undefined, work };
-      const worker = new Worker(url, { workerData, env, resourceLimits: { maxYoungGenerationSizeMb: 16 } });
+      const worker = new Worker(url, { workerData, env, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
       started.push(worker);
       let finished = false;
       worker.on("message", (reply: WorkerReply) => {
@@ -164,7 +197,7 @@ async function inThreads(
   };
 
   try {
-    await Promise.all([...Array.from({ length: workerCount }, workerLane), mainLane()]);
+    await Promise.all([...Array.from({ length: lanes.workers }, workerLane), ...(lanes.mainThread ? [mainLane()] : [])]);
   } catch (error) {
     // A crashed worker: stop the others, or they would keep the process alive.
     await Promise.all(started.map((worker) => worker.terminate()));
