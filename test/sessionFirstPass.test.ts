@@ -127,3 +127,39 @@ describe("session first pass read from bytes", () => {
     expect(fast.lines).toEqual({ read: 41, used: 17, ignored: 24, skipped: 0 });
   });
 });
+
+describe("runs closed where a transcript shows they are over (closeRuns)", () => {
+  async function both(text: string) {
+    const path = writeSessionFile(text);
+    const config = resolveConfig([{ origin: "test", source: "looplens", values: { enabled: true } }]).config;
+    const digest = await loadXxhashDigest();
+    const closed = await analyzeFile(path, digest, () => config, {});
+    const open = await analyzeFile(path, digest, () => config, { closeRuns: false });
+    return { closed, open };
+  }
+  const bootstrap = (runId: string) => JSON.stringify({ type: "custom", customType: "openclaw:bootstrap-context:full", data: { runId } });
+
+  it("gives the same report, also when a run's name comes back in a later segment", async () => {
+    // Runs "again" (segments 1 and 3) and "s-1#4" (an explicit name spelling a later default name).
+    const lines = [header];
+    const segment = (name: string | undefined, n: number, tag: string) => {
+      if (name !== undefined) lines.push(bootstrap(name));
+      lines.push(JSON.stringify({ type: "message", message: { role: "user", content: "go" } }));
+      for (let i = 0; i < n; i++) {
+        lines.push(JSON.stringify({ type: "message", message: { role: "assistant", content: [{ type: "toolCall", id: `${tag}${i}`, name: "read", arguments: { p: 1 } }] } }));
+        lines.push(JSON.stringify({ type: "message", message: { role: "toolResult", toolCallId: `${tag}${i}`, toolName: "read", content: [{ type: "text", text: "same" }] } }));
+      }
+    };
+    segment("again", 6, "a");
+    segment(undefined, 3, "b");
+    segment("again", 6, "c"); // 12 repeats in one run only if its history survived segment 2
+    segment("s-1#5", 5, "d");
+    segment(undefined, 7, "e"); // default name s-1#5
+    const { closed, open } = await both(lines.join("\n") + "\n");
+    expect(closed).toEqual(open);
+    const again = closed.runs.find((run) => run.run === "again")!;
+    expect(again.calls).toBe(12);
+    expect(again.findings.map((f) => f.level)).toContain("warning");
+    expect(closed.runs.find((run) => run.run === "s-1#5")!.calls).toBe(12);
+  });
+});

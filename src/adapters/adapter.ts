@@ -92,6 +92,12 @@ export interface AdapterOptions {
    * see jsonBytes.ts): the consumer only hashes them. Off when events are written out.
    */
   readonly bytePayloads?: boolean;
+  /**
+   * Emit `run_end` where the input shows that a run is over though it writes no such event
+   * (transcripts: the next user message starts another run), so that replay frees the run's state.
+   * Off when events are written out, which mirror the input's own.
+   */
+  readonly closeRuns?: boolean;
 }
 
 /**

@@ -59,11 +59,24 @@ export function segmentNames(markers: Iterable<RunMarker>): Array<string | undef
 export class RunSegments {
   private segment = 0;
   private leadingRun = false;
+  /** Explicit name → the last segment it names. */
+  private readonly lastNamed = new Map<string, number>();
 
   constructor(
     private readonly names: ReadonlyArray<string | undefined>,
     private readonly sessionId: () => string,
-  ) {}
+  ) {
+    names.forEach((name, segment) => name !== undefined && this.lastNamed.set(name, segment));
+  }
+
+  /**
+   * Whether `run`, the run of the segment in progress, is over once the segment is: no later segment
+   * can be named so (an explicit name that spells a default `<session>#<n>` might be).
+   */
+  endsWithSegment(run: string): boolean {
+    if ((this.lastNamed.get(run) ?? -1) > this.segment) return false;
+    return this.names[this.segment] === undefined || !run.startsWith(`${this.sessionId()}#`);
+  }
 
   userMessage(): void {
     this.segment++;

@@ -2,10 +2,9 @@
  * First pass over a session transcript: which entries are replayed and what the runs are called.
  *
  * Entries form a tree through `parentId`; the active branch is the path from the last entry back to
- * the root (inputs.md §2). Only ids and parent links are kept — a compact id→line table (`IdLineTable`,
- * about 20 bytes an entry) and one int and one byte per line — never the entries themselves, so
- * memory does not grow with the size of tool results. Parents are resolved to earlier lines as they
- * are read, so the walk back always ends (no cycles possible).
+ * the root (inputs.md §2), computed by `BranchTree` (branchTree.ts) from ids and parent links only —
+ * never the entries themselves, so memory does not grow with the size of tool results, nor (past
+ * ALL_IDS_LIMIT entries, with one more pass) with the number of entries.
  *
  * Reading from bytes: when the source offers undecoded lines and the caller can start the file over,
  * lines are read by `SessionLineScanner` without being parsed, which halves the cost of a transcript.
@@ -24,7 +23,7 @@
 import type { StringForm } from "../core/byteText.js";
 import { own } from "../core/plainObject.js";
 import { describeValue } from "../core/quote.js";
-import { IdLineTable } from "./idLineTable.js";
+import { AllIds, BranchTree, TargetCollector, TargetIds, inRanges, type DanglingParent, type EntryRefs, type IdLookup } from "./branchTree.js";
 import { textOf } from "./jsonBytes.js";
 import type { LineSource } from "./lineSource.js";
 import { idText } from "./openclawMessages.js";
@@ -32,10 +31,7 @@ import { segmentNames, type RunMarker } from "./runNaming.js";
 import { classifySessionLine, entryRunMarker, type SessionLine } from "./sessionEntries.js";
 import { SessionLineScanner, type ScannedLine } from "./sessionLineScan.js";
 
-export interface DanglingParent {
-  readonly line: number;
-  readonly parentId: string;
-}
+export type { DanglingParent } from "./branchTree.js";
 
 export interface SessionScan {
   /** Whether the entry on this line is replayed (on the active branch, or every entry with --all-branches). */
@@ -55,13 +51,8 @@ export interface ScanOptions {
   readonly allBranches: boolean;
   /** Read lines from their bytes where possible (the caller checks `confirmed()` and can start over). */
   readonly fromBytes: boolean;
-}
-
-/** How an entry links into the tree: its id, and its `parentId` as `parentLink` reads it. */
-interface EntryRefs {
-  readonly id: string | undefined;
-  /** `undefined`: no `parentId`; `null`: a root; a string: an id; `{ invalid }`: a `parentId` that is no id. */
-  readonly parent: string | null | undefined | { readonly invalid: string };
+  /** Ids kept for the one-pass tree (default ALL_IDS_LIMIT; tests lower it to exercise the other way). */
+  readonly allIdsLimit?: number;
 }
 
 function entryRefs(entry: Record<string, unknown>, form: StringForm): EntryRefs {
@@ -71,56 +62,6 @@ function entryRefs(entry: Record<string, unknown>, form: StringForm): EntryRefs 
   if (raw === null) return { id, parent: null };
   return { id, parent: idText(raw, form) ?? { invalid: describeValue(typeof raw === "string" ? textOf(form, raw) : raw) } };
 }
-
-const ROOT = 0;
-
-class EntryTree {
-  private readonly lineOfId = new IdLineTable();
-  private parents = new Int32Array(1 << 12);
-  private readonly danglingIds = new Map<number, string>();
-  private lastEntry = ROOT;
-
-  add(line: number, refs: EntryRefs): void {
-    if (line >= this.parents.length) this.parents = grown(this.parents, line);
-    this.parents[line] = this.parentLine(line, refs.parent);
-    if (refs.id !== undefined) this.lineOfId.set(refs.id, line);
-    this.lastEntry = line;
-  }
-
-  private parentLine(line: number, parent: EntryRefs["parent"]): number {
-    if (parent === undefined) return this.lastEntry;
-    if (parent === null) return ROOT;
-    const found = typeof parent === "string" ? this.lineOfId.get(parent) : undefined;
-    if (found !== undefined) return found;
-    this.danglingIds.set(line, typeof parent === "string" ? parent : parent.invalid);
-    return this.lastEntry;
-  }
-
-  /** Marks the lines of the active branch with ON_BRANCH in `flags`; returns its dangling links. */
-  markActiveBranch(flags: Uint8Array): DanglingParent[] {
-    const dangling: DanglingParent[] = [];
-    for (let line = this.lastEntry; line !== ROOT; line = this.parents[line]!) {
-      flags[line]! |= ON_BRANCH;
-      const parentId = this.danglingIds.get(line);
-      if (parentId !== undefined) dangling.push({ line, parentId });
-    }
-    return dangling.reverse();
-  }
-
-  get lines(): number {
-    return this.lastEntry;
-  }
-}
-
-function grown<T extends Int32Array | Uint8Array>(array: T, index: number): T {
-  const bigger = new (array.constructor as new (length: number) => T)(Math.max(index + 1, array.length * 2));
-  bigger.set(array);
-  return bigger;
-}
-
-// Per-line flags of the first pass, one byte a line.
-const FROM_BYTES = 1; // read from bytes: confirmed by the second pass
-const ON_BRANCH = 2; // replayed
 
 /**
  * A 64-bit checksum (two 32-bit FNV-style lanes) of the facts read from the lines taken from bytes.
@@ -148,92 +89,106 @@ class FactChecksum {
   }
 }
 
-/** Folds one line's facts, whether read from bytes or parsed, in the same way. */
-function addFacts(sum: FactChecksum, line: number, entry: { refs: EntryRefs; user: boolean; otherMarker: boolean } | undefined): void {
+/** What a scan learns of one entry line. */
+interface EntryFacts {
+  readonly refs: EntryRefs;
+  readonly marker: RunMarker | undefined;
+}
+
+/** Folds one line's facts (`undefined`: not an entry), whether read from bytes or parsed, in the same way. */
+function addFacts(sum: FactChecksum, line: number, entry: EntryFacts | undefined): void {
   sum.add(line);
-  if (entry === undefined) return sum.add(0); // not an entry: header, or (parsed) a bad line
-  const { refs, user, otherMarker } = entry;
+  if (entry === undefined) return sum.add(0);
+  const { refs, marker } = entry;
   sum.add(refs.id === undefined ? 1 : 2, refs.id);
   const parent = refs.parent;
   if (parent === undefined) sum.add(3);
   else if (parent === null) sum.add(4);
   else if (typeof parent === "string") sum.add(5, parent);
   else sum.add(6, parent.invalid);
-  sum.add(otherMarker ? 9 : user ? 8 : 7);
+  sum.add(marker === undefined ? 7 : marker.kind === "user" ? 8 : 9);
 }
 
-function scannedFacts(scanned: ScannedLine) {
-  return scanned.kind === "entry" ? { refs: { id: scanned.id, parent: scanned.parent }, user: scanned.user, otherMarker: false } : undefined;
-}
-
-function parsedFacts(line: number, parsed: SessionLine) {
+function parsedFacts(line: number, parsed: SessionLine): EntryFacts | undefined {
   if (parsed.kind !== "entry") return undefined;
-  const marker = entryRunMarker(line, parsed.type, parsed.value, parsed.form);
-  return { refs: entryRefs(parsed.value, parsed.form), user: marker?.kind === "user", otherMarker: marker !== undefined && marker.kind !== "user" };
+  return { refs: entryRefs(parsed.value, parsed.form), marker: entryRunMarker(line, parsed.type, parsed.value, parsed.form) };
 }
 
-class FirstPass {
-  readonly markers: RunMarker[] = [];
-  readonly tree: EntryTree | undefined;
-  flags = new Uint8Array(1 << 12);
-  readonly scannedSum = new FactChecksum();
+function scannedFacts(line: number, scanned: ScannedLine): EntryFacts | undefined {
+  if (scanned.kind !== "entry") return undefined;
+  return { refs: { id: scanned.id, parent: scanned.parent }, marker: scanned.user ? { kind: "user", line } : undefined };
+}
 
-  constructor(allBranches: boolean) {
-    this.tree = allBranches ? undefined : new EntryTree();
+/**
+ * One pass over the file, handing every line's facts (`undefined` for a line that is not an entry)
+ * to `visit`, which returns false to stop. Lines are read from their bytes where the scanner can,
+ * parsed otherwise; a line with no newline after it may be cut short, so it is always parsed.
+ */
+function eachLineFacts(source: LineSource, fromBytes: boolean, visit: (line: number, facts: EntryFacts | undefined) => boolean | void): Promise<void> {
+  if (fromBytes && source.forEachRawLine) {
+    const scanner = new SessionLineScanner();
+    return source.forEachRawLine((bytes, start, end, line, terminated) => {
+      if (start === end) return visit(line, undefined); // blank, or too long to read
+      const scanned = terminated ? scanner.scan(bytes, start, end) : undefined;
+      if (scanned) return visit(line, scannedFacts(line, scanned));
+      const text = bytes.toString("utf8", start, end);
+      return visit(line, parsedFacts(line, classifySessionLine(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, terminated)));
+    });
   }
+  return source.forEachLine((text, line, terminated) => visit(line, parsedFacts(line, classifySessionLine(text, terminated))));
+}
 
-  parsed(line: number, parsed: SessionLine): void {
-    if (parsed.kind !== "entry") return;
-    this.tree?.add(line, entryRefs(parsed.value, parsed.form));
-    const marker = entryRunMarker(line, parsed.type, parsed.value, parsed.form);
-    if (marker) this.markers.push(marker);
-  }
+interface FirstPass {
+  readonly markers: RunMarker[];
+  readonly checksum: FactChecksum;
+  readonly tree: BranchTree | undefined;
+}
 
-  scanned(line: number, scanned: ScannedLine): void {
-    if (line >= this.flags.length) this.flags = grown(this.flags, line);
-    this.flags[line]! |= FROM_BYTES;
-    addFacts(this.scannedSum, line, scannedFacts(scanned));
-    if (scanned.kind !== "entry") return;
-    this.tree?.add(line, { id: scanned.id, parent: scanned.parent });
-    if (scanned.user) this.markers.push({ kind: "user", line });
-  }
+/** Builds the tree (unless every branch is replayed) with `ids`; undefined if `ids` overflowed. */
+async function buildTree(source: LineSource, options: ScanOptions, ids: IdLookup & { readonly overflowed?: boolean }): Promise<FirstPass | undefined> {
+  const markers: RunMarker[] = [];
+  const checksum = new FactChecksum();
+  const tree = options.allBranches ? undefined : new BranchTree(ids);
+  await eachLineFacts(source, options.fromBytes, (line, facts) => {
+    addFacts(checksum, line, facts);
+    if (facts === undefined) return;
+    tree?.add(line, facts.refs);
+    if (facts.marker) markers.push(facts.marker);
+    if (ids.overflowed) return false;
+  });
+  return ids.overflowed ? undefined : { markers, checksum, tree };
+}
+
+/** The ids some entry links to out of order (a pass that keeps nothing else). */
+async function collectTargets(source: LineSource, fromBytes: boolean): Promise<TargetIds> {
+  const collector = new TargetCollector();
+  await eachLineFacts(source, fromBytes, (_line, facts) => void (facts && collector.add(facts.refs)));
+  return new TargetIds(collector.targets);
 }
 
 export async function scanSession(source: LineSource, options: ScanOptions): Promise<SessionScan> {
-  const pass = new FirstPass(options.allBranches);
-  if (options.fromBytes && source.forEachRawLine) {
-    const scanner = new SessionLineScanner();
-    await source.forEachRawLine((bytes, start, end, line, terminated, tooLong) => {
-      if (start === end) return; // blank, or too long to read: not an entry either way
-      // A line with no newline after it may be cut short: parsed, so that it is never taken as an entry.
-      const scanned = terminated ? scanner.scan(bytes, start, end) : undefined;
-      if (scanned) return pass.scanned(line, scanned);
-      const text = bytes.toString("utf8", start, end);
-      pass.parsed(line, classifySessionLine(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, terminated));
-    });
-  } else {
-    await source.forEachLine((text, line, terminated) => pass.parsed(line, classifySessionLine(text, terminated)));
-  }
-  return finish(pass);
+  // One pass with every id; past ALL_IDS_LIMIT entries, a pass to find the ids that entries link
+  // back to, then the tree with those ids only (see branchTree.ts).
+  const allIds = new AllIds(options.allIdsLimit);
+  const pass = (await buildTree(source, options, allIds)) ?? (await buildTree(source, options, await collectTargets(source, options.fromBytes)));
+  return finish(pass!);
 }
 
 /**
  * The scan handed to the second pass. A separate function so that what it returns captures only the
- * per-line flags and markers: a closure made inside `scanSession` would keep the whole id table alive.
+ * branch and the markers: a closure made inside `scanSession` would keep the id table alive.
  */
-function finish(pass: FirstPass): SessionScan {
-  const { markers, scannedSum, tree } = pass;
-  const flags = tree && tree.lines >= pass.flags.length ? grown(pass.flags, tree.lines) : pass.flags;
-  const dangling = tree ? tree.markActiveBranch(flags) : [];
-  const replayed = tree ? (line: number) => ((flags[line] ?? 0) & ON_BRANCH) !== 0 : () => true;
+function finish({ markers, checksum, tree }: FirstPass): SessionScan {
+  const branch = tree?.activeBranch();
+  const replayed = branch ? (line: number) => inRanges(branch.ranges, line) : () => true;
   const parsedSum = new FactChecksum();
   return {
     replayed,
     segmentNames: segmentNames(markers.filter((marker) => replayed(marker.line))),
-    dangling,
+    dangling: branch?.dangling ?? [],
     confirm(line, parsed) {
-      if (((flags[line] ?? 0) & FROM_BYTES) !== 0) addFacts(parsedSum, line, parsedFacts(line, parsed));
+      addFacts(parsedSum, line, parsedFacts(line, parsed));
     },
-    confirmed: () => parsedSum.equals(scannedSum),
+    confirmed: () => parsedSum.equals(checksum),
   };
 }

@@ -21,6 +21,9 @@ export interface TranscriptIdentity {
 export class TranscriptReplay {
   private readonly sequencer: CallSequencer;
   private readonly runs: RunSegments;
+  /** The run of the segment in progress once an event of it was emitted, and that event's line. */
+  private openRun: string | undefined;
+  private openRunLine = 0;
 
   constructor(
     private readonly context: AdapterContext,
@@ -37,7 +40,21 @@ export class TranscriptReplay {
 
   userMessage(): void {
     this.sequencer.flush();
+    this.endRun();
     this.runs.userMessage();
+  }
+
+  /**
+   * Tells replay that the run in progress is over, when the caller asked for that (`closeRuns`) and
+   * no later segment can carry its name: replay then frees the run's working state. A transcript of
+   * 100 000 runs kept ~150 MB of it to the end otherwise. The event is not a line of its own.
+   */
+  private endRun(): void {
+    const run = this.openRun;
+    this.openRun = undefined;
+    if (run === undefined || !this.context.options.closeRuns || !this.runs.endsWithSegment(run)) return;
+    const { session, agent } = this.identity();
+    this.context.emit({ type: "run_end", run, session, ...(agent !== undefined ? { agent } : {}), file: this.file, line: this.openRunLine });
   }
 
   /** The calls of one assistant message (`group` tells messages apart). */
@@ -62,7 +79,10 @@ export class TranscriptReplay {
 
   private base(line: number) {
     const { session, agent } = this.identity();
-    return { run: this.runs.current(), session, ...(agent !== undefined ? { agent } : {}), file: this.file, line };
+    const run = this.runs.current();
+    this.openRun = run;
+    this.openRunLine = line;
+    return { run, session, ...(agent !== undefined ? { agent } : {}), file: this.file, line };
   }
 
   private emitCall(call: SequencedCall): void {

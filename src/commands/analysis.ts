@@ -112,7 +112,8 @@ type PreparedSink = (file: string, format: InputFormat, again: boolean) => (prep
  * Reads one input file, handing its prepared events to `sink` and live events (Gateway logs) to
  * `live`. `forReplay`: the events only go to preparation and replay, so the sink can void a file's
  * events (adapters may take checked shortcuts, `canReadAgain`) and their arguments and results are
- * only hashed (they may stay byte strings, `bytePayloads`). Not so for `looplens events`.
+ * only hashed (they may stay byte strings, `bytePayloads`), and runs may be closed where the input
+ * shows they are over (`closeRuns`). Not so for `looplens events`.
  */
 async function readInput(
   path: string,
@@ -132,8 +133,8 @@ async function readInput(
     const deliver = sink(source.file, adapter.format, again);
     return adapter.read(readingSource(source, tally, options.onProgress), {
       tally,
-      // `canReadAgain: false` in the options turns the shortcuts off (tests compare both ways).
-      options: { ...options, canReadAgain: forReplay && !again && options.canReadAgain !== false, bytePayloads: forReplay },
+      // `canReadAgain: false` / `closeRuns: false` in the options turn those off (tests compare both ways).
+      options: { ...options, canReadAgain: forReplay && !again && options.canReadAgain !== false, bytePayloads: forReplay, closeRuns: forReplay && options.closeRuns !== false },
       emit(event) {
         // Adapters of formats with live events never throw ReadAgain: those could not be undone.
         if (isLiveEvent(event)) {
