@@ -2,7 +2,7 @@
 import { Option, type Command } from "commander";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { REPORTERS, REPORT_FORMATS } from "../reporters/index.js";
-import type { ReportData } from "../reporters/reportData.js";
+import type { ReportData, ReportOutput } from "../reporters/reportData.js";
 import type { Analysis } from "./analysis.js";
 import { analyzeAll } from "./parallelAnalysis.js";
 import { progressDisplay } from "./progressDisplay.js";
@@ -50,12 +50,28 @@ export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: I
   reportNotices(io, resolver, options.quiet);
   reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);
   const reporter = REPORTERS[options.format]!;
-  io.stdout(reporter(data, { all: options.all === true, verbose: options.verbose === true, color: useColor(options, io), width: io.columns }));
+  writeReport(io, reporter(data, { all: options.all === true, verbose: options.verbose === true, color: useColor(options, io), width: io.columns }));
 
   if (strictViolation(io, options, analysis.lines.skipped)) return EXIT.usage;
   // Live runs count too: a block the runtime really logged is a finding at that level.
   return meetsFailOn(data.runs, options.failOn) ? EXIT.findings : EXIT.ok;
 }
+
+/** Writes a report's pieces in writes of about WRITE_BATCH characters (a write per run would be a system call per run). */
+function writeReport(io: Io, output: ReportOutput): void {
+  if (typeof output === "string") return io.stdout(output);
+  let batch = "";
+  for (const piece of output) {
+    batch += piece;
+    if (batch.length >= WRITE_BATCH) {
+      io.stdout(batch);
+      batch = "";
+    }
+  }
+  if (batch !== "") io.stdout(batch);
+}
+
+const WRITE_BATCH = 1 << 16;
 
 /** Gateway logs were among the inputs (or live events were read back from an events file). */
 function readsGatewayLogs(analysis: Analysis): boolean {

@@ -2,7 +2,7 @@
 import { compareReplayWithLive } from "./comparison.js";
 import { configJson, sourcesJson } from "./configView.js";
 import { jsonText } from "./jsonText.js";
-import { publicFinding, summarize, type ConfigSummary, type Reporter } from "./reportData.js";
+import { publicFinding, summarize, type ConfigSummary, type ReportData, type Reporter } from "./reportData.js";
 
 /** The `config` block of a json document: effective values, where they came from, notices. */
 export function configDocument(config: ConfigSummary): Record<string, unknown> {
@@ -26,26 +26,41 @@ export function configDocument(config: ConfigSummary): Record<string, unknown> {
   };
 }
 
-export const jsonReporter: Reporter = (data) => {
-  const document = {
-    version: data.version,
-    config: configDocument(data.config),
-    summary: summarize(data),
-    runs: data.runs.map((run) => ({
-      run: run.run,
-      agent: run.agent,
-      session: run.session,
-      file: run.file,
-      calls: run.calls,
-      compactions: run.compactions,
-      firstStop: run.firstStop,
-      recordedVetoes: run.recordedVetoes,
-      guardWindows: run.guardWindows,
-      ...(run.source ? { source: run.source, live: run.live } : {}),
-      findings: run.findings.map(publicFinding),
-    })),
+/**
+ * The document is written as `JSON.stringify(document, null, 2)` would write it, in pieces: the head
+ * (version, config, summary), each run, then the tail, so that neither the document nor its text is
+ * ever whole in memory (on a 400 MB transcript of 44 000 runs: 137 -> 122 MB peak RSS).
+ */
+export const jsonReporter: Reporter = function* (data) {
+  const head = jsonText({ version: data.version, config: configDocument(data.config), summary: summarize(data) }, INDENT);
+  yield `${head.slice(0, -2)},\n${INDENT}"runs": [`; // the head without its closing "\n}"
+  let first = true;
+  for (const run of data.runs) {
+    yield `${first ? "" : ","}\n${INDENT}${INDENT}${jsonText(runDocument(run), INDENT).replace(/\n/g, `\n${INDENT}${INDENT}`)}`;
+    first = false;
+  }
+  yield first ? "]" : `\n${INDENT}]`;
+  const tail = {
     ...(data.liveFindings ? { liveFindings: data.liveFindings.map(publicFinding), comparison: compareReplayWithLive(data.runs) } : {}),
     diagnostics: data.diagnostics.map((d) => ({ file: d.file, line: d.line, reason: d.reason })),
   };
-  return `${jsonText(document, "  ")}\n`;
+  yield `,${jsonText(tail, INDENT).slice(1)}\n`; // the tail without its opening "{"
 };
+
+const INDENT = "  ";
+
+function runDocument(run: ReportData["runs"][number]): Record<string, unknown> {
+  return {
+    run: run.run,
+    agent: run.agent,
+    session: run.session,
+    file: run.file,
+    calls: run.calls,
+    compactions: run.compactions,
+    firstStop: run.firstStop,
+    recordedVetoes: run.recordedVetoes,
+    guardWindows: run.guardWindows,
+    ...(run.source ? { source: run.source, live: run.live } : {}),
+    findings: run.findings.map(publicFinding),
+  };
+}

@@ -49,7 +49,18 @@ export interface ReportOptions {
   readonly width?: number;
 }
 
-export type Reporter = (data: ReportData, options: ReportOptions) => string;
+/**
+ * A report's text, whole or in pieces: a reporter whose output grows with the number of runs (json)
+ * hands it over piece by piece, so that a report of 100 000 runs is never held as one string.
+ */
+export type ReportOutput = string | Iterable<string>;
+
+export type Reporter = (data: ReportData, options: ReportOptions) => ReportOutput;
+
+/** The whole text of a report. */
+export function reportText(output: ReportOutput): string {
+  return typeof output === "string" ? output : [...output].join("");
+}
 
 export interface Summary {
   readonly files: number;

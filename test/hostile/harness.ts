@@ -15,7 +15,7 @@ import { DEFAULT_CONFIG, type ResolvedConfig } from "../../src/core/config.js";
 import type { Digest } from "../../src/core/hashing.js";
 import { loadXxhashDigest } from "../../src/core/xxhashDigest.js";
 import { REPORTERS } from "../../src/reporters/index.js";
-import type { ReportData } from "../../src/reporters/reportData.js";
+import { reportText, type ReportData } from "../../src/reporters/reportData.js";
 
 export { ADAPTERS };
 // `looplens ARGS` in-process with captured output (paths must be given: standard input is not wired).
@@ -76,7 +76,7 @@ export function renderAll(analysis: Analysis, width = 80): Record<string, string
   const data = reportData(analysis);
   const out: Record<string, string> = {};
   for (const [name, reporter] of Object.entries(REPORTERS)) {
-    for (const verbose of [false, true]) out[verbose ? `${name} --verbose` : name] = reporter(data, { all: true, verbose, color: false, width });
+    for (const verbose of [false, true]) out[verbose ? `${name} --verbose` : name] = reportText(reporter(data, { all: true, verbose, color: false, width }));
   }
   return out;
 }
