@@ -36,6 +36,21 @@ const NULL_BYTES = [0x6e, 0x75, 0x6c, 0x6c];
 
 const isWhitespace = (c: number | undefined) => c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
 
+const KNOWN_KEYS = ["type", "id", "parentId", "message", "role"] as const;
+type KnownKey = (typeof KNOWN_KEYS)[number];
+const KNOWN_KEY_BYTES = KNOWN_KEYS.map((key) => Buffer.from(key));
+
+function knownKey(bytes: Buffer, from: number, to: number): KnownKey | "other" {
+  for (let k = 0; k < KNOWN_KEYS.length; k++) {
+    const known = KNOWN_KEY_BYTES[k]!;
+    if (known.length !== to - from) continue;
+    let same = true;
+    for (let j = 0; j < known.length && same; j++) same = bytes[from + j] === known[j];
+    if (same) return KNOWN_KEYS[k]!;
+  }
+  return "other";
+}
+
 /** Reads one line at a time; a scanner is reused for every line of a pass. */
 export class SessionLineScanner {
   private bytes: Buffer = Buffer.alloc(0);
@@ -58,7 +73,7 @@ export class SessionLineScanner {
       type !== undefined && id !== undefined && sawParent ? { kind: "entry", id, parent, user } : undefined;
     for (;;) {
       this.skipWhitespace();
-      const key = this.plainString();
+      const key = this.key();
       if (key === undefined || !this.colon()) return undefined;
       switch (key) {
         case "type":
@@ -126,6 +141,25 @@ export class SessionLineScanner {
     return true;
   }
 
+  /**
+   * A key: one of the few this scan reads (as that string, without making a new one: a string per
+   * key was a tenth of the scan), `"other"` for any other plain key, else undefined.
+   */
+  private key(): KnownKey | "other" | undefined {
+    if (!this.take(QUOTE)) return undefined;
+    const { bytes, end } = this;
+    const from = this.at;
+    for (let i = from; i < end; i++) {
+      const c = bytes[i]!;
+      if (c === QUOTE) {
+        this.at = i + 1;
+        return knownKey(bytes, from, i);
+      }
+      if (c === BACKSLASH || c < 0x20 || c >= 0x80) return undefined;
+    }
+    return undefined;
+  }
+
   /** A string of printable ASCII without escapes (so its bytes are its text), else undefined. */
   private plainString(): string | undefined {
     if (!this.take(QUOTE)) return undefined;
@@ -152,7 +186,7 @@ export class SessionLineScanner {
   private firstRole(): string | undefined {
     if (!this.take(OPEN_OBJECT)) return undefined;
     this.skipWhitespace();
-    if (this.plainString() !== "role" || !this.colon()) return undefined;
+    if (this.key() !== "role" || !this.colon()) return undefined;
     return this.plainString();
   }
 
