@@ -123,14 +123,13 @@ describe("one file on a worker thread", () => {
     }
   });
 
-  it("is how a large serial input runs, unless LOOPLENS_WORKERS=0 or standard input", () => {
+  it("happens only when LOOPLENS_WORKERS asks for workers, never for standard input", () => {
     const huge = 1 << 30;
-    expect(lanesFor(["a.jsonl"], huge, {}, 0)).toEqual({ workers: 1, mainThread: false });
-    expect(lanesFor(["a.jsonl", "b.jsonl"], huge, {}, 9)).toEqual({ workers: 1, mainThread: false }); // busy machine: still one thread's work
-    expect(lanesFor(["a.jsonl"], 1 << 20, {}, 0)).toEqual({ workers: 0, mainThread: true });
     expect(lanesFor(["a.jsonl"], 1 << 20, { LOOPLENS_WORKERS: "2" }, 0)).toEqual({ workers: 1, mainThread: false });
+    expect(lanesFor(["a.jsonl"], huge, {}, 0)).toEqual({ workers: 0, mainThread: true });
+    expect(lanesFor(["a.jsonl", "b.jsonl"], huge, {}, 9)).toEqual({ workers: 0, mainThread: true }); // busy machine
     expect(lanesFor(["a.jsonl"], huge, { LOOPLENS_WORKERS: "0" }, 0)).toEqual({ workers: 0, mainThread: true });
-    expect(lanesFor(["-"], huge, {}, 0)).toEqual({ workers: 0, mainThread: true });
+    expect(lanesFor(["-"], huge, { LOOPLENS_WORKERS: "2" }, 0)).toEqual({ workers: 0, mainThread: true });
   });
 });
 

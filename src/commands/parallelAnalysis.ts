@@ -4,8 +4,7 @@
  * `analyzeInputs` gives serially, byte for byte. Files are independent (one replayer per file), so
  * nothing but the per-file results crosses threads.
  *
- * One file, standard input, or little data stays serial: a worker costs ~100 ms of CPU and ~15 MB
- * (a large serial input runs on one worker, for memory: see OFFLOAD_MIN_BYTES).
+ * One file, standard input, or little data stays serial: a worker costs ~100 ms of CPU and ~15 MB.
  * The main thread works too, so a 2-core machine pays for one extra isolate, not two.
  * A machine already busy (load average near the core count) also stays serial.
  * `LOOPLENS_WORKERS` forces the mode: `0` serial, `N` that many worker threads whatever the input
@@ -22,15 +21,6 @@ import { createConfigResolver, type ConfigOptions } from "./configResolution.js"
 
 /** Below this much input, starting a worker (~100 ms of CPU: isolate, modules, JIT) costs more than it saves. */
 const PARALLEL_MIN_BYTES = 32 << 20;
-
-/**
- * From this much input, a serial analysis runs on one worker thread rather than on the main thread:
- * a worker's young generation can be capped (see YOUNG_GENERATION_MB), the main thread's cannot once
- * the process runs, and with V8's default the main thread's heap kept growing over a long input (a
- * 1 GB transcript peaked at ~145 MB RSS; ~115 MB in a worker). Below it the worker's start (~60 ms)
- * and second heap cost more than they save (67 MB transcript: 91 MB RSS in a worker, 71 MB without).
- */
-const OFFLOAD_MIN_BYTES = 256 << 20;
 
 /** Young generation of a worker: V8's default is ~3x larger; smaller ones cost GC time (bench/). */
 const YOUNG_GENERATION_MB = 16;
@@ -89,15 +79,17 @@ export interface Lanes {
 const SERIAL: Lanes = { workers: 0, mainThread: true };
 
 /**
- * `workersFor`, and the serial case moved to one worker (the main thread waiting) for a large input
- * (OFFLOAD_MIN_BYTES), or when LOOPLENS_WORKERS asks for workers and there is one file.
+ * `workersFor`, and one file on one worker (the main thread waiting) when LOOPLENS_WORKERS asks for
+ * workers. Not done by size: a large serial input on a worker (whose young generation can be capped)
+ * peaked lower before transcripts closed their runs (1 GB: 115 vs 145 MB RSS), but since then both
+ * peak at ~115 MB, and a transcript of 111 000 runs peaked higher on a worker (171 vs 140 MB: the
+ * runs cross to the main thread as one 50 MB message).
  */
 export function lanesFor(files: readonly string[], totalBytes: number, env: NodeJS.ProcessEnv, load = loadavg()[0] ?? 0): Lanes {
   const workers = workersFor(files, totalBytes, env, load);
   if (workers > 0) return { workers, mainThread: true };
-  if (files.length === 0 || files.includes("-") || env.LOOPLENS_WORKERS === "0") return SERIAL;
   const forced = /^[1-9]\d*$/.test(env.LOOPLENS_WORKERS ?? "");
-  return totalBytes >= OFFLOAD_MIN_BYTES || (forced && files.length === 1) ? { workers: 1, mainThread: false } : SERIAL;
+  return forced && files.length === 1 && files[0] !== "-" ? { workers: 1, mainThread: false } : SERIAL;
 }
 
 /** A progress display for this many bytes of input, or none. */
