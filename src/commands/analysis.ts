@@ -133,8 +133,8 @@ async function readInput(
     const deliver = sink(source.file, adapter.format, again);
     return adapter.read(readingSource(source, tally, options.onProgress), {
       tally,
-      // `canReadAgain: false` / `closeRuns: false` in the options turn those off (tests compare both ways).
-      options: { ...options, canReadAgain: forReplay && !again && options.canReadAgain !== false, bytePayloads: forReplay, closeRuns: forReplay && options.closeRuns !== false },
+      // `canReadAgain`, `bytePayloads`, `closeRuns: false` in the options turn those off (tests compare both ways).
+      options: { ...options, canReadAgain: forReplay && !again && options.canReadAgain !== false, bytePayloads: forReplay && options.bytePayloads !== false, closeRuns: forReplay && options.closeRuns !== false },
       emit(event) {
         // Adapters of formats with live events never throw ReadAgain: those could not be undone.
         if (isLiveEvent(event)) {
