@@ -70,43 +70,46 @@ export class TranscriptReplay {
   /** A compaction: tallied here like the results, since it is an event of its own. */
   compaction(line: number): void {
     this.sequencer.flush();
-    this.tally(line, this.context.emit({ type: "compaction", ...this.base(line) }));
+    this.tally(line, this.context.emit(this.base("compaction", line) as unknown as LoopEvent));
   }
 
   end(): void {
     this.sequencer.flush();
   }
 
-  private base(line: number) {
+  /**
+   * An event's common fields, in the order they are written out (type, run, session, agent, file,
+   * line), filled in by assignment: spreading optional parts cost ~1 µs an event, which on
+   * transcripts of small entries was a tenth of the run.
+   */
+  private base(type: LoopEvent["type"], line: number): Record<string, unknown> {
     const { session, agent } = this.identity();
     const run = this.runs.current();
     this.openRun = run;
     this.openRunLine = line;
-    return { run, session, ...(agent !== undefined ? { agent } : {}), file: this.file, line };
+    const event: Record<string, unknown> = { type, run, session };
+    if (agent !== undefined) event.agent = agent;
+    event.file = this.file;
+    event.line = line;
+    return event;
   }
 
   private emitCall(call: SequencedCall): void {
-    const event: LoopEvent = {
-      type: "tool_call",
-      ...this.base(call.line),
-      ...(call.id !== undefined ? { id: call.id } : {}),
-      tool: call.tool,
-      ...(call.args !== undefined ? { args: call.args } : {}),
-      ...(call.form === "bytes" ? { form: call.form } : {}),
-    };
-    this.context.emit(event);
+    const event = this.base("tool_call", call.line);
+    if (call.id !== undefined) event.id = call.id;
+    event.tool = call.tool;
+    if (call.args !== undefined) event.args = call.args;
+    if (call.form === "bytes") event.form = call.form;
+    this.context.emit(event as unknown as LoopEvent);
   }
 
   private emitResult(result: SequencedResult): void {
-    const event: LoopEvent = {
-      type: "tool_result",
-      ...this.base(result.line),
-      ...(result.id !== undefined ? { id: result.id } : {}),
-      ...(result.tool !== undefined ? { tool: result.tool } : {}),
-      ...result.outcome,
-      ...(result.form === "bytes" ? { form: result.form } : {}),
-    };
-    this.tally(result.line, this.context.emit(event));
+    const event = this.base("tool_result", result.line);
+    if (result.id !== undefined) event.id = result.id;
+    if (result.tool !== undefined) event.tool = result.tool;
+    Object.assign(event, result.outcome);
+    if (result.form === "bytes") event.form = result.form;
+    this.tally(result.line, this.context.emit(event as unknown as LoopEvent));
   }
 
   private tally(line: number, emitted: ReturnType<AdapterContext["emit"]>): void {
