@@ -11,8 +11,9 @@ function parse(bytes: Buffer, terminated = true) {
 const line = (text: string) => Buffer.from(text, "utf8");
 
 describe("parseObjectBytes", () => {
-  it("parses ASCII lines as text, exactly", () => {
+  it("parses ASCII lines exactly: their strings are byte strings too unless an escape makes a char above U+007F", () => {
     expect(parse(line('{"a":"x\\u00e9\\n"}'))).toEqual({ kind: "object", value: { a: "xé\n" }, form: "text" });
+    expect(parse(line('{"a":"x\\u001b\\n"}'))).toEqual({ kind: "object", value: { a: "x\u001b\n" }, form: "bytes" });
   });
 
   it("leaves the strings of valid UTF-8 lines without non-ASCII escapes as byte strings", () => {

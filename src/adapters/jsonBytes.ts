@@ -3,7 +3,8 @@
  * the resulting two-byte string cost about three times as much as parsing a latin1 (one-byte) string
  * (bench: 450 vs 130 ms on 67 MB of transcript with non-ASCII text).
  *
- * - An ASCII line parsed as latin1 is exactly the line parsed as UTF-8: its strings are text.
+ * - An ASCII line parsed as latin1 is exactly the line parsed as UTF-8: its strings are text, and
+ *   byte strings too when no escape makes a char above U+007F.
  * - A valid UTF-8 line with no `\u` escape above U+007F parsed as latin1 has every char ≥ U+0080 of
  *   its strings from a raw byte: they are byte strings (core/byteText.ts), `form: "bytes"`. Adapters
  *   turn the strings they read (ids, names) into text with `textOf`, and hand the arguments and
@@ -75,11 +76,17 @@ export function parseObjectBytes(bytes: Buffer, start: number, end: number, term
   return object.kind === "object" ? { ...object, form: "text" } : object;
 }
 
-/** The form a latin1 parse of the line gives its strings, or undefined when it must be decoded as UTF-8. */
+/**
+ * The form a latin1 parse of the line gives its strings, or undefined when it must be decoded as
+ * UTF-8. An ASCII line without escapes above U+007F has only ASCII strings, the same in both forms:
+ * "bytes" spares hashing its checks for non-ASCII text and lone surrogates.
+ */
 function latin1Form(bytes: Buffer, start: number, end: number): StringForm | undefined {
   const line = bytes.subarray(start, end);
-  if (isAscii(line)) return "text";
-  return isUtf8(line) && !hasNonAsciiEscape(line) ? "bytes" : undefined;
+  const ascii = isAscii(line);
+  if (!ascii && !isUtf8(line)) return undefined;
+  if (!hasNonAsciiEscape(line)) return "bytes";
+  return ascii ? "text" : undefined;
 }
 
 /** A string read from a parsed line, as text whatever the line's form. */

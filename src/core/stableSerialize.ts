@@ -78,6 +78,16 @@ function recursive(value: unknown, depth: number, omit: KeyFilter | undefined, f
   const obj = value as Record<string, unknown>;
   let out = "{";
   let first = true;
+  let names = Object.keys(obj);
+  if (omit) names = names.filter((k) => !omit(obj, k));
+  // Keys are almost always ASCII (or already bytes): sorted as they are, no [clean, key] pairs.
+  if (form === "bytes" || names.every(isAscii)) {
+    for (const key of names.sort()) {
+      out += (first ? "" : ",") + JSON.stringify(key) + ":" + recursive(obj[key], depth + 1, omit, form, longText);
+      first = false;
+    }
+    return out + "}";
+  }
   for (const [clean, key] of sortedKeys(obj, omit, form)) {
     out += (first ? "" : ",") + JSON.stringify(clean) + ":" + recursive(obj[key], depth + 1, omit, form, longText);
     first = false;
