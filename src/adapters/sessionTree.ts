@@ -20,12 +20,11 @@
  *   continues the branch at the entry before it, with a diagnostic, so one damaged line does not
  *   drop the whole history before it.
  */
-import type { StringForm } from "../core/byteText.js";
+import { textOf, type StringForm } from "../core/byteText.js";
 import { own } from "../core/plainObject.js";
 import { describeValue } from "../core/quote.js";
 import { AllIds, BranchTree, TargetCollector, TargetIds, inRanges, type DanglingParent, type EntryRefs, type IdLookup } from "./branchTree.js";
-import { textOf } from "./jsonBytes.js";
-import type { LineSource } from "./lineSource.js";
+import { decodeLine, type LineSource } from "./lineSource.js";
 import { idText } from "./openclawMessages.js";
 import { segmentNames, type RunMarker } from "./runNaming.js";
 import { classifySessionLine, entryRunMarker, type SessionLine } from "./sessionEntries.js";
@@ -131,8 +130,7 @@ function eachLineFacts(source: LineSource, fromBytes: boolean, visit: (line: num
       if (start === end) return visit(line, undefined); // blank, or too long to read
       const scanned = terminated ? scanner.scan(bytes, start, end) : undefined;
       if (scanned) return visit(line, scannedFacts(line, scanned));
-      const text = bytes.toString("utf8", start, end);
-      return visit(line, parsedFacts(line, classifySessionLine(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, terminated)));
+      return visit(line, parsedFacts(line, classifySessionLine(decodeLine(bytes, start, end).text, terminated)));
     });
   }
   return source.forEachLine((text, line, terminated) => visit(line, parsedFacts(line, classifySessionLine(text, terminated))));
@@ -168,9 +166,11 @@ async function collectTargets(source: LineSource, fromBytes: boolean): Promise<T
 
 export async function scanSession(source: LineSource, options: ScanOptions): Promise<SessionScan> {
   // One pass with every id; past ALL_IDS_LIMIT entries, a pass to find the ids that entries link
-  // back to, then the tree with those ids only (see branchTree.ts).
-  const allIds = new AllIds(options.allIdsLimit);
-  const pass = (await buildTree(source, options, allIds)) ?? (await buildTree(source, options, await collectTargets(source, options.fromBytes)));
+  // back to, then the tree with those ids only (see branchTree.ts). The full table is not held in
+  // a variable, so it can be collected before those two passes.
+  const pass =
+    (await buildTree(source, options, new AllIds(options.allIdsLimit))) ??
+    (await buildTree(source, options, await collectTargets(source, options.fromBytes)));
   return finish(pass!);
 }
 

@@ -56,15 +56,23 @@ function scalar(value: unknown, form: StringForm, longText: LongText | undefined
 /** Decides, per object, which keys are left out of the serialization (volatile ids in send results). */
 export type KeyFilter = (obj: Record<string, unknown>, key: string) => boolean;
 
-const byCleanKey = (a: [string, string], b: [string, string]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+/** An object's keys in serialization order, and each as serialized (a byte string). */
+interface SortedKeys {
+  readonly keys: readonly string[];
+  /** The same array as `keys` when every key serializes as itself (almost always). */
+  readonly serialized: readonly string[];
+}
 
-/** [key as serialized (a byte string), original key] pairs in serialization order. */
-function sortedKeys(obj: Record<string, unknown>, omit: KeyFilter | undefined, form: StringForm): Array<[string, string]> {
+function sortedKeys(obj: Record<string, unknown>, omit: KeyFilter | undefined, form: StringForm): SortedKeys {
   let names = Object.keys(obj);
   if (omit) names = names.filter((k) => !omit(obj, k));
   // Keys are almost always ASCII (or already bytes); then the default sort is the byte order.
-  if (form === "bytes" || names.every(isAscii)) return names.sort().map((k): [string, string] => [k, k]);
-  return names.map((k): [string, string] => [toBytes(wellFormed(k)), k]).sort(byCleanKey);
+  if (form === "bytes" || names.every(isAscii)) {
+    names.sort();
+    return { keys: names, serialized: names };
+  }
+  const pairs = names.map((k): [string, string] => [toBytes(wellFormed(k)), k]).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return { keys: pairs.map((pair) => pair[1]), serialized: pairs.map((pair) => pair[0]) };
 }
 
 function recursive(value: unknown, depth: number, omit: KeyFilter | undefined, form: StringForm, longText: LongText | undefined): string {
@@ -76,21 +84,10 @@ function recursive(value: unknown, depth: number, omit: KeyFilter | undefined, f
     return out + "]";
   }
   const obj = value as Record<string, unknown>;
+  const { keys, serialized } = sortedKeys(obj, omit, form);
   let out = "{";
-  let first = true;
-  let names = Object.keys(obj);
-  if (omit) names = names.filter((k) => !omit(obj, k));
-  // Keys are almost always ASCII (or already bytes): sorted as they are, no [clean, key] pairs.
-  if (form === "bytes" || names.every(isAscii)) {
-    for (const key of names.sort()) {
-      out += (first ? "" : ",") + JSON.stringify(key) + ":" + recursive(obj[key], depth + 1, omit, form, longText);
-      first = false;
-    }
-    return out + "}";
-  }
-  for (const [clean, key] of sortedKeys(obj, omit, form)) {
-    out += (first ? "" : ",") + JSON.stringify(clean) + ":" + recursive(obj[key], depth + 1, omit, form, longText);
-    first = false;
+  for (let i = 0; i < keys.length; i++) {
+    out += (i ? "," : "") + JSON.stringify(serialized[i]) + ":" + recursive(obj[keys[i]!], depth + 1, omit, form, longText);
   }
   return out + "}";
 }
@@ -103,7 +100,7 @@ function recursive(value: unknown, depth: number, omit: KeyFilter | undefined, f
 function iterative(root: unknown, omit: KeyFilter | undefined, form: StringForm, longText: LongText | undefined): string {
   const parts: string[] = [];
   const containers: object[] = [];
-  const keyLists: Array<Array<[string, string]> | undefined> = []; // undefined for arrays
+  const keyLists: Array<SortedKeys | undefined> = []; // undefined for arrays
   const nexts: number[] = [];
   const open = (value: unknown): void => {
     if (value === null || typeof value !== "object") {
@@ -122,7 +119,7 @@ function iterative(root: unknown, omit: KeyFilter | undefined, form: StringForm,
     const container = containers[top]!;
     const keys = keyLists[top];
     const i = nexts[top]!++;
-    const size = keys === undefined ? (container as unknown[]).length : keys.length;
+    const size = keys === undefined ? (container as unknown[]).length : keys.keys.length;
     if (i >= size) {
       parts.push(keys === undefined ? "]" : "}");
       containers.pop();
@@ -132,9 +129,8 @@ function iterative(root: unknown, omit: KeyFilter | undefined, form: StringForm,
       if (i > 0) parts.push(",");
       open((container as unknown[])[i]);
     } else {
-      const [clean, key] = keys[i]!;
-      parts.push((i > 0 ? "," : "") + JSON.stringify(clean) + ":");
-      open((container as Record<string, unknown>)[key]);
+      parts.push((i > 0 ? "," : "") + JSON.stringify(keys.serialized[i]) + ":");
+      open((container as Record<string, unknown>)[keys.keys[i]!]);
     }
   }
   return parts.join("");
