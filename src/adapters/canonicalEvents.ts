@@ -10,11 +10,11 @@
 import { basename } from "node:path";
 import { LOOP_EVENT_TYPES, type LoopEvent, type LoopEventType } from "../core/events.js";
 import { LIVE_EVENT_TYPES, type LiveEvent } from "../core/liveEvents.js";
-import type { StringForm } from "../core/byteText.js";
+import { textOf, type StringForm } from "../core/byteText.js";
 import { isPlainObject, own } from "../core/plainObject.js";
 import { quote } from "../core/quote.js";
 import { isBlank, MAX_SAMPLE_LINE, parseJsonLine, type AdapterContext, type InputAdapter } from "./adapter.js";
-import { parseObjectBytes, textOf } from "./jsonBytes.js";
+import { parseObjectBytes } from "./jsonBytes.js";
 import { TOO_LONG_LINE, decodeLine, type LineProblem, type LineSource } from "./lineSource.js";
 import { toLiveEvent } from "./liveEventsJson.js";
 
@@ -135,7 +135,7 @@ export const canonicalEventsAdapter: InputAdapter = {
   async read(source: LineSource, { tally, emit, options }: AdapterContext) {
     const file = source.file;
     const fileRun = (await hasRunIds(source)) ? undefined : runNameForFile(file);
-    const event = (value: Record<string, unknown>, form: StringForm, line: number, notice: string | undefined) => {
+    const event = (value: unknown, form: StringForm, line: number, notice: string | undefined) => {
       const result = toEvent(value, file, line, fileRun, form);
       if (!result.ok) return tally.skipped(file, line, result.reason);
       if (notice !== undefined) tally.note({ file, line, reason: notice });
@@ -147,7 +147,6 @@ export const canonicalEventsAdapter: InputAdapter = {
       if (isBlank(text)) return tally.ignored();
       const parsed = parseJsonLine(text, terminated, problem);
       if (!parsed.ok) return tally.skipped(file, line, parsed.reason);
-      if (!isPlainObject(parsed.value)) return tally.skipped(file, line, "not a JSON object");
       event(parsed.value, "text", line, parsed.notice);
     };
     if (!options.bytePayloads || !source.forEachRawLine) return source.forEachLine(textLine);

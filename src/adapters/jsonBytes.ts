@@ -14,10 +14,10 @@
  * Whether a line is valid JSON does not depend on the decoding: JSON's structure is ASCII.
  */
 import { isAscii, isUtf8 } from "node:buffer";
-import { fromBytes, type StringForm } from "../core/byteText.js";
+import type { StringForm } from "../core/byteText.js";
 import { isPlainObject } from "../core/plainObject.js";
 import { parseJsonLine, parseObjectLine, type ObjectLine } from "./adapter.js";
-import { TOO_LONG_LINE, decodeLine } from "./lineSource.js";
+import { TOO_LONG_LINE, afterBom, decodeLine, latin1Text } from "./lineSource.js";
 
 /** A line of a JSON-lines format whose lines are objects (as `parseObjectLine`), with the form of its strings. */
 export type ObjectBytesLine = Exclude<ObjectLine, { kind: "object" }> | (Extract<ObjectLine, { kind: "object" }> & { readonly form: StringForm });
@@ -62,13 +62,10 @@ function hasNonAsciiEscape(line: Buffer): boolean {
  * whitespace) and the reasons for bad ones are exactly as for text.
  */
 export function parseObjectBytes(bytes: Buffer, start: number, end: number, terminated: boolean, tooLong?: number): ObjectBytesLine {
-  let from = start;
-  if (end - from >= 3 && bytes[from] === 0xef && bytes[from + 1] === 0xbb && bytes[from + 2] === 0xbf) from += 3; // BOM
+  const from = afterBom(bytes, start, end);
   const form = tooLong === undefined ? latin1Form(bytes, from, end) : undefined;
   if (form !== undefined) {
-    // latin1Slice: toString("latin1") without its argument checks, which cost as much on small lines.
-    const text = (bytes as unknown as { latin1Slice(from: number, to: number): string }).latin1Slice(from, end);
-    const parsed = parseJsonLine(text, terminated);
+    const parsed = parseJsonLine(latin1Text(bytes, from, end), terminated);
     if (parsed.ok && isPlainObject(parsed.value)) return { kind: "object", value: parsed.value, form };
   }
   const { text, problem } = tooLong !== undefined ? { text: TOO_LONG_LINE, problem: { tooLong } } : decodeLine(bytes, start, end);
@@ -87,9 +84,4 @@ function latin1Form(bytes: Buffer, start: number, end: number): StringForm | und
   if (!ascii && !isUtf8(line)) return undefined;
   if (!hasNonAsciiEscape(line)) return "bytes";
   return ascii ? "text" : undefined;
-}
-
-/** A string read from a parsed line, as text whatever the line's form. */
-export function textOf(form: StringForm, value: string): string {
-  return form === "bytes" ? fromBytes(value) : value;
 }

@@ -108,6 +108,16 @@ export function decodingLines(handler: LineHandler): RawLineHandler {
   };
 }
 
+/** Where a line's content starts: after a UTF-8 BOM (EF BB BF) if it has one. */
+export function afterBom(bytes: Buffer, start: number, end: number): number {
+  return end - start >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf ? start + 3 : start;
+}
+
+/** `bytes.toString("latin1", from, to)` without its argument checks, which cost as much as the copy on small lines. */
+export function latin1Text(bytes: Buffer, from: number, to: number): string {
+  return (bytes as unknown as { latin1Slice(from: number, to: number): string }).latin1Slice(from, to);
+}
+
 /** One line's text: UTF-8 (invalid bytes flagged), a BOM at its start removed. */
 export function decodeLine(buf: Buffer, start: number, end: number): { text: string; problem?: LineProblem } {
   let text = buf.toString("utf8", start, end);

@@ -8,9 +8,8 @@
  *   error as `{content:[{text: message}], details: {}}`) or a result `{content, details}` — which
  *   includes the runtime's own loop vetoes (`details.status == "blocked"`), kept as such.
  */
-import type { StringForm } from "../core/byteText.js";
+import { textOf, type StringForm } from "../core/byteText.js";
 import { isPlainObject, own } from "../core/plainObject.js";
-import { textOf } from "./jsonBytes.js";
 
 /** Ids and names are text; `args` / `outcome` keep the form of the line they came from (jsonBytes.ts). */
 export interface ToolCallBlock {
@@ -33,12 +32,10 @@ export interface ToolResultMessage {
 /** A non-blank string id (numbers, which some writers emit, as text), from a value in `form`. */
 export function idText(value: unknown, form: StringForm = "text"): string | undefined {
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  if (typeof value !== "string") return undefined;
-  const text = textOf(form, value);
-  return text.trim() === "" ? undefined : text;
+  return nameText(value, form);
 }
 
-/** A non-blank string (a tool name), as text. */
+/** A non-blank string (a tool name, an id), as text. */
 function nameText(value: unknown, form: StringForm): string | undefined {
   if (typeof value !== "string") return undefined;
   const text = textOf(form, value);

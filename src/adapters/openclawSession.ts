@@ -14,7 +14,7 @@
  * Identity: the agent id from the path (`agents/<agentId>/`), the session id from the header (else
  * the file name). No `ts` is emitted: the detectors do not use time.
  */
-import type { StringForm } from "../core/byteText.js";
+import { textOf, type StringForm } from "../core/byteText.js";
 import { isPlainObject, own } from "../core/plainObject.js";
 import { quote } from "../core/quote.js";
 import { ReadAgain, type AdapterContext, type InputAdapter } from "./adapter.js";
@@ -22,7 +22,6 @@ import type { LineSource } from "./lineSource.js";
 import { agentIdFromPath, sessionIdFromFileName } from "./openclawIdentity.js";
 import { idText, toolCallBlocks, toolResultMessage } from "./openclawMessages.js";
 import { BOOTSTRAP_CUSTOM_TYPE, PROMPT_ERROR_CUSTOM_TYPE } from "./runNaming.js";
-import { textOf } from "./jsonBytes.js";
 import {
   QUIET_ENTRY_TYPES,
   QUIET_MESSAGE_ROLES,

@@ -11,6 +11,7 @@
  * not be JSON, a key may come again further on — is checked when the second pass has the parsed line
  * (`SessionScan.confirm`).
  */
+import { afterBom, latin1Text } from "./lineSource.js";
 
 /** The facts of a line read from its bytes. */
 export type ScannedLine =
@@ -33,9 +34,6 @@ const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 const HEADER: ScannedLine = { kind: "header" };
 const NULL_BYTES = [0x6e, 0x75, 0x6c, 0x6c];
-
-/** `toString("latin1")` without its argument checks (a tenth of the scan on small lines). */
-const latin1 = (bytes: Buffer, from: number, to: number): string => (bytes as unknown as { latin1Slice(from: number, to: number): string }).latin1Slice(from, to);
 
 const isWhitespace = (c: number | undefined) => c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
 
@@ -74,9 +72,8 @@ export class SessionLineScanner {
   /** The line's facts, or `undefined` when the line has to be parsed to know them. */
   scan(bytes: Buffer, start: number, end: number): ScannedLine | undefined {
     this.bytes = bytes;
-    this.at = start;
+    this.at = afterBom(bytes, start, end);
     this.end = end;
-    if (end - start >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) this.at += 3; // BOM
     this.skipWhitespace();
     if (!this.take(OPEN_OBJECT)) return undefined;
     let type: string | undefined;
@@ -156,38 +153,40 @@ export class SessionLineScanner {
   }
 
   /**
-   * A plain ASCII string (no escapes) matched against `words` on its bytes: making a string of every
-   * key and type was a tenth of the scan. Undefined when the string is not plain.
+   * Passes over a plain string — printable ASCII, no escapes, so its bytes are its text — and returns
+   * where its bytes end (they start at `from`); -1, with nothing consumed past the quote, if it is
+   * not plain.
+   */
+  private plainSpan(from: number): number {
+    const { bytes, end } = this;
+    for (let i = from; i < end; i++) {
+      const c = bytes[i]!;
+      if (c === QUOTE) {
+        this.at = i + 1;
+        return i;
+      }
+      if (c === BACKSLASH || c < 0x20 || c >= 0x80) return -1;
+    }
+    return -1;
+  }
+
+  /**
+   * A plain string matched against `words` on its bytes: making a string of every key and type was
+   * a tenth of the scan. Undefined when the string is not plain.
    */
   private word<W extends string>(words: Words<W>): W | "other" | "" | undefined {
     if (!this.take(QUOTE)) return undefined;
-    const { bytes, end } = this;
     const from = this.at;
-    for (let i = from; i < end; i++) {
-      const c = bytes[i]!;
-      if (c === QUOTE) {
-        this.at = i + 1;
-        return words.match(bytes, from, i);
-      }
-      if (c === BACKSLASH || c < 0x20 || c >= 0x80) return undefined;
-    }
-    return undefined;
+    const to = this.plainSpan(from);
+    return to < 0 ? undefined : words.match(this.bytes, from, to);
   }
 
-  /** A string of printable ASCII without escapes (so its bytes are its text), else undefined. */
+  /** A plain string as text, else undefined. */
   private plainString(): string | undefined {
     if (!this.take(QUOTE)) return undefined;
-    const { bytes, end } = this;
     const from = this.at;
-    for (let i = from; i < end; i++) {
-      const c = bytes[i]!;
-      if (c === QUOTE) {
-        this.at = i + 1;
-        return latin1(bytes, from, i);
-      }
-      if (c === BACKSLASH || c < 0x20 || c >= 0x80) return undefined;
-    }
-    return undefined;
+    const to = this.plainSpan(from);
+    return to < 0 ? undefined : latin1Text(this.bytes, from, to);
   }
 
   /** An id as `idText` takes it: a plain string that is not blank. */

@@ -58,22 +58,23 @@ function readingSource(source: LineSource, tally: LineTally, onProgress: Progres
     size: source.size,
     forEachLine(handler, readOptions) {
       const { options, countLine } = pass(readOptions);
-      if (!countLine) return source.forEachLine(handler, options);
-      return source.forEachLine((text, lineNo, terminated, problem) => {
-        countLine();
-        return handler(text, lineNo, terminated, problem);
-      }, options);
+      return source.forEachLine(counting(handler, countLine), options);
     },
     ...(forEachRawLine && {
       forEachRawLine(handler: RawLineHandler, readOptions?: ReadOptions) {
         const { options, countLine } = pass(readOptions);
-        if (!countLine) return forEachRawLine(handler, options);
-        return forEachRawLine((bytes, start, end, lineNo, terminated, tooLong) => {
-          countLine();
-          return handler(bytes, start, end, lineNo, terminated, tooLong);
-        }, options);
+        return forEachRawLine(counting(handler, countLine), options);
       },
     }),
+  };
+}
+
+/** `handler`, calling `countLine` before each line when progress is counted. */
+function counting<A extends unknown[], R>(handler: (...args: A) => R, countLine: (() => void) | undefined): (...args: A) => R {
+  if (!countLine) return handler;
+  return (...args) => {
+    countLine();
+    return handler(...args);
   };
 }
 

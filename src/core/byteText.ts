@@ -29,6 +29,11 @@ export function fromBytes(bytes: string): string {
   return isAscii(bytes) ? bytes : Buffer.from(bytes, "latin1").toString("utf8");
 }
 
+/** A string in `form` as text (ids and names an adapter reads from a parsed line). */
+export function textOf(form: StringForm, value: string): string {
+  return form === "bytes" ? fromBytes(value) : value;
+}
+
 const isAsciiSpace = (c: number) => c === 0x20 || (c >= 0x09 && c <= 0x0d);
 
 /**
