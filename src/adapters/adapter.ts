@@ -17,12 +17,26 @@ export interface LineCounts {
   skipped: number;
 }
 
+/**
+ * What session transcripts replay differently from what their lines say (inputs.md §2), counted for
+ * the summary: rewritten copies of earlier entries, entries another file of the session already held,
+ * and calls rebuilt from a result that no call carries.
+ */
+export interface TranscriptCounts {
+  copies: number;
+  duplicates: number;
+  reconstructedCalls: number;
+}
+
+export const noTranscriptCounts = (): TranscriptCounts => ({ copies: 0, duplicates: 0, reconstructedCalls: 0 });
+
 /** Diagnostics kept for the report; the counts stay exact beyond the cap. */
 export const MAX_KEPT_DIAGNOSTICS = 1000;
 
 /** Per-run line accounting shared by all inputs of one analysis. */
 export class LineTally {
   readonly counts: LineCounts = { read: 0, used: 0, ignored: 0, skipped: 0 };
+  readonly transcript: TranscriptCounts = noTranscriptCounts();
   readonly diagnostics: Diagnostic[] = [];
   diagnosticsTotal = 0;
 
@@ -53,11 +67,12 @@ export class LineTally {
 
   /** The state to go back to with `rollback` (a file read again after `ReadAgain`). */
   mark(): TallyMark {
-    return { counts: { ...this.counts }, kept: this.diagnostics.length, total: this.diagnosticsTotal };
+    return { counts: { ...this.counts }, transcript: { ...this.transcript }, kept: this.diagnostics.length, total: this.diagnosticsTotal };
   }
 
   rollback(mark: TallyMark): void {
     Object.assign(this.counts, mark.counts);
+    Object.assign(this.transcript, mark.transcript);
     this.diagnostics.length = mark.kept;
     this.diagnosticsTotal = mark.total;
   }
@@ -65,6 +80,7 @@ export class LineTally {
 
 export interface TallyMark {
   readonly counts: Readonly<LineCounts>;
+  readonly transcript: Readonly<TranscriptCounts>;
   readonly kept: number;
   readonly total: number;
 }
@@ -72,16 +88,47 @@ export interface TallyMark {
 /** Result of handing an event to replay: used, or ignored with the reason. */
 export type EmitResult = { readonly used: true } | { readonly used: false; readonly reason: string };
 
+/**
+ * What the files of one input unit — one session's transcripts, archives, copies and sidecar, read
+ * as one history (openclawFiles.ts) — share while they are read one after another. A unit of one
+ * file has one too, so adapters need no special case.
+ */
+export class UnitHistory {
+  /** Entry ids replayed from earlier files of the unit (kept only when the unit has several files). */
+  readonly entryIds: Set<string> | undefined;
+  /** Keys of message entries replayed so far, to recognise rewritten copies (transcriptCopies.ts). */
+  readonly messageKeys = new Set<number>();
+  /** Tool-call ids of the session so far (a result no call carries may be a rebuilt call: transcriptReplay.ts). */
+  readonly callIds = new Set<string>();
+  /** Runs the session's earlier files counted: default names go on as `<sessionId>#<n>`. */
+  runsBefore = 0;
+  /** The sidecar's run ids, in order, once it was read (they name the transcript's runs). */
+  sidecarRunIds: readonly string[] | undefined;
+
+  constructor(
+    /** Every file of the unit, in reading order. */
+    readonly files: readonly string[],
+    /** A session transcript of the unit replays the runs (its sidecar's calls are not replayed again). */
+    readonly hasTranscript: boolean,
+  ) {
+    this.entryIds = files.length > 1 ? new Set() : undefined;
+  }
+}
+
 export interface AdapterContext {
   readonly tally: LineTally;
+  readonly unit: UnitHistory;
   /** Hands an event to replay (or, for a live event from a Gateway log, to the live report). */
   emit(event: LoopEvent | LiveEvent): EmitResult;
   readonly options: AdapterOptions;
 }
 
 export interface AdapterOptions {
-  /** Session transcripts: replay every entry in file order instead of the active branch. */
-  readonly allBranches?: boolean;
+  /**
+   * Session transcripts: replay only the branch that ends at the last entry (what the model's context
+   * held) instead of every executed call in file order.
+   */
+  readonly activeBranch?: boolean;
   /**
    * The caller can undo what `read` emitted and tallied for this file: the adapter may then take
    * shortcuts that are checked as it goes, and throw `ReadAgain` when a check fails.

@@ -1,7 +1,10 @@
 /**
  * From the paths a user typed to line sources with a known format: folders are walked recursively
- * (`*.jsonl`, `*.ndjson`, `*.log` and their compressed forms, in sorted order), `-` is standard input,
- * and each file's format is sniffed from its first meaningful lines unless forced.
+ * (`*.jsonl`, `*.ndjson`, `*.log`, OpenClaw's session archives, and their compressed forms, in
+ * sorted order), `-` is standard input, the files of one OpenClaw session are grouped into one unit
+ * (openclawFiles.ts), and each file's format is sniffed from its first meaningful lines unless
+ * forced. A file no format recognises is not read at all: it is reported with the reason
+ * (unusableInput.ts), like ripgrep passes over binary files.
  */
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
@@ -10,7 +13,9 @@ import { canonicalEventsAdapter } from "./canonicalEvents.js";
 import { gatewayLogAdapter } from "./gatewayLog.js";
 import { describeReadError, fileSource, InputError, stdinSource, type LineSource } from "./lineSource.js";
 import { openclawSessionAdapter } from "./openclawSession.js";
+import { ARCHIVE_FILE, groupSessionFiles } from "./openclawFiles.js";
 import { openclawTrajectoryAdapter } from "./openclawTrajectory.js";
+import { unusableReason } from "./unusableInput.js";
 
 export { InputError };
 
@@ -26,6 +31,12 @@ export const INPUT_FORMATS: readonly InputFormat[] = ADAPTERS.map((adapter) => a
 
 const INPUT_FILE = /\.(jsonl|ndjson|log)(\.(gz|zst))?$/i;
 
+/** Files of a folder scan: inputs by extension, and OpenClaw's session archives. */
+const isInputFile = (name: string) => INPUT_FILE.test(name) || ARCHIVE_FILE.test(name);
+
+/** Files read one after another as one history: one OpenClaw session's files, or a single file. */
+export type InputUnit = readonly string[];
+
 /** A bare word that names no file was probably meant as a subcommand. */
 function describeMissingPath(path: string, error: unknown): string {
   const message = describeReadError(path, error);
@@ -39,7 +50,7 @@ async function walk(dir: string, into: string[]): Promise<void> {
   for (const entry of entries) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) await walk(path, into);
-    else if (entry.isFile() && INPUT_FILE.test(entry.name)) into.push(path);
+    else if (entry.isFile() && isInputFile(entry.name)) into.push(path);
   }
 }
 
@@ -64,13 +75,18 @@ export async function expandPaths(paths: readonly string[]): Promise<string[]> {
       } catch (error) {
         throw new InputError(describeReadError(path, error));
       }
-      if (found.length === 0) throw new InputError(`no input files (*.jsonl, *.ndjson, *.log, optionally .gz/.zst) under ${path}`);
+      if (found.length === 0) throw new InputError(`no input files (*.jsonl, *.ndjson, *.log, session archives, optionally .gz/.zst) under ${path}`);
       for (const file of found) files.push(file); // push(...found) overflows the stack past ~100k files
     } else {
       files.push(path);
     }
   }
   return files;
+}
+
+/** Expands folders and groups the files of each OpenClaw session into one unit, in input order. */
+export async function expandUnits(paths: readonly string[]): Promise<InputUnit[]> {
+  return groupSessionFiles(await expandPaths(paths));
 }
 
 export async function openSource(path: string): Promise<LineSource> {
@@ -84,33 +100,46 @@ export async function openSource(path: string): Promise<LineSource> {
 const SNIFF_LINES = 5;
 const SNIFF_MAX_LINES = 50;
 
-/** First few meaningful lines, parsed when they are JSON (raw text otherwise); huge lines are passed over. */
+/**
+ * First few meaningful lines, parsed when they are JSON (raw text otherwise); huge lines are passed
+ * over. Past SNIFF_LINES, sampling goes on (up to SNIFF_MAX_LINES) while no line was JSON at all, so
+ * that a damaged head does not hide the format of what follows.
+ */
 async function samplesOf(source: LineSource): Promise<unknown[]> {
   const samples: unknown[] = [];
+  let sawJson = false;
   await source.forEachLine(
     (text, line, _terminated, problem) => {
       if (problem?.tooLong === undefined && !isBlank(text) && text.length <= MAX_SAMPLE_LINE) {
         try {
           samples.push(JSON.parse(text));
+          sawJson = true;
         } catch {
           samples.push(text);
         }
       }
-      return samples.length < SNIFF_LINES && line < SNIFF_MAX_LINES;
+      return (samples.length < SNIFF_LINES || !sawJson) && line < SNIFF_MAX_LINES;
     },
     { maxLineBytes: MAX_SAMPLE_LINE },
   );
   return samples;
 }
 
-/** The adapter for a source: forced, sniffed, or canonical events when nothing matches. */
-export async function adapterFor(source: LineSource, forced?: InputFormat): Promise<{ adapter: InputAdapter; sniffed: boolean }> {
+export type AdapterChoice = { readonly adapter: InputAdapter } | { readonly unusable: string };
+
+/**
+ * The adapter for a source: forced, or sniffed; a file no adapter recognises is unusable, with the
+ * reason. An empty file goes to the canonical events adapter, which accounts for its blank lines.
+ */
+export async function adapterFor(source: LineSource, forced?: InputFormat): Promise<AdapterChoice> {
   if (forced) {
     const adapter = ADAPTERS.find((a) => a.format === forced);
     if (!adapter) throw new InputError(`unknown input format ${JSON.stringify(forced)}`);
-    return { adapter, sniffed: true };
+    return { adapter };
   }
   const samples = await samplesOf(source);
   const adapter = ADAPTERS.find((a) => a.sniff(samples));
-  return adapter ? { adapter, sniffed: true } : { adapter: canonicalEventsAdapter, sniffed: samples.length === 0 };
+  if (adapter) return { adapter };
+  if (samples.length === 0) return { adapter: canonicalEventsAdapter };
+  return { unusable: await unusableReason(source.file, samples) };
 }

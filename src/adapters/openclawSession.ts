@@ -1,23 +1,27 @@
 /**
  * OpenClaw session transcripts (pi session format v3, inputs.md §2):
- * `~/.openclaw/agents/<agentId>/sessions/<sessionId>.jsonl`, and archived `….jsonl.reset.<ts>` /
- * `….jsonl.deleted.<ts>` when named explicitly.
+ * `~/.openclaw/agents/<agentId>/sessions/<sessionId>.jsonl`, its archives (`….jsonl.reset.<ts>`,
+ * `….jsonl.deleted.<ts>`, `….jsonl.bak-<n>-<ms>`, checkpoints), and the same rows in a SQLite store.
  *
- * Two passes: `scanSession` keeps only ids and parents to find the active branch (walked back from
- * the last entry) and the run names, reading most lines from their bytes when the caller can start
- * the file over (see sessionTree.ts); the second pass replays the entries on that branch (every entry
- * with --all-branches) in file order through `TranscriptReplay`. Each line is accounted for once:
- * the header, user messages, assistant messages with tool calls, tool results, compactions and
- * run-naming custom entries are used; other known entries, entries off the active branch and blank
+ * Two passes: `scanSession` settles the run names (and, with --active-branch, the branch ending at
+ * the last entry), reading most lines from their bytes when the caller can start over (see
+ * sessionTree.ts); the second pass replays every executed call once, in file order, through
+ * `TranscriptReplay`. Not replayed again: entries an earlier file of the session held (by id:
+ * counted as duplicates, said once per session), and rewritten copies of earlier messages
+ * (transcriptCopies.ts: counted as copies). Each line is accounted for once: the header, user
+ * messages, assistant messages with tool calls, tool results, compactions and run-naming custom
+ * entries are used; other known entries, copies, duplicates, entries off the active branch and blank
  * lines are ignored (unknown entry types with a diagnostic); bad lines are skipped.
  *
- * Identity: the agent id from the path (`agents/<agentId>/`), the session id from the header (else
- * the file name). No `ts` is emitted: the detectors do not use time.
+ * Identity: the agent id from the path (`agents/<agentId>/`), the session id from the file name
+ * (what the runtime's own entries, such as the bootstrap's `data.sessionId`, use: real archives
+ * exist whose header id differs), else the header. No `ts` is emitted: the detectors do not use time.
  */
 import { textOf, type StringForm } from "../core/byteText.js";
 import { isPlainObject, own } from "../core/plainObject.js";
 import { quote } from "../core/quote.js";
 import { ReadAgain, type AdapterContext, type InputAdapter } from "./adapter.js";
+import { sessionFileName } from "./openclawFiles.js";
 import type { LineSource } from "./lineSource.js";
 import { agentIdFromPath, sessionIdFromFileName } from "./openclawIdentity.js";
 import { idText, toolCallBlocks, toolResultMessage } from "./openclawMessages.js";
@@ -32,6 +36,7 @@ import {
   type SessionLine,
 } from "./sessionEntries.js";
 import { scanSession } from "./sessionTree.js";
+import { CopyDetector, messageCopyKey } from "./transcriptCopies.js";
 import { TranscriptReplay } from "./transcriptReplay.js";
 
 const SESSION_FORMAT_VERSION = 3;
@@ -49,18 +54,26 @@ class SessionReader {
   private session: string | undefined;
   private headerLine: number | undefined;
   private sawEntry = false;
+  private readonly nameSession: string | undefined;
   private readonly fallbackSession: string;
   private readonly agent: string | undefined;
   private readonly replay: TranscriptReplay;
+  /** Copies of earlier messages (file order only: the active branch holds no copy of itself). */
+  private readonly copies: CopyDetector | undefined;
+  /** Ids of this file's entries, joined to the unit's once the file is read through. */
+  private readonly ids: string[] | undefined;
 
   constructor(
     private readonly context: AdapterContext,
     private readonly file: string,
     segmentNames: ReadonlyArray<string | undefined>,
   ) {
+    this.nameSession = sessionFileName(file)?.sessionId;
     this.fallbackSession = sessionIdFromFileName(file);
     this.agent = agentIdFromPath(file);
-    this.replay = new TranscriptReplay(context, file, segmentNames, () => ({ session: this.session ?? this.fallbackSession, agent: this.agent }));
+    this.copies = context.options.activeBranch ? undefined : new CopyDetector(context.unit.messageKeys);
+    this.ids = context.unit.entryIds ? [] : undefined;
+    this.replay = new TranscriptReplay(context, file, segmentNames, () => ({ session: this.nameSession ?? this.session ?? this.fallbackSession, agent: this.agent }));
   }
 
   header(line: number, header: Record<string, unknown>, form: StringForm): void {
@@ -68,7 +81,9 @@ class SessionReader {
     if (this.headerLine !== undefined || this.sawEntry) return tally.ignored(this.file, line, "another session header; ignored");
     this.headerLine = line;
     this.session = idText(own(header, "id"), form);
-    if (this.session === undefined) tally.note({ file: this.file, line, reason: "session header without an id; the session id is taken from the file name" });
+    if (this.session === undefined && this.nameSession === undefined) {
+      tally.note({ file: this.file, line, reason: "session header without an id; the session id is taken from the file name" });
+    }
     const version = own(header, "version");
     if (typeof version === "number" && version > SESSION_FORMAT_VERSION) {
       tally.note({ file: this.file, line, reason: `session format version ${version} is newer than ${SESSION_FORMAT_VERSION}; read as version ${SESSION_FORMAT_VERSION}` });
@@ -77,10 +92,20 @@ class SessionReader {
   }
 
   entry(line: number, type: string, entry: Record<string, unknown>, form: StringForm, replayed: boolean): void {
-    const { tally } = this.context;
+    const { tally, unit } = this.context;
     if (!this.sawEntry) {
       this.sawEntry = true;
       if (this.headerLine === undefined) tally.note({ file: this.file, line, reason: "no session header; the session id is taken from the file name" });
+    }
+    if (this.ids !== undefined) {
+      const id = idText(own(entry, "id"), form);
+      if (id !== undefined) {
+        if (unit.entryIds!.has(id)) {
+          tally.transcript.duplicates++;
+          return tally.ignored();
+        }
+        this.ids.push(id);
+      }
     }
     if (!replayed) return tally.ignored();
     switch (type) {
@@ -96,8 +121,19 @@ class SessionReader {
     }
   }
 
+  /** After the whole file: what it held joins the unit's history. */
   end(): void {
     this.replay.end();
+    if (this.context.unit.files.length > 1) this.copies?.commit();
+    if (this.ids !== undefined) for (const id of this.ids) this.context.unit.entryIds!.add(id);
+  }
+
+  /** A rewritten copy of an earlier message (counted; not replayed again). */
+  private isCopy(role: string, message: Record<string, unknown>, form: StringForm, ids: ReadonlyArray<string | undefined>): boolean {
+    if (!this.copies?.isCopy(messageCopyKey(role, message, form, ids))) return false;
+    this.context.tally.transcript.copies++;
+    this.context.tally.ignored();
+    return true;
   }
 
   private message(line: number, entry: Record<string, unknown>, form: StringForm): void {
@@ -107,13 +143,15 @@ class SessionReader {
     const role = textOf(form, message.role as string);
     switch (role) {
       case "user":
-        this.replay.userMessage();
+        if (this.isCopy(role, message, form, [])) return;
+        this.replay.userMessage(line);
         return tally.used();
       case "assistant":
         return this.assistant(line, message, form);
       case "toolResult": {
         const result = toolResultMessage(message, form);
         if (!result.ok) return tally.skipped(this.file, line, result.reason);
+        if (this.isCopy(role, message, form, [result.value.id])) return;
         return this.replay.toolResult(line, result.value);
       }
       default:
@@ -127,6 +165,7 @@ class SessionReader {
     const { calls, unnamed } = toolCallBlocks(message, form);
     const unnamedReason = `${unnamed} toolCall block${unnamed === 1 ? "" : "s"} without a "name"; not replayed`;
     if (calls.length === 0) return unnamed > 0 ? tally.skipped(this.file, line, unnamedReason) : tally.ignored();
+    if (this.isCopy("assistant", message, form, calls.map((call) => call.id))) return;
     if (unnamed > 0) tally.note({ file: this.file, line, reason: unnamedReason });
     this.replay.toolCalls(line, line, calls);
     tally.used();
@@ -143,6 +182,20 @@ class SessionReader {
   }
 }
 
+/**
+ * The run names of the live transcript when the unit also holds its trajectory sidecar: the
+ * sidecar's run ids (its `prompt.submitted` events, in order) are authoritative, one per user
+ * message, when the two agree on the number of runs; otherwise the transcript's own names stand,
+ * with a diagnostic (matching them up by guesswork could misname every run).
+ */
+function namesWithSidecar(context: AdapterContext, file: string, names: ReadonlyArray<string | undefined>): ReadonlyArray<string | undefined> {
+  const sidecar = context.unit.sidecarRunIds;
+  if (sidecar === undefined || sessionFileName(file)?.role !== "live") return names;
+  if (sidecar.length === names.length - 1) return [names[0], ...sidecar];
+  context.tally.note({ file, line: 1, reason: `the trajectory sidecar names ${sidecar.length} run(s), the transcript has ${names.length - 1}; run names are taken from the transcript` });
+  return names;
+}
+
 export const openclawSessionAdapter: InputAdapter = {
   format: "openclaw-session",
 
@@ -152,12 +205,13 @@ export const openclawSessionAdapter: InputAdapter = {
 
   async read(source: LineSource, context: AdapterContext) {
     const file = source.file;
-    const { allBranches = false, canReadAgain = false } = context.options;
-    const scan = await scanSession(source, { allBranches, fromBytes: canReadAgain });
+    const { activeBranch = false, canReadAgain = false } = context.options;
+    const { unit } = context;
+    const scan = await scanSession(source, { activeBranch, fromBytes: canReadAgain, earlierIds: unit.entryIds, earlierMessages: unit.messageKeys });
     for (const { line, parentId } of scan.dangling) {
       context.tally.note({ file, line, reason: `parentId ${quote(parentId)} matches no earlier entry; the branch continues at the entry before it` });
     }
-    const reader = new SessionReader(context, file, scan.segmentNames);
+    const reader = new SessionReader(context, file, namesWithSidecar(context, file, scan.segmentNames));
     const onLine = (classified: SessionLine, line: number) => {
       scan.confirm(line, classified);
       if ("notice" in classified && classified.notice !== undefined) context.tally.note({ file, line, reason: classified.notice });

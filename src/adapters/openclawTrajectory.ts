@@ -132,7 +132,7 @@ class TrajectoryReader {
     const { tally } = this.context;
     switch (type) {
       case "user.message":
-        this.transcriptReplay.userMessage();
+        this.transcriptReplay.userMessage(line);
         return tally.used();
       case "session.custom":
         return customRunMarker(line, own(data, "customType"), own(data, "data")) ? tally.used() : tally.ignored();

@@ -1,11 +1,19 @@
 /**
- * Run names of an OpenClaw transcript (inputs.md §2). Each user message starts a run (a segment);
- * the run is named by the `runId` of the last `openclaw:bootstrap-context:full` custom entry written
- * since the previous user message, else by the first `openclaw:prompt-error` entry written inside it,
- * else `<sessionId>#<n>`, n counting the session's runs from 1.
+ * Run names of an OpenClaw transcript (inputs.md §2). Each user message starts a run (a segment).
+ * The runtime writes `openclaw:bootstrap-context:full` (with `data.runId`) *after* the run's final
+ * reply (real 2026.4/2026.5 transcripts, whose run ids agree with their trajectories'
+ * `prompt.submitted`), older builds wrote it before the user message; `openclaw:prompt-error` comes
+ * inside the run it names. One rule serves both orders: a bootstrap or prompt-error entry names the
+ * run in progress when that run has no name yet; one written before the first user message, or
+ * after the run in progress is already named, is held for the next run. Else `<sessionId>#<n>`, n
+ * counting the session's runs from 1.
  *
- * A prompt error can come after a run's tool calls, so names are settled from a first pass over the
- * file: it records only these few markers (one or two per run), never whole entries.
+ * A held name that already names an earlier run is dropped (decision: a run id is never reused for a
+ * new prompt; a stale one comes from a rewritten copy of old entries or from the bootstrap of a run
+ * that its prompt error already named, and would otherwise shift every later name by one run).
+ *
+ * A name can come after a run's tool calls, so names are settled from a first pass over the file: it
+ * records only these few markers (one or two per run), never whole entries.
  */
 import { textOf, type StringForm } from "../core/byteText.js";
 
@@ -28,24 +36,25 @@ export function customRunMarker(line: number, customType: unknown, data: unknown
 
 /**
  * Explicit names per segment, from the markers of the entries that will be replayed, in file order.
- * Segment 0 holds whatever comes before the first user message; segment k follows the k-th.
+ * Segment 0 holds whatever comes before the first user message (never named: the runtime writes no
+ * tool activity there); segment k follows the k-th.
  */
 export function segmentNames(markers: Iterable<RunMarker>): Array<string | undefined> {
   const names: Array<string | undefined> = [undefined];
-  let bootstrap: string | undefined;
+  const used = new Set<string>();
+  let held: string | undefined;
   for (const marker of markers) {
     const segment = names.length - 1;
-    switch (marker.kind) {
-      case "bootstrap":
-        bootstrap = marker.runId;
-        break;
-      case "user":
-        names.push(bootstrap);
-        bootstrap = undefined;
-        break;
-      case "promptError":
-        if (names[segment] === undefined) names[segment] = marker.runId;
-        break;
+    if (marker.kind === "user") {
+      const name = held !== undefined && !used.has(held) ? held : undefined;
+      names.push(name);
+      if (name !== undefined) used.add(name);
+      held = undefined;
+    } else if (segment > 0 && names[segment] === undefined) {
+      names[segment] = marker.runId;
+      used.add(marker.runId);
+    } else if (names[segment] !== marker.runId) {
+      held = marker.runId;
     }
   }
   return names;
@@ -64,6 +73,8 @@ export class RunSegments {
   constructor(
     private readonly names: ReadonlyArray<string | undefined>,
     private readonly sessionId: () => string,
+    /** Runs that earlier files of the session counted (archives of its earlier lives). */
+    private readonly runsBefore = 0,
   ) {
     names.forEach((name, segment) => name !== undefined && this.lastNamed.set(name, segment));
   }
@@ -86,6 +97,11 @@ export class RunSegments {
     if (this.segment === 0) this.leadingRun = true;
     const named = this.names[this.segment];
     if (named !== undefined) return named;
-    return `${this.sessionId()}#${this.segment + (this.leadingRun ? 1 : 0)}`;
+    return `${this.sessionId()}#${this.runsBefore + this.segment + (this.leadingRun ? 1 : 0)}`;
+  }
+
+  /** Runs counted so far, with those of earlier files: where the next file's default names go on. */
+  count(): number {
+    return this.runsBefore + this.segment + (this.leadingRun ? 1 : 0);
   }
 }

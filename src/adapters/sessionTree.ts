@@ -1,10 +1,16 @@
 /**
  * First pass over a session transcript: which entries are replayed and what the runs are called.
  *
- * Entries form a tree through `parentId`; the active branch is the path from the last entry back to
- * the root (inputs.md §2), computed by `BranchTree` (branchTree.ts) from ids and parent links only —
- * never the entries themselves, so memory does not grow with the size of tool results, nor (past
- * ALL_IDS_LIMIT entries, with one more pass) with the number of entries.
+ * By default every executed call is replayed once, in file order (inputs.md §2): no tree is needed,
+ * only the run markers of the entries that will be replayed — not those of entries that an earlier
+ * file of the session already held, nor rewritten copies of user messages (transcriptCopies.ts), so
+ * that the run segments of both passes agree. User messages are always parsed (their copy key needs
+ * `message.timestamp`, which the byte scanner does not read); there is one per run.
+ *
+ * With `activeBranch`, entries form a tree through `parentId`; the active branch is the path from
+ * the last entry back to the root, computed by `BranchTree` (branchTree.ts) from ids and parent
+ * links only — never the entries themselves, so memory does not grow with the size of tool results,
+ * nor (past ALL_IDS_LIMIT entries, with one more pass) with the number of entries.
  *
  * Reading from bytes: when the source offers undecoded lines and the caller can start the file over,
  * lines are read by `SessionLineScanner` without being parsed, which halves the cost of a transcript.
@@ -27,13 +33,14 @@ import { AllIds, BranchTree, TargetCollector, TargetIds, inRanges, type Dangling
 import { decodeLine, type LineSource } from "./lineSource.js";
 import { idText } from "./openclawMessages.js";
 import { segmentNames, type RunMarker } from "./runNaming.js";
-import { classifySessionLine, entryRunMarker, type SessionLine } from "./sessionEntries.js";
+import { classifySessionLine, entryMessage, entryRunMarker, type SessionLine } from "./sessionEntries.js";
 import { SessionLineScanner, type ScannedLine } from "./sessionLineScan.js";
+import { CopyDetector, messageCopyKey } from "./transcriptCopies.js";
 
 export type { DanglingParent } from "./branchTree.js";
 
 export interface SessionScan {
-  /** Whether the entry on this line is replayed (on the active branch, or every entry with --all-branches). */
+  /** Whether the entry on this line is on the replayed branch (every line unless `activeBranch`). */
   replayed(line: number): boolean;
   /** Explicit run names per segment of the replayed entries (see runNaming). */
   readonly segmentNames: ReadonlyArray<string | undefined>;
@@ -46,12 +53,16 @@ export interface SessionScan {
 }
 
 export interface ScanOptions {
-  /** Every entry is replayed: no tree is built. */
-  readonly allBranches: boolean;
+  /** Only the branch ending at the last entry is replayed (else every entry: no tree is built). */
+  readonly activeBranch: boolean;
   /** Read lines from their bytes where possible (the caller checks `confirmed()` and can start over). */
   readonly fromBytes: boolean;
   /** Ids kept for the one-pass tree (default ALL_IDS_LIMIT; tests lower it to exercise the other way). */
   readonly allIdsLimit?: number;
+  /** Entry ids that earlier files of the session held: those entries are not replayed again. */
+  readonly earlierIds?: ReadonlySet<string>;
+  /** Copy keys of messages replayed from earlier files (file order only). */
+  readonly earlierMessages?: Set<number>;
 }
 
 function entryRefs(entry: Record<string, unknown>, form: StringForm): EntryRefs {
@@ -92,6 +103,8 @@ class FactChecksum {
 interface EntryFacts {
   readonly refs: EntryRefs;
   readonly marker: RunMarker | undefined;
+  /** A user message's copy key (user messages are always parsed). */
+  readonly copyKey?: number | undefined;
 }
 
 /** Folds one line's facts (`undefined`: not an entry), whether read from bytes or parsed, in the same way. */
@@ -110,7 +123,10 @@ function addFacts(sum: FactChecksum, line: number, entry: EntryFacts | undefined
 
 function parsedFacts(line: number, parsed: SessionLine): EntryFacts | undefined {
   if (parsed.kind !== "entry") return undefined;
-  return { refs: entryRefs(parsed.value, parsed.form), marker: entryRunMarker(line, parsed.type, parsed.value, parsed.form) };
+  const marker = entryRunMarker(line, parsed.type, parsed.value, parsed.form);
+  const refs = entryRefs(parsed.value, parsed.form);
+  if (marker?.kind !== "user") return { refs, marker };
+  return { refs, marker, copyKey: messageCopyKey("user", entryMessage(parsed.value)!, parsed.form, []) };
 }
 
 function scannedFacts(line: number, scanned: ScannedLine): EntryFacts | undefined {
@@ -129,7 +145,8 @@ function eachLineFacts(source: LineSource, fromBytes: boolean, visit: (line: num
     return source.forEachRawLine((bytes, start, end, line, terminated) => {
       if (start === end) return visit(line, undefined); // blank, or too long to read
       const scanned = terminated ? scanner.scan(bytes, start, end) : undefined;
-      if (scanned) return visit(line, scannedFacts(line, scanned));
+      // A user message is parsed: its copy key is at the end of the line.
+      if (scanned && !(scanned.kind === "entry" && scanned.user)) return visit(line, scannedFacts(line, scanned));
       return visit(line, parsedFacts(line, classifySessionLine(decodeLine(bytes, start, end).text, terminated)));
     });
   }
@@ -142,16 +159,30 @@ interface FirstPass {
   readonly tree: BranchTree | undefined;
 }
 
-/** Builds the tree (unless every branch is replayed) with `ids`; undefined if `ids` overflowed. */
+/**
+ * Whether an entry's run marker counts: not if an earlier file of the session held the entry, nor
+ * (in file order) if it is a rewritten copy of a user message. The second pass decides the same way.
+ */
+function markerFilter(options: ScanOptions): (facts: EntryFacts) => boolean {
+  const earlier = options.earlierIds;
+  const copies = options.activeBranch ? undefined : new CopyDetector(options.earlierMessages ?? new Set());
+  return (facts) => {
+    if (earlier !== undefined && facts.refs.id !== undefined && earlier.has(facts.refs.id)) return false;
+    return !(copies && facts.marker?.kind === "user" && copies.isCopy(facts.copyKey));
+  };
+}
+
+/** Builds the tree (with `activeBranch`) with `ids`; undefined if `ids` overflowed. */
 async function buildTree(source: LineSource, options: ScanOptions, ids: IdLookup & { readonly overflowed?: boolean }): Promise<FirstPass | undefined> {
   const markers: RunMarker[] = [];
   const checksum = new FactChecksum();
-  const tree = options.allBranches ? undefined : new BranchTree(ids);
+  const tree = options.activeBranch ? new BranchTree(ids) : undefined;
+  const counts = markerFilter(options);
   await eachLineFacts(source, options.fromBytes, (line, facts) => {
     addFacts(checksum, line, facts);
     if (facts === undefined) return;
     tree?.add(line, facts.refs);
-    if (facts.marker) markers.push(facts.marker);
+    if (facts.marker && counts(facts)) markers.push(facts.marker);
     if (ids.overflowed) return false;
   });
   return ids.overflowed ? undefined : { markers, checksum, tree };
@@ -164,10 +195,14 @@ async function collectTargets(source: LineSource, fromBytes: boolean): Promise<T
   return new TargetIds(collector.targets);
 }
 
+/** File order builds no tree: no id is kept. */
+const NO_IDS: IdLookup = { record() {}, resolve: () => undefined };
+
 export async function scanSession(source: LineSource, options: ScanOptions): Promise<SessionScan> {
   // One pass with every id; past ALL_IDS_LIMIT entries, a pass to find the ids that entries link
   // back to, then the tree with those ids only (see branchTree.ts). The full table is not held in
   // a variable, so it can be collected before those two passes.
+  if (!options.activeBranch) return finish((await buildTree(source, options, NO_IDS))!);
   const pass =
     (await buildTree(source, options, new AllIds(options.allIdsLimit))) ??
     (await buildTree(source, options, await collectTargets(source, options.fromBytes)));

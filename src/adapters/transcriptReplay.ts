@@ -6,8 +6,21 @@
  *
  * Line accounting: results are tallied when they are handed to replay (they may be held back until
  * their call is due); the caller tallies every other line.
+ *
+ * Runs without tool calls: each user message starts a run, and a run is counted whether or not it
+ * called a tool or held a compaction. A run that emitted nothing by its end gets a lone `run_start`
+ * (at its user message's line), so runs with activity print exactly as before in `looplens events`.
+ *
+ * A result with no call (inputs.md §2): some providers persist the `toolResult` of a call to an
+ * unavailable tool without any assistant `toolCall` carrying its id. The runtime attempted and
+ * counted those calls (its unknown-tool guard stopped such runs after ten), so a result whose
+ * `toolCallId` no earlier call of the session carries and whose error names an unknown tool is
+ * replayed as a call of its `toolName` with absent arguments, immediately followed by the result.
+ * Other orphans go to replay as they are (which ignores them with a diagnostic).
  */
+import { textOf } from "../core/byteText.js";
 import type { LoopEvent } from "../core/events.js";
+import { unknownToolName } from "../core/hashing.js";
 import type { AdapterContext } from "./adapter.js";
 import { CallSequencer, type SequencedCall, type SequencedResult } from "./callSequencer.js";
 import type { ToolCallBlock, ToolResultMessage } from "./openclawMessages.js";
@@ -24,6 +37,10 @@ export class TranscriptReplay {
   /** The run of the segment in progress once an event of it was emitted, and that event's line. */
   private openRun: string | undefined;
   private openRunLine = 0;
+  /** The line of the user message that started the run in progress, until the run emits an event. */
+  private silentRunLine: number | undefined;
+  /** Call ids of the session so far, to recognise a result that no call carries. */
+  private readonly callIds: Set<string>;
 
   constructor(
     private readonly context: AdapterContext,
@@ -31,17 +48,28 @@ export class TranscriptReplay {
     segmentNames: ReadonlyArray<string | undefined>,
     private readonly identity: () => TranscriptIdentity,
   ) {
-    this.runs = new RunSegments(segmentNames, () => this.identity().session);
+    this.runs = new RunSegments(segmentNames, () => this.identity().session, context.unit.runsBefore);
+    this.callIds = context.unit.callIds;
     this.sequencer = new CallSequencer({
       call: (call) => this.emitCall(call),
       result: (result) => this.emitResult(result),
     });
   }
 
-  userMessage(): void {
+  userMessage(line: number): void {
     this.sequencer.flush();
+    this.startSilentRun();
     this.endRun();
     this.runs.userMessage();
+    this.silentRunLine = line;
+  }
+
+  /** A run that emitted nothing is still a run: it is counted with a lone `run_start`. */
+  private startSilentRun(): void {
+    const line = this.silentRunLine;
+    if (line === undefined) return;
+    this.silentRunLine = undefined;
+    this.context.emit(this.base("run_start", line) as unknown as LoopEvent);
   }
 
   /**
@@ -59,12 +87,23 @@ export class TranscriptReplay {
 
   /** The calls of one assistant message (`group` tells messages apart). */
   toolCalls(group: unknown, line: number, calls: readonly ToolCallBlock[]): void {
-    for (const call of calls) this.sequencer.call(group, { line, ...call });
+    for (const call of calls) {
+      if (call.id !== undefined) this.callIds.add(call.id);
+      this.sequencer.call(group, { line, ...call });
+    }
   }
 
   toolResult(line: number, message: ToolResultMessage): void {
     const result: SequencedResult = { line, ...message };
-    if (!this.sequencer.result(result)) this.emitResult(result);
+    if (this.sequencer.result(result)) return;
+    if (message.id !== undefined && message.tool !== undefined && !this.callIds.has(message.id) && namesUnknownTool(message)) {
+      // The call the runtime attempted: first its own call, then this result.
+      this.sequencer.flush();
+      this.callIds.add(message.id);
+      this.context.tally.transcript.reconstructedCalls++;
+      this.emitCall({ line, id: message.id, tool: message.tool, args: undefined, form: message.form });
+    }
+    this.emitResult(result);
   }
 
   /** A compaction: tallied here like the results, since it is an event of its own. */
@@ -75,6 +114,8 @@ export class TranscriptReplay {
 
   end(): void {
     this.sequencer.flush();
+    this.startSilentRun();
+    this.context.unit.runsBefore = this.runs.count();
   }
 
   /**
@@ -85,6 +126,7 @@ export class TranscriptReplay {
   private base(type: LoopEvent["type"], line: number): Record<string, unknown> {
     const { session, agent } = this.identity();
     const run = this.runs.current();
+    this.silentRunLine = undefined;
     this.openRun = run;
     this.openRunLine = line;
     const event: Record<string, unknown> = { type, run, session };
@@ -116,4 +158,11 @@ export class TranscriptReplay {
     if (emitted.used) this.context.tally.used();
     else this.context.tally.ignored(this.file, line, emitted.reason);
   }
+}
+
+/** Whether a failed result's text names an unknown tool (the runtime's own "no such tool" errors). */
+function namesUnknownTool(message: ToolResultMessage): boolean {
+  const { outcome, form } = message;
+  if ("error" in outcome) return typeof outcome.error === "string" && unknownToolName(textOf(form, outcome.error)) !== undefined;
+  return false;
 }

@@ -3,9 +3,10 @@
  * `prepareInputs` does the config-independent work once; `replayPrepared` replays it under a config
  * (analyze replays once, sweep many times, without parsing or hashing again).
  */
-import type { InputFormat, LineCounts } from "../adapters/adapter.js";
-import { LineTally, ReadAgain, type AdapterOptions } from "../adapters/adapter.js";
-import { adapterFor, expandPaths, openSource } from "../adapters/inputs.js";
+import type { InputFormat, LineCounts, TranscriptCounts } from "../adapters/adapter.js";
+import { LineTally, ReadAgain, UnitHistory, type AdapterOptions } from "../adapters/adapter.js";
+import { adapterFor, expandUnits, openSource, type InputUnit } from "../adapters/inputs.js";
+import { sessionFileName } from "../adapters/openclawFiles.js";
 import type { LineSource, RawLineHandler, ReadOptions } from "../adapters/lineSource.js";
 import type { LoopEvent } from "../core/events.js";
 import type { Diagnostic, Finding, RunReport } from "../core/findings.js";
@@ -79,91 +80,159 @@ function counting<A extends unknown[], R>(handler: (...args: A) => R, countLine:
 }
 
 export interface PreparedFile {
-  readonly file: string;
-  readonly format: InputFormat;
+  /** The files of the unit (one session's files read as one history), in reading order. */
+  readonly files: ReadonlyArray<{ file: string; format: InputFormat }>;
   readonly events: PreparedEvent[];
 }
 
 export interface PreparedInputs {
   readonly files: PreparedFile[];
   readonly lines: LineCounts;
+  readonly transcript: TranscriptCounts;
   readonly diagnostics: Diagnostic[];
   readonly diagnosticsTotal: number;
 }
 
+/** An input file that could not be used at all (binary, no known format, unsupported compression). */
+export interface UnusableFile {
+  readonly file: string;
+  readonly reason: string;
+}
+
 export interface Analysis {
   readonly files: ReadonlyArray<{ file: string; format: InputFormat }>;
+  readonly unusable: readonly UnusableFile[];
   /** Replayed runs (from transcripts and event files). */
   readonly runs: RunReport[];
   /** Runs read from Gateway logs (`source: "log"`), and every live finding (some outside any run). */
   readonly liveRuns: RunReport[];
   readonly liveFindings: Finding[];
   readonly lines: LineCounts;
+  readonly transcript: TranscriptCounts;
   readonly diagnostics: Diagnostic[];
   readonly diagnosticsTotal: number;
 }
 
 /**
- * Where a file's prepared events go. `again` is true when the file is read a second time (the
- * adapter threw `ReadAgain`): what was delivered for it before is void.
+ * Where a unit's prepared events go. `again` is true when the unit is read a second time (an adapter
+ * threw `ReadAgain`): what was delivered for it before is void.
  */
-type PreparedSink = (file: string, format: InputFormat, again: boolean) => (prepared: PreparedEvent, event: LoopEvent) => void;
+type PreparedSink = (again: boolean) => (prepared: PreparedEvent, event: LoopEvent) => void;
+
+interface UnitRead {
+  readonly files: Array<{ file: string; format: InputFormat }>;
+  readonly unusable: UnusableFile[];
+}
 
 /**
- * Reads one input file, handing its prepared events to `sink` and live events (Gateway logs) to
- * `live`. `forReplay`: the events only go to preparation and replay, so the sink can void a file's
- * events (adapters may take checked shortcuts, `canReadAgain`) and their arguments and results are
- * only hashed (they may stay byte strings, `bytePayloads`), and runs may be closed where the input
- * shows they are over (`closeRuns`). Not so for `looplens events`.
+ * Reads one input unit — the files of one session read as one history (openclawFiles.ts), or a
+ * single file — handing its prepared events to `sink` and live events (Gateway logs) to `live`.
+ * `forReplay`: the events only go to preparation and replay, so the sink can void a unit's events
+ * (adapters may take checked shortcuts, `canReadAgain`) and their arguments and results are only
+ * hashed (they may stay byte strings, `bytePayloads`), and runs may be closed where the input shows
+ * they are over (`closeRuns`). Not so for `looplens events`.
+ *
+ * A shortcut that fails in one file (`ReadAgain`) voids the whole unit, which is read again with that
+ * file read the long way: the files of a unit share one replay, which cannot be undone file by file.
  */
-async function readInput(
-  path: string,
+async function readUnit(
+  unit: InputUnit,
   tally: LineTally,
   hashing: ReturnType<typeof createHashing>,
   options: InputOptions,
   sink: PreparedSink,
   live: (event: LiveEvent) => void,
   forReplay: boolean,
-): Promise<{ file: string; format: InputFormat }> {
-  const source = await openSource(path);
-  const { adapter, sniffed } = await adapterFor(source, options.inputFormat);
-  if (!sniffed) tally.note({ file: source.file, line: 1, reason: "format not recognised; read as looplens events (use --input-format)" });
+): Promise<UnitRead> {
   const start = tally.mark();
-  const read = (again: boolean) => {
+  const longWay = new Set<number>();
+  for (let again = false; ; again = true) {
+    const history = new UnitHistory(unit, unitHasTranscript(unit));
     const preparer = new EventPreparer(hashing);
-    const deliver = sink(source.file, adapter.format, again);
-    return adapter.read(readingSource(source, tally, options.onProgress), {
-      tally,
-      // `canReadAgain`, `bytePayloads`, `closeRuns: false` in the options turn those off (tests compare both ways).
-      options: { ...options, canReadAgain: forReplay && !again && options.canReadAgain !== false, bytePayloads: forReplay && options.bytePayloads !== false, closeRuns: forReplay && options.closeRuns !== false },
-      emit(event) {
-        // Adapters of formats with live events never throw ReadAgain: those could not be undone.
-        if (isLiveEvent(event)) {
-          live(event);
-          return { used: true };
-        }
-        const disposition = preparer.prepare(event);
-        if (!disposition.used) return disposition;
-        deliver(disposition.prepared, event);
-        return { used: true };
-      },
-    });
-  };
-  try {
-    await read(false);
-  } catch (error) {
-    if (!(error instanceof ReadAgain)) throw error;
-    tally.rollback(start);
-    if (source.size !== undefined) options.onProgress?.(0, 0, 2 * source.size); // two more passes
-    await read(true);
+    const deliver = sink(again);
+    const read: UnitRead = { files: [], unusable: [] };
+    let index = 0;
+    try {
+      for (; index < unit.length; index++) {
+        const canReadAgain = forReplay && !longWay.has(index) && options.canReadAgain !== false;
+        const outcome = await readFile(unit[index]!, tally, options, { history, preparer, deliver, live, forReplay, canReadAgain });
+        if ("reason" in outcome) read.unusable.push(outcome);
+        else read.files.push(outcome);
+      }
+      if (tally.transcript.duplicates > start.transcript.duplicates) {
+        const n = tally.transcript.duplicates - start.transcript.duplicates;
+        tally.note({ file: unit[0]!, line: 1, reason: `${n} entr${n === 1 ? "y" : "ies"} of this session held by more than one of its files; each replayed once` });
+      }
+      return read;
+    } catch (error) {
+      if (!(error instanceof ReadAgain)) throw error;
+      tally.rollback(start);
+      longWay.add(index);
+      const size = (await openSource(unit[index]!)).size;
+      if (size !== undefined) options.onProgress?.(0, 0, 2 * size); // two more passes
+    }
   }
+}
+
+interface FileReading {
+  readonly history: UnitHistory;
+  readonly preparer: EventPreparer;
+  readonly deliver: (prepared: PreparedEvent, event: LoopEvent) => void;
+  readonly live: (event: LiveEvent) => void;
+  readonly forReplay: boolean;
+  readonly canReadAgain: boolean;
+}
+
+/** Reads one file of a unit: its format, or why it could not be used at all. */
+async function readFile(path: string, tally: LineTally, options: InputOptions, reading: FileReading): Promise<{ file: string; format: InputFormat } | UnusableFile> {
+  const source = await openSource(path);
+  const chosen = await adapterFor(source, options.inputFormat);
+  if ("unusable" in chosen) {
+    tally.note({ file: source.file, line: 1, reason: `not read: ${chosen.unusable}` });
+    return { file: source.file, reason: chosen.unusable };
+  }
+  const { adapter } = chosen;
+  const { preparer, deliver, live, forReplay } = reading;
+  const before = tally.counts.read;
+  await adapter.read(readingSource(source, tally, options.onProgress), {
+    tally,
+    unit: reading.history,
+    // `canReadAgain`, `bytePayloads`, `closeRuns: false` in the options turn those off (tests compare both ways).
+    options: { ...options, canReadAgain: reading.canReadAgain, bytePayloads: forReplay && options.bytePayloads !== false, closeRuns: forReplay && options.closeRuns !== false },
+    emit(event) {
+      // Adapters of formats with live events never throw ReadAgain: those could not be undone.
+      if (isLiveEvent(event)) {
+        live(event);
+        return { used: true };
+      }
+      const disposition = preparer.prepare(event);
+      if (!disposition.used) return disposition;
+      deliver(disposition.prepared, event);
+      return { used: true };
+    },
+  });
   // Not an error (exit status unchanged), but an empty input is worth one line on stderr.
-  if (tally.counts.read === start.counts.read) tally.note({ file: source.file, line: 1, reason: "empty file: nothing to analyse" });
+  if (tally.counts.read === before) tally.note({ file: source.file, line: 1, reason: "empty file: nothing to analyse" });
   return { file: source.file, format: adapter.format };
 }
 
+/** A session transcript of the unit replays its runs (so a sidecar beside it only names them). */
+function unitHasTranscript(unit: InputUnit): boolean {
+  if (unit.length < 2) return false;
+  return unit.some((file) => {
+    const role = sessionFileName(file)?.role;
+    return role !== undefined && role !== "trajectory";
+  });
+}
+
+interface ReadAll {
+  readonly tally: LineTally;
+  readonly files: Array<{ file: string; format: InputFormat }>;
+  readonly unusable: UnusableFile[];
+}
+
 /**
- * Reads every input once, one file after another in the order given so that output order never
+ * Reads every input once, one unit after another in the order given so that output order never
  * depends on timing.
  */
 async function readInputs(
@@ -173,12 +242,22 @@ async function readInputs(
   sink: PreparedSink,
   live: (event: LiveEvent) => void,
   forReplay: boolean,
-): Promise<{ tally: LineTally; files: Array<{ file: string; format: InputFormat }> }> {
+): Promise<ReadAll> {
   const tally = new LineTally();
   const hashing = createHashing(digest);
-  const files: Array<{ file: string; format: InputFormat }> = [];
-  for (const path of await expandPaths(paths)) files.push(await readInput(path, tally, hashing, options, sink, live, forReplay));
-  return { tally, files };
+  const all: ReadAll = { tally, files: [], unusable: [] };
+  for (const unit of await expandUnits(paths)) {
+    const read = await readUnit(unit, tally, hashing, options, sink, live, forReplay);
+    for (const file of read.files) all.files.push(file);
+    for (const file of read.unusable) all.unusable.push(file);
+  }
+  return all;
+}
+
+export type ReadSummary = Omit<Analysis, "runs" | "liveRuns" | "liveFindings">;
+
+function readSummary({ tally, files, unusable }: ReadAll): ReadSummary {
+  return { files, unusable, lines: tally.counts, transcript: tally.transcript, diagnostics: tally.diagnostics, diagnosticsTotal: tally.diagnosticsTotal };
 }
 
 /** Reads every input and hands each event that replay (or the live report) would use to `onEvent` (`looplens events`). */
@@ -187,30 +266,31 @@ export async function readEvents(
   digest: Digest,
   options: InputOptions,
   onEvent: (event: LoopEvent | LiveEvent) => void,
-): Promise<Omit<Analysis, "runs" | "liveRuns" | "liveFindings">> {
+): Promise<ReadSummary> {
   // Events are written out as they come and cannot be taken back: no shortcut that may need a second read.
-  const { tally, files } = await readInputs(paths, digest, options, () => (_prepared, event) => onEvent(event), onEvent, false);
-  return { files, lines: tally.counts, diagnostics: tally.diagnostics, diagnosticsTotal: tally.diagnosticsTotal };
+  return readSummary(await readInputs(paths, digest, options, () => (_prepared, event) => onEvent(event), onEvent, false));
 }
 
 /** Parses and hashes every input once, keeping the prepared events in memory for repeated replay. */
 export async function prepareInputs(paths: readonly string[], digest: Digest, options: InputOptions = {}): Promise<PreparedInputs> {
-  const prepared: PreparedFile[] = [];
-  const { tally } = await readInputs(
+  const units: Array<{ events: PreparedEvent[] }> = [];
+  const read = await readInputs(
     paths,
     digest,
     options,
-    (file, format, again) => {
+    (again) => {
       const events: PreparedEvent[] = [];
-      if (again) prepared.pop();
-      prepared.push({ file, format, events });
+      if (again) units.pop();
+      units.push({ events });
       return (event) => events.push(event);
     },
     // Live events (Gateway logs) do not depend on the config, so repeated replays have no use for them.
     () => {},
     true,
   );
-  return { files: prepared, lines: tally.counts, diagnostics: tally.diagnostics, diagnosticsTotal: tally.diagnosticsTotal };
+  const prepared = units.map(({ events }) => ({ files: [], events }));
+  const { tally } = read;
+  return { files: prepared, lines: tally.counts, transcript: tally.transcript, diagnostics: tally.diagnostics, diagnosticsTotal: tally.diagnosticsTotal };
 }
 
 /** Replays prepared inputs under one config. */
@@ -224,26 +304,32 @@ export function replayPrepared(inputs: PreparedInputs, configFor: ConfigForAgent
   return runs;
 }
 
-/** What one input file yields; files are independent, so they can be analysed in any thread. */
+/** What one input unit yields; units are independent, so they can be analysed in any thread. */
 export interface FileAnalysis {
-  readonly file: string;
-  readonly format: InputFormat;
+  readonly files: ReadonlyArray<{ file: string; format: InputFormat }>;
+  readonly unusable: readonly UnusableFile[];
   readonly runs: RunReport[];
   /** Live events of a Gateway log, folded only when merging: a run may go on in the next file. */
   readonly liveEvents: LiveEvent[];
   readonly lines: LineCounts;
+  readonly transcript: TranscriptCounts;
   readonly diagnostics: Diagnostic[];
   readonly diagnosticsTotal: number;
   /** Agents whose config replay asked for, in first-asked order (to replay config notices in order). */
   readonly agentsResolved: Array<string | null>;
 }
 
+/** One input file as a unit of its own (tests, and inputs that name a single file). */
+export function analyzeFile(path: string, digest: Digest, configFor: ConfigForAgent, options: InputOptions = {}, onLive?: (event: LiveEvent) => void): Promise<FileAnalysis> {
+  return analyzeUnit([path], digest, configFor, options, onLive);
+}
+
 /**
- * Streams one input straight through replay: nothing but findings is kept, so memory follows the
- * runs open at a time, not the size of the file.
+ * Streams one input unit straight through replay: nothing but findings is kept, so memory follows
+ * the runs open at a time, not the size of the files.
  */
-export async function analyzeFile(
-  path: string,
+export async function analyzeUnit(
+  unit: InputUnit,
   digest: Digest,
   configFor: ConfigForAgent,
   options: InputOptions = {},
@@ -263,7 +349,7 @@ export async function analyzeFile(
   const tally = new LineTally();
   const liveEvents: LiveEvent[] = [];
   const push = (prepared: PreparedEvent) => replayer.push(prepared);
-  const sink: PreparedSink = (_file, _format, again) => {
+  const sink: PreparedSink = (again) => {
     if (again) {
       replayer = newReplayer();
       agentsResolved.length = 0;
@@ -272,9 +358,9 @@ export async function analyzeFile(
     return push;
   };
   const live = onLive ?? ((event: LiveEvent) => void liveEvents.push(event));
-  const { file, format } = await readInput(path, tally, createHashing(digest), options, sink, live, true);
-  const { counts: lines, diagnostics, diagnosticsTotal } = tally;
-  return { file, format, runs: replayer.finish(), liveEvents, lines, diagnostics, diagnosticsTotal, agentsResolved };
+  const { files, unusable } = await readUnit(unit, tally, createHashing(digest), options, sink, live, true);
+  const { counts: lines, transcript, diagnostics, diagnosticsTotal } = tally;
+  return { files, unusable, runs: replayer.finish(), liveEvents, lines, transcript, diagnostics, diagnosticsTotal, agentsResolved };
 }
 
 /**
@@ -286,6 +372,7 @@ export function mergeAnalyses(parts: readonly FileAnalysis[], book = new LiveRun
   const runs: RunReport[] = [];
   for (const part of parts) {
     for (const key of ["read", "used", "ignored", "skipped"] as const) tally.counts[key] += part.lines[key];
+    for (const key of ["copies", "duplicates", "reconstructedCalls"] as const) tally.transcript[key] += part.transcript[key];
     for (const diagnostic of part.diagnostics) tally.note(diagnostic);
     tally.diagnosticsTotal += part.diagnosticsTotal - part.diagnostics.length;
     // Not push(...runs): spreading more than ~100k runs into arguments overflows the stack.
@@ -294,11 +381,13 @@ export function mergeAnalyses(parts: readonly FileAnalysis[], book = new LiveRun
   }
   const live = book.finish();
   return {
-    files: parts.map(({ file, format }) => ({ file, format })),
+    files: parts.flatMap((part) => part.files),
+    unusable: parts.flatMap((part) => part.unusable),
     runs,
     liveRuns: live.runs,
     liveFindings: live.findings,
     lines: tally.counts,
+    transcript: tally.transcript,
     diagnostics: tally.diagnostics,
     diagnosticsTotal: tally.diagnosticsTotal,
   };
@@ -311,13 +400,13 @@ export async function analyzeInputs(
   configFor: ConfigForAgent,
   options: InputOptions = {},
 ): Promise<Analysis> {
-  return analyzeSerially(await expandPaths(paths), digest, configFor, options);
+  return analyzeSerially(await expandUnits(paths), digest, configFor, options);
 }
 
-/** Analyses already expanded input files one after another. */
-export async function analyzeSerially(files: readonly string[], digest: Digest, configFor: ConfigForAgent, options: InputOptions): Promise<Analysis> {
+/** Analyses already expanded input units one after another. */
+export async function analyzeSerially(units: readonly InputUnit[], digest: Digest, configFor: ConfigForAgent, options: InputOptions): Promise<Analysis> {
   const parts: FileAnalysis[] = [];
   const book = new LiveRunBook();
-  for (const file of files) parts.push(await analyzeFile(file, digest, configFor, options, (event) => book.push(event)));
+  for (const unit of units) parts.push(await analyzeUnit(unit, digest, configFor, options, (event) => book.push(event)));
   return mergeAnalyses(parts, book);
 }

@@ -5,7 +5,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { InputError } from "../adapters/inputs.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
-import { analyzeFile } from "./analysis.js";
+import { analyzeUnit } from "./analysis.js";
 import { createConfigResolver } from "./configResolution.js";
 import { takeFile, type WorkerReply, type WorkerSetup, type WorkList } from "./parallelAnalysis.js";
 
@@ -39,7 +39,7 @@ const onProgress = setup.progress
 // Files are taken from the shared work list until none is left (see WorkList).
 for (let index = takeFile(setup.work); index !== undefined; index = takeFile(setup.work)) {
   try {
-    const result = await analyzeFile(setup.work.files[index]!, digest, (agent) => resolver.effectiveFor(agent).config, { ...setup.input, onProgress });
+    const result = await analyzeUnit(setup.work.files[index]!, digest, (agent) => resolver.effectiveFor(agent).config, { ...setup.input, onProgress });
     flushProgress();
     reply({ kind: "done", index, result });
   } catch (error) {

@@ -33,7 +33,7 @@ interface AnalyzeOptions extends CommonOptions {
 export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: Io, version: string): Promise<number> {
   const resolver = await createConfigResolver(options, io.env);
   const digest = await loadXxhashDigest();
-  const input = { inputFormat: options.inputFormat, allBranches: options.allBranches };
+  const input = { inputFormat: options.inputFormat, activeBranch: options.activeBranch };
   const config = { config: options.config, agent: options.agent, set: options.set };
   const configFor = (agent: string | null) => resolver.effectiveFor(agent).config;
   const analysis = await analyzeAll(inputPaths(paths, io), digest, configFor, { config, input }, io.env, progressDisplay(io, options));

@@ -104,7 +104,7 @@ export async function runCheck(paths: string[], options: CheckOptions, io: Io): 
   for (const file of files) {
     const analysis = await analyzeInputs([file], digest, (agent) => resolver.effectiveFor(agent).config, {
       inputFormat: options.inputFormat,
-      allBranches: options.allBranches,
+      activeBranch: options.activeBranch,
     });
     skipped += analysis.lines.skipped;
     reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);

@@ -5,6 +5,7 @@
 import type { Command } from "commander";
 import { Option } from "commander";
 import type { InputFormat } from "../adapters/adapter.js";
+import { INPUT_FORMATS } from "../adapters/inputs.js";
 import type { Diagnostic, FindingLevel, RunReport } from "../core/findings.js";
 import { LEVEL_RANK } from "../core/findings.js";
 import { sanitize } from "../reporters/sanitize.js";
@@ -31,6 +32,8 @@ export interface CommonOptions {
   agent?: string;
   set?: string[];
   inputFormat?: InputFormat;
+  activeBranch?: boolean;
+  /** Deprecated alias of today's default (file order); accepted with a notice. */
   allBranches?: boolean;
   quiet?: boolean;
   color?: boolean;
@@ -51,14 +54,10 @@ export function addConfigOptions(command: Command): Command {
 export function addInputOptions(command: Command): Command {
   return command
     .addOption(
-      new Option("--input-format <format>", "force the input format instead of detecting it").choices([
-        "events",
-        "openclaw-session",
-        "openclaw-trajectory",
-        "gateway-log",
-      ]),
+      new Option("--input-format <format>", "force the input format instead of detecting it").choices(INPUT_FORMATS),
     )
-    .option("--all-branches", "session transcripts: replay every entry in file order, not just the active branch")
+    .option("--active-branch", "session transcripts: replay only the branch ending at the last entry (what the model saw), not every executed call")
+    .addOption(new Option("--all-branches", "deprecated: every executed call in file order is now the default").hideHelp())
     .option("--strict", "exit 2 when any input line was skipped as bad")
     .option("-q, --quiet", "no diagnostics or progress on stderr (the summary still counts them)")
     .option("--no-color", "no colour (NO_COLOR is honoured too)")

@@ -13,10 +13,10 @@
 import { stat } from "node:fs/promises";
 import { availableParallelism, loadavg } from "node:os";
 import { Worker } from "node:worker_threads";
-import { InputError, expandPaths } from "../adapters/inputs.js";
+import { InputError, expandUnits, type InputUnit } from "../adapters/inputs.js";
 import type { ConfigForAgent } from "../core/replay.js";
 import type { Digest } from "../core/hashing.js";
-import { analyzeFile, analyzeSerially, mergeAnalyses, type Analysis, type FileAnalysis, type InputOptions, type ProgressSink } from "./analysis.js";
+import { analyzeUnit, analyzeSerially, mergeAnalyses, type Analysis, type FileAnalysis, type InputOptions, type ProgressSink } from "./analysis.js";
 import { createConfigResolver, type ConfigOptions } from "./configResolution.js";
 
 /** Below this much input, starting a worker (~100 ms of CPU: isolate, modules, JIT) costs more than it saves. */
@@ -37,7 +37,8 @@ export interface WorkerSetup {
  * answer a worker's request only between files).
  */
 export interface WorkList {
-  readonly files: readonly string[];
+  /** Input units (one session's files, or one file each). */
+  readonly files: readonly InputUnit[];
   /** Indexes into `files`, in the order to take them (largest first). */
   readonly order: readonly number[];
   /** One Int32 on a SharedArrayBuffer: how many entries of `order` have been taken. */
@@ -57,8 +58,8 @@ export type WorkerReply =
   | { readonly kind: "finished" };
 
 /** Number of worker threads besides the main thread (0 = serial), honouring LOOPLENS_WORKERS. */
-export function workersFor(files: readonly string[], totalBytes: number, env: NodeJS.ProcessEnv, load = loadavg()[0] ?? 0): number {
-  if (files.length < 2 || files.includes("-")) return 0;
+export function workersFor(files: readonly InputUnit[], totalBytes: number, env: NodeJS.ProcessEnv, load = loadavg()[0] ?? 0): number {
+  if (files.length < 2 || files.some((unit) => unit.includes("-"))) return 0;
   const forced = env.LOOPLENS_WORKERS;
   if (forced !== undefined && /^\d+$/.test(forced)) return Math.min(Number(forced), files.length - 1);
   const cores = availableParallelism();
@@ -85,19 +86,24 @@ const SERIAL: Lanes = { workers: 0, mainThread: true };
  * peak at ~115 MB, and a transcript of 111 000 runs peaked higher on a worker (171 vs 140 MB: the
  * runs cross to the main thread as one 50 MB message).
  */
-export function lanesFor(files: readonly string[], totalBytes: number, env: NodeJS.ProcessEnv, load = loadavg()[0] ?? 0): Lanes {
+export function lanesFor(files: readonly InputUnit[], totalBytes: number, env: NodeJS.ProcessEnv, load = loadavg()[0] ?? 0): Lanes {
   const workers = workersFor(files, totalBytes, env, load);
   if (workers > 0) return { workers, mainThread: true };
   const forced = /^[1-9]\d*$/.test(env.LOOPLENS_WORKERS ?? "");
-  return forced && files.length === 1 && files[0] !== "-" ? { workers: 1, mainThread: false } : SERIAL;
+  return forced && files.length === 1 && !files[0]!.includes("-") ? { workers: 1, mainThread: false } : SERIAL;
 }
 
 /** A progress display for this many bytes of input, or none. */
 export type StartProgress = (totalBytes: number) => { update: ProgressSink; done(): void } | undefined;
 
 /** File sizes (0 for standard input, unknown before it is read, and for a file that went away: opening it reports that). */
-async function sizesOf(files: readonly string[]): Promise<number[]> {
-  return Promise.all(files.map((file) => (file === "-" ? 0 : stat(file).then((info) => info.size, () => 0))));
+async function sizeOf(file: string): Promise<number> {
+  return file === "-" ? 0 : stat(file).then((info) => info.size, () => 0);
+}
+
+/** The bytes of each unit: the sum of its files'. */
+async function sizesOf(units: readonly InputUnit[]): Promise<number[]> {
+  return Promise.all(units.map(async (unit) => (await Promise.all(unit.map(sizeOf))).reduce((sum, size) => sum + size, 0)));
 }
 
 /** Analyses the inputs serially or on several threads; the same result either way. */
@@ -109,7 +115,7 @@ export async function analyzeAll(
   env: NodeJS.ProcessEnv,
   startProgress?: StartProgress,
 ): Promise<Analysis> {
-  const files = await expandPaths(paths);
+  const files = await expandUnits(paths);
   const sizes = await sizesOf(files);
   const total = sizes.reduce((sum, size) => sum + size, 0);
   const lanes = lanesFor(files, total, env);
@@ -138,7 +144,7 @@ function workerFailure(reply: Extract<WorkerReply, { kind: "failed" }>): Error {
 }
 
 async function inThreads(
-  files: readonly string[],
+  files: readonly InputUnit[],
   order: number[],
   lanes: Lanes,
   digest: Digest,
@@ -181,7 +187,7 @@ async function inThreads(
   const mainLane = async () => {
     for (let index = takeFile(work); index !== undefined; index = takeFile(work)) {
       try {
-        results[index] = await analyzeFile(files[index]!, digest, (agent) => resolver.effectiveFor(agent).config, { ...setup.input, onProgress });
+        results[index] = await analyzeUnit(files[index]!, digest, (agent) => resolver.effectiveFor(agent).config, { ...setup.input, onProgress });
       } catch (error) {
         failures[index] = error;
       }

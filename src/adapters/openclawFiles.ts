@@ -1,0 +1,97 @@
+/**
+ * The files of an OpenClaw state directory's `sessions/` folder (inputs.md §2), by name:
+ * - `<sid>.jsonl`: the live transcript;
+ * - `<sid>.jsonl.reset.<ISO-ts>`, `<sid>.jsonl.deleted.<ISO-ts>`: earlier lives of the session;
+ * - `<sid>.checkpoint.<uuid>.jsonl`: a copy of a prefix of the live transcript;
+ * - `<sid>.jsonl.bak-<n>-<ms>`: a backup, sharing most entries with the live transcript;
+ * - `<sid>.trajectory.jsonl`: the runtime's trajectory sidecar (the same runs, with their run ids);
+ * each optionally `.gz`/`.zst`. Cold archives (`sessions/cold/<sha256>.jsonl.zst`) name no session.
+ *
+ * The files of one session are one history: they are grouped into one input unit, read in the order
+ * lives (by the time in their names), live transcript, copies (checkpoints, then backups), so that an
+ * entry held by several of them is replayed once, and the sidecar goes first so that its run ids are
+ * known when the transcript is replayed (openclawSession.ts).
+ */
+import { basename, dirname } from "node:path";
+
+export type SessionFileRole = "trajectory" | "life" | "live" | "checkpoint" | "backup";
+
+export interface SessionFileName {
+  readonly sessionId: string;
+  readonly role: SessionFileRole;
+  /** Orders files of the same role: the archive time, the backup's number and time. */
+  readonly order: string;
+}
+
+const COMPRESSED = /\.(gz|zst)$/i;
+const LIFE = /^(.+)\.jsonl\.(reset|deleted)\.(.+)$/;
+const BACKUP = /^(.+)\.jsonl\.bak-(\d+)-(\d+)$/;
+const CHECKPOINT = /^(.+)\.checkpoint\.([^.]+)\.jsonl$/;
+const TRAJECTORY = /^(.+)\.trajectory\.jsonl$/;
+const LIVE = /^(.+)\.jsonl$/;
+
+/** What an OpenClaw session file's name says, or undefined for a name of no such file. */
+export function sessionFileName(file: string): SessionFileName | undefined {
+  if (file === "-" || file.includes("#")) return undefined;
+  const name = basename(file).replace(COMPRESSED, "");
+  let match: RegExpExecArray | null;
+  if ((match = LIFE.exec(name))) return { sessionId: match[1]!, role: "life", order: match[3]! };
+  if ((match = BACKUP.exec(name))) return { sessionId: match[1]!, role: "backup", order: `${match[2]!.padStart(12, "0")}-${match[3]!.padStart(16, "0")}` };
+  if ((match = CHECKPOINT.exec(name))) return { sessionId: match[1]!, role: "checkpoint", order: match[2]! };
+  if ((match = TRAJECTORY.exec(name))) return { sessionId: match[1]!, role: "trajectory", order: "" };
+  if ((match = LIVE.exec(name))) return { sessionId: match[1]!, role: "live", order: "" };
+  return undefined;
+}
+
+/** Names a folder scan reads besides `*.jsonl`/`*.ndjson`/`*.log`: the archives above. */
+export const ARCHIVE_FILE = /\.jsonl\.(reset|deleted)\.[^/\\]+$|\.jsonl\.bak-\d+-\d+(\.(gz|zst))?$/i;
+
+const ROLE_RANK: Record<SessionFileRole, number> = { trajectory: 0, life: 1, live: 2, checkpoint: 3, backup: 4 };
+
+/** Roles that only make sense beside the live transcript of the same session. */
+const GROUPING_ROLES: ReadonlySet<SessionFileRole> = new Set(["trajectory", "life", "checkpoint", "backup"]);
+
+/**
+ * Groups input files into units read as one history: the files of one OpenClaw session (same
+ * folder, same session id) when at least one of them has an OpenClaw-specific name (an archive, a
+ * checkpoint, a backup, a sidecar) — two `x.jsonl` and `x.ndjson` event files are never joined.
+ * Units keep the order of their first file; standard input and store sessions stay alone.
+ */
+export function groupSessionFiles(files: readonly string[]): string[][] {
+  const units: string[][] = [];
+  const byKey = new Map<string, { unit: string[]; names: SessionFileName[] }>();
+  for (const file of files) {
+    const name = sessionFileName(file);
+    if (name === undefined) {
+      units.push([file]);
+      continue;
+    }
+    const key = `${dirname(file)}\u0000${name.sessionId}`;
+    const group = byKey.get(key);
+    if (group) {
+      group.unit.push(file);
+      group.names.push(name);
+      continue;
+    }
+    const unit = [file];
+    byKey.set(key, { unit, names: [name] });
+    units.push(unit);
+  }
+  for (const { unit, names } of byKey.values()) {
+    if (unit.length < 2 || !names.some((name) => GROUPING_ROLES.has(name.role))) continue;
+    const order = unit.map((file, i) => ({ file, name: names[i]!, i }));
+    order.sort((a, b) => ROLE_RANK[a.name.role] - ROLE_RANK[b.name.role] || compare(a.name.order, b.name.order) || a.i - b.i);
+    order.forEach((entry, i) => (unit[i] = entry.file));
+  }
+  return units;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Whether a file of a unit is a copy whose entries count only when no other file holds them. */
+export function isCopyFile(file: string): boolean {
+  const role = sessionFileName(file)?.role;
+  return role === "checkpoint" || role === "backup";
+}

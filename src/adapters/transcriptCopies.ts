@@ -1,0 +1,63 @@
+/**
+ * Rewritten copies in a session transcript (inputs.md §2). A later rewrite can append copies of
+ * earlier entries under new entry ids (seen: a thousand entries re-written days later under an old
+ * parent, tool results truncated to `[... middle content omitted ...]`). Their calls executed once,
+ * so a message entry whose `message.role`, `message.timestamp` and tool-call ids (its `toolCall`
+ * block ids, or its `toolCallId`) equal an earlier entry's is a copy and is not replayed again.
+ *
+ * A message without a timestamp has no key: it can never be told from a new message, so it is
+ * always replayed. Keys are kept as 53-bit hashes (a number per message, not a string): a session
+ * of 100 000 calls keeps ~2 MB of them; a collision (odds ~1e-6 at 10^5 keys) would drop one call.
+ */
+import { textOf, type StringForm } from "../core/byteText.js";
+import { own } from "../core/plainObject.js";
+
+/** The copy key of a message entry's message, or undefined when it has no timestamp. */
+export function messageCopyKey(role: string, message: Record<string, unknown>, form: StringForm, ids: ReadonlyArray<string | undefined>): number | undefined {
+  const raw = own(message, "timestamp");
+  let timestamp: string;
+  if (typeof raw === "number" && Number.isFinite(raw)) timestamp = `n${raw}`;
+  else if (typeof raw === "string" && raw !== "") timestamp = `s${textOf(form, raw)}`;
+  else return undefined;
+  let a = 0x811c9dc5 | 0;
+  let b = 0x9747b28c | 0;
+  const mix = (text: string) => {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x5bd1e995);
+      b ^= b >>> 13;
+    }
+    // A separator that no text holds, so that ["ab","c"] and ["a","bc"] differ.
+    a = Math.imul(a ^ 0x10000, 0x01000193);
+    b = Math.imul(b ^ 0x10000, 0x5bd1e995);
+  };
+  mix(role);
+  mix(timestamp);
+  for (const id of ids) mix(id ?? "\u0000");
+  return (a >>> 0) * 0x200000 + (b >>> 11);
+}
+
+/**
+ * Copy detection over one file of a unit: keys of earlier files (`before`) and of this file so far.
+ * This file's keys join `before` only once the file is read through (`commit`), so that a file
+ * read again after a failed shortcut starts from the same state.
+ */
+export class CopyDetector {
+  private readonly own = new Set<number>();
+
+  constructor(private readonly before: Set<number>) {}
+
+  /** True when `key` was seen before (a copy); otherwise remembers it. */
+  isCopy(key: number | undefined): boolean {
+    if (key === undefined) return false;
+    if (this.before.has(key) || this.own.has(key)) return true;
+    this.own.add(key);
+    return false;
+  }
+
+  commit(): void {
+    for (const key of this.own) this.before.add(key);
+    this.own.clear();
+  }
+}
