@@ -83,6 +83,12 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       // A bad flag or value: one line, whatever commander would spread over several.
       outputError: (text) => io.stderr(`looplens: ${oneLine(text)} (see looplens --help)\n`),
     });
+  // Deprecated flags still work, with one notice naming what replaced them.
+  program.hook("preAction", (_program, action) => {
+    if (action.opts().allBranches === true && action.opts().quiet !== true) {
+      io.stderr("looplens: notice: --all-branches is deprecated: every executed call is now replayed once, in file order, by default (--active-branch gives the old default view)\n");
+    }
+  });
   registerAnalyze(program, io, version, run);
   registerEvents(program, io, run);
   registerSweep(program, io, version, run);

@@ -85,7 +85,7 @@ describe("session branch tree", () => {
       const expected = model(entries);
       for (const allIdsLimit of [undefined, 3, 0]) {
         for (const fromBytes of [true, false]) {
-          const scan = await scanSession(textSource("t.jsonl", text), { allBranches: false, fromBytes, allIdsLimit });
+          const scan = await scanSession(textSource("t.jsonl", text), { activeBranch: true, fromBytes, allIdsLimit });
           const onBranch = entries.filter((e) => scan.replayed(e.line)).map((e) => e.line);
           expect(onBranch, `seed ${seed}, limit ${allIdsLimit}`).toEqual([...expected.onBranch].sort((a, b) => a - b));
           expect(scan.dangling.map((d) => d.line)).toEqual(expected.dangling.map(([line]) => line));

@@ -4,7 +4,7 @@
  * reported as `file:line: reason`, and the rest replays as if the damage were not there.
  */
 import { describe, expect, it } from "vitest";
-import type { Analysis } from "../src/commands/analysis.js";
+import type { Analysis, InputOptions } from "../src/commands/analysis.js";
 import { runCli } from "./helpers/cli.js";
 import { analyzePaths, verdicts, writeSessionFile } from "./helpers/inProcess.js";
 import { TranscriptBuilder } from "./helpers/openclawTranscript.js";
@@ -33,9 +33,9 @@ function transcript(middle?: (t: TranscriptBuilder) => void): TranscriptBuilder 
 
 const BASE_FINDINGS = [["r1", 11, "generic_repeat", "warning", 10]];
 
-async function analyze(content: string | Buffer): Promise<{ analysis: Analysis; path: string }> {
+async function analyze(content: string | Buffer, options: InputOptions = {}): Promise<{ analysis: Analysis; path: string }> {
   const path = writeSessionFile(content);
-  const analysis = await analyzePaths([path]);
+  const analysis = await analyzePaths([path], options);
   const { read, used, ignored, skipped } = analysis.lines;
   expect(read).toBe(used + ignored + skipped);
   return { analysis, path };
@@ -140,11 +140,11 @@ describe("bad input in session transcripts", () => {
     expect(verdicts(analysis)).toEqual(BASE_FINDINGS);
   });
 
-  it("a dangling parentId is reported and the branch continues at the entry before it", async () => {
+  it("a dangling parentId is reported and the active branch continues at the entry before it", async () => {
     const lines = transcript().text().split("\n");
     const entry = JSON.parse(lines[13]!) as Record<string, unknown>;
     lines[13] = JSON.stringify({ ...entry, parentId: "deadbeef" });
-    const { analysis } = await analyze(lines.join("\n"));
+    const { analysis } = await analyze(lines.join("\n"), { activeBranch: true });
     expect(analysis.lines).toEqual({ read: 26, used: 25, ignored: 1, skipped: 0 });
     expect(reasons(analysis)).toEqual([[14, 'parentId "deadbeef" matches no earlier entry; the branch continues at the entry before it']]);
     expect(verdicts(analysis)).toEqual(BASE_FINDINGS);

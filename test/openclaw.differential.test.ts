@@ -25,13 +25,16 @@ describe("transcripts and canonical events of the same random sessions", () => {
       const root = mkdtempSync(join(tmpdir(), `looplens-diff-${seed}-`));
       const transcripts = join(root, "state");
       const canonical = join(root, "canonical");
+      const activeBranch = join(root, "canonical-active-branch");
       const bundles = join(root, "trajectory-exports");
       mkdirSync(canonical);
+      mkdirSync(activeBranch);
       for (const session of sessions) {
         const dir = join(transcripts, "agents", session.agent, "sessions");
         mkdirSync(dir, { recursive: true });
         writeFileSync(join(dir, `${session.id}.jsonl`), transcriptText(session));
         writeFileSync(join(canonical, `${session.id}.jsonl`), canonicalText(session));
+        writeFileSync(join(activeBranch, `${session.id}.jsonl`), canonicalText(session, "active-branch"));
         const bundle = join(bundles, `openclaw-trajectory-${session.id}`);
         mkdirSync(bundle, { recursive: true });
         writeFileSync(join(bundle, "events.jsonl"), transcriptTrajectoryText(session));
@@ -49,10 +52,15 @@ describe("transcripts and canonical events of the same random sessions", () => {
       expect(skipped).toBe(sessions.filter((s) => s.cutLastLine).length);
       expect(fromEvents.lines.skipped).toBe(0);
 
-      // Bundles exported without runtime capture hold only the transcript events (no runIds, the
-      // agent from the session key): they replay to the same findings.
+      // --active-branch replays what the model's context held: the abandoned branches are left out.
+      const expectedActive = comparable(await analyzePaths([activeBranch]));
+      expect(comparable(await analyzePaths([transcripts], { activeBranch: true }))).toEqual(expectedActive);
+      expect(expectedActive).not.toEqual(expected); // some session has an abandoned branch with calls
+
+      // Bundles exported without runtime capture hold only the transcript events of the active
+      // branch (no runIds, the agent from the session key): they replay to the same findings.
       const fromBundles = await analyzePaths([bundles]);
-      expect(comparable(fromBundles)).toEqual(expected);
+      expect(comparable(fromBundles)).toEqual(expectedActive);
       expect(fromBundles.lines.skipped).toBe(0);
     });
   }

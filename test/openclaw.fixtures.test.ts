@@ -65,12 +65,12 @@ describe("fixtures/openclaw", () => {
     expect(lines.skipped).toBe(0);
   });
 
-  it("branches: the abandoned branch's repeats are not replayed by default, and are with --all-branches", () => {
+  it("branches: the abandoned branch's repeats executed, so they are replayed by default; not with --active-branch", () => {
     const path = fixture("9a8b7c6d");
-    const active = analyze(path);
+    const active = analyze(path, "--active-branch");
     expect(active.rows).toEqual([]);
     expect(active.runs.map((r) => [r.run, r.calls])).toEqual([["run-deploy", 3]]);
-    const all = analyze(path, "--all-branches");
+    const all = analyze(path);
     // read (call 1), then fetches 1–12 (calls 2–13); fetch n is on line 4 + 2n.
     expect(all.rows).toEqual([
       ["run-deploy", 12, 26, "web_fetch", "generic_repeat", "warning", 10, false],
@@ -78,6 +78,10 @@ describe("fixtures/openclaw", () => {
     ]);
     expect(all.agents).toEqual(new Set(["ops"]));
     expect(all.runs.map((r) => [r.run, r.calls])).toEqual([["run-deploy", 15]]);
+    // The old flag still works, with a notice that file order is now the default.
+    const deprecated = jsonReport([path, "--all-branches"]);
+    expect(findingRows(deprecated.report)).toEqual(all.rows);
+    expect(deprecated.stderr).toMatch(/--all-branches is deprecated/);
   });
 
   it("parallel calls: replayed one by one with their own results, they ping-pong to a block at call 20", () => {

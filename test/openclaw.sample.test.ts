@@ -49,12 +49,22 @@ describe("the sample session transcript", () => {
   const expected = parseLines(readFileSync(`${DIR}/session.events.jsonl`, "utf8"));
   const transcript = parseLines(readFileSync(TRANSCRIPT, "utf8"));
   let printedOnce: Array<Record<string, unknown>> | undefined;
-  const printed = () => (printedOnce ??= events([TRANSCRIPT]));
+  const printed = () => (printedOnce ??= events([TRANSCRIPT, "--active-branch"]));
 
-  it("`looplens events` prints exactly the canonical events of the session (modulo file and line)", () => {
+  it("`looplens events --active-branch` prints exactly the canonical events of the session (modulo file and line)", () => {
     expect(printed().map(withoutOrigin)).toEqual(expected);
     // Same key order too: the printed line is the canonical one.
     expect(printed().map((e) => JSON.stringify(withoutOrigin(e)))).toEqual(expected.map((e) => JSON.stringify(e)));
+  });
+
+  it("by default, every executed call once in file order: the abandoned branch's call too", () => {
+    const all = events([TRANSCRIPT]).map(withoutOrigin);
+    const extra = all.filter((event) => !expected.some((e) => JSON.stringify(e) === JSON.stringify(event)));
+    expect(extra.map((e) => [e.type, e.run, e.id])).toEqual([
+      ["tool_call", "run-ok", "side65"],
+      ["tool_result", "run-ok", "side65"],
+    ]);
+    expect(all.filter((e) => !extra.includes(e))).toEqual(expected);
   });
 
   it("every event points at its own entry: calls at the assistant message, results at the toolResult", () => {
@@ -88,13 +98,12 @@ describe("the sample session transcript", () => {
     expect(report.runs.map((r) => [r.run, r.agent, r.session, r.calls, r.compactions])).toEqual([
       ["run-poll", "main", SESSION_ID, 24, 0],
       ["run-compact", "main", SESSION_ID, 8, 1],
-      ["run-ok", "main", SESSION_ID, 2, 0],
+      ["run-ok", "main", SESSION_ID, 3, 0], // with the abandoned branch's call
     ]);
   });
 
-  it("--all-branches also replays the abandoned branch, in file order", () => {
-    const printed = events([TRANSCRIPT, "--all-branches"]);
-    const calls = printed.filter((e) => e.type === "tool_call" && e.run === "run-ok").map((e) => e.id);
+  it("the abandoned branch comes in file order, before the retried turn", () => {
+    const calls = events([TRANSCRIPT]).filter((e) => e.type === "tool_call" && e.run === "run-ok").map((e) => e.id);
     expect(calls).toEqual(["side65", "call_run-ok_0", "call_run-ok_1"]);
   });
 
@@ -107,23 +116,25 @@ describe("the sample session transcript", () => {
     writeFileSync(gz, gzipSync(readFileSync(TRANSCRIPT)));
     const archived = join(dir, `${SESSION_ID}.jsonl.reset.2026-05-01T10-00-00.000Z`);
     copyFileSync(ZST, archived); // a compressed archive: recognised by its magic bytes
-    for (const input of [zst, gz, archived]) expect(events([input]).map(withoutOrigin)).toEqual(expected);
+    for (const input of [zst, gz, archived]) expect(events([input, "--active-branch"]).map(withoutOrigin)).toEqual(expected);
 
-    const piped = events(["-"], readFileSync(ZST)).map(withoutOrigin);
+    const piped = events(["-", "--active-branch"], readFileSync(ZST)).map(withoutOrigin);
     // Standard input has no path, so no agent id; the session id still comes from the header.
     expect(piped).toEqual(expected.map(({ agent: _agent, ...rest }) => rest));
   });
 
-  it("folders pick up .jsonl/.gz/.zst transcripts but not archived ones", () => {
+  it("folders pick up .jsonl/.gz/.zst transcripts and the archives of a state directory", () => {
     const dir = mkdtempSync(join(tmpdir(), "looplens-folder-"));
     const sessions = join(dir, "agents", "main", "sessions");
     mkdirSync(sessions, { recursive: true });
-    copyFileSync(ZST, join(sessions, "a.jsonl.zst"));
-    copyFileSync(TRANSCRIPT, join(sessions, "b.jsonl.deleted.2026-05-01T10-00-00.000Z"));
-    copyFileSync(TRANSCRIPT, join(sessions, "c.jsonl.reset.2026-05-01T10-00-00.000Z"));
+    const files = ["a.jsonl.zst", "b.jsonl.deleted.2026-05-01T10-00-00.000Z", "c.jsonl.reset.2026-05-01T10-00-00.000Z"].map((name) => join(sessions, name));
+    copyFileSync(ZST, files[0]!);
+    copyFileSync(TRANSCRIPT, files[1]!);
+    copyFileSync(TRANSCRIPT, files[2]!);
     const { report } = jsonReport([dir]);
-    expect(report.runs.map((r) => r.file)).toEqual([join(sessions, "a.jsonl.zst"), join(sessions, "a.jsonl.zst"), join(sessions, "a.jsonl.zst")]);
-    expectSampleFindings(findingRows(report));
+    // Three sessions (named by their files), three runs each.
+    expect(report.runs.map((r) => [r.file, r.session])).toEqual(files.flatMap((file, i) => Array(3).fill([file, "abc"[i]])));
+    for (const session of ["a", "b", "c"]) expectSampleFindings(findingRows({ ...report, runs: report.runs.filter((r) => r.session === session) }));
   });
 
   it("a zstd transcript cut mid-stream keeps what it holds and says where it ends", () => {

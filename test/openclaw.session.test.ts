@@ -3,12 +3,12 @@ import { describe, expect, it } from "vitest";
 import type { LoopEvent } from "../src/core/events.js";
 import { readEvents } from "../src/commands/analysis.js";
 import { loadXxhashDigest } from "../src/core/xxhashDigest.js";
-import { writeSessionFile } from "./helpers/inProcess.js";
+import { analyzePaths, writeSessionFile } from "./helpers/inProcess.js";
 import { TranscriptBuilder } from "./helpers/openclawTranscript.js";
 
-async function eventsOf(path: string, allBranches = false) {
+async function eventsOf(path: string | string[], activeBranch = false) {
   const events: LoopEvent[] = [];
-  const result = await readEvents([path], await loadXxhashDigest(), { allBranches }, (event) => events.push(event));
+  const result = await readEvents(typeof path === "string" ? [path] : path, await loadXxhashDigest(), { activeBranch }, (event) => events.push(event));
   return { events, ...result };
 }
 
@@ -18,9 +18,9 @@ const summary = (events: LoopEvent[]) =>
 const read = (id: string) => ({ id, name: "read", args: { path: "x" } });
 
 describe("session transcripts", () => {
-  it("names runs by bootstrap, else by a prompt error written after the calls, else <session>#<n>", async () => {
+  it("names runs by bootstrap written before the user message (older builds), else by a prompt error, else <session>#<n>", async () => {
     const t = new TranscriptBuilder("s-9");
-    t.bootstrap("stale"); // superseded: the last bootstrap before the user message names the run
+    t.bootstrap("stale"); // superseded: the last one held before the user message names the run
     t.bootstrap("named");
     t.user("one");
     t.calls([read("a")]);
@@ -28,12 +28,60 @@ describe("session transcripts", () => {
     t.user("two");
     t.calls([read("b")]);
     t.result(read("b"), { kind: "result", text: "ok" });
-    t.promptError("from-error");
-    t.promptError("second-error"); // the run already has a name
+    t.promptError("from-error"); // names the run in progress, which has no name yet
+    t.promptError("from-error"); // its own name again: nothing to hold
     t.user("three");
     t.calls([read("c")]);
-    const { events } = await eventsOf(writeSessionFile(t.text()));
+    const { events } = await eventsOf(writeSessionFile(t.text(), "s-9.jsonl"));
     expect(summary(events)).toEqual(["named call a", "named result a", "from-error call b", "from-error result b", "s-9#3 call c"]);
+  });
+
+  it("names runs by bootstrap written after the run's final reply (2026.4+ runtimes)", async () => {
+    const t = new TranscriptBuilder("s-8");
+    for (const run of ["req_1", "req_2", undefined, "req_4"]) {
+      t.user("task");
+      t.calls([read(`c-${run}`)]);
+      t.result(read(`c-${run}`), { kind: "result", text: "ok" });
+      t.assistantText("done");
+      if (run !== undefined) t.bootstrap(run);
+    }
+    const { events } = await eventsOf(writeSessionFile(t.text(), "s-8.jsonl"));
+    expect(events.filter((e) => e.type === "tool_call").map((e) => e.run)).toEqual(["req_1", "req_2", "s-8#3", "req_4"]);
+  });
+
+  it("an entry after a named run is held for the next run, unless it names an earlier run already", async () => {
+    const t = new TranscriptBuilder("s-7");
+    t.user("one");
+    t.calls([read("a")]);
+    t.promptError("r1"); // names run 1
+    t.bootstrap("r1"); // its own id again
+    t.bootstrap("r2"); // run 1 is named: held for run 2
+    t.user("two");
+    t.calls([read("b")]);
+    t.user("three");
+    t.calls([read("c")]);
+    t.bootstrap("r3");
+    t.bootstrap("r1"); // held, but r1 names an earlier run: dropped
+    t.user("four");
+    t.calls([read("d")]);
+    const { events } = await eventsOf(writeSessionFile(t.text(), "s-7.jsonl"));
+    expect(events.filter((e) => e.type === "tool_call").map((e) => e.run)).toEqual(["r1", "r2", "r3", "s-7#4"]);
+  });
+
+  it("two user messages named by the same run id are one run (a prompt retried on a fallback model)", async () => {
+    const t = new TranscriptBuilder("s-6");
+    t.user("task");
+    t.calls([read("a")]);
+    t.result(read("a"), { kind: "result", text: "ok" });
+    t.promptError("req_9");
+    t.user("task"); // the retry writes its user message again
+    t.calls([read("b")]);
+    t.result(read("b"), { kind: "result", text: "ok" });
+    t.assistantText("done");
+    t.bootstrap("req_9");
+    const path = writeSessionFile(t.text(), "s-6.jsonl");
+    const analysis = await analyzePaths([path]);
+    expect(analysis.runs.map((r) => [r.run, r.calls])).toEqual([["req_9", 2]]);
   });
 
   it("tool activity before any user message is run #1 and the next runs count on from it", async () => {
@@ -41,8 +89,33 @@ describe("session transcripts", () => {
     t.calls([read("a")]);
     t.user("one");
     t.calls([read("b")]);
-    const { events } = await eventsOf(writeSessionFile(t.text()));
+    const { events } = await eventsOf(writeSessionFile(t.text(), "s-0.jsonl"));
     expect(summary(events)).toEqual(["s-0#1 call a", "s-0#2 call b"]);
+  });
+
+  it("the session id is the file name's, as the runtime's own entries use it, even when the header says otherwise", async () => {
+    const t = new TranscriptBuilder("header-id");
+    t.user("one");
+    t.calls([read("a")]);
+    const { events, diagnostics } = await eventsOf(writeSessionFile(t.text(), "name-id.jsonl.reset.2026-04-16T02-47-32.555Z"));
+    expect(events.map((e) => [e.session, e.run])).toEqual([["name-id", "name-id#1"]]);
+    expect(diagnostics).toEqual([]);
+  });
+
+  it("runs without tool calls are runs, with or without a compaction", async () => {
+    const t = new TranscriptBuilder("s-5");
+    t.user("hello");
+    t.assistantText("hi");
+    t.user("compact");
+    t.compaction();
+    t.assistantText("ok");
+    t.user("work");
+    t.calls([read("a")]);
+    const path = writeSessionFile(t.text(), "s-5.jsonl");
+    const { events } = await eventsOf(path);
+    expect(summary(events)).toEqual(["s-5#1 run_start", "s-5#2 compaction", "s-5#3 call a"]);
+    const analysis = await analyzePaths([path]);
+    expect(analysis.runs.map((r) => [r.run, r.calls, r.compactions])).toEqual([["s-5#1", 0, 0], ["s-5#2", 0, 1], ["s-5#3", 1, 0]]);
   });
 
   it("without a header the session id is the file name (archived names too), with a note", async () => {
@@ -62,7 +135,7 @@ describe("session transcripts", () => {
       { type: "message", message: { role: "toolResult", toolCallId: "a", toolName: "read", content: [{ type: "text", text: "boom" }], isError: true } },
       { type: "message", message: { role: "assistant", content: [{ type: "functionCall", id: "b", name: "exec", parameters: { command: "ls" } }] } },
     ];
-    const { events } = await eventsOf(writeSessionFile(lines.map((l) => JSON.stringify(l)).join("\n") + "\n"));
+    const { events } = await eventsOf(writeSessionFile(lines.map((l) => JSON.stringify(l)).join("\n") + "\n", "old.jsonl"));
     expect(events.map((e) => [e.type, e.run, "args" in e ? e.args : "error" in e ? e.error : undefined])).toEqual([
       ["tool_call", "old#1", { path: "x" }],
       ["tool_result", "old#1", "boom"],
@@ -99,7 +172,7 @@ describe("session transcripts", () => {
     t.result(a!, { kind: "result", text: "1" });
     t.calls([read("d")]); // b never got a result: the group is flushed before the next message
     t.result(b!, { kind: "result", text: "late" });
-    const { events, diagnostics } = await eventsOf(writeSessionFile(t.text()));
+    const { events, diagnostics } = await eventsOf(writeSessionFile(t.text(), "s-p.jsonl"));
     expect(summary(events)).toEqual([
       "s-p#1 call a",
       "s-p#1 result a",

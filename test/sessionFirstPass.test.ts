@@ -4,7 +4,7 @@
  * differently. Whatever the file, the analysis must be exactly the one the long way gives.
  */
 import { describe, expect, it } from "vitest";
-import { LineTally, ReadAgain } from "../src/adapters/adapter.js";
+import { LineTally, ReadAgain, UnitHistory } from "../src/adapters/adapter.js";
 import { fileSource } from "../src/adapters/lineSource.js";
 import { openclawSessionAdapter } from "../src/adapters/openclawSession.js";
 import { SessionLineScanner } from "../src/adapters/sessionLineScan.js";
@@ -92,21 +92,22 @@ function lyingFiles(): Record<string, string> {
     "crash-merged line": [...base, `${onShort.slice(0, onShort.indexOf("content"))}${call("Y", long.last, "ky")}`, ""].join("\n"),
     // A key given twice: JSON.parse keeps the last parentId, the prefix saw the first.
     "duplicate parentId": [...base, `${onShort.slice(0, -1)},"parentId":"${long.last}"}`, ""].join("\n"),
-    // A role given twice: the prefix saw a user message (a new run), the parse an assistant's.
-    "duplicate role": [...base, `{"type":"message","id":"Z","parentId":"${long.last}","message":{"role":"user","role":"assistant"}}`, ""].join("\n"),
+    // A role given twice: the prefix saw an assistant's message, the parse a user message (a new
+    // run). (User messages as the prefix sees them are parsed anyway, for their copy key.)
+    "duplicate role": [...base, `{"type":"message","id":"Z","parentId":"${long.last}","message":{"role":"assistant","role":"user"}}`, ""].join("\n"),
   };
 }
 
-async function analyse(path: string, canReadAgain: boolean): Promise<FileAnalysis> {
+async function analyse(path: string, canReadAgain: boolean, activeBranch = false): Promise<FileAnalysis> {
   const config = resolveConfig([{ origin: "test", source: "looplens", values: { enabled: true } }]).config;
-  return analyzeFile(path, await loadXxhashDigest(), () => config, { canReadAgain });
+  return analyzeFile(path, await loadXxhashDigest(), () => config, { canReadAgain, activeBranch });
 }
 
 describe("session first pass read from bytes", () => {
   it.each(Object.entries(lyingFiles()))("%s: the check catches it and the file is read again", async (_name, text) => {
     const path = writeSessionFile(text);
     // The adapter itself gives up on the shortcut...
-    const context = { tally: new LineTally(), options: { canReadAgain: true }, emit: () => ({ used: true }) as const };
+    const context = { tally: new LineTally(), unit: new UnitHistory([path], false), options: { canReadAgain: true }, emit: () => ({ used: true }) as const };
     await expect(openclawSessionAdapter.read(await fileSource(path), context)).rejects.toBeInstanceOf(ReadAgain);
     // ...and the analysis is exactly the long way's.
     const fast = await analyse(path, true);
@@ -120,11 +121,14 @@ describe("session first pass read from bytes", () => {
     const short = loop("S", "u", 3);
     const text = [header, user("u", null), ...long.lines, ...short.lines, user("u2", short.last), ...loop("T", "u2", 4).lines, ""].join("\n");
     const path = writeSessionFile(text);
-    const context = { tally: new LineTally(), options: { canReadAgain: true }, emit: () => ({ used: true }) as const };
-    await openclawSessionAdapter.read(await fileSource(path), context); // no ReadAgain
-    const fast = await analyse(path, true);
-    expect(fast).toEqual(await analyse(path, false));
-    expect(fast.lines).toEqual({ read: 41, used: 17, ignored: 24, skipped: 0 });
+    for (const activeBranch of [true, false]) {
+      const context = { tally: new LineTally(), unit: new UnitHistory([path], false), options: { canReadAgain: true, activeBranch }, emit: () => ({ used: true }) as const };
+      await openclawSessionAdapter.read(await fileSource(path), context); // no ReadAgain
+      const fast = await analyse(path, true, activeBranch);
+      expect(fast).toEqual(await analyse(path, false, activeBranch));
+      // The active branch leaves out the long loop (12 calls and results); file order replays all.
+      expect(fast.lines).toEqual(activeBranch ? { read: 41, used: 17, ignored: 24, skipped: 0 } : { read: 41, used: 41, ignored: 0, skipped: 0 });
+    }
   });
 });
 
@@ -142,13 +146,14 @@ describe("runs closed where a transcript shows they are over (closeRuns)", () =>
   it("gives the same report, also when a run's name comes back in a later segment", async () => {
     // Runs "again" (segments 1 and 3) and "s-1#4" (an explicit name spelling a later default name).
     const lines = [header];
+    // Bootstrap entries after each run's calls, as the runtime writes them.
     const segment = (name: string | undefined, n: number, tag: string) => {
-      if (name !== undefined) lines.push(bootstrap(name));
       lines.push(JSON.stringify({ type: "message", message: { role: "user", content: "go" } }));
       for (let i = 0; i < n; i++) {
         lines.push(JSON.stringify({ type: "message", message: { role: "assistant", content: [{ type: "toolCall", id: `${tag}${i}`, name: "read", arguments: { p: 1 } }] } }));
         lines.push(JSON.stringify({ type: "message", message: { role: "toolResult", toolCallId: `${tag}${i}`, toolName: "read", content: [{ type: "text", text: "same" }] } }));
       }
+      if (name !== undefined) lines.push(bootstrap(name));
     };
     segment("again", 6, "a");
     segment(undefined, 3, "b");

@@ -42,6 +42,8 @@ export interface Session {
   readonly agent: string;
   readonly runs: readonly Run[];
   readonly cutLastLine: boolean;
+  /** Bootstrap entries after each run's final reply (as 2026.4+ runtimes write them), else before its user message. */
+  readonly bootstrapAfterReply: boolean;
 }
 
 const PATTERNS: ReadonlyArray<{ name: string; args: unknown; outcomes: readonly ToolOutcomeSpec[] }> = [
@@ -103,15 +105,22 @@ class Generator {
     const id = `sess-${index}-${this.int(1000, 9999)}`;
     const runs: Run[] = [];
     const count = this.int(1, 3);
+    const bootstrapAfterReply = this.chance(0.5);
+    // Written before the user message (older builds), a bootstrap after an unnamed run would name
+    // that run (inputs.md §2: the rule serves both orders only when such runs do not occur, as in
+    // those builds, which bootstrapped every run): there, every run has one or none does.
+    const everyRun = this.chance(0.6);
     for (let r = 0; r < count; r++) {
       const naming = this.random();
+      const bootstrapped = bootstrapAfterReply ? naming < 0.6 : everyRun;
       runs.push({
-        bootstrap: naming < 0.6 ? `${id}-run-${r}` : undefined,
-        promptError: naming >= 0.6 && naming < 0.8 ? `${id}-err-${r}` : naming < 0.1 ? `${id}-ignored-${r}` : undefined,
+        bootstrap: bootstrapped ? `${id}-run-${r}` : undefined,
+        // A run both bootstrapped and failed writes its own run id in both (as the runtime does).
+        promptError: naming >= 0.6 && naming < 0.8 ? `${id}-err-${r}` : naming < 0.1 ? `${id}-run-${r}` : undefined,
         steps: this.steps(this.int(4, 30), true),
       });
     }
-    return { id, agent: this.pick(["main", "ops", "coder"]), runs, cutLastLine: this.chance(0.4) };
+    return { id, agent: this.pick(["main", "ops", "coder"]), runs, cutLastLine: this.chance(0.4), bootstrapAfterReply };
   }
 
   private steps(n: number, allowBranch: boolean): Step[] {
@@ -185,11 +194,12 @@ export function transcriptText(session: Session): string {
     }
   };
   for (const run of session.runs) {
-    if (run.bootstrap) t.bootstrap(run.bootstrap);
+    if (run.bootstrap && !session.bootstrapAfterReply) t.bootstrap(run.bootstrap);
     t.user("next task");
     writeSteps(run.steps);
     if (run.promptError) t.promptError(run.promptError);
     t.assistantText("done");
+    if (run.bootstrap && session.bootstrapAfterReply) t.bootstrap(run.bootstrap);
   }
   return t.text(session.cutLastLine ? t.nextLineSample() : undefined);
 }
@@ -210,15 +220,20 @@ function canonicalOutcome(outcome: ToolOutcomeSpec, tool: string): Record<string
   }
 }
 
-/** The same session as canonical events (one JSON object per line). */
-export function canonicalText(session: Session): string {
+/**
+ * The same session as canonical events (one JSON object per line): every executed call in file
+ * order, abandoned branches included (the default replay), or only the active branch.
+ */
+export function canonicalText(session: Session, view: "file-order" | "active-branch" = "file-order"): string {
   const lines: string[] = [];
   session.runs.forEach((run, index) => {
     const name = run.bootstrap ?? run.promptError ?? `${session.id}#${index + 1}`;
     const base = { run: name, session: session.id, agent: session.agent };
+    const before = lines.length;
     const writeSteps = (steps: readonly Step[]) => {
       for (const step of steps) {
         if (step.kind === "compaction") lines.push(JSON.stringify({ type: "compaction", ...base }));
+        if (step.kind === "abandoned" && view === "file-order") writeSteps(step.steps);
         if (step.kind !== "calls") continue;
         for (const { spec, outcome } of step.calls) {
           lines.push(JSON.stringify({ type: "tool_call", ...base, id: spec.id, tool: spec.name, args: spec.args }));
@@ -227,6 +242,8 @@ export function canonicalText(session: Session): string {
       }
     };
     writeSteps(run.steps);
+    // A run without tool activity is still a run.
+    if (lines.length === before) lines.push(JSON.stringify({ type: "run_start", ...base }));
   });
   return lines.join("\n") + "\n";
 }
@@ -265,10 +282,11 @@ export function transcriptTrajectoryText(session: Session): string {
     }
   };
   for (const run of session.runs) {
-    if (run.bootstrap) custom("openclaw:bootstrap-context:full", run.bootstrap);
+    if (run.bootstrap && !session.bootstrapAfterReply) custom("openclaw:bootstrap-context:full", run.bootstrap);
     push("user.message", { message: { role: "user", content: [{ type: "text", text: "next task" }] } });
     writeSteps(run.steps);
     if (run.promptError) custom("openclaw:prompt-error", run.promptError);
+    if (run.bootstrap && session.bootstrapAfterReply) custom("openclaw:bootstrap-context:full", run.bootstrap);
   }
   return lines.join("\n") + "\n";
 }
