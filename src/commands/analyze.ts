@@ -7,6 +7,7 @@ import type { Analysis } from "./analysis.js";
 import { analyzeAll } from "./parallelAnalysis.js";
 import { progressDisplay } from "./progressDisplay.js";
 import {
+  nothingUsable,
   addConfigOptions,
   addInputOptions,
   configSummary,
@@ -43,6 +44,8 @@ export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: I
     files: analysis.files,
     runs: [...analysis.runs, ...analysis.liveRuns],
     lines: analysis.lines,
+    transcript: analysis.transcript,
+    unusable: analysis.unusable,
     diagnostics: analysis.diagnostics,
     diagnosticsTotal: analysis.diagnosticsTotal,
     ...(readsGatewayLogs(analysis) ? { liveFindings: analysis.liveFindings } : {}),
@@ -53,6 +56,7 @@ export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: I
   writeReport(io, reporter(data, { all: options.all === true, verbose: options.verbose === true, color: useColor(options, io), width: io.columns }));
 
   if (strictViolation(io, options, analysis.lines.skipped)) return EXIT.usage;
+  if (nothingUsable(io, analysis)) return EXIT.usage;
   // Live runs count too: a block the runtime really logged is a finding at that level.
   return meetsFailOn(data.runs, options.failOn) ? EXIT.findings : EXIT.ok;
 }

@@ -126,6 +126,21 @@ export function strictViolation(io: Io, options: CommonOptions, skipped: number)
   return true;
 }
 
+/**
+ * Input that could not be used at all is an error, not a green exit (exit 2, said on stderr even
+ * under --quiet): files were given but no line of any of them could be used, because every file was
+ * unreadable as a transcript (binary, no known format) or every line was bad. Empty input is not
+ * this: it holds nothing to use, and says so.
+ */
+export function nothingUsable(io: Io, read: { readonly lines: { readonly used: number; readonly skipped: number }; readonly unusable: readonly { file: string; reason: string }[] }): boolean {
+  if (read.lines.used > 0 || (read.unusable.length === 0 && read.lines.skipped === 0)) return false;
+  const why = read.unusable.length > 0 ? `${read.unusable.length} file(s) not read (${sanitize(read.unusable[0]!.reason)}${read.unusable.length > 1 ? ", …" : ""})` : "";
+  const bad = read.lines.skipped > 0 ? `${read.lines.skipped} bad line(s) skipped` : "";
+  io.stderr(`looplens: nothing in the input could be used: ${[why, bad].filter(Boolean).join("; ")}
+`);
+  return true;
+}
+
 /** Agent ids whose override from the config file was applied to at least one run. */
 export function appliedAgentOverrides(resolver: ConfigResolver, runs: readonly RunReport[], forced: string | undefined): string[] {
   return overrideIds(resolver, forced, () => agentConfigViews(resolver, runs, forced));

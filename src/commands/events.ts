@@ -14,7 +14,7 @@ import { isLiveEvent, type LiveEvent } from "../core/liveEvents.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { jsonText } from "../reporters/jsonText.js";
 import { readEvents } from "./analysis.js";
-import { addInputOptions, inputPaths, reportDiagnostics, strictViolation, type CommonOptions, type Io } from "./common.js";
+import { addInputOptions, inputPaths, nothingUsable, reportDiagnostics, strictViolation, type CommonOptions, type Io } from "./common.js";
 import { EXIT } from "./errors.js";
 
 /** Canonical key order: what the event is, whose it is, then its payload, then where it came from. */
@@ -52,6 +52,7 @@ export async function runEvents(paths: string[], options: CommonOptions, io: Io)
   flush();
   reportDiagnostics(io, result.diagnostics, result.diagnosticsTotal, options.quiet);
   if (strictViolation(io, options, result.lines.skipped)) return EXIT.usage;
+  if (nothingUsable(io, result)) return EXIT.usage;
   return EXIT.ok;
 }
 

@@ -6,7 +6,7 @@
  * entities.
  */
 import { levelLabel, type RunReport } from "../core/findings.js";
-import { callRange, detectorState, groupFindings, isLiveRun, plural, summarize, thresholdList, type FindingGroup, type ReportData, type Reporter } from "./reportData.js";
+import { callRange, detectorState, groupFindings, isLiveRun, plural, summarize, thresholdList, transcriptNote, type FindingGroup, type ReportData, type Reporter } from "./reportData.js";
 import { clip, ID_WIDTH } from "./sanitize.js";
 
 /** Input text longer than this (a tool name, say) is cut, marked with `…`. */
@@ -81,8 +81,9 @@ function summarySection(data: ReportData): string[] {
     "",
     row(["", ""]),
     row(["---", "---"]),
-    row(["files", String(s.files)]),
+    row(["files", s.filesNotRead > 0 ? `${s.files} (${s.filesNotRead} more not read)` : String(s.files)]),
     row(["lines", `${s.lines.read} (${s.lines.used} used, ${s.lines.ignored} ignored, ${s.lines.skipped} skipped)`]),
+    ...(transcriptNote(s) !== undefined ? [row(["transcripts", transcriptNote(s)!])] : []),
     row(["runs", String(s.runs)]),
     row(["calls", String(s.calls)]),
     row(["runs with warnings / blocks / aborts", `${s.runsWith.warning} / ${s.runsWith.block} / ${s.runsWith.abort}`]),

@@ -2,7 +2,7 @@
  * What every reporter receives, and the derived views they share: the summary counts, the
  * machine-readable finding shape, and the collapsing of repeated verdicts into table rows.
  */
-import type { LineCounts } from "../adapters/adapter.js";
+import type { LineCounts, TranscriptCounts } from "../adapters/adapter.js";
 import type { ConfigNotice, ResolvedConfig, ValueSource } from "../core/config.js";
 import type { Diagnostic, Finding, FindingLevel, RunReport } from "../core/findings.js";
 import type { AgentConfigView } from "./configView.js";
@@ -30,6 +30,10 @@ export interface ReportData {
   /** Replayed runs, then the live runs read from Gateway logs (those have `source: "log"`). */
   readonly runs: readonly RunReport[];
   readonly lines: LineCounts;
+  /** What session transcripts did not replay again, or rebuilt (absent: nothing of the kind). */
+  readonly transcript?: TranscriptCounts;
+  /** Input files not read at all, with the reason (binary, no known format, not a transcript). */
+  readonly unusable?: ReadonlyArray<{ readonly file: string; readonly reason: string }>;
   readonly diagnostics: readonly Diagnostic[];
   readonly diagnosticsTotal: number;
   /**
@@ -64,12 +68,16 @@ export function reportText(output: ReportOutput): string {
 
 export interface Summary {
   readonly files: number;
+  /** Input files not read at all (their reasons are diagnostics). */
+  readonly filesNotRead: number;
   readonly runs: number;
   readonly calls: number;
   readonly compactions: number;
   readonly findings: Readonly<Record<FindingLevel, number>> & { readonly total: number };
   readonly runsWith: { readonly warning: number; readonly block: number; readonly abort: number };
   readonly lines: LineCounts;
+  /** Transcript entries not replayed again (rewritten copies, entries several files held) and calls rebuilt from results alone. */
+  readonly transcripts: { readonly copiesSkipped: number; readonly duplicatesSkipped: number; readonly reconstructedCalls: number };
   readonly diagnostics: number;
   /** The Gateway-log share of the counts above (present when a log was read). */
   readonly live?: {
@@ -112,14 +120,17 @@ export function summarize(data: ReportData): Summary {
     if (levels.has("abort")) runsWith.abort++;
   }
   const liveFindings = data.liveFindings;
+  const transcript = data.transcript;
   return {
     files: data.files.length,
+    filesNotRead: data.unusable?.length ?? 0,
     runs: data.runs.length,
     calls,
     compactions,
     findings: countLevels(allFindings(data)),
     runsWith,
     lines: { ...data.lines },
+    transcripts: { copiesSkipped: transcript?.copies ?? 0, duplicatesSkipped: transcript?.duplicates ?? 0, reconstructedCalls: transcript?.reconstructedCalls ?? 0 },
     diagnostics: data.diagnosticsTotal,
     ...(liveFindings
       ? {
@@ -188,8 +199,25 @@ export function groupFindings(findings: readonly Finding[], verbose: boolean): F
   return [...groups.values()];
 }
 
+/** The summary's sentence on what transcripts did not replay again or rebuilt, if anything. */
+export function transcriptNote(s: Summary): string | undefined {
+  const { copiesSkipped, duplicatesSkipped, reconstructedCalls } = s.transcripts;
+  const parts = [
+    copiesSkipped > 0 ? `${plural(copiesSkipped, "rewritten copy")} of earlier entries skipped` : "",
+    duplicatesSkipped > 0 ? `${plural(duplicatesSkipped, "entry")} held by several files of a session replayed once` : "",
+    reconstructedCalls > 0 ? `${plural(reconstructedCalls, "call")} rebuilt from results without a call` : "",
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join("; ") : undefined;
+}
+
 /** "1 run", "2 runs". */
-export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
+export const plural = (n: number, word: string): string => `${n} ${n === 1 ? word : pluralWord(word)}`;
+
+function pluralWord(word: string): string {
+  if (word.endsWith("copy")) return `${word.slice(0, -1)}ies`;
+  if (word.endsWith("entry")) return `${word.slice(0, -1)}ies`;
+  return `${word}s`;
+}
 
 /** "11–20" for a collapsed row, "11" for one verdict, "–" when the calls are unknown (live findings). */
 export function callRange(group: FindingGroup): string {

@@ -13,6 +13,7 @@ import {
   isLiveRun,
   plural,
   summarize,
+  transcriptNote,
   type FindingGroup,
   type ReportData,
   type ReportOptions,
@@ -73,7 +74,7 @@ function summaryBlock(data: ReportData, chalk: ChalkInstance): string {
   const s = summarize(data);
   const lines = [
     chalk.bold("Summary"),
-    `  ${plural(s.files, "file")}, ${plural(s.lines.read, "line")} (${s.lines.used} used, ${s.lines.ignored} ignored, ${s.lines.skipped} skipped)`,
+    `  ${plural(s.files, "file")}, ${plural(s.lines.read, "line")} (${s.lines.used} used, ${s.lines.ignored} ignored, ${s.lines.skipped} skipped)${s.filesNotRead > 0 ? `; ${plural(s.filesNotRead, "file")} not read` : ""}`,
     `  ${plural(s.runs, "run")}, ${plural(s.calls, "call")}, ${plural(s.compactions, "compaction")}`,
     `  runs with warnings ${s.runsWith.warning}, blocks ${s.runsWith.block}, aborts ${s.runsWith.abort}`,
     chalk.dim(`  findings: ${s.findings.warning} warning, ${s.findings.critical} block, ${s.findings.abort} abort`),
@@ -81,6 +82,8 @@ function summaryBlock(data: ReportData, chalk: ChalkInstance): string {
     "  thresholds:",
     ...thresholdLines(data.config.effective).map((line) => `    ${line}`),
   ];
+  const transcripts = transcriptNote(s);
+  if (transcripts !== undefined) lines.splice(2, 0, chalk.dim(`  ${transcripts}`));
   if (s.live) {
     const outside = s.live.outsideRuns > 0 ? `, ${s.live.outsideRuns} outside any run` : "";
     lines.splice(3, 0, chalk.dim(`  of which from Gateway logs: ${plural(s.live.runs, "live run")}, ${plural(s.live.findings.total, "live finding")}${outside}`));
