@@ -9,7 +9,7 @@
  * The text form is recognised by shape only, strictly: a wrong guess would read someone's notes as
  * a log, which is worse than "format not recognised". A record needs a full ISO date-time with
  * seconds and a `Z` or `±hh:mm` offset that is a real instant, a space, then a bracketed subsystem
- * name without spaces.
+ * name without spaces (reading also takes a time followed by text without one: see parseTextRecord).
  */
 
 /** CSI sequences (colours, cursor moves) and OSC sequences (titles, links) a terminal capture holds. */
@@ -33,20 +33,32 @@ export function splitConsolePrefix(text: string): ConsoleMessage | undefined {
   return m ? { subsystem: m[1]!, message: m[2] ?? "" } : undefined;
 }
 
-const RECORD = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})) (\[[\s\S]*)$/;
+const RECORD = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})) ([\s\S]*)$/;
 
-export interface TextRecord extends ConsoleMessage {
+export interface TextRecord {
+  /** `null` for console output without a `[subsystem]` (as a bare `"0"` string without one in the JSON form). */
+  readonly subsystem: string | null;
+  readonly message: string;
   /** The record's time as a UTC ISO string, as the JSON form's `_meta.date` gives it. */
   readonly ts: string;
 }
 
-/** A line of the text console form that starts a record; `undefined` for any other line. */
+/**
+ * A line of the text console form that starts a record; `undefined` for any other line. A time
+ * followed by text without a `[subsystem]` is a record too (the console's own output), so that the
+ * form reads like the JSON one, but only the full shape counts for telling the form (`isFullRecord`).
+ */
 export function parseTextRecord(line: string): TextRecord | undefined {
   const m = RECORD.exec(stripAnsi(line));
-  if (!m) return undefined;
-  const instant = Date.parse(m[1]!);
-  const split = Number.isNaN(instant) ? undefined : splitConsolePrefix(m[2]!);
-  return split && { ...split, ts: new Date(instant).toISOString() };
+  const instant = m ? Date.parse(m[1]!) : NaN;
+  if (Number.isNaN(instant)) return undefined;
+  const split = splitConsolePrefix(m![2]!) ?? { subsystem: null, message: m![2]! };
+  return { ...split, ts: new Date(instant).toISOString() };
+}
+
+/** A record with the full `<ISO time> [<subsystem>] <message>` shape. */
+export function isFullRecord(line: string): boolean {
+  return typeof parseTextRecord(line)?.subsystem === "string";
 }
 
 /**
@@ -67,6 +79,6 @@ export function isContinuation(line: string): boolean {
 export function looksLikeTextLog(samples: readonly unknown[]): boolean {
   if (samples.length === 0 || !samples.every((sample) => typeof sample === "string")) return false;
   let records = 0;
-  for (const sample of samples as readonly string[]) if (parseTextRecord(sample) !== undefined) records++;
+  for (const sample of samples as readonly string[]) if (isFullRecord(sample)) records++;
   return records * 2 > samples.length;
 }

@@ -5,8 +5,8 @@
  *
  * Two forms, one reading: the JSON form (tslog objects) and the text console form (`<ISO time>
  * [<subsystem>] <message>`, see consoleLine.ts). A file is one form throughout, told by its first
- * line that is either a JSON object or a text record; past that, a line of the other form is a bad
- * line of this one. Both give the same records to the same classification and attribution.
+ * line that is either a JSON object or a text record of that full shape; past that, a line of the
+ * other form is a bad line of this one. Both give the same records to the same classification and attribution.
  *
  * Accounting: lines that make or echo a live event, or that the spec reads for run boundaries and
  * compaction timing, are used; blank lines, other subsystems and messages looplens has no use for
@@ -21,7 +21,7 @@
 import { isPlainObject } from "../core/plainObject.js";
 import { quote } from "../core/quote.js";
 import { isBlank, parseJsonLine, type AdapterContext, type InputAdapter, type LineTally } from "./adapter.js";
-import { isContinuation, looksLikeTextLog, parseTextRecord, stripAnsi } from "./consoleLine.js";
+import { isContinuation, isFullRecord, looksLikeTextLog, parseTextRecord, stripAnsi } from "./consoleLine.js";
 import { classify } from "./gatewayMessages.js";
 import { LiveAttribution } from "./liveAttribution.js";
 import { MAX_LINE_BYTES, TOO_LONG_LINE, type LineSource } from "./lineSource.js";
@@ -71,7 +71,7 @@ async function formOf(source: LineSource): Promise<"json" | "text"> {
     (text, _line, _terminated, problem) => {
       if (problem?.tooLong !== undefined) return true;
       if (text.trimStart().startsWith("{")) form = "json";
-      else if (parseTextRecord(text) !== undefined) form = "text";
+      else if (isFullRecord(text)) form = "text";
       return form === undefined;
     },
     { maxLineBytes: 1 << 20 },
