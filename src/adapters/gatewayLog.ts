@@ -114,16 +114,17 @@ async function readText(source: LineSource, tally: LineTally, record: RecordHand
       return tally.skipped(file, line, `line too long (${size}over the ${MAX_LINE_BYTES / 2 ** 20} MiB limit); not read`);
     }
     if (isBlank(text)) return tally.ignored();
-    if (problem?.invalidUtf8) tally.note({ file, line, reason: "invalid UTF-8 (replaced by U+FFFD)" });
     const parsed = parseTextRecord(text);
+    const continues = !parsed && isContinuation(text);
+    if (!continues) close(); // before this line's diagnostics, which keeps them in line order
+    if (problem?.invalidUtf8) tally.note({ file, line, reason: "invalid UTF-8 (replaced by U+FFFD)" });
     if (parsed) {
-      close();
       seenRecord = true;
       if (!terminated) tally.note({ file, line, reason: "last line has no line end (it may be cut short); read as it is" });
       open = { line, entry: parsed, rest: [], size: parsed.message.length };
       return;
     }
-    if (isContinuation(text)) {
+    if (continues) {
       if (!seenRecord) return tally.skipped(file, line, "continuation line with no record above it");
       const clean = stripAnsi(text);
       if (open && open.size + clean.length < MAX_JOINED_MESSAGE) {
@@ -132,7 +133,6 @@ async function readText(source: LineSource, tally: LineTally, record: RecordHand
       }
       return tally.ignored();
     }
-    close();
     tally.skipped(file, line, "not a Gateway log record (expected <ISO time> [<subsystem>] <message>)");
   });
   close();
