@@ -60,6 +60,7 @@ describe("live finding templates (spec inputs.md §4 table)", () => {
     expect(classify("agent/embedded", "embedded run start: runId=r1 sessionId=s1 provider=anthropic")).toEqual({ kind: "run_start", run: "r1", session: "s1" });
     expect(classify("agent/embedded", "embedded run tool start: runId=r1 tool=exec toolCallId=t1")).toEqual({ kind: "tool_start", run: "r1", tool: "exec", id: "t1" });
     expect(classify("agent/embedded", "embedded run done: runId=r1 durationMs=5 aborted=false")).toEqual({ kind: "run_done", run: "r1" });
+    expect(classify("agent/embedded", "context overflow detected (attempt 1/3); attempting auto-compaction")).toEqual({ kind: "overflow" });
     expect(classify("agent/embedded", "auto-compaction succeeded for anthropic/claude-sonnet; retrying prompt")).toEqual({ kind: "compaction", cause: "overflow" });
     expect(classify("agent/embedded", "[timeout-compaction] compaction succeeded after timeout; retrying prompt")).toEqual({ kind: "compaction", cause: "timeout" });
     expect(classify("agents/post-compaction-guard", "post-compaction guard armed for 3 attempts")).toEqual({ kind: "guard_armed", attempts: 3 });
@@ -92,7 +93,6 @@ describe("live finding templates (spec inputs.md §4 table)", () => {
 
   it("other messages are irrelevant, whatever their subsystem", () => {
     expect(classify("agent/embedded", "embedded run tool end: runId=r1 tool=exec toolCallId=t1").kind).toBe("irrelevant");
-    expect(classify("agent/embedded", "context overflow detected (attempt 1/3); attempting auto-compaction").kind).toBe("irrelevant");
     expect(classify(null, "[tools] exec failed: Error: spawn ENOENT").kind).toBe("irrelevant");
     expect(classify("gateway", "gateway ready on ws://127.0.0.1:18789").kind).toBe("irrelevant");
   });

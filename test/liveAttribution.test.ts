@@ -133,3 +133,27 @@ describe("echo merging", () => {
     expect(findings(events)).toEqual([{ line: 3, run: "A", call: 1, tool: "browser", count: 10, echoLines: [4] }]);
   });
 });
+
+describe("lines that make no event: tool failures and context overflows", () => {
+  const failed = (tool: string, error = "Error: spawn ENOENT"): Line => ["tools", `${tool} failed: ${error}`];
+  const overflow: Line = ["agent/embedded", "context overflow detected (attempt 1/3); attempting auto-compaction for anthropic/claude"];
+
+  it("a failure is used, emits nothing, and does not part an event from its echoes", () => {
+    const lines = [start("A"), toolStart("A", "exec"), genericBlock("exec", 20), failed("exec", "CRITICAL: Called exec with identical arguments"), diagnostic("exec", "critical", "generic_repeat", 20)];
+    const { events, unused } = attribute(lines);
+    expect(findings(events)).toEqual([{ line: 3, run: "A", call: 1, tool: "exec", count: 20, echoLines: [5] }]);
+    expect(events.map((e) => e.line)).toEqual([1, 2, 3]);
+    expect(unused).toEqual([]);
+  });
+
+  it("a failure is no activity: it does not change which run is the most recently active", () => {
+    const { events } = attribute([start("A"), start("B"), toolStart("A", "exec"), toolStart("B", "read"), failed("exec"), genericWarning("web_fetch", 10)]);
+    expect(findings(events)).toEqual([{ line: 6, run: "B", call: null, tool: "web_fetch", count: 10, echoLines: [] }]);
+  });
+
+  it("an overflow and the compaction it leads to are one compaction; an overflow that never compacted is none", () => {
+    const { events, unused } = attribute([start("A"), toolStart("A", "exec"), overflow, compaction, overflow]);
+    expect(events.filter((e) => e.type === "live_marker" && e.marker === "compaction").map((e) => [e.line, e.run])).toEqual([[4, "A"]]);
+    expect(unused).toEqual([]);
+  });
+});

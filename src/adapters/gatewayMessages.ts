@@ -19,6 +19,10 @@ export type LogRecord =
   | (Identity & { readonly kind: "run_start" | "run_done"; readonly run: string })
   | (Identity & { readonly kind: "tool_start"; readonly run: string; readonly tool: string; readonly id?: string })
   | { readonly kind: "compaction"; readonly cause: "overflow" | "timeout" }
+  /** `context overflow detected …`: the start of the compaction its `auto-compaction succeeded` line completes. */
+  | { readonly kind: "overflow" }
+  /** `[tools] T failed: <error>` (a console line): the outcome of the call the run's last start of T began. */
+  | { readonly kind: "tool_failed"; readonly tool: string }
   | { readonly kind: "guard_armed"; readonly attempts: number }
   | { readonly kind: "guard_closed"; readonly toolCalls: number; readonly preCompactionRepeats: number; readonly tools: readonly string[] }
   | (Identity & {
@@ -85,6 +89,8 @@ const DETECTION = "agents/loop-detection";
 const TOOLS = "agents/tools";
 const GUARD = "agents/post-compaction-guard";
 const EMBEDDED = "agent/embedded";
+/** The console writer's `[tools]` prefix (a captured console line, or a record of the text form). */
+const CONSOLE_TOOLS = "tools";
 
 /** The detector lines: `T` is group 1 and `N` group 2, except ping-pong (count first). */
 const detectorLine = (intent: RegExp, pattern: RegExp, text: string, detector: DetectorName, level: FindingLevel, pingPong = false): Template => ({
@@ -214,6 +220,13 @@ export const TEMPLATES: readonly Template[] = [
   embeddedRunLine("done", (tail) => embeddedRun("run_done", tail)),
   {
     subsystem: EMBEDDED,
+    intent: /^context overflow detected\b/i,
+    pattern: /^context overflow detected\b/,
+    text: "context overflow detected …",
+    read: () => ({ kind: "overflow" }),
+  },
+  {
+    subsystem: EMBEDDED,
     intent: /^auto-compaction succeeded\b/i,
     pattern: /^auto-compaction succeeded for [\s\S]+; retrying prompt$/,
     text: "auto-compaction succeeded for …; retrying prompt",
@@ -226,6 +239,14 @@ export const TEMPLATES: readonly Template[] = [
     text: "[timeout-compaction] compaction succeeded …",
     read: () => ({ kind: "compaction", cause: "timeout" }),
   },
+  {
+    subsystem: CONSOLE_TOOLS,
+    // Never a near miss: "… failed:" is how any subsystem words an error, and only `[tools]` means a tool.
+    intent: /(?!)/,
+    pattern: /^(\S+) failed:(?: [\s\S]*)?$/,
+    text: "[tools] T failed: <error>",
+    read: (m) => ({ kind: "tool_failed", tool: m[1]! }),
+  },
 ];
 
 /** Near-miss detection only looks at a message's opening: bounded work whatever the message size. */
@@ -233,7 +254,7 @@ const INTENT_WINDOW = 200;
 
 /** The opening of any template, case aside: one test rejects most lines of a log. */
 const ANY_INTENT =
-  /^(?:loop warning|critical |polling loop|ping-pong|global circuit|blocking |tool loop|post-compaction|embedded run|auto-compaction|\[timeout-compaction\])/i;
+  /^(?:loop warning|critical |polling loop|ping-pong|global circuit|blocking |tool loop|post-compaction|embedded run|context overflow|auto-compaction|\[timeout-compaction\])/i;
 
 const BY_SUBSYSTEM = new Map<string, Template[]>();
 for (const template of TEMPLATES) BY_SUBSYSTEM.set(template.subsystem, [...(BY_SUBSYSTEM.get(template.subsystem) ?? []), template]);
@@ -241,7 +262,7 @@ for (const template of TEMPLATES) BY_SUBSYSTEM.set(template.subsystem, [...(BY_S
 /** What a Gateway-log message is: a record looplens uses, a near miss, or irrelevant. */
 export function classify(subsystem: string | null, message: string): LogRecord {
   const opening = message.trimStart().slice(0, INTENT_WINDOW);
-  if (!ANY_INTENT.test(opening)) return { kind: "irrelevant" };
+  if (!ANY_INTENT.test(opening) && subsystem !== CONSOLE_TOOLS) return { kind: "irrelevant" };
   const text = message.trim();
   // Exact templates of the line's own subsystem first (the common case), then what it resembles.
   for (const template of (subsystem !== null && BY_SUBSYSTEM.get(subsystem)) || []) {

@@ -15,6 +15,15 @@
  * even when nothing separates them (a blocked call repeats the same count, and tool starts are DEBUG
  * lines that a log may lack).
  *
+ * Used lines that make no event (the spec reads them for run boundaries and compaction timing):
+ * - `context overflow detected …` starts the compaction `auto-compaction succeeded …` completes. It
+ *   is counted once, at its success line: an overflow whose compaction failed made no compaction.
+ * - `[tools] T failed: <error>` ends the call of T that the open run that last started T began (so
+ *   it is attributed like a finding for T). That call was counted at its tool start and a live run
+ *   has no failure figure, so it changes nothing: it is no new call, does not make its run the most
+ *   recently active, and does not part an event from its echoes (a blocked call fails with the
+ *   hook's message after the hook's lines were logged: they are all the same call's).
+ *
  * Events are emitted in line order: an event stays open to echoes until its run's next tool start
  * (or end), and what follows it waits in a bounded queue until then.
  */
@@ -81,6 +90,9 @@ export class LiveAttribution {
       case "tool_start":
       case "run_done":
         return this.runLine(record, at);
+      case "overflow":
+      case "tool_failed":
+        return { used: true };
       case "compaction":
         return this.mark(this.mostRecentlyActive(), at, { marker: "compaction", cause: record.cause });
       case "guard_armed":

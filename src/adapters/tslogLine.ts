@@ -3,12 +3,16 @@
  * string `{"subsystem":"<name>"}` (or a bare string for a captured console line), whose `"1"` is the
  * message (or a meta object, and then the message is `"2"`), with `_meta.logLevelName`, a UTC
  * `_meta.date`, and `time`.
+ *
+ * A captured console line holds the whole console text, `[tools] read failed: …`: its `[subsystem]`
+ * prefix is read out (colour codes removed) so that it is classified like any subsystem's line.
  */
 import { isPlainObject, own } from "../core/plainObject.js";
 import { quote } from "../core/quote.js";
+import { splitConsolePrefix, stripAnsi } from "./consoleLine.js";
 
 export interface TslogEntry {
-  /** The subsystem binding's name; `null` for a captured console line. */
+  /** The subsystem binding's name, or a captured console line's `[subsystem]`; `null` for console text without one. */
   readonly subsystem: string | null;
   readonly message: string;
   /** `_meta.date` (UTC), else `time`, when present. */
@@ -48,7 +52,11 @@ export class TslogParser {
 
     const subsystem = this.subsystemOf(first);
     if (subsystem === undefined) return { ok: false, reason: '"0" is a binding without a subsystem name' };
-    if (subsystem === null) return { ok: true, entry: { subsystem: null, message: first, ...common } };
+    if (subsystem === null) {
+      const console = splitConsolePrefix(first);
+      if (console) return { ok: true, entry: { ...console, ...common } };
+      return { ok: true, entry: { subsystem: null, message: stripAnsi(first), ...common } };
+    }
     const one = own(value, "1");
     const message = typeof one === "string" ? one : isPlainObject(one) ? own(value, "2") : undefined;
     if (typeof message !== "string") return { ok: false, reason: `subsystem ${quote(subsystem)} line without a message` };
