@@ -7,6 +7,7 @@ import type { Diagnostic } from "../core/findings.js";
 import type { LiveEvent } from "../core/liveEvents.js";
 import { isPlainObject } from "../core/plainObject.js";
 import { MAX_LINE_BYTES, TOO_LONG_LINE, type LineProblem, type LineSource } from "./lineSource.js";
+import { STORE_ROW_PROBLEM_PREFIX } from "./sqliteRows.js";
 
 export type InputFormat = "events" | "openclaw-session" | "openclaw-trajectory" | "gateway-log";
 
@@ -182,6 +183,8 @@ export function parseJsonLine(text: string, terminated: boolean, problem?: LineP
     const value: unknown = JSON.parse(text);
     return problem?.invalidUtf8 ? { ok: true, value, notice: "invalid UTF-8 (replaced by U+FFFD)" } : { ok: true, value };
   } catch {
+    // A store row with neither readable JSON nor zstd comes as text that names why (sqliteRows.ts).
+    if (text.startsWith(STORE_ROW_PROBLEM_PREFIX)) return { ok: false, reason: `unreadable row of the transcript store: ${text.slice(STORE_ROW_PROBLEM_PREFIX.length, -1)}` };
     const reason = terminated ? "not valid JSON" : "truncated last line (not valid JSON)";
     const why = [problem?.invalidUtf8 ? "invalid UTF-8" : "", text.includes("\u0000") ? "NUL byte" : ""].filter(Boolean).join(", ");
     return { ok: false, reason: why ? `${reason}: ${why}` : reason };

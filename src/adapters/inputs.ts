@@ -15,6 +15,7 @@ import { describeReadError, fileSource, InputError, stdinSource, type LineSource
 import { openclawSessionAdapter } from "./openclawSession.js";
 import { ARCHIVE_FILE, groupSessionFiles } from "./openclawFiles.js";
 import { openclawTrajectoryAdapter } from "./openclawTrajectory.js";
+import { isSqliteFile, storeSessions, storeSessionSource } from "./sqliteStore.js";
 import { unusableReason } from "./unusableInput.js";
 
 export { InputError };
@@ -31,8 +32,11 @@ export const INPUT_FORMATS: readonly InputFormat[] = ADAPTERS.map((adapter) => a
 
 const INPUT_FILE = /\.(jsonl|ndjson|log)(\.(gz|zst))?$/i;
 
-/** Files of a folder scan: inputs by extension, and OpenClaw's session archives. */
-const isInputFile = (name: string) => INPUT_FILE.test(name) || ARCHIVE_FILE.test(name);
+/** SQLite transcript stores (inputs.md §2a) as a folder scan finds them. */
+const STORE_FILE = /\.sqlite$/i;
+
+/** Files of a folder scan: inputs by extension, OpenClaw's session archives, transcript stores. */
+const isInputFile = (name: string) => INPUT_FILE.test(name) || ARCHIVE_FILE.test(name) || STORE_FILE.test(name);
 
 /** Files read one after another as one history: one OpenClaw session's files, or a single file. */
 export type InputUnit = readonly string[];
@@ -54,8 +58,29 @@ async function walk(dir: string, into: string[]): Promise<void> {
   }
 }
 
-/** Expands folders; a missing path or a folder without inputs is an `InputError`. */
-export async function expandPaths(paths: readonly string[]): Promise<string[]> {
+/**
+ * A SQLite transcript store stands for one input per session, `<db>#<sessionId>` (what the report
+ * names as its file); any other file stands for itself.
+ */
+async function pushInput(path: string, into: string[], expandStores: boolean): Promise<void> {
+  if (!expandStores || !(await isSqliteFile(path))) return void into.push(path);
+  for (const session of await storeSessions(path)) into.push(`${path}#${session}`);
+}
+
+/** `<db>#<sessionId>` of a store session, split; undefined for any other path. */
+async function storeRef(path: string): Promise<{ db: string; session: string } | undefined> {
+  for (let hash = path.lastIndexOf("#"); hash > 0; hash = path.lastIndexOf("#", hash - 1)) {
+    const db = path.slice(0, hash);
+    if (await isSqliteFile(db)) return { db, session: path.slice(hash + 1) };
+  }
+  return undefined;
+}
+
+/**
+ * Expands folders and (unless `expandStores` is false: `check` snapshots a store as one input) stores;
+ * a missing path or a folder without inputs is an `InputError`.
+ */
+export async function expandPaths(paths: readonly string[], { expandStores = true } = {}): Promise<string[]> {
   const files: string[] = [];
   for (const path of paths) {
     if (path === "-") {
@@ -66,6 +91,10 @@ export async function expandPaths(paths: readonly string[]): Promise<string[]> {
     try {
       info = await stat(path);
     } catch (error) {
+      if (await storeRef(path)) {
+        files.push(path); // one session of a store, named as the report names it
+        continue;
+      }
       throw new InputError(describeMissingPath(path, error));
     }
     if (info.isDirectory()) {
@@ -76,9 +105,9 @@ export async function expandPaths(paths: readonly string[]): Promise<string[]> {
         throw new InputError(describeReadError(path, error));
       }
       if (found.length === 0) throw new InputError(`no input files (*.jsonl, *.ndjson, *.log, session archives, optionally .gz/.zst) under ${path}`);
-      for (const file of found) files.push(file); // push(...found) overflows the stack past ~100k files
+      for (const file of found) await pushInput(file, files, expandStores); // not push(...found): it overflows the stack past ~100k files
     } else {
-      files.push(path);
+      await pushInput(path, files, expandStores);
     }
   }
   return files;
@@ -91,8 +120,11 @@ export async function expandUnits(paths: readonly string[]): Promise<InputUnit[]
 
 export async function openSource(path: string): Promise<LineSource> {
   try {
-    return path === "-" ? await stdinSource() : await fileSource(path);
+    if (path === "-") return await stdinSource();
+    const store = path.includes("#") ? await storeRef(path) : undefined;
+    return store ? await storeSessionSource(store.db, store.session) : await fileSource(path);
   } catch (error) {
+    if (error instanceof InputError) throw error;
     throw new InputError(describeReadError(path, error));
   }
 }

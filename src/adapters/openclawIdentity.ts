@@ -16,12 +16,19 @@ export function agentIdFromPath(file: string): string | undefined {
   return undefined;
 }
 
-/** The session id a transcript or trajectory file is named after. */
+/** A session of a SQLite transcript store, `<db>.sqlite#<sessionId>`: its id. */
+const STORE_SESSION = /\.sqlite#([^#/\\]+)$/i;
+
+/** The session id a transcript or trajectory file is named after (a store session: its id). */
 export function sessionIdFromFileName(file: string): string {
   if (file === "-") return "stdin";
+  const stored = STORE_SESSION.exec(file);
+  if (stored) return stored[1]!;
   const name = basename(file)
     .replace(/\.(gz|zst)$/i, "")
     .replace(/\.(reset|deleted)\.[^/\\]*$/i, "")
+    .replace(/\.bak-\d+-\d+$/i, "")
+    .replace(/\.checkpoint\.[^.]+\.jsonl$/i, "")
     .replace(/\.(jsonl|ndjson|json|log)$/i, "")
     .replace(/\.trajectory$/i, "");
   return name === "" ? basename(file) : name;
