@@ -37,7 +37,7 @@ export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: I
   const input = { inputFormat: options.inputFormat, activeBranch: options.activeBranch };
   const config = { config: options.config, agent: options.agent, set: options.set };
   const configFor = (agent: string | null) => resolver.effectiveFor(agent).config;
-  const analysis = await analyzeAll(inputPaths(paths, io), digest, configFor, { config, input }, io.env, progressDisplay(io, options));
+  const analysis = await analyzeAll(inputPaths(paths, io, options.quiet), digest, configFor, { config, input }, io.env, progressDisplay(io, options));
   const data: ReportData = {
     version,
     config: configSummary(resolver, analysis.runs, options),

@@ -95,7 +95,7 @@ export async function runCheck(paths: string[], options: CheckOptions, io: Io): 
   const digest = await loadXxhashDigest();
   // A shell glob like `fixtures/*` also names the snapshots themselves: they are not inputs.
   // A transcript store is one input with one snapshot, whatever sessions it holds.
-  const files = (await expandPaths(inputPaths(paths, io), { expandStores: false })).filter((file) => !file.endsWith(SNAPSHOT_SUFFIX));
+  const files = (await expandPaths(inputPaths(paths, io, options.quiet), { expandStores: false })).filter((file) => !file.endsWith(SNAPSHOT_SUFFIX));
   if (files.includes("-")) throw new UsageError("check compares files with their snapshots; standard input has none: name the fixture files or folders");
   if (files.length === 0) throw new UsageError("check: no input files (snapshots *.looplens.json are not inputs)");
   const chalk = new Chalk({ level: useColor(options, io) ? 1 : 0 });

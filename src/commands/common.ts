@@ -14,6 +14,8 @@ import type { AgentConfigView } from "../reporters/configView.js";
 import type { ConfigSummary } from "../reporters/reportData.js";
 import type { ConfigResolver } from "./configResolution.js";
 import { UsageError } from "./errors.js";
+import { InputError } from "../adapters/lineSource.js";
+import { stateInputs } from "./stateDirectory.js";
 
 export interface Io {
   readonly stdout: (text: string) => void;
@@ -64,11 +66,20 @@ export function addInputOptions(command: Command): Command {
     .option("--debug", "show stack traces of internal errors");
 }
 
-/** Paths to read: as given, or standard input when it is piped and none were given. */
-export function inputPaths(paths: readonly string[], io: Io): string[] {
+/**
+ * Paths to read: as given; with none, the OpenClaw state directory (stateDirectory.ts), or standard
+ * input when it is piped and `$OPENCLAW_STATE_DIR` is not set. Says on stderr which directory it read.
+ */
+export function inputPaths(paths: readonly string[], io: Io, quiet = false): string[] {
   if (paths.length > 0) return [...paths];
-  if (!io.stdinIsTTY) return ["-"];
-  throw new UsageError("no input given: name transcript files or folders, or pipe one to standard input (-)");
+  const explicit = io.env.OPENCLAW_STATE_DIR?.trim();
+  if (!io.stdinIsTTY && !explicit) return ["-"];
+  const state = stateInputs(io.env);
+  if (state.paths.length === 0) {
+    throw new InputError(`no input given, and the OpenClaw state directory ${state.dir} holds no agents/ folder (${explicit ? "$OPENCLAW_STATE_DIR" : "~/.openclaw, as $OPENCLAW_STATE_DIR is not set"}): name transcript files or folders, or - for standard input`);
+  }
+  if (!quiet) io.stderr(`looplens: reading the OpenClaw state directory ${sanitize(state.dir)} (no path given)\n`);
+  return state.paths;
 }
 
 export function useColor(options: CommonOptions, io: Io): boolean {
@@ -168,5 +179,6 @@ export function configSummary(resolver: ConfigResolver, runs: readonly RunReport
     agentOverrides: overrideIds(resolver, options.agent, () => agentConfigs),
     agentConfigs,
     forcedAgent: options.agent ?? null,
+    ...(resolver.unappliedConfig !== undefined ? { unappliedConfig: resolver.unappliedConfig } : {}),
   };
 }

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { loadConfigFile, ConfigError, normalizeAgentId, type AgentBlock, type ConfigFile } from "../adapters/configFile.js";
 import { resolveConfig, type ConfigNotice, type EffectiveConfig, type RawBlock } from "../core/config.js";
 import { nestSettings, parseSetting } from "../core/configKeys.js";
+import { stateConfigFile, stateDirectory } from "./stateDirectory.js";
 
 export interface ConfigOptions {
   readonly config?: string;
@@ -28,6 +29,8 @@ export interface ConfigResolver {
   /** Notices of the file and of every config resolved so far, without duplicates. */
   notices(): ConfigNotice[];
   readonly usesLooplensDefault: boolean;
+  /** No --config given, but the state directory has an `openclaw.json`: named, not applied. */
+  readonly unappliedConfig: string | undefined;
   /** The same resolution with one more block applied after --set (sweep: one grid point). */
   withOverrides(block: RawBlock): ConfigResolver;
 }
@@ -37,14 +40,15 @@ export const AUTO_CONFIG = "auto";
 
 /**
  * The file `--config` names. `auto` means the runtime's own lookup: `$OPENCLAW_CONFIG_PATH`, else
- * `~/.openclaw/openclaw.json` (a file literally named `auto` is `./auto`).
+ * the state directory's `openclaw.json` (`$OPENCLAW_STATE_DIR`, else `~/.openclaw`); a file literally
+ * named `auto` is `./auto`.
  */
 export function configPath(spec: string, env: NodeJS.ProcessEnv): string {
   if (spec !== AUTO_CONFIG) return spec;
   const home = env.HOME || homedir();
   const fromEnv = env.OPENCLAW_CONFIG_PATH?.trim();
   if (fromEnv) return fromEnv === "~" || fromEnv.startsWith("~/") ? join(home, fromEnv.slice(1)) : fromEnv;
-  return join(home, ".openclaw", "openclaw.json");
+  return join(stateDirectory(env), "openclaw.json");
 }
 
 async function loadFile(spec: string, env: NodeJS.ProcessEnv): Promise<ConfigFile> {
@@ -52,7 +56,7 @@ async function loadFile(spec: string, env: NodeJS.ProcessEnv): Promise<ConfigFil
     return await loadConfigFile(configPath(spec, env));
   } catch (error) {
     if (spec !== AUTO_CONFIG || !(error instanceof ConfigError)) throw error;
-    const lookedUp = env.OPENCLAW_CONFIG_PATH?.trim() ? "$OPENCLAW_CONFIG_PATH" : "~/.openclaw/openclaw.json, as $OPENCLAW_CONFIG_PATH is not set";
+    const lookedUp = env.OPENCLAW_CONFIG_PATH?.trim() ? "$OPENCLAW_CONFIG_PATH" : `${join(stateDirectory(env), "openclaw.json")}, as $OPENCLAW_CONFIG_PATH is not set`;
     throw new ConfigError(`--config auto (${lookedUp}): ${error.message}`);
   }
 }
@@ -81,7 +85,8 @@ export async function createConfigResolver(options: ConfigOptions, env: NodeJS.P
         : `--agent ${options.agent}: no --config given, so there is no agent override to apply`,
     });
   }
-  return buildResolver(file, options.agent, setBlock ? [setBlock] : [], fileNotices);
+  const unapplied = file === undefined ? stateConfigFile(env) : undefined;
+  return { ...buildResolver(file, options.agent, setBlock ? [setBlock] : [], fileNotices), unappliedConfig: unapplied };
 }
 
 /** Resolves per agent from the file's blocks followed by `lastBlocks` (--set, then any sweep point). */
@@ -90,7 +95,7 @@ function buildResolver(
   forcedAgent: string | undefined,
   lastBlocks: readonly RawBlock[],
   fileNotices: readonly ConfigNotice[],
-): ConfigResolver {
+): Omit<ConfigResolver, "unappliedConfig"> & { withOverrides(block: RawBlock): ConfigResolver } {
   const usesLooplensDefault = file === undefined;
   const overrideFor = (runAgent: string | null): AgentBlock | undefined => {
     const agent = forcedAgent ?? runAgent;
@@ -124,7 +129,7 @@ function buildResolver(
     usesLooplensDefault,
     effectiveFor,
     overrideFor,
-    withOverrides: (block) => buildResolver(file, forcedAgent, [...lastBlocks, block], fileNotices),
+    withOverrides: (block) => ({ ...buildResolver(file, forcedAgent, [...lastBlocks, block], fileNotices), unappliedConfig: undefined }),
     notices() {
       const seen = new Set<string>();
       const all: ConfigNotice[] = [];

@@ -104,7 +104,7 @@ export async function runSweep(paths: string[], options: SweepOptions, io: Io, v
   const axes = parseAxes(options.vary ?? []);
   const base = await createConfigResolver(options);
   const digest = await loadXxhashDigest();
-  const inputs = await prepareInputs(inputPaths(paths, io), digest, { inputFormat: options.inputFormat, activeBranch: options.activeBranch });
+  const inputs = await prepareInputs(inputPaths(paths, io, options.quiet), digest, { inputFormat: options.inputFormat, activeBranch: options.activeBranch });
   const { rows, labels, firstRuns } = replayGrid(inputs, base, axes, options);
 
   const report: SweepReport = {

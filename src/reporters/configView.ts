@@ -52,7 +52,8 @@ export function configHeaderLines(config: ConfigSummary): string[] {
   const agent = config.forcedAgent ? sanitize(config.forcedAgent) : "";
   const forced = !agent ? "" : config.agentOverrides.length > 0 ? `; agent ${agent}'s override for every run (--agent)` : `; --agent ${agent}: no override, global values`;
   const overrides = (config.agentConfigs ?? []).map((view) => overrideLine(view, config.effective)).filter((line) => line !== "");
-  return [`${origin}${forced}`, ...thresholdLines(config.effective), ...overrides];
+  const unapplied = config.unappliedConfig !== undefined ? [`note: ${sanitize(config.unappliedConfig)} exists but is not applied (--config auto reads it)`] : [];
+  return [`${origin}${forced}`, ...unapplied, ...thresholdLines(config.effective), ...overrides];
 }
 
 /** A config as JSON: its values (`enabled` unset reads as the runtime's default, false) and what runs. */

@@ -13,6 +13,8 @@ export function configDocument(config: ConfigSummary): Record<string, unknown> {
     file: config.file,
     looplensDefault: config.usesLooplensDefault,
     agent: config.forcedAgent ?? null,
+    // The state directory's openclaw.json, when it exists and --config was not given (not applied).
+    ...(config.unappliedConfig !== undefined ? { unappliedConfig: config.unappliedConfig } : {}),
     agentOverrides: config.agentOverrides,
     // Per agent override applied to some run: that agent's runs used these values instead.
     agentConfigs: Object.fromEntries(

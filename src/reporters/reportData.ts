@@ -21,6 +21,8 @@ export interface ConfigSummary {
   readonly agentConfigs?: readonly AgentConfigView[];
   /** `--agent`: one agent's override applied to every run (already in `effective`). */
   readonly forcedAgent?: string | null;
+  /** No --config, but the state directory's `openclaw.json` exists: named in the header, not applied. */
+  readonly unappliedConfig?: string;
 }
 
 export interface ReportData {
