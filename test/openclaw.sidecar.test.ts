@@ -142,7 +142,7 @@ describe("runtime trajectory sidecars (calls in model.completed snapshots)", () 
     const story = nightlyBuildStory();
     const written = writeStory(story);
     const withIds = await analyzePaths([sidecarFile(story, written.sidecar)]);
-    const stripIds = (m: Record<string, unknown>) => {
+    const stripIds = (m: Record<string, unknown>): Record<string, unknown> => {
       const { toolCallId: _id, ...rest } = m;
       const content = Array.isArray(m.content) ? m.content.map(({ id: _blockId, ...block }: Record<string, unknown>) => block) : m.content;
       return { ...rest, content };
