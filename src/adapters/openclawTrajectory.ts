@@ -43,9 +43,10 @@
  * limit"`) lost its args or result: skipped with a diagnostic. Unknown event types are ignored with
  * a diagnostic; the other known types (`trace.metadata`, `context.compiled`, `trace.artifacts`, and
  * `prompt.submitted`/`model.completed` when they replay nothing, …) silently. The first pass also
- * records the build (`trace.metadata.data.harness.version`) and the prompts' run ids, for callers. The recorder also redacts secrets and shortens long strings,
- * arrays and deep objects in args and results, so hashes may differ from the live runtime's on such
- * values; identical values are shortened identically, so repeats still compare equal.
+ * records the build (`trace.metadata.data.harness.version`) and the prompts' run ids, for callers
+ * (see `TrajectoryScan`). The recorder also redacts secrets and shortens long strings, arrays and
+ * deep objects in args and results, so hashes may differ from the live runtime's on such values;
+ * identical values are shortened identically, so repeats still compare equal.
  */
 import type { LoopEvent } from "../core/events.js";
 import { isPlainObject, own } from "../core/plainObject.js";
@@ -175,7 +176,10 @@ class TrajectoryReader {
     }
   }
 
-  /** Snapshot replay only: the prompt starts its run, unless it is the run in progress (an attempt's own). */
+  /**
+   * Snapshot replay only: the prompt starts the run of its runId. The attempt's `session.started`
+   * carries the same runId and has usually started it already; then the line only confirms it.
+   */
   private prompt(line: number, value: Record<string, unknown>): void {
     const run = runIdOf(value);
     if (run === undefined) return this.context.tally.ignored(this.file, line, "prompt.submitted without runId; it starts no run");
@@ -187,18 +191,19 @@ class TrajectoryReader {
   private completed(line: number, value: Record<string, unknown>, data: Record<string, unknown>): void {
     const { tally } = this.context;
     const count = own(data, "compactionCount");
-    const uncounted = !this.scan.compactions && typeof count === "number" && count > 0;
+    const unplaced = !this.scan.compactions && typeof count === "number" && count > 0;
+    // A count with no compaction event in the file does not say when they happened: not guessed.
     const why = `model.completed reports ${count} compaction(s) but the trajectory does not say when; the post-compaction guard is not armed`;
     const snapshot = this.snapshots ? messagesSnapshot(data) : undefined;
     if (this.snapshots && snapshot) {
       const run = runIdOf(value) ?? this.run;
       if (run === undefined) return tally.skipped(this.file, line, "model.completed without runId, outside any started run; its messagesSnapshot is not replayed");
       if (this.snapshots.snapshot(line, snapshot, { run, session: this.session, agent: this.agent })) {
-        if (uncounted) tally.note({ file: this.file, line, reason: why });
+        if (unplaced) tally.note({ file: this.file, line, reason: why });
         return tally.used();
       }
     }
-    if (!uncounted) return tally.ignored();
+    if (!unplaced) return tally.ignored();
     tally.ignored(this.file, line, why);
   }
 
