@@ -102,6 +102,21 @@ describe("fixtures/openclaw", () => {
     expect([...sessions]).toEqual(["b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e"]);
   });
 
+  it("runtime sidecar (2026.5, calls only in snapshots): polls replayed once each, warnings from the 11th", () => {
+    const path = fixture("c5d6e7f8");
+    const { rows, runs, lines, agents } = analyze(path);
+    // Run 1: exec and two reads, then polls 1-14 (call 3 + n); poll n warns with the n - 1 before it
+    // from n = 11. Every call of a run is on its model.completed line (7 lines per run: line 5, 12).
+    expect(rows).toEqual(range(11, 14).map((n): Row => ["run-nightly-build", 3 + n, 5, "process", "known_poll_no_progress", "warning", n - 1, false]));
+    // Run 2's snapshot repeats run 1's 17 calls; only its own 3 polls are replayed.
+    expect(runs.map((r) => [r.run, r.calls])).toEqual([
+      ["run-nightly-build", 17],
+      ["run-nightly-status", 3],
+    ]);
+    expect([...agents]).toEqual(["main"]);
+    expect(lines).toEqual({ read: 14, used: 8, ignored: 6, skipped: 0 });
+  });
+
   it("trajectory bundle: runtime events replayed once, the transcript's compaction arms the guard between attempts", () => {
     const path = fixture("events.jsonl");
     const { rows, agents, runs, lines } = analyze(path);

@@ -1,5 +1,6 @@
 /**
- * OpenClaw trajectory files (inputs.md §3): the legacy sidecar `<sessionId>.trajectory.jsonl` and the
+ * OpenClaw trajectory files (inputs.md §3): the runtime's sidecar `<sessionId>.trajectory.jsonl`
+ * (legacy ones with `tool.*` events, 2026.5 ones with message snapshots instead) and the
  * `events.jsonl` of an `openclaw sessions export-trajectory` bundle. Each line is
  * `{traceSchema:"openclaw-trajectory", schemaVersion:1, source?, type, ts, seq, sessionId, sessionKey,
  * runId, data}`.
@@ -22,19 +23,30 @@
  *   The runtime itself records no compaction event, only a count in `model.completed`
  *   (`compactionCount`), which does not say when they happened: without compaction events in the file
  *   such a count is reported as a diagnostic and the guard is not armed.
- * Transcript events: when the file has runtime tool events, transcript `tool.call`/`tool.result` are
- * copies of them and are ignored (a normal bundle, so without a diagnostic); only `session.compaction`
- * is taken from them (the runtime records no compaction event of its own). Without runtime tool events the transcript events are replayed like a session transcript
- * (`user.message` starts a run, `session.custom` bootstrap/prompt-error entries name it, calls of one
- * `assistantEntryId` are replayed one by one, `tool.result` carries the toolResult `message`).
+ * Runtime sidecars of 2026.5 builds have no tool events: the calls and results are in the
+ * `messagesSnapshot` of each `model.completed`, replayed by trajectorySnapshots.ts (each call once, in
+ * snapshot order, in the run of the line's runId); such a line is used when replay took any of it.
+ * There `prompt.submitted` starts the run of its runId (a run is one prompt) and is used.
+ *
+ * Which record of the calls is replayed, when a file holds several (they are copies of each other):
+ * runtime tool events, else transcript tool events, else snapshots. Runtime tool events were written
+ * as the calls ran; a bundle's transcript events are the session's transcript, which §3 replays in
+ * preference to its sidecar (the snapshots) when both are read. The record not replayed is ignored
+ * without a diagnostic (a normal file). Beside runtime events (tool events or snapshots), transcript
+ * events only give their `session.compaction` (the runtime records no compaction event of its own).
+ * Replayed, transcript events are read like a session transcript (`user.message` starts a run,
+ * `session.custom` bootstrap/prompt-error entries name it, calls of one `assistantEntryId` are
+ * replayed one by one, `tool.result` carries the toolResult `message`).
  *
  * Not guessed: `seq` restarts with every attempt's recorder, so file order is the order; `ts` is not
  * needed. An event the recorder cut for size (`data.truncated` with `reason:"trajectory-event-size-
  * limit"`) lost its args or result: skipped with a diagnostic. Unknown event types are ignored with
- * a diagnostic; the other known types (`trace.metadata`, `context.compiled`, `prompt.submitted`,
- * `model.completed`, …) silently. The recorder also redacts secrets and shortens long strings,
- * arrays and deep objects in args and results, so hashes may differ from the live runtime's on such
- * values; identical values are shortened identically, so repeats still compare equal.
+ * a diagnostic; the other known types (`trace.metadata`, `context.compiled`, `trace.artifacts`, and
+ * `prompt.submitted`/`model.completed` when they replay nothing, …) silently. The first pass also
+ * records the build (`trace.metadata.data.harness.version`) and the prompts' run ids, for callers
+ * (see `TrajectoryScan`). The recorder also redacts secrets and shortens long strings, arrays and
+ * deep objects in args and results, so hashes may differ from the live runtime's on such values;
+ * identical values are shortened identically, so repeats still compare equal.
  */
 import type { LoopEvent } from "../core/events.js";
 import { isPlainObject, own } from "../core/plainObject.js";
@@ -44,6 +56,7 @@ import type { LineSource } from "./lineSource.js";
 import { agentIdFromPath, agentIdFromSessionKey, sessionIdFromFileName } from "./openclawIdentity.js";
 import { callArguments, idText, toolResultMessage } from "./openclawMessages.js";
 import { customRunMarker } from "./runNaming.js";
+import { SnapshotReplay } from "./trajectorySnapshots.js";
 import {
   COMPACTION_TYPES,
   QUIET_TYPES,
@@ -51,6 +64,7 @@ import {
   classifyTrajectoryLine,
   isCutForSize,
   isToolEvent,
+  messagesSnapshot,
   runIdOf,
   runtimeOutcome,
   scanTrajectory,
@@ -65,14 +79,18 @@ class TrajectoryReader {
   private readonly pathAgent: string | undefined;
   private readonly transcriptReplay: TranscriptReplay;
 
-  private readonly runtimeTools: boolean;
+  /** Transcript events are copies of runtime ones (tool events or snapshots) and only give compactions. */
+  private readonly besideRuntime: boolean;
+  /** Set when the snapshots are the record replayed (see the header). */
+  private readonly snapshots: SnapshotReplay | undefined;
 
   constructor(
     private readonly context: AdapterContext,
     private readonly file: string,
     private readonly scan: TrajectoryScan,
   ) {
-    this.runtimeTools = scan.runtimeTools;
+    this.snapshots = scan.snapshotTools && !scan.runtimeTools && !scan.transcriptTools ? new SnapshotReplay(context, file) : undefined;
+    this.besideRuntime = scan.runtimeTools || this.snapshots !== undefined;
     this.session = sessionIdFromFileName(file);
     this.pathAgent = agentIdFromPath(file);
     this.agent = this.pathAgent;
@@ -83,12 +101,13 @@ class TrajectoryReader {
     const session = idText(own(value, "sessionId"));
     if (session !== undefined) this.session = session;
     this.agent = this.pathAgent ?? agentIdFromSessionKey(own(value, "sessionKey")) ?? this.agent;
-    if (transcript) return this.runtimeTools ? this.transcriptBesideRuntime(line, type) : this.transcriptEvent(line, type, data);
+    if (transcript) return this.besideRuntime ? this.transcriptBesideRuntime(line, type) : this.transcriptEvent(line, type, data);
     this.runtimeEvent(line, type, value, data);
   }
 
   end(): void {
     this.transcriptReplay.end();
+    this.snapshots?.end();
   }
 
   private runtimeEvent(line: number, type: string, value: Record<string, unknown>, data: Record<string, unknown>): void {
@@ -101,7 +120,8 @@ class TrajectoryReader {
       return this.emit(line, { type: "run_start", ...this.base(line, run) });
     }
     if (COMPACTION_TYPES.has(type)) return this.compaction(line, runIdOf(value));
-    if (type === "model.completed") return this.completed(line, data);
+    if (type === "model.completed") return this.completed(line, value, data);
+    if (type === "prompt.submitted" && this.snapshots) return this.prompt(line, value);
     if (!isToolEvent(type)) return this.other(line, type);
 
     if (isCutForSize(data)) return tally.skipped(this.file, line, `${type} cut by the trajectory recorder (event over its size limit); its payload is lost`);
@@ -156,10 +176,35 @@ class TrajectoryReader {
     }
   }
 
-  private completed(line: number, data: Record<string, unknown>): void {
+  /**
+   * Snapshot replay only: the prompt starts the run of its runId. The attempt's `session.started`
+   * carries the same runId and has usually started it already; then the line only confirms it.
+   */
+  private prompt(line: number, value: Record<string, unknown>): void {
+    const run = runIdOf(value);
+    if (run === undefined) return this.context.tally.ignored(this.file, line, "prompt.submitted without runId; it starts no run");
+    if (run === this.run) return this.context.tally.used();
+    this.run = run;
+    this.emit(line, { type: "run_start", ...this.base(line, run) });
+  }
+
+  private completed(line: number, value: Record<string, unknown>, data: Record<string, unknown>): void {
+    const { tally } = this.context;
     const count = own(data, "compactionCount");
-    if (this.scan.compactions || typeof count !== "number" || !(count > 0)) return this.context.tally.ignored();
-    this.context.tally.ignored(this.file, line, `model.completed reports ${count} compaction(s) but the trajectory does not say when; the post-compaction guard is not armed`);
+    const unplaced = !this.scan.compactions && typeof count === "number" && count > 0;
+    // A count with no compaction event in the file does not say when they happened: not guessed.
+    const why = `model.completed reports ${count} compaction(s) but the trajectory does not say when; the post-compaction guard is not armed`;
+    const snapshot = this.snapshots ? messagesSnapshot(data) : undefined;
+    if (this.snapshots && snapshot) {
+      const run = runIdOf(value) ?? this.run;
+      if (run === undefined) return tally.skipped(this.file, line, "model.completed without runId, outside any started run; its messagesSnapshot is not replayed");
+      if (this.snapshots.snapshot(line, snapshot, { run, session: this.session, agent: this.agent })) {
+        if (unplaced) tally.note({ file: this.file, line, reason: why });
+        return tally.used();
+      }
+    }
+    if (!unplaced) return tally.ignored();
+    tally.ignored(this.file, line, why);
   }
 
   private compaction(line: number, runId: string | undefined): void {

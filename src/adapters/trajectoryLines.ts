@@ -6,7 +6,7 @@ import { isPlainObject, own } from "../core/plainObject.js";
 import { describeValue } from "../core/quote.js";
 import { parseObjectLine } from "./adapter.js";
 import type { LineProblem, LineSource } from "./lineSource.js";
-import { idText, outcomeOf, type Outcome } from "./openclawMessages.js";
+import { idText, outcomeOf, toolCallBlocks, type Outcome } from "./openclawMessages.js";
 import { customRunMarker, segmentNames, type RunMarker } from "./runNaming.js";
 
 export const TRACE_SCHEMA = "openclaw-trajectory";
@@ -91,18 +91,65 @@ export function runtimeOutcome(data: Record<string, unknown>): Outcome | undefin
   return undefined;
 }
 
-/** What the first pass learns: are there runtime tool events and compactions, and the run names. */
+/** What the first pass learns about the file, before any line is replayed. */
 export interface TrajectoryScan {
-  /** The file has runtime tool events (so transcript tool events are copies). */
+  /** The file has runtime tool events (so transcript tool events, and snapshots, are copies). */
   readonly runtimeTools: boolean;
+  /** The file has transcript `tool.call`/`tool.result` events (an export bundle's copy of the session). */
+  readonly transcriptTools: boolean;
+  /** A runtime `model.completed` has a `messagesSnapshot` holding a tool call or a tool result. */
+  readonly snapshotTools: boolean;
   /** The file has compaction events. */
   readonly compactions: boolean;
+  /** Run names of the transcript events (segments of `user.message`), see runNaming.ts. */
   readonly names: Array<string | undefined>;
+  /**
+   * `trace.metadata.data.harness.version` (the OpenClaw build that wrote the file, e.g. `2026.4.29`),
+   * from the first `trace.metadata` that has one. Recorded for choosing a detector profile later;
+   * nothing uses it yet.
+   */
+  readonly harnessVersion: string | undefined;
+  /**
+   * The `runId` of every runtime `prompt.submitted`, in file order, repeats kept: a prompt retried
+   * (fallback model, compaction) is submitted again under the same runId, and its transcript writes
+   * its user message again, so the list lines up with the transcript's prompts. Events without a
+   * runId name nothing and are left out.
+   */
+  readonly promptRunIds: readonly string[];
+}
+
+/** The `messagesSnapshot` of a `model.completed`, if it has one (an array). */
+export function messagesSnapshot(data: Record<string, unknown>): unknown[] | undefined {
+  const snapshot = own(data, "messagesSnapshot");
+  return Array.isArray(snapshot) ? snapshot : undefined;
+}
+
+/** Whether a snapshot holds anything replay would use: a toolCall block or a toolResult message. */
+function holdsTools(snapshot: readonly unknown[]): boolean {
+  return snapshot.some((message) => {
+    if (!isPlainObject(message)) return false;
+    const role = own(message, "role");
+    if (role === "toolResult") return true;
+    if (role !== "assistant") return false;
+    const { calls, unnamed } = toolCallBlocks(message);
+    return calls.length > 0 || unnamed > 0;
+  });
+}
+
+function harnessVersionOf(data: Record<string, unknown>): string | undefined {
+  const harness = own(data, "harness");
+  // Older recorders wrote `harness` as a bare string ("embedded"), which names no build.
+  const version = isPlainObject(harness) ? own(harness, "version") : undefined;
+  return typeof version === "string" && version.trim() !== "" ? version.trim() : undefined;
 }
 
 export async function scanTrajectory(source: LineSource): Promise<TrajectoryScan> {
   let runtimeTools = false;
+  let transcriptTools = false;
+  let snapshotTools = false;
   let compactions = false;
+  let harnessVersion: string | undefined;
+  const promptRunIds: string[] = [];
   const markers: RunMarker[] = [];
   await source.forEachLine((text, line, terminated) => {
     const classified = classifyTrajectoryLine(text, terminated);
@@ -111,13 +158,19 @@ export async function scanTrajectory(source: LineSource): Promise<TrajectoryScan
     if (COMPACTION_TYPES.has(type)) compactions = true;
     if (!classified.transcript) {
       if (isToolEvent(type)) runtimeTools = true;
+      else if (type === "trace.metadata") harnessVersion ??= harnessVersionOf(data);
+      else if (type === "prompt.submitted") {
+        const run = runIdOf(classified.value);
+        if (run !== undefined) promptRunIds.push(run);
+      } else if (type === "model.completed" && !snapshotTools) snapshotTools = holdsTools(messagesSnapshot(data) ?? []);
       return;
     }
-    if (type === "user.message") markers.push({ kind: "user", line });
+    if (isToolEvent(type)) transcriptTools = true;
+    else if (type === "user.message") markers.push({ kind: "user", line });
     else if (type === "session.custom") {
       const marker = customRunMarker(line, own(data, "customType"), own(data, "data"));
       if (marker) markers.push(marker);
     }
   });
-  return { runtimeTools, compactions, names: segmentNames(markers) };
+  return { runtimeTools, transcriptTools, snapshotTools, compactions, names: segmentNames(markers), harnessVersion, promptRunIds };
 }

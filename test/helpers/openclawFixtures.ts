@@ -4,7 +4,8 @@
  * story stays readable here while the files stay plain transcripts a user can open.
  */
 import { TranscriptBuilder, type ToolCallSpec, type ToolOutcomeSpec } from "./openclawTranscript.js";
-import { TrajectoryBuilder } from "./openclawTrajectoryBuilder.js";
+import { TrajectoryBuilder, type Conversation } from "./openclawTrajectoryBuilder.js";
+import { writeStory, type Story } from "./runtimeSidecar.js";
 
 export interface FixtureFile {
   /** Path relative to the project root. */
@@ -218,6 +219,70 @@ function trajectoryBundle(): FixtureFile {
   return { path: "fixtures/openclaw/trajectory-exports/openclaw-trajectory-d4e5f6a7-2026-05-02T14-05-00/events.jsonl", text: t.text() };
 }
 
+/**
+ * A 2026.5 runtime sidecar, with no tool events: the calls are only in each run's model.completed
+ * messagesSnapshot. A nightly build is started in the background (beside a read of a config file
+ * that is not there) and polled without progress 14 times: the default config warns from the 11th
+ * poll on. Asked again in the next run, the agent polls 3 more times before the build finishes
+ * (no warning: detection looks at the records of the same run only).
+ */
+export function nightlyBuildStory(): Story {
+  const poll = { name: "process", args: { action: "poll", sessionId: "proc-3" } };
+  const running = {
+    kind: "result",
+    text: "(no new output)\n\nProcess still running.",
+    details: { status: "running", sessionId: "proc-3", aggregated: "[nightly] bundling 1482 modules..." },
+  } as const;
+  let n = 0;
+  const polls = (c: Conversation, count: number) => {
+    for (let i = 0; i < count; i++) {
+      const call = { id: `call_poll_${++n}`, ...poll };
+      c.calls([call], n % 5 === 0 ? "Still building; checking again." : undefined);
+      c.result(call, running);
+    }
+  };
+  return {
+    sessionId: "c5d6e7f8-a9b0-4c1d-8e2f-3a4b5c6d7e8f",
+    sessionKey: "agent:main:discord:channel:1187",
+    agentId: "main",
+    version: "2026.5.2",
+    runs: [
+      {
+        runId: "run-nightly-build",
+        prompt: "Start the nightly build and tell me when it finishes.",
+        work: (c) => {
+          const start = { id: "call_exec_1", name: "exec", args: { command: "npm run build:nightly", background: true } };
+          const config = { id: "call_read_1", name: "read", args: { path: "build/config.json" } };
+          c.calls([start, config], "Starting the build and checking its config.");
+          c.result(start, { kind: "result", text: "Command still running (session proc-3, pid 5150).", details: { status: "running", sessionId: "proc-3", pid: 5150, tail: "" } });
+          c.result(config, { kind: "error", text: "ENOENT: no such file or directory, access '/home/u/ws/build/config.json'" });
+          const other = { id: "call_read_2", name: "read", args: { path: "build.config.json" } };
+          c.calls([other]);
+          c.result(other, { kind: "result", text: '{ "target": "es2022", "minify": true }' });
+          polls(c, 14);
+          c.assistantText("The build is still running after 14 checks; I stopped polling for now.");
+        },
+      },
+      {
+        runId: "run-nightly-status",
+        prompt: "Is the nightly build done now?",
+        work: (c) => {
+          polls(c, 2);
+          const last = { id: `call_poll_${++n}`, ...poll };
+          c.calls([last]);
+          c.result(last, { kind: "result", text: "Process exited with code 0.", details: { status: "completed", exitCode: 0, sessionId: "proc-3", aggregated: "[nightly] done in 412s" } });
+          c.assistantText("The nightly build finished successfully.");
+        },
+      },
+    ],
+  };
+}
+
+function runtimeSidecar(): FixtureFile {
+  const story = nightlyBuildStory();
+  return { path: `${SESSIONS}/main/sessions/${story.sessionId}.trajectory.jsonl`, text: writeStory(story).sidecar };
+}
+
 export function openclawFixtures(): FixtureFile[] {
-  return [pollWithVeto(), compactionLoop(), branches(), parallelCalls(), trajectorySidecar(), trajectoryBundle()];
+  return [pollWithVeto(), compactionLoop(), branches(), parallelCalls(), trajectorySidecar(), trajectoryBundle(), runtimeSidecar()];
 }

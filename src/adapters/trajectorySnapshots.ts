@@ -1,0 +1,192 @@
+/**
+ * The tool calls of a runtime trajectory sidecar (inputs.md §3). The 2026.5 recorder writes no
+ * `tool.*` events: each attempt's `model.completed` carries `messagesSnapshot[]`, the session's whole
+ * conversation as the model saw it at the end of the attempt — the same `assistant` messages with
+ * `toolCall` blocks and `toolResult` messages as a transcript. A snapshot repeats what earlier
+ * snapshots held, so replay takes from each snapshot only the messages no earlier snapshot had, in
+ * snapshot order, and replays them like a transcript: the calls of one assistant message one by
+ * one, each followed by its own result (`CallSequencer`).
+ *
+ * Which messages are copies. A message is known by its role, its `timestamp` and its tool-call ids
+ * (its toolCall block ids, or its `toolCallId`) — the transcript's copy rule (§2). Ids alone would
+ * drop real calls of providers that number ids per turn (`call_0`, `call_1`, … again each turn);
+ * a copy in a later snapshot is the same message, so it has the same timestamp. A message without
+ * ids (a call block without `id`, a result without `toolCallId`) is known by a digest of its whole
+ * JSON instead. The n-th message with a given key in a snapshot is the n-th one of every earlier
+ * snapshot, so identical messages (no timestamp, no id) are counted, not merged: a snapshot holding
+ * k of them adds only those beyond the most an earlier snapshot held.
+ * Limit: a compaction inside an attempt drops messages from the context before the attempt's
+ * snapshot is written; calls that no snapshot ever held cannot be replayed.
+ *
+ * A result with no call (§2): a `toolResult` whose `toolCallId` no call replayed so far carries (a
+ * conversation holds a call before its result, so none can come later) is replayed as a call of its
+ * `toolName` with absent arguments, followed by the result, when its error names an unknown tool;
+ * other such results are not replayed (diagnostic).
+ *
+ * Line accounting: the events of a snapshot all carry the line of its `model.completed`; `snapshot`
+ * says whether any was used, and the caller tallies the line once. Events replay did not take are
+ * noted with their reason.
+ */
+import { createHash } from "node:crypto";
+import type { LoopEvent } from "../core/events.js";
+import { unknownToolName } from "../core/hashing.js";
+import { isPlainObject, own } from "../core/plainObject.js";
+import { quote } from "../core/quote.js";
+import type { AdapterContext } from "./adapter.js";
+import { CallSequencer, type SequencedCall, type SequencedResult } from "./callSequencer.js";
+import { idText, toolCallBlocks, toolResultMessage } from "./openclawMessages.js";
+
+/** Who the events of a snapshot belong to. */
+export interface SnapshotIdentity {
+  readonly run: string;
+  readonly session: string;
+  readonly agent: string | undefined;
+}
+
+export class SnapshotReplay {
+  /** Keys (role, timestamp, ids or digest, and the n of `messageKey`) of every message taken from a snapshot so far. */
+  private readonly seen = new Set<string>();
+  /** Ids of the calls replayed so far (a result whose id is not here has no call). */
+  private readonly callIds = new Set<string>();
+  private readonly sequencer: CallSequencer;
+  private identity: SnapshotIdentity | undefined;
+  private line = 0;
+  private used = false;
+  private rebuilt = 0;
+  private firstRebuiltLine = 0;
+
+  constructor(
+    private readonly context: AdapterContext,
+    private readonly file: string,
+  ) {
+    this.sequencer = new CallSequencer({ call: (call) => this.emitCall(call), result: (result) => this.emitResult(result) });
+  }
+
+  /** Replays what this snapshot adds; true when replay used any of it (the line is then used). */
+  snapshot(line: number, messages: readonly unknown[], identity: SnapshotIdentity): boolean {
+    this.identity = identity;
+    this.line = line;
+    this.used = false;
+    const occurrences = new Map<string, number>();
+    for (const message of messages) {
+      if (!isPlainObject(message)) continue;
+      const base = messageKey(message);
+      const n = occurrences.get(base) ?? 0;
+      occurrences.set(base, n + 1);
+      const key = `${base}#${n}`;
+      if (this.seen.has(key)) continue;
+      this.seen.add(key);
+      this.message(message);
+    }
+    this.sequencer.flush();
+    return this.used;
+  }
+
+  /** Says how many calls were rebuilt from results with no call (the summary cannot say it yet). */
+  end(): void {
+    if (this.rebuilt === 0) return;
+    const calls = `${this.rebuilt} call${this.rebuilt === 1 ? "" : "s"}`;
+    this.note(this.firstRebuiltLine, `${calls} rebuilt from toolResult messages of an unknown tool whose call no snapshot holds (replayed with absent arguments)`);
+  }
+
+  private message(message: Record<string, unknown>): void {
+    switch (own(message, "role")) {
+      case "user":
+        // A new prompt: calls still held back are due now, as in a transcript.
+        return this.sequencer.flush();
+      case "assistant":
+        return this.assistant(message);
+      case "toolResult":
+        return this.toolResult(message);
+      default:
+        return; // custom, bashExecution, compaction and branch summaries: nothing replay uses.
+    }
+  }
+
+  private assistant(message: Record<string, unknown>): void {
+    const { calls, unnamed } = toolCallBlocks(message);
+    if (unnamed > 0) this.note(this.line, `${unnamed} toolCall block${unnamed === 1 ? "" : "s"} without a "name" in messagesSnapshot; not replayed`);
+    for (const call of calls) {
+      if (call.id !== undefined) this.callIds.add(call.id);
+      this.sequencer.call(message, { line: this.line, ...call });
+    }
+  }
+
+  private toolResult(message: Record<string, unknown>): void {
+    const parsed = toolResultMessage(message);
+    if (!parsed.ok) return this.note(this.line, `${parsed.reason} in messagesSnapshot; not replayed`);
+    const result: SequencedResult = { line: this.line, ...parsed.value };
+    if (result.id === undefined || this.callIds.has(result.id)) {
+      if (!this.sequencer.result(result)) this.emitResult(result);
+      return;
+    }
+    // No snapshot holds its call.
+    const error = "error" in result.outcome ? result.outcome.error : undefined;
+    if (result.tool === undefined || typeof error !== "string" || unknownToolName(error) === undefined) {
+      return this.note(this.line, `toolResult ${quote(result.id)} of a call no snapshot holds; not replayed`);
+    }
+    this.callIds.add(result.id);
+    if (this.rebuilt++ === 0) this.firstRebuiltLine = this.line;
+    this.sequencer.flush();
+    this.emitCall({ line: this.line, id: result.id, tool: result.tool, args: undefined });
+    this.emitResult(result);
+  }
+
+  private base(type: LoopEvent["type"]): Record<string, unknown> {
+    const { run, session, agent } = this.identity!;
+    const event: Record<string, unknown> = { type, run, session };
+    if (agent !== undefined) event.agent = agent;
+    event.file = this.file;
+    event.line = this.line;
+    return event;
+  }
+
+  private emitCall(call: SequencedCall): void {
+    const event = this.base("tool_call");
+    if (call.id !== undefined) event.id = call.id;
+    event.tool = call.tool;
+    if (call.args !== undefined) event.args = call.args;
+    this.emit(event);
+  }
+
+  private emitResult(result: SequencedResult): void {
+    const event = this.base("tool_result");
+    if (result.id !== undefined) event.id = result.id;
+    if (result.tool !== undefined) event.tool = result.tool;
+    Object.assign(event, result.outcome);
+    this.emit(event);
+  }
+
+  private emit(event: Record<string, unknown>): void {
+    const emitted = this.context.emit(event as unknown as LoopEvent);
+    if (emitted.used) this.used = true;
+    else this.note(this.line, emitted.reason);
+  }
+
+  private note(line: number, reason: string): void {
+    this.context.tally.note({ file: this.file, line, reason });
+  }
+}
+
+/**
+ * `role|timestamp|ids`, or `role|timestamp|#digest` when a tool call or result lacks its id (or the
+ * message has neither ids nor a timestamp to tell it apart from another). NUL separates the parts:
+ * ids are free text.
+ */
+function messageKey(message: Record<string, unknown>): string {
+  const role = own(message, "role");
+  const raw = own(message, "timestamp");
+  const timestamp = typeof raw === "number" || typeof raw === "string" ? String(raw) : undefined;
+  const head = `${typeof role === "string" ? role : ""}\u0000${timestamp ?? ""}\u0000`;
+  const ids = messageIds(message);
+  if (ids !== undefined && (ids !== "" || timestamp !== undefined)) return head + ids;
+  return `${head}#${createHash("sha256").update(JSON.stringify(message)).digest("base64")}`;
+}
+
+/** The message's tool-call ids joined, "" when it has none, undefined when one lacks its id. */
+function messageIds(message: Record<string, unknown>): string | undefined {
+  if (own(message, "role") === "toolResult") return idText(own(message, "toolCallId"));
+  const { calls, unnamed } = toolCallBlocks(message);
+  if (unnamed > 0 || calls.some((call) => call.id === undefined)) return undefined;
+  return calls.map((call) => call.id).join("\u0000");
+}
