@@ -74,7 +74,10 @@ describe("captured console lines in the JSON form", () => {
 
 describe("sniffing the text console form", () => {
   const record = (i: number, subsystem = "agent/embedded") => `2026-06-16T02:22:${String(i).padStart(2, "0")}.094+02:00 [${subsystem}] embedded run start: runId=r${i}`;
-  const formatOf = async (text: string) => (await adapterFor(textSource("x.log", text))).adapter.format;
+  const formatOf = async (text: string) => {
+    const chosen = await adapterFor(textSource("x.log", text));
+    return "adapter" in chosen ? chosen.adapter.format : "not recognised";
+  };
 
   it("records, even with a stack trace among the first lines, are a Gateway log", async () => {
     expect(await formatOf([record(1), record(2), record(3)].join("\n"))).toBe("gateway-log");

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LineTally } from "../src/adapters/adapter.js";
+import { UnitHistory, LineTally } from "../src/adapters/adapter.js";
 import { canonicalEventsAdapter } from "../src/adapters/canonicalEvents.js";
 import { textSource } from "../src/adapters/lineSource.js";
 import { resolveConfig, type RawBlock } from "../src/core/config.js";
@@ -118,6 +118,7 @@ async function prepareText(name: string, text: string): Promise<PreparedEvent[]>
   const prepared: PreparedEvent[] = [];
   await canonicalEventsAdapter.read(textSource(name, text), {
     tally: new LineTally(),
+    unit: new UnitHistory([name], false),
     options: {},
     emit(event) {
       const disposition = preparer.prepare(event);

@@ -58,8 +58,15 @@ describe("bundled fixtures through the CLI", () => {
   it("a folder is read recursively in sorted order, and thresholds can be changed with --set", () => {
     // --quiet: the Gateway-log fixture holds two deliberately bad lines (reported on stderr).
     const rows = findings("fixtures", "--set", "criticalThreshold=12", "--quiet");
-    const files = ndjsonFindings(runCli(["analyze", "fixtures", "-f", "ndjson"]).stdout).map((f) => f.file);
-    expect([...files]).toEqual([...files].sort());
+    // Files in sorted order; the sessions of a transcript store (`<db>#<id>`) in the order they began.
+    // (A folder's entries are sorted by name, so `openclaw/` comes before `openclaw-store/`.)
+    const files = ndjsonFindings(runCli(["analyze", "fixtures", "-f", "ndjson"]).stdout).map((f) => String(f.file).split("#")[0]!);
+    const bySegments = (a: string, b: string) => {
+      const [x, y] = [a.split("/"), b.split("/")];
+      for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+      return x.length - y.length;
+    };
+    expect([...files]).toEqual([...files].sort(bySegments));
     expect(rows.filter((r) => r[0] === "poll-1" && r[3] === "critical").map((r) => r[1])).toEqual(range(13, 22));
   });
 });

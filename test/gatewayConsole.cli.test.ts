@@ -131,8 +131,10 @@ describe("console text that is not a clean record", () => {
   it("a plain text file is not taken for a Gateway log", () => {
     const file = join(mkdtempSync(join(tmpdir(), "looplens-console-")), "notes.log");
     writeFileSync(file, "Gateway notes\n2026-06-16T02:22:49Z [gateway] was restarted, see below\nthe loop warning came back\n");
-    const doc = JSON.parse(runCli(["analyze", file, "--format", "json"]).stdout) as Json;
+    const result = runCli(["analyze", file, "--format", "json"]);
+    const doc = JSON.parse(result.stdout) as Json;
     expect(doc.liveFindings ?? []).toEqual([]);
-    expect(doc.diagnostics[0]).toEqual({ file, line: 1, reason: "format not recognised; read as looplens events (use --input-format)" });
+    expect(doc.diagnostics[0]).toEqual({ file, line: 1, reason: "not read: not a transcript: text of no format looplens reads (use --input-format to force one); skipped" });
+    expect(result.status).toBe(2); // nothing in the input could be used
   });
 });

@@ -3,7 +3,7 @@
  * read through the session adapter, each store session must give exactly what its .jsonl gives.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { LineTally, type AdapterOptions } from "../src/adapters/adapter.js";
+import { UnitHistory, LineTally, type AdapterOptions } from "../src/adapters/adapter.js";
 import { fileSource, type LineSource } from "../src/adapters/lineSource.js";
 import { openclawSessionAdapter } from "../src/adapters/openclawSession.js";
 import { releaseStores, storeSessionKey, storeSessionSource, storeSessions } from "../src/adapters/sqliteStore.js";
@@ -21,7 +21,8 @@ const transcript = (session: string) => `fixtures/openclaw/agents/main/sessions/
 async function readThrough(source: LineSource, options: AdapterOptions) {
   const events: LoopEvent[] = [];
   const tally = new LineTally();
-  await openclawSessionAdapter.read(source, { tally, options, emit: (event) => (events.push(event as LoopEvent), { used: true }) });
+  await openclawSessionAdapter.read(source, { tally,
+    unit: new UnitHistory([source.file], false), options, emit: (event) => (events.push(event as LoopEvent), { used: true }) });
   return { events: events.map(({ file: _f, ...event }) => event), counts: tally.counts, diagnostics: tally.diagnostics.map(({ file: _f, ...d }) => d), files: new Set(events.map((e) => e.file)) };
 }
 

@@ -229,6 +229,26 @@ class TrajectoryReader {
   }
 }
 
+/**
+ * A sidecar read together with its session's transcript (inputs.md §3): both describe the same runs,
+ * so the transcript is replayed and the sidecar only names its runs (its `prompt.submitted` run ids,
+ * which openclawSession.ts takes as authoritative); its lines are accounted for as ignored, with one
+ * diagnostic, and no run is reported twice.
+ */
+async function besideTranscript(source: LineSource, context: AdapterContext, scan: TrajectoryScan): Promise<void> {
+  context.unit.sidecarRunIds = scan.promptRunIds;
+  let first = true;
+  await source.forEachLine((text, line, terminated, problem) => {
+    const classified = classifyTrajectoryLine(text, terminated, problem);
+    if (classified.kind === "bad") return context.tally.skipped(source.file, line, classified.reason);
+    if (first && classified.kind === "event") {
+      first = false;
+      return context.tally.ignored(source.file, line, "trajectory sidecar read with its transcript: the transcript's calls are replayed, this file names their runs");
+    }
+    context.tally.ignored();
+  });
+}
+
 export const openclawTrajectoryAdapter: InputAdapter = {
   format: "openclaw-trajectory",
 
@@ -237,7 +257,9 @@ export const openclawTrajectoryAdapter: InputAdapter = {
   },
 
   async read(source: LineSource, context: AdapterContext) {
-    const reader = new TrajectoryReader(context, source.file, await scanTrajectory(source));
+    const scan = await scanTrajectory(source);
+    if (context.unit.hasTranscript) return besideTranscript(source, context, scan);
+    const reader = new TrajectoryReader(context, source.file, scan);
     await source.forEachLine((text, line, terminated, problem) => {
       const classified = classifyTrajectoryLine(text, terminated, problem);
       if (classified.kind === "blank") return context.tally.ignored();

@@ -52,8 +52,6 @@ export class SnapshotReplay {
   private identity: SnapshotIdentity | undefined;
   private line = 0;
   private used = false;
-  private rebuilt = 0;
-  private firstRebuiltLine = 0;
 
   constructor(
     private readonly context: AdapterContext,
@@ -82,11 +80,9 @@ export class SnapshotReplay {
     return this.used;
   }
 
-  /** Says how many calls were rebuilt from results with no call (the summary cannot say it yet). */
+  /** Nothing is held back past a snapshot; kept for the reader's symmetry with TranscriptReplay. */
   end(): void {
-    if (this.rebuilt === 0) return;
-    const calls = `${this.rebuilt} call${this.rebuilt === 1 ? "" : "s"}`;
-    this.note(this.firstRebuiltLine, `${calls} rebuilt from toolResult messages of an unknown tool whose call no snapshot holds (replayed with absent arguments)`);
+    this.sequencer.flush();
   }
 
   private message(message: Record<string, unknown>): void {
@@ -126,7 +122,7 @@ export class SnapshotReplay {
       return this.note(this.line, `toolResult ${quote(result.id)} of a call no snapshot holds; not replayed`);
     }
     this.callIds.add(result.id);
-    if (this.rebuilt++ === 0) this.firstRebuiltLine = this.line;
+    this.context.tally.transcript.reconstructedCalls++; // the summary counts them
     this.sequencer.flush();
     this.emitCall({ line: this.line, id: result.id, tool: result.tool, args: undefined });
     this.emitResult(result);

@@ -188,7 +188,10 @@ async function readFile(path: string, tally: LineTally, options: InputOptions, r
   const source = await openSource(path);
   const chosen = await adapterFor(source, options.inputFormat);
   if ("unusable" in chosen) {
+    // One diagnostic for the file, not one per line; its lines are still accounted for (ignored),
+    // so that read = used + ignored + skipped covers every line given.
     tally.note({ file: source.file, line: 1, reason: `not read: ${chosen.unusable}` });
+    await source.forEachLine(() => void tally.ignored());
     return { file: source.file, reason: chosen.unusable };
   }
   const { adapter } = chosen;
@@ -216,13 +219,9 @@ async function readFile(path: string, tally: LineTally, options: InputOptions, r
   return { file: source.file, format: adapter.format };
 }
 
-/** A session transcript of the unit replays its runs (so a sidecar beside it only names them). */
+/** The unit holds the session's live transcript, which replays its runs (so a sidecar beside it only names them). */
 function unitHasTranscript(unit: InputUnit): boolean {
-  if (unit.length < 2) return false;
-  return unit.some((file) => {
-    const role = sessionFileName(file)?.role;
-    return role !== undefined && role !== "trajectory";
-  });
+  return unit.length > 1 && unit.some((file) => sessionFileName(file)?.role === "live");
 }
 
 interface ReadAll {

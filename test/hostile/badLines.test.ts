@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { LineTally } from "../../src/adapters/adapter.js";
+import { LineTally, UnitHistory } from "../../src/adapters/adapter.js";
 import { TOO_LONG_LINE, type LineSource } from "../../src/adapters/lineSource.js";
 import { ROOT } from "../helpers/cli.js";
 import { ADAPTERS, analyzeFile, findingKeys, runMain, tempDir } from "./harness.js";
@@ -187,7 +187,7 @@ describe("bad bytes in every format", () => {
       },
     };
     const tally = new LineTally();
-    await adapter.read(source, { tally, options: {}, emit: () => ({ used: true }) });
+    await adapter.read(source, { tally, unit: new UnitHistory([source.file], false), options: {}, emit: () => ({ used: true }) });
     expect(tally.counts.read).toBe(3);
     expect(tally.counts.skipped).toBe(1);
     expect(tally.diagnostics).toContainEqual({ file: "big.jsonl", line: 2, reason: `line too long (${300 * 2 ** 20} bytes, over the 256 MiB limit); not read` });
