@@ -95,8 +95,8 @@ export type EmitResult = { readonly used: true } | { readonly used: false; reado
  * file has one too, so adapters need no special case.
  */
 export class UnitHistory {
-  /** Entry ids replayed from earlier files of the unit (kept only when the unit has several files). */
-  readonly entryIds: Set<string> | undefined;
+  /** Keys (id and timestamp: transcriptCopies.ts) of entries that earlier files of the unit held; kept only when it has several files. */
+  readonly entryIds: Set<number> | undefined;
   /** Keys of message entries replayed so far, to recognise rewritten copies (transcriptCopies.ts). */
   readonly messageKeys = new Set<number>();
   /** Tool-call ids of the session so far (a result no call carries may be a rebuilt call: transcriptReplay.ts). */

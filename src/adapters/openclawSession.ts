@@ -36,7 +36,7 @@ import {
   type SessionLine,
 } from "./sessionEntries.js";
 import { scanSession } from "./sessionTree.js";
-import { CopyDetector, messageCopyKey } from "./transcriptCopies.js";
+import { CopyDetector, entryKey, messageCopyKey } from "./transcriptCopies.js";
 import { TranscriptReplay } from "./transcriptReplay.js";
 
 const SESSION_FORMAT_VERSION = 3;
@@ -60,8 +60,8 @@ class SessionReader {
   private readonly replay: TranscriptReplay;
   /** Copies of earlier messages (file order only: the active branch holds no copy of itself). */
   private readonly copies: CopyDetector | undefined;
-  /** Ids of this file's entries, joined to the unit's once the file is read through. */
-  private readonly ids: string[] | undefined;
+  /** Keys of this file's entries, joined to the unit's once the file is read through. */
+  private readonly ids: number[] | undefined;
 
   constructor(
     private readonly context: AdapterContext,
@@ -98,13 +98,13 @@ class SessionReader {
       if (this.headerLine === undefined) tally.note({ file: this.file, line, reason: "no session header; the session id is taken from the file name" });
     }
     if (this.ids !== undefined) {
-      const id = idText(own(entry, "id"), form);
-      if (id !== undefined) {
-        if (unit.entryIds!.has(id)) {
+      const key = entryKey(entry, idText(own(entry, "id"), form), form);
+      if (key !== undefined) {
+        if (unit.entryIds!.has(key)) {
           tally.transcript.duplicates++;
           return tally.ignored();
         }
-        this.ids.push(id);
+        this.ids.push(key);
       }
     }
     if (!replayed) return tally.ignored();

@@ -35,7 +35,7 @@ import { idText } from "./openclawMessages.js";
 import { segmentNames, type RunMarker } from "./runNaming.js";
 import { classifySessionLine, entryMessage, entryRunMarker, type SessionLine } from "./sessionEntries.js";
 import { SessionLineScanner, type ScannedLine } from "./sessionLineScan.js";
-import { CopyDetector, messageCopyKey } from "./transcriptCopies.js";
+import { CopyDetector, entryKey, messageCopyKey } from "./transcriptCopies.js";
 
 export type { DanglingParent } from "./branchTree.js";
 
@@ -59,8 +59,8 @@ export interface ScanOptions {
   readonly fromBytes: boolean;
   /** Ids kept for the one-pass tree (default ALL_IDS_LIMIT; tests lower it to exercise the other way). */
   readonly allIdsLimit?: number;
-  /** Entry ids that earlier files of the session held: those entries are not replayed again. */
-  readonly earlierIds?: ReadonlySet<string>;
+  /** Keys of entries that earlier files of the session held: those entries are not replayed again. */
+  readonly earlierIds?: ReadonlySet<number>;
   /** Copy keys of messages replayed from earlier files (file order only). */
   readonly earlierMessages?: Set<number>;
 }
@@ -105,6 +105,8 @@ interface EntryFacts {
   readonly marker: RunMarker | undefined;
   /** A user message's copy key (user messages are always parsed). */
   readonly copyKey?: number | undefined;
+  /** A run marker's entry key across the session's files (markers are always parsed). */
+  readonly entryKey?: number | undefined;
 }
 
 /** Folds one line's facts (`undefined`: not an entry), whether read from bytes or parsed, in the same way. */
@@ -125,8 +127,10 @@ function parsedFacts(line: number, parsed: SessionLine): EntryFacts | undefined 
   if (parsed.kind !== "entry") return undefined;
   const marker = entryRunMarker(line, parsed.type, parsed.value, parsed.form);
   const refs = entryRefs(parsed.value, parsed.form);
-  if (marker?.kind !== "user") return { refs, marker };
-  return { refs, marker, copyKey: messageCopyKey("user", entryMessage(parsed.value)!, parsed.form, []) };
+  if (marker === undefined) return { refs, marker };
+  const key = entryKey(parsed.value, refs.id, parsed.form);
+  if (marker.kind !== "user") return { refs, marker, entryKey: key };
+  return { refs, marker, entryKey: key, copyKey: messageCopyKey("user", entryMessage(parsed.value)!, parsed.form, []) };
 }
 
 function scannedFacts(line: number, scanned: ScannedLine): EntryFacts | undefined {
@@ -167,7 +171,7 @@ function markerFilter(options: ScanOptions): (facts: EntryFacts) => boolean {
   const earlier = options.earlierIds;
   const copies = options.activeBranch ? undefined : new CopyDetector(options.earlierMessages ?? new Set());
   return (facts) => {
-    if (earlier !== undefined && facts.refs.id !== undefined && earlier.has(facts.refs.id)) return false;
+    if (earlier !== undefined && facts.entryKey !== undefined && earlier.has(facts.entryKey)) return false;
     return !(copies && facts.marker?.kind === "user" && copies.isCopy(facts.copyKey));
   };
 }

@@ -14,27 +14,41 @@ import { own } from "../core/plainObject.js";
 
 /** The copy key of a message entry's message, or undefined when it has no timestamp. */
 export function messageCopyKey(role: string, message: Record<string, unknown>, form: StringForm, ids: ReadonlyArray<string | undefined>): number | undefined {
-  const raw = own(message, "timestamp");
-  let timestamp: string;
-  if (typeof raw === "number" && Number.isFinite(raw)) timestamp = `n${raw}`;
-  else if (typeof raw === "string" && raw !== "") timestamp = `s${textOf(form, raw)}`;
-  else return undefined;
+  const timestamp = timestampText(own(message, "timestamp"), form);
+  if (timestamp === undefined) return undefined;
+  return hashParts([role, timestamp, ...ids.map((id) => id ?? "\u0000")]);
+}
+
+/**
+ * The key an entry is known by across the files of one session: its `id` and its own `timestamp`
+ * (a copy in a checkpoint or backup keeps both). The id alone is not enough: ids are 8 hex digits,
+ * unique within a file, and two lives of a session of 10^4 entries each share one with odds of ~2%.
+ */
+export function entryKey(entry: Record<string, unknown>, id: string | undefined, form: StringForm): number | undefined {
+  if (id === undefined) return undefined;
+  return hashParts([id, timestampText(own(entry, "timestamp"), form) ?? ""]);
+}
+
+function timestampText(raw: unknown, form: StringForm): string | undefined {
+  if (typeof raw === "number" && Number.isFinite(raw)) return `n${raw}`;
+  if (typeof raw === "string" && raw !== "") return `s${textOf(form, raw)}`;
+  return undefined;
+}
+
+/** A 53-bit hash of the parts (two 32-bit FNV-style lanes), with a separator no text holds. */
+function hashParts(parts: readonly string[]): number {
   let a = 0x811c9dc5 | 0;
   let b = 0x9747b28c | 0;
-  const mix = (text: string) => {
+  for (const text of parts) {
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
       a = Math.imul(a ^ c, 0x01000193);
       b = Math.imul(b ^ c, 0x5bd1e995);
       b ^= b >>> 13;
     }
-    // A separator that no text holds, so that ["ab","c"] and ["a","bc"] differ.
     a = Math.imul(a ^ 0x10000, 0x01000193);
     b = Math.imul(b ^ 0x10000, 0x5bd1e995);
-  };
-  mix(role);
-  mix(timestamp);
-  for (const id of ids) mix(id ?? "\u0000");
+  }
   return (a >>> 0) * 0x200000 + (b >>> 11);
 }
 

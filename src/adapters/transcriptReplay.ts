@@ -109,7 +109,14 @@ export class TranscriptReplay {
   /** A compaction: tallied here like the results, since it is an event of its own. */
   compaction(line: number): void {
     this.sequencer.flush();
-    this.tally(line, this.context.emit(this.base("compaction", line) as unknown as LoopEvent));
+    this.tally(line, this.emit(this.base("compaction", line)));
+  }
+
+  /** Hands an event to replay; once replay used one, the run in progress is no longer silent. */
+  private emit(event: Record<string, unknown>): ReturnType<AdapterContext["emit"]> {
+    const emitted = this.context.emit(event as unknown as LoopEvent);
+    if (emitted.used) this.silentRunLine = undefined;
+    return emitted;
   }
 
   end(): void {
@@ -126,7 +133,6 @@ export class TranscriptReplay {
   private base(type: LoopEvent["type"], line: number): Record<string, unknown> {
     const { session, agent } = this.identity();
     const run = this.runs.current();
-    this.silentRunLine = undefined;
     this.openRun = run;
     this.openRunLine = line;
     const event: Record<string, unknown> = { type, run, session };
@@ -142,7 +148,7 @@ export class TranscriptReplay {
     event.tool = call.tool;
     if (call.args !== undefined) event.args = call.args;
     if (call.form === "bytes") event.form = call.form;
-    this.context.emit(event as unknown as LoopEvent);
+    this.emit(event);
   }
 
   private emitResult(result: SequencedResult): void {
@@ -151,7 +157,7 @@ export class TranscriptReplay {
     if (result.tool !== undefined) event.tool = result.tool;
     Object.assign(event, result.outcome);
     if (result.form === "bytes") event.form = result.form;
-    this.tally(result.line, this.context.emit(event as unknown as LoopEvent));
+    this.tally(result.line, this.emit(event));
   }
 
   private tally(line: number, emitted: ReturnType<AdapterContext["emit"]>): void {

@@ -96,13 +96,13 @@ export class TranscriptBuilder {
 
   /**
    * A rewritten copy of an earlier entry, as a later rewrite appends them: the same message under a
-   * new entry id and the current parent; `truncate` shortens its text content as rewrites do.
+   * new entry id and the current parent; `truncate` shortens a tool result's text as rewrites do.
    */
   copy(entryId: string, truncate = false): string {
     const line = this.lines.find((text) => (JSON.parse(text) as { id?: string }).id === entryId);
     if (line === undefined) throw new Error(`no entry ${entryId}`);
     const { type, id: _id, parentId: _parent, timestamp: _ts, ...fields } = JSON.parse(line) as Record<string, unknown>;
-    if (truncate && typeof fields.message === "object" && fields.message !== null) {
+    if (truncate && typeof fields.message === "object" && fields.message !== null && (fields.message as { role?: string }).role === "toolResult") {
       const message = fields.message as { content?: unknown };
       if (Array.isArray(message.content)) message.content = [{ type: "text", text: "[... middle content omitted ...]" }];
     }
