@@ -10,14 +10,18 @@ import type { LineSource, RawLineHandler, ReadOptions } from "../adapters/lineSo
 import type { LoopEvent } from "../core/events.js";
 import type { Diagnostic, Finding, RunReport } from "../core/findings.js";
 import type { Digest } from "../core/hashing.js";
-import { createHashing } from "../core/hashing.js";
+import type { ProfileRequest } from "../core/profiles/choice.js";
+import type { ProfileName } from "../core/profiles/profile.js";
+import { selectProfiles, type ProfileSelection } from "../core/profiles/selection.js";
 import { isLiveEvent, type LiveEvent } from "../core/liveEvents.js";
 import { LiveRunBook } from "../core/liveRuns.js";
 import { EventPreparer, type PreparedEvent } from "../core/prepare.js";
-import { Replayer, type ConfigForAgent } from "../core/replay.js";
+import { Replayer, type ConfigForAgent, type ProfileForRun } from "../core/replay.js";
 
 export interface InputOptions extends AdapterOptions {
   readonly inputFormat?: InputFormat;
+  /** `--profile`; absent = the default generation. Plain data: it crosses to worker threads. */
+  readonly profile?: ProfileRequest;
   /** Called as input is read, with the bytes read and lines split since the last call (progress). */
   readonly onProgress?: ProgressSink;
 }
@@ -119,7 +123,7 @@ type PreparedSink = (file: string, format: InputFormat, again: boolean) => (prep
 async function readInput(
   path: string,
   tally: LineTally,
-  hashing: ReturnType<typeof createHashing>,
+  profiles: ProfileSelection,
   options: InputOptions,
   sink: PreparedSink,
   live: (event: LiveEvent) => void,
@@ -130,7 +134,7 @@ async function readInput(
   if (!sniffed) tally.note({ file: source.file, line: 1, reason: "format not recognised; read as looplens events (use --input-format)" });
   const start = tally.mark();
   const read = (again: boolean) => {
-    const preparer = new EventPreparer(hashing);
+    const preparer = new EventPreparer(profiles.hashingFor);
     const deliver = sink(source.file, adapter.format, again);
     return adapter.read(readingSource(source, tally, options.onProgress), {
       tally,
@@ -175,9 +179,9 @@ async function readInputs(
   forReplay: boolean,
 ): Promise<{ tally: LineTally; files: Array<{ file: string; format: InputFormat }> }> {
   const tally = new LineTally();
-  const hashing = createHashing(digest);
+  const profiles = selectProfiles(options.profile, digest);
   const files: Array<{ file: string; format: InputFormat }> = [];
-  for (const path of await expandPaths(paths)) files.push(await readInput(path, tally, hashing, options, sink, live, forReplay));
+  for (const path of await expandPaths(paths)) files.push(await readInput(path, tally, profiles, options, sink, live, forReplay));
   return { tally, files };
 }
 
@@ -213,11 +217,11 @@ export async function prepareInputs(paths: readonly string[], digest: Digest, op
   return { files: prepared, lines: tally.counts, diagnostics: tally.diagnostics, diagnosticsTotal: tally.diagnosticsTotal };
 }
 
-/** Replays prepared inputs under one config. */
-export function replayPrepared(inputs: PreparedInputs, configFor: ConfigForAgent): RunReport[] {
+/** Replays prepared inputs under one config (and the profile choice they were prepared under). */
+export function replayPrepared(inputs: PreparedInputs, configFor: ConfigForAgent, profileFor?: ProfileForRun): RunReport[] {
   const runs: RunReport[] = [];
   for (const file of inputs.files) {
-    const replayer = new Replayer(configFor);
+    const replayer = new Replayer(configFor, profileFor);
     for (const event of file.events) replayer.push(event);
     for (const run of replayer.finish()) runs.push(run);
   }
@@ -234,8 +238,8 @@ export interface FileAnalysis {
   readonly lines: LineCounts;
   readonly diagnostics: Diagnostic[];
   readonly diagnosticsTotal: number;
-  /** Agents whose config replay asked for, in first-asked order (to replay config notices in order). */
-  readonly agentsResolved: Array<string | null>;
+  /** Agents (and profiles) whose config replay asked for, in first-asked order (to replay config notices in order). */
+  readonly agentsResolved: Array<{ readonly agent: string | null; readonly profile: ProfileName }>;
 }
 
 /**
@@ -249,16 +253,18 @@ export async function analyzeFile(
   options: InputOptions = {},
   onLive?: (event: LiveEvent) => void,
 ): Promise<FileAnalysis> {
-  const agentsResolved: Array<string | null> = [];
-  const asked = new Set<string | null>();
+  const agentsResolved: Array<{ agent: string | null; profile: ProfileName }> = [];
+  const asked = new Set<string>();
+  const profiles = selectProfiles(options.profile, digest);
   const newReplayer = () =>
-    new Replayer((agent) => {
-      if (!asked.has(agent)) {
-        asked.add(agent);
-        agentsResolved.push(agent);
+    new Replayer((agent, profile) => {
+      const key = `${profile}\u0000${agent ?? ""}\u0000${agent === null}`;
+      if (!asked.has(key)) {
+        asked.add(key);
+        agentsResolved.push({ agent, profile });
       }
-      return configFor(agent);
-    });
+      return configFor(agent, profile);
+    }, profiles.profileFor);
   let replayer = newReplayer();
   const tally = new LineTally();
   const liveEvents: LiveEvent[] = [];
@@ -272,7 +278,7 @@ export async function analyzeFile(
     return push;
   };
   const live = onLive ?? ((event: LiveEvent) => void liveEvents.push(event));
-  const { file, format } = await readInput(path, tally, createHashing(digest), options, sink, live, true);
+  const { file, format } = await readInput(path, tally, profiles, options, sink, live, true);
   const { counts: lines, diagnostics, diagnosticsTotal } = tally;
   return { file, format, runs: replayer.finish(), liveEvents, lines, diagnostics, diagnosticsTotal, agentsResolved };
 }
