@@ -26,17 +26,20 @@ export interface ChurnProbe {
 }
 
 function noProgressChurn(history: readonly NewestRecord[], probe: ChurnProbe): ArgumentChurn {
-  const variants = new Map<string, { calls: number; resultHash: string }>();
+  // Made on the first no-progress record: most calls (successes) never get that far.
+  let variants: Map<string, { calls: number; resultHash: string }> | undefined;
   for (let i = history.length - 1; i >= 0; i--) {
     const record = history[i]!;
     if (record.tool !== probe.tool) break; // churn is a contiguous same-tool tail
     if (record.resultHash === undefined) continue; // pending calls and vetoes
     if (record.noProgress !== true) break;
+    variants ??= new Map();
     const variant = variants.get(record.argsHash);
     if (variant === undefined) variants.set(record.argsHash, { calls: 1, resultHash: record.resultHash });
     else if (variant.resultHash !== record.resultHash) break;
     else variant.calls++;
   }
+  if (variants === undefined) return NONE;
   let total = 0;
   let stableCalls = 0;
   const stable: Array<{ calls: number; resultHash: string }> = [];
