@@ -98,6 +98,8 @@ function benchDataset(format, spec) {
   const variants = [
     { key: "baseline", args: [join(ROOT, "bench", "baseline.mjs"), data.dir] },
     { key: "analyze", args: [BIN, "analyze", "--format", "json", data.dir] },
+    // The newest detector generation on the same input (target: within 10% of the default's throughput).
+    { key: "newest", args: [BIN, "analyze", "--profile", "newest", "--format", "json", data.dir] },
     ...(data.files > 1 ? [{ key: "serial", args: [BIN, "analyze", "--format", "json", data.dir], env: { LOOPLENS_WORKERS: "0" } }] : []),
   ];
   const samples = Object.fromEntries(variants.map((v) => [v.key, { ms: [], rss: [] }]));
@@ -122,6 +124,8 @@ function benchDataset(format, spec) {
     baselineMBs: rate("baseline"),
     analyzeMBs: rate("analyze"),
     ratio: rate("analyze") / rate("baseline"),
+    newestMBs: rate("newest"),
+    newestVsDefault: rate("newest") / rate("analyze"),
     serialMBs: samples.serial ? rate("serial") : undefined,
     serialRatio: samples.serial ? rate("serial") / rate("baseline") : undefined,
     baselineRssMb: Math.max(...samples.baseline.rss),
@@ -130,7 +134,7 @@ function benchDataset(format, spec) {
   log(
     `${format}/${spec.name}: baseline ${row.baselineMBs.toFixed(0)} MB/s, analyze ${row.analyzeMBs.toFixed(0)} MB/s (ratio ${row.ratio.toFixed(2)}` +
       (row.serialRatio !== undefined ? `, serial ${row.serialRatio.toFixed(2)}` : "") +
-      `), peak RSS ${row.analyzeRssMb.toFixed(0)} MB`,
+      `), newest ${row.newestMBs.toFixed(0)} MB/s (${row.newestVsDefault.toFixed(2)}× default), peak RSS ${row.analyzeRssMb.toFixed(0)} MB`,
   );
   return row;
 }
@@ -162,6 +166,12 @@ function markdown(rows, sweeps, unsupported) {
         `| ${r.format} ${r.dataset} | ${r.files} | ${fmt(r.mb)} | ${r.lines} | ${fmt(r.baselineMBs)} | ${fmt(r.analyzeMBs)} | ${fmt(r.ratio, 2)} ${check(r.ratio >= 0.6)} | ${fmt(r.serialRatio, 2)} | ${fmt(r.analyzeRssMb)} ${check(r.analyzeRssMb < 150)} | ${fmt(r.baselineRssMb)} |`,
     ),
     ...unsupported.map((u) => `| ${u} | – | – | – | – | – | unsupported (this build has no OpenClaw session adapter) | – | – | – |`),
+    "",
+    "`--profile newest` beside the default profile (same files, same runs; target: at least 0.9× the default's MB/s):",
+    "",
+    "| input | default MB/s | newest MB/s | newest / default |",
+    "|---|---:|---:|---:|",
+    ...rows.map((r) => `| ${r.format} ${r.dataset} | ${fmt(r.analyzeMBs)} | ${fmt(r.newestMBs)} | ${fmt(r.newestVsDefault, 2)} ${check(r.newestVsDefault >= 0.9)} |`),
     "",
     "| sweep input | MB | one analyze (ms) | 20 configs (ms) | cost |",
     "|---|---:|---:|---:|---:|",

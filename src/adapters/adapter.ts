@@ -105,6 +105,8 @@ export class UnitHistory {
   runsBefore = 0;
   /** The sidecar's run ids, in order, once it was read (they name the transcript's runs). */
   sidecarRunIds: readonly string[] | undefined;
+  /** The OpenClaw build the sidecar records: the transcript's runs start with it (`--profile auto`). */
+  harnessVersion: string | undefined;
 
   constructor(
     /** Every file of the unit, in reading order. */

@@ -99,8 +99,12 @@ export function toEvent(value: unknown, file: string, line: number, fallbackRun:
         },
       };
     }
-    default:
-      return { ok: true, event: { type: type as "run_start" | "run_end" | "compaction", ...base } };
+    default: {
+      // The OpenClaw build a run was recorded by (`looplens events` of a trajectory), for --profile auto.
+      const version = type === "run_start" ? own(value, "harnessVersion") : undefined;
+      const recorded = typeof version === "string" && version.trim() !== "" ? { harnessVersion: textOf(form, version) } : {};
+      return { ok: true, event: { type: type as "run_start" | "run_end" | "compaction", ...base, ...recorded } };
+    }
   }
 }
 

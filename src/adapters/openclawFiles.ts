@@ -33,6 +33,8 @@ const LIVE = /^(.+)\.jsonl$/;
 /** What an OpenClaw session file's name says, or undefined for a name of no such file. */
 export function sessionFileName(file: string): SessionFileName | undefined {
   if (file === "-" || file.includes("#")) return undefined;
+  // Cold archives are named by a hash of their content, not by their session (the header says it).
+  if (basename(dirname(file)) === "cold") return undefined;
   const name = basename(file).replace(COMPRESSED, "");
   let match: RegExpExecArray | null;
   if ((match = LIFE.exec(name))) return { sessionId: match[1]!, role: "life", order: match[3]! };

@@ -117,7 +117,7 @@ class TrajectoryReader {
       const run = runIdOf(value);
       if (run === undefined) return tally.skipped(this.file, line, "session.started without runId");
       this.run = run;
-      return this.emit(line, { type: "run_start", ...this.base(line, run) });
+      return this.emit(line, this.runStart(line, run));
     }
     if (COMPACTION_TYPES.has(type)) return this.compaction(line, runIdOf(value));
     if (type === "model.completed") return this.completed(line, value, data);
@@ -185,7 +185,16 @@ class TrajectoryReader {
     if (run === undefined) return this.context.tally.ignored(this.file, line, "prompt.submitted without runId; it starts no run");
     if (run === this.run) return this.context.tally.used();
     this.run = run;
-    this.emit(line, { type: "run_start", ...this.base(line, run) });
+    this.emit(line, this.runStart(line, run));
+  }
+
+  /**
+   * A run's start, with the OpenClaw build the file records (`trace.metadata`, read by the first
+   * pass): `--profile auto` replays the run under that build's generation.
+   */
+  private runStart(line: number, run: string): LoopEvent {
+    const version = this.scan.harnessVersion;
+    return { type: "run_start", ...this.base(line, run), ...(version !== undefined ? { harnessVersion: version } : {}) };
   }
 
   private completed(line: number, value: Record<string, unknown>, data: Record<string, unknown>): void {
@@ -237,6 +246,7 @@ class TrajectoryReader {
  */
 async function besideTranscript(source: LineSource, context: AdapterContext, scan: TrajectoryScan): Promise<void> {
   context.unit.sidecarRunIds = scan.promptRunIds;
+  context.unit.harnessVersion = scan.harnessVersion;
   let first = true;
   await source.forEachLine((text, line, terminated, problem) => {
     const classified = classifyTrajectoryLine(text, terminated, problem);

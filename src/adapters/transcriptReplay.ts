@@ -61,7 +61,10 @@ export class TranscriptReplay {
     this.startSilentRun();
     this.endRun();
     this.runs.userMessage();
-    this.silentRunLine = line;
+    const version = this.context.unit.harnessVersion;
+    if (version === undefined) this.silentRunLine = line;
+    // The build a sidecar records must reach replay before the run's first event (`--profile auto`).
+    else this.context.emit({ ...this.base("run_start", line), harnessVersion: version } as unknown as LoopEvent);
   }
 
   /** A run that emitted nothing is still a run: it is counted with a lone `run_start`. */

@@ -11,14 +11,18 @@ import type { LineSource, RawLineHandler, ReadOptions } from "../adapters/lineSo
 import type { LoopEvent } from "../core/events.js";
 import type { Diagnostic, Finding, RunReport } from "../core/findings.js";
 import type { Digest } from "../core/hashing.js";
-import { createHashing } from "../core/hashing.js";
+import type { ProfileRequest } from "../core/profiles/choice.js";
+import type { ProfileName } from "../core/profiles/profile.js";
+import { selectProfiles, type ProfileSelection } from "../core/profiles/selection.js";
 import { isLiveEvent, type LiveEvent } from "../core/liveEvents.js";
 import { LiveRunBook } from "../core/liveRuns.js";
 import { EventPreparer, type PreparedEvent } from "../core/prepare.js";
-import { Replayer, type ConfigForAgent } from "../core/replay.js";
+import { Replayer, type ConfigForAgent, type ProfileForRun } from "../core/replay.js";
 
 export interface InputOptions extends AdapterOptions {
   readonly inputFormat?: InputFormat;
+  /** `--profile`; absent = the default generation. Plain data: it crosses to worker threads. */
+  readonly profile?: ProfileRequest;
   /** Called as input is read, with the bytes read and lines split since the last call (progress). */
   readonly onProgress?: ProgressSink;
 }
@@ -138,7 +142,7 @@ interface UnitRead {
 async function readUnit(
   unit: InputUnit,
   tally: LineTally,
-  hashing: ReturnType<typeof createHashing>,
+  profiles: ProfileSelection,
   options: InputOptions,
   sink: PreparedSink,
   live: (event: LiveEvent) => void,
@@ -148,7 +152,7 @@ async function readUnit(
   const longWay = new Set<number>();
   for (let again = false; ; again = true) {
     const history = new UnitHistory(unit, unitHasTranscript(unit));
-    const preparer = new EventPreparer(hashing);
+    const preparer = new EventPreparer(profiles.hashingFor);
     const deliver = sink(again);
     const read: UnitRead = { files: [], unusable: [] };
     let index = 0;
@@ -243,10 +247,10 @@ async function readInputs(
   forReplay: boolean,
 ): Promise<ReadAll> {
   const tally = new LineTally();
-  const hashing = createHashing(digest);
+  const profiles = selectProfiles(options.profile, digest);
   const all: ReadAll = { tally, files: [], unusable: [] };
   for (const unit of await expandUnits(paths)) {
-    const read = await readUnit(unit, tally, hashing, options, sink, live, forReplay);
+    const read = await readUnit(unit, tally, profiles, options, sink, live, forReplay);
     for (const file of read.files) all.files.push(file);
     for (const file of read.unusable) all.unusable.push(file);
   }
@@ -292,11 +296,11 @@ export async function prepareInputs(paths: readonly string[], digest: Digest, op
   return { files: prepared, lines: tally.counts, transcript: tally.transcript, diagnostics: tally.diagnostics, diagnosticsTotal: tally.diagnosticsTotal };
 }
 
-/** Replays prepared inputs under one config. */
-export function replayPrepared(inputs: PreparedInputs, configFor: ConfigForAgent): RunReport[] {
+/** Replays prepared inputs under one config (and the profile choice they were prepared under). */
+export function replayPrepared(inputs: PreparedInputs, configFor: ConfigForAgent, profileFor?: ProfileForRun): RunReport[] {
   const runs: RunReport[] = [];
   for (const file of inputs.files) {
-    const replayer = new Replayer(configFor);
+    const replayer = new Replayer(configFor, profileFor);
     for (const event of file.events) replayer.push(event);
     for (const run of replayer.finish()) runs.push(run);
   }
@@ -314,8 +318,8 @@ export interface FileAnalysis {
   readonly transcript: TranscriptCounts;
   readonly diagnostics: Diagnostic[];
   readonly diagnosticsTotal: number;
-  /** Agents whose config replay asked for, in first-asked order (to replay config notices in order). */
-  readonly agentsResolved: Array<string | null>;
+  /** Agents (and profiles) whose config replay asked for, in first-asked order (to replay config notices in order). */
+  readonly agentsResolved: Array<{ readonly agent: string | null; readonly profile: ProfileName }>;
 }
 
 /** One input file as a unit of its own (tests, and inputs that name a single file). */
@@ -334,16 +338,18 @@ export async function analyzeUnit(
   options: InputOptions = {},
   onLive?: (event: LiveEvent) => void,
 ): Promise<FileAnalysis> {
-  const agentsResolved: Array<string | null> = [];
-  const asked = new Set<string | null>();
+  const agentsResolved: Array<{ agent: string | null; profile: ProfileName }> = [];
+  const asked = new Set<string>();
+  const profiles = selectProfiles(options.profile, digest);
   const newReplayer = () =>
-    new Replayer((agent) => {
-      if (!asked.has(agent)) {
-        asked.add(agent);
-        agentsResolved.push(agent);
+    new Replayer((agent, profile) => {
+      const key = `${profile}\u0000${agent ?? ""}\u0000${agent === null}`;
+      if (!asked.has(key)) {
+        asked.add(key);
+        agentsResolved.push({ agent, profile });
       }
-      return configFor(agent);
-    });
+      return configFor(agent, profile);
+    }, profiles.profileFor);
   let replayer = newReplayer();
   const tally = new LineTally();
   const liveEvents: LiveEvent[] = [];
@@ -357,7 +363,7 @@ export async function analyzeUnit(
     return push;
   };
   const live = onLive ?? ((event: LiveEvent) => void liveEvents.push(event));
-  const { files, unusable } = await readUnit(unit, tally, createHashing(digest), options, sink, live, true);
+  const { files, unusable } = await readUnit(unit, tally, profiles, options, sink, live, true);
   const { counts: lines, transcript, diagnostics, diagnosticsTotal } = tally;
   return { files, unusable, runs: replayer.finish(), liveEvents, lines, transcript, diagnostics, diagnosticsTotal, agentsResolved };
 }

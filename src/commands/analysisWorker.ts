@@ -39,7 +39,7 @@ const onProgress = setup.progress
 // Files are taken from the shared work list until none is left (see WorkList).
 for (let index = takeFile(setup.work); index !== undefined; index = takeFile(setup.work)) {
   try {
-    const result = await analyzeUnit(setup.work.files[index]!, digest, (agent) => resolver.effectiveFor(agent).config, { ...setup.input, onProgress });
+    const result = await analyzeUnit(setup.work.files[index]!, digest, (agent, profile) => resolver.effectiveFor(agent, profile).config, { ...setup.input, onProgress });
     flushProgress();
     reply({ kind: "done", index, result });
   } catch (error) {

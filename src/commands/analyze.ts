@@ -23,6 +23,7 @@ import {
 } from "./common.js";
 import { createConfigResolver } from "./configResolution.js";
 import { EXIT } from "./errors.js";
+import type { ProfileName } from "../core/profiles/profile.js";
 
 interface AnalyzeOptions extends CommonOptions {
   format: string;
@@ -34,9 +35,9 @@ interface AnalyzeOptions extends CommonOptions {
 export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: Io, version: string): Promise<number> {
   const resolver = await createConfigResolver(options, io.env);
   const digest = await loadXxhashDigest();
-  const input = { inputFormat: options.inputFormat, activeBranch: options.activeBranch };
-  const config = { config: options.config, agent: options.agent, set: options.set };
-  const configFor = (agent: string | null) => resolver.effectiveFor(agent).config;
+  const input = { inputFormat: options.inputFormat, activeBranch: options.activeBranch, ...(options.profile !== undefined && { profile: options.profile }) };
+  const config = { config: options.config, agent: options.agent, set: options.set, profile: options.profile };
+  const configFor = (agent: string | null, profile: ProfileName) => resolver.effectiveFor(agent, profile).config;
   const analysis = await analyzeAll(inputPaths(paths, io, options.quiet), digest, configFor, { config, input }, io.env, progressDisplay(io, options));
   const data: ReportData = {
     version,

@@ -103,16 +103,19 @@ export async function runCheck(paths: string[], options: CheckOptions, io: Io): 
   let skipped = 0;
 
   for (const file of files) {
-    const analysis = await analyzeInputs([file], digest, (agent) => resolver.effectiveFor(agent).config, {
+    const analysis = await analyzeInputs([file], digest, (agent, profile) => resolver.effectiveFor(agent, profile).config, {
       inputFormat: options.inputFormat,
       activeBranch: options.activeBranch,
+      ...(options.profile !== undefined && { profile: options.profile }),
     });
     skipped += analysis.lines.skipped;
     reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);
     const agentConfigs = new Map<string, ResolvedConfig>(
       options.agent === undefined ? appliedAgentOverrides(resolver, analysis.runs, undefined).map((id) => [id, resolver.effectiveFor(id).config]) : [],
     );
-    const now = renderSnapshot(buildSnapshot({ file, config: resolver.base.config, agentConfigs, lines: analysis.lines, runs: analysis.runs }));
+    const now = renderSnapshot(
+      buildSnapshot({ file, config: resolver.base.config, agentConfigs, lines: analysis.lines, runs: analysis.runs, ...(options.profile !== undefined && { profile: options.profile }) }),
+    );
     const snapshotPath = `${file}${SNAPSHOT_SUFFIX}`;
     const existing = await readSnapshot(snapshotPath);
     const comparison = compare(existing, now);

@@ -16,6 +16,7 @@ import type { ConfigResolver } from "./configResolution.js";
 import { UsageError } from "./errors.js";
 import { InputError } from "../adapters/lineSource.js";
 import { stateInputs } from "./stateDirectory.js";
+import { PROFILE_REQUESTS, type ProfileRequest } from "../core/profiles/choice.js";
 
 export interface Io {
   readonly stdout: (text: string) => void;
@@ -31,6 +32,8 @@ export interface Io {
 
 export interface CommonOptions {
   config?: string;
+  /** `--profile`: the detector generation to replay under (absent = configurable, the default). */
+  profile?: ProfileRequest;
   agent?: string;
   set?: string[];
   inputFormat?: InputFormat;
@@ -50,7 +53,12 @@ export function addConfigOptions(command: Command): Command {
   return command
     .option("--config <file>", "OpenClaw config (openclaw.json, JSON5) or a bare loopDetection block; `auto`: $OPENCLAW_CONFIG_PATH or ~/.openclaw/openclaw.json")
     .option("--agent <id>", "apply this agent's loopDetection override to every run")
-    .option("--set <key=value>", "override a config value (dotted keys, repeatable), e.g. criticalThreshold=12", collect);
+    .option("--set <key=value>", "override a config value (dotted keys, repeatable), e.g. criticalThreshold=12", collect)
+    .addOption(
+      new Option("--profile <profile>", "detector generation: configurable (default; thresholds honoured), newest (fixed thresholds, argument_churn), auto (by the OpenClaw version the input records)").choices(
+        PROFILE_REQUESTS,
+      ),
+    );
 }
 
 export function addInputOptions(command: Command): Command {
@@ -180,5 +188,6 @@ export function configSummary(resolver: ConfigResolver, runs: readonly RunReport
     agentConfigs,
     forcedAgent: options.agent ?? null,
     ...(resolver.unappliedConfig !== undefined ? { unappliedConfig: resolver.unappliedConfig } : {}),
+    ...(options.profile !== undefined && { profile: options.profile }),
   };
 }

@@ -28,6 +28,7 @@ export async function runConfig(options: ConfigCommandOptions, io: Io, version: 
     override: override ? { agent: override.id, where: override.where } : null,
     agentsWithOverrides: [...(resolver.file?.agents.values() ?? [])].map((block) => block.id),
     usesLooplensDefault: resolver.usesLooplensDefault,
+    ...(options.profile !== undefined && { profile: options.profile }),
   };
   io.stdout(options.format === "json" ? configReportJson(report) : configReportTable(report, useColor(options, io)));
   return EXIT.ok;

@@ -7,21 +7,29 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { loadConfigFile, ConfigError, normalizeAgentId, type AgentBlock, type ConfigFile } from "../adapters/configFile.js";
-import { resolveConfig, type ConfigNotice, type EffectiveConfig, type RawBlock } from "../core/config.js";
+import type { ConfigNotice, EffectiveConfig, RawBlock } from "../core/config.js";
 import { nestSettings, parseSetting } from "../core/configKeys.js";
 import { stateConfigFile, stateDirectory } from "./stateDirectory.js";
+import type { ProfileRequest } from "../core/profiles/choice.js";
+import { PROFILES } from "../core/profiles/index.js";
+import { NEWEST_IGNORED_KEYS, newestIgnoredReason } from "../core/profiles/newest/config.js";
+import type { ProfileName } from "../core/profiles/profile.js";
 
 export interface ConfigOptions {
   readonly config?: string;
   readonly agent?: string;
   readonly set?: readonly string[];
+  /** `--profile`; absent = the default generation. */
+  readonly profile?: ProfileRequest;
 }
 
 export interface ConfigResolver {
   /** The file, when one was given. */
   readonly file: ConfigFile | undefined;
-  /** Effective config for a run's agent id (the --agent override wins when given). */
-  effectiveFor(agent: string | null): EffectiveConfig;
+  /** Effective config for a run's agent id (the --agent override wins when given), under a profile (default: `profile`). */
+  effectiveFor(agent: string | null, profile?: ProfileName): EffectiveConfig;
+  /** The profile headers and `config` show: the one asked for, `configurable` for the default and for `auto`. */
+  readonly profile: ProfileName;
   /** The file's override block that applies to a run's agent (after --agent), if any. */
   overrideFor(agent: string | null): AgentBlock | undefined;
   /** Effective config without an agent override (or for --agent): what headers show. */
@@ -61,18 +69,23 @@ async function loadFile(spec: string, env: NodeJS.ProcessEnv): Promise<ConfigFil
   }
 }
 
-export function parseSettings(settings: readonly string[] = []): RawBlock | undefined {
+export function parseSettings(settings: readonly string[] = [], profile?: ProfileRequest): RawBlock | undefined {
   if (settings.length === 0) return undefined;
   const parsed = settings.map((text) => {
     const result = parseSetting(text);
     if (!result.ok) throw new ConfigError(result.error);
+    // A knob the build ignores is a mistake on the command line (a file that sets one gets a notice).
+    // Under `auto` some runs may be configurable ones, so there the newest runs only get notices.
+    if (profile === "newest" && NEWEST_IGNORED_KEYS.includes(result.key)) {
+      throw new ConfigError(`--set ${result.key}: ignored under --profile newest: ${newestIgnoredReason(result.key)} (only enabled is read)`);
+    }
     return result;
   });
   return { origin: "--set", source: "--set", values: nestSettings(parsed) };
 }
 
 export async function createConfigResolver(options: ConfigOptions, env: NodeJS.ProcessEnv = process.env): Promise<ConfigResolver> {
-  const setBlock = parseSettings(options.set);
+  const setBlock = parseSettings(options.set, options.profile);
   const file = options.config !== undefined ? await loadFile(options.config, env) : undefined;
   const fileNotices: ConfigNotice[] = [...(file?.notices ?? [])];
   // Not an error (the agent may simply have no override), but the no-op should be visible.
@@ -86,7 +99,8 @@ export async function createConfigResolver(options: ConfigOptions, env: NodeJS.P
     });
   }
   const unapplied = file === undefined ? stateConfigFile(env) : undefined;
-  return { ...buildResolver(file, options.agent, setBlock ? [setBlock] : [], fileNotices), unappliedConfig: unapplied };
+  const profile: ProfileName = options.profile === "newest" ? "newest" : "configurable";
+  return { ...buildResolver(file, options.agent, setBlock ? [setBlock] : [], fileNotices, profile), unappliedConfig: unapplied };
 }
 
 /** Resolves per agent from the file's blocks followed by `lastBlocks` (--set, then any sweep point). */
@@ -95,6 +109,7 @@ function buildResolver(
   forcedAgent: string | undefined,
   lastBlocks: readonly RawBlock[],
   fileNotices: readonly ConfigNotice[],
+  profile: ProfileName,
 ): Omit<ConfigResolver, "unappliedConfig"> & { withOverrides(block: RawBlock): ConfigResolver } {
   const usesLooplensDefault = file === undefined;
   const overrideFor = (runAgent: string | null): AgentBlock | undefined => {
@@ -110,13 +125,14 @@ function buildResolver(
     return blocks;
   };
 
-  // Agents without an override share the global resolution.
-  const cache = new Map<AgentBlock | undefined, EffectiveConfig>();
-  const effectiveFor = (runAgent: string | null): EffectiveConfig => {
+  // Agents without an override share the global resolution (one per profile).
+  const caches: Record<ProfileName, Map<AgentBlock | undefined, EffectiveConfig>> = { configurable: new Map(), newest: new Map() };
+  const effectiveFor = (runAgent: string | null, runProfile: ProfileName = profile): EffectiveConfig => {
     const override = overrideFor(runAgent);
+    const cache = caches[runProfile];
     let effective = cache.get(override);
     if (!effective) {
-      effective = resolveConfig(blocksFor(override));
+      effective = PROFILES[runProfile].resolveConfig(blocksFor(override));
       cache.set(override, effective);
     }
     return effective;
@@ -127,13 +143,14 @@ function buildResolver(
     file,
     base,
     usesLooplensDefault,
+    profile,
     effectiveFor,
     overrideFor,
-    withOverrides: (block) => ({ ...buildResolver(file, forcedAgent, [...lastBlocks, block], fileNotices), unappliedConfig: undefined }),
+    withOverrides: (block) => ({ ...buildResolver(file, forcedAgent, [...lastBlocks, block], fileNotices, profile), unappliedConfig: undefined }),
     notices() {
       const seen = new Set<string>();
       const all: ConfigNotice[] = [];
-      for (const notice of [...fileNotices, ...[...cache.values()].flatMap((e) => e.notices)]) {
+      for (const notice of [...fileNotices, ...Object.values(caches).flatMap((cache) => [...cache.values()].flatMap((e) => e.notices))]) {
         const key = `${notice.origin}\u0000${notice.message}`;
         if (seen.has(key)) continue;
         seen.add(key);

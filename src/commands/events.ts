@@ -26,6 +26,7 @@ export function canonicalEventJson(event: LoopEvent): string {
     if (event.tool !== undefined) payload.tool = event.tool;
   }
   if (event.type === "tool_call" && event.args !== undefined) payload.args = event.args;
+  if (event.type === "run_start" && event.harnessVersion !== undefined) payload.harnessVersion = event.harnessVersion;
   if (event.type === "tool_result") {
     if (event.error !== undefined) payload.error = event.error;
     else if (event.result !== undefined) payload.result = event.result;

@@ -125,7 +125,7 @@ export async function analyzeAll(
     if (lanes.workers === 0) return await analyzeSerially(files, digest, configFor, { ...setup.input, onProgress });
     const parts = await inThreads(files, largestFirst(sizes), lanes, digest, setup, env, onProgress);
     // Resolve the same agents in the same order as a serial run would, so config notices match.
-    for (const part of parts) for (const agent of part.agentsResolved) configFor(agent);
+    for (const part of parts) for (const { agent, profile } of part.agentsResolved) configFor(agent, profile);
     return mergeAnalyses(parts);
   } finally {
     progress?.done();
@@ -187,7 +187,7 @@ async function inThreads(
   const mainLane = async () => {
     for (let index = takeFile(work); index !== undefined; index = takeFile(work)) {
       try {
-        results[index] = await analyzeUnit(files[index]!, digest, (agent) => resolver.effectiveFor(agent).config, { ...setup.input, onProgress });
+        results[index] = await analyzeUnit(files[index]!, digest, (agent, profile) => resolver.effectiveFor(agent, profile).config, { ...setup.input, onProgress });
       } catch (error) {
         failures[index] = error;
       }

@@ -27,6 +27,7 @@ import {
 import { createConfigResolver, type ConfigResolver } from "./configResolution.js";
 import { EXIT, UsageError } from "./errors.js";
 import { gridPoints, parseAxes, type Axis } from "./sweepGrid.js";
+import { PROFILE_NAMES, type ProfileName } from "../core/profiles/profile.js";
 
 const SWEEP_REPORTERS: Readonly<Record<string, SweepReporter>> = {
   table: sweepTableReporter,
@@ -74,22 +75,30 @@ interface SweepRows {
   readonly firstRuns: RunReport[];
 }
 
+/** One pass of the grid: the input prepared under one profile choice (`--vary profile` makes one per profile). */
+interface GridPass {
+  readonly inputs: PreparedInputs;
+  /** `--vary profile=…`: the profile of this pass, shown as the first column of its rows. */
+  readonly profile?: ProfileName;
+}
+
 /** Replays the prepared input once per grid point; only per-run verdicts outlive each replay. */
-function replayGrid(inputs: PreparedInputs, base: ConfigResolver, axes: Axis[], options: SweepOptions): SweepRows {
+function replayGrid(passes: readonly GridPass[], base: ConfigResolver, axes: Axis[], options: SweepOptions): SweepRows {
   const rows: SweepRow[] = [];
   let labels: Labels | undefined;
   let firstRuns: RunReport[] = [];
   let previous: RunVerdict[] | undefined;
-  for (const point of gridPoints(axes)) {
+  for (const pass of passes) for (const point of gridPoints(axes)) {
     const resolver = base.withOverrides({ origin: "--vary", source: "--set", values: nestSettings(Object.entries(point).map(([key, value]) => ({ key, value }))) });
-    const runs = replayPrepared(inputs, (agent) => resolver.effectiveFor(agent).config);
+    const profileFor = pass.profile !== undefined ? () => ({ profile: pass.profile!, reason: "--vary profile" }) : undefined;
+    const runs = replayPrepared(pass.inputs, (agent, profile) => resolver.effectiveFor(agent, profile).config, profileFor);
     if (rows.length === 0) {
       firstRuns = runs;
       labels = parseLabels(options, runs);
     }
     const verdicts = runs.map(runVerdict);
     rows.push({
-      vary: point,
+      vary: pass.profile !== undefined ? { profile: pass.profile, ...point } : point,
       stats: configStats(verdicts),
       clamped: clampings(resolver),
       changed: verdictChanges(previous, verdicts),
@@ -100,17 +109,50 @@ function replayGrid(inputs: PreparedInputs, base: ConfigResolver, axes: Axis[], 
   return { rows, labels, firstRuns };
 }
 
+/**
+ * Splits `--vary profile=configurable,newest` from the config axes. The newest build has nothing to
+ * tune, so under `--profile newest` the profile comparison is the only sweep there is.
+ */
+function profileAxis(vary: readonly string[], request: SweepOptions["profile"]): { profiles: ProfileName[] | undefined; axes: Axis[] } {
+  const profileOptions = vary.filter((option) => /^\s*profile\s*=/.test(option));
+  const others = vary.filter((option) => !profileOptions.includes(option));
+  if (profileOptions.length > 1) throw new UsageError("--vary: profile is varied twice; give all its values in one SPEC");
+  if (request === "newest" && others.length > 0) {
+    throw new UsageError(
+      "sweep --profile newest: the newest OpenClaw build has no thresholds to tune (only enabled is read; thresholds, toggles and the guard window are fixed); compare the generations instead: --vary profile=configurable,newest",
+    );
+  }
+  if (profileOptions.length === 0) return { profiles: undefined, axes: parseAxes(others) };
+  const spec = profileOptions[0]!.slice(profileOptions[0]!.indexOf("=") + 1);
+  const profiles = spec.split(",").map((item) => item.trim());
+  for (const name of profiles) {
+    if (!PROFILE_NAMES.includes(name as ProfileName)) throw new UsageError(`--vary profile: ${JSON.stringify(name)} is not a profile (${PROFILE_NAMES.join(", ")})`);
+  }
+  if (new Set(profiles).size !== profiles.length) throw new UsageError("--vary profile: a profile is listed twice");
+  return { profiles: profiles as ProfileName[], axes: others.length > 0 ? parseAxes(others) : [] };
+}
+
 export async function runSweep(paths: string[], options: SweepOptions, io: Io, version: string): Promise<number> {
-  const axes = parseAxes(options.vary ?? []);
+  const { profiles, axes } = profileAxis(options.vary ?? [], options.profile);
   const base = await createConfigResolver(options);
   const digest = await loadXxhashDigest();
-  const inputs = await prepareInputs(inputPaths(paths, io, options.quiet), digest, { inputFormat: options.inputFormat, activeBranch: options.activeBranch });
-  const { rows, labels, firstRuns } = replayGrid(inputs, base, axes, options);
+  const files = inputPaths(paths, io, options.quiet);
+  if (profiles !== undefined && profiles.length > 1 && files.includes("-")) {
+    throw new UsageError("--vary profile prepares the input once per profile (hashing differs by generation): name the input files, standard input cannot be read twice");
+  }
+  const read = (profile: SweepOptions["profile"]) =>
+    prepareInputs(files, digest, { inputFormat: options.inputFormat, activeBranch: options.activeBranch, ...(profile !== undefined && { profile }) });
+  // Hashing differs by generation, so each profile of the comparison prepares the input once.
+  const passes: GridPass[] =
+    profiles === undefined ? [{ inputs: await read(options.profile) }] : await Promise.all(profiles.map(async (profile) => ({ inputs: await read(profile), profile })));
+  const inputs = passes[0]!.inputs;
+  const allAxes: Axis[] = profiles === undefined ? axes : [{ key: "profile", values: profiles }, ...axes];
+  const { rows, labels, firstRuns } = replayGrid(passes, base, axes, options);
 
   const report: SweepReport = {
     version,
     config: configSummary(base, firstRuns, options),
-    axes,
+    axes: allAxes,
     rows,
     ...(labels ? { labels: { stuck: [...labels.stuck], healthy: labels.healthy ? [...labels.healthy] : null } } : {}),
     ...(labels ? { best: bestConfig(rows.map((row) => row.score!)) } : {}),
@@ -130,7 +172,7 @@ export function registerSweep(program: Command, io: Io, version: string, run: (w
     .command("sweep")
     .description("replay the same runs under a grid of configs and compare what each would warn, block or abort")
     .argument("[paths...]", "transcript files, folders, or - for standard input")
-    .option("--vary <name=spec>", "a config key and its values: a..b:step or a,b,c (repeatable), e.g. criticalThreshold=10..30:5", collect)
+    .option("--vary <name=spec>", "a config key and its values: a..b:step or a,b,c (repeatable), e.g. criticalThreshold=10..30:5; or profile=configurable,newest", collect)
     .addOption(new Option("-f, --format <format>", "output format").choices(Object.keys(SWEEP_REPORTERS)).default("table"))
     .option("--expect-stuck <runs...>", "run ids known to be stuck (scores each config; others count as healthy unless --expect-healthy)")
     .option("--expect-healthy <runs...>", "run ids known to be healthy");

@@ -13,7 +13,8 @@ import { CONFIG_KEYS, isPositiveInt } from "../core/config.js";
 import { closest } from "../core/configKeys.js";
 import { UsageError } from "./errors.js";
 
-export type GridValue = number | boolean;
+/** A profile name is a value too (`--vary profile=configurable,newest`). */
+export type GridValue = number | boolean | string;
 
 export interface Axis {
   readonly key: string;

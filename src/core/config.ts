@@ -63,7 +63,8 @@ export const CONFIG_KEYS: Readonly<Record<string, "boolean" | "positiveInt">> = 
 };
 
 /** `looplens`: looplens' own default without --config (rolling detectors on). */
-export type ValueSource = "default" | "looplens" | "global" | "agent" | "--set" | "adjusted";
+/** `fixed`: a constant of the replay profile's generation, whatever the config says (profile newest). */
+export type ValueSource = "default" | "looplens" | "global" | "agent" | "--set" | "adjusted" | "fixed";
 
 export interface ConfigNotice {
   /** Where the offending value was written: a file path or `--set`. */
@@ -93,7 +94,7 @@ export interface RawBlock {
   readonly where?: string;
   /** The agent whose override this block is. */
   readonly agent?: string;
-  readonly source: Exclude<ValueSource, "default" | "adjusted">;
+  readonly source: Exclude<ValueSource, "default" | "adjusted" | "fixed">;
   readonly values: Record<string, unknown>;
 }
 

@@ -12,7 +12,9 @@ export type DetectorName =
   | "known_poll_no_progress"
   | "ping_pong"
   | "generic_repeat"
-  | "compaction_loop_persisted";
+  | "compaction_loop_persisted"
+  /** Newest generation only (generations.md §6): a warning, never a block. */
+  | "argument_churn";
 
 export type ThresholdName =
   | "warningThreshold"
@@ -42,7 +44,7 @@ export interface Signals {
 }
 
 /** Consecutive newest records of this tool that failed with the same unknown-tool name. */
-function unknownStreak(history: readonly CallRecord[], tool: string): { count: number; name: string | undefined } {
+export function unknownStreak(history: readonly CountedRecord[], tool: string): { count: number; name: string | undefined } {
   let count = 0;
   let name: string | undefined;
   for (let i = history.length - 1; i >= 0; i--) {
@@ -76,8 +78,11 @@ function noProgressStreak(history: readonly CallRecord[], tool: string, argsHash
   return streak;
 }
 
+/** The fields of a history record the shared counters read (both generations' records have them). */
+export type CountedRecord = Pick<CallRecord, "tool" | "argsHash" | "resultHash" | "unknownTool">;
+
 /** Length of the A,B,A,B… tail the incoming call would extend, and whether both sides are stuck. */
-function pingPong(history: readonly CallRecord[], argsHash: string): { count: number; noProgress: boolean } {
+export function pingPong(history: readonly CountedRecord[], argsHash: string): { count: number; noProgress: boolean } {
   const none = { count: 0, noProgress: false };
   const last = history[history.length - 1];
   if (!last) return none;
@@ -138,7 +143,7 @@ export function measure(history: readonly CallRecord[], tool: string, argsHash: 
 }
 
 interface VerdictRule {
-  readonly detector: Exclude<DetectorName, "compaction_loop_persisted">;
+  readonly detector: Exclude<DetectorName, "compaction_loop_persisted" | "argument_churn">;
   readonly level: "warning" | "critical";
   readonly threshold: Exclude<ThresholdName, "postCompactionGuard.windowSize">;
   /** The `detectors.*` switch that gates this row; the unknown-tool and breaker rows have none. */

@@ -23,6 +23,12 @@ interface EventBase extends EventOrigin {
 
 export interface RunStartEvent extends EventBase {
   readonly type: "run_start";
+  /**
+   * The OpenClaw build that recorded the run, when the input says (a trajectory's
+   * `trace.metadata.data.harness.version`, e.g. `2026.4.29`): `--profile auto` replays the run under
+   * that build's generation (core/profiles/choice.ts).
+   */
+  readonly harnessVersion?: string;
 }
 
 export interface RunEndEvent extends EventBase {

@@ -4,6 +4,7 @@
  */
 import type { DetectorName, ThresholdName } from "./detectors.js";
 import type { GuardWindow } from "./postCompactionGuard.js";
+import type { ProfileChoice } from "./profiles/profile.js";
 
 export type FindingLevel = "warning" | "critical" | "abort";
 
@@ -55,6 +56,8 @@ export interface RunReport {
   readonly guardWindows: readonly GuardWindow[];
   /** Loop vetoes already present in the input (the live runtime really blocked these calls). */
   readonly recordedVetoes: number;
+  /** The detector generation the run was replayed under, and why; absent for live runs. */
+  readonly profile?: ProfileChoice;
   /** Set for runs read from a Gateway log: what the live runtime did, not a replay. */
   readonly source?: "log";
   readonly live?: LiveRunDetail;

@@ -23,7 +23,18 @@ export interface OutcomeHash {
   readonly unknownTool?: string;
   /** The result is the loop detector's own veto: the live runtime blocked this call. */
   readonly veto?: boolean;
+  /**
+   * Newest generation only (generations.md §2, §4): what kind of outcome the record holds beyond its
+   * hash, the identity a terminal exec failure keeps across drifting output, and whether the outcome
+   * is marked no-progress (errors, no-op writes). The default generation never sets these.
+   */
+  readonly outcomeKind?: OutcomeKind;
+  readonly failureIdentity?: string;
+  readonly noProgress?: boolean;
 }
+
+/** Outcome kinds the newest generation stores on a record (generations.md §2). */
+export type OutcomeKind = "tool-loop-veto" | "terminal-exec-failure" | "write-mutation";
 
 export type Outcome = { readonly kind: "result"; readonly value: unknown } | { readonly kind: "error"; readonly value: unknown };
 
@@ -125,7 +136,8 @@ function isMessageLike(obj: Record<string, unknown>): boolean {
   );
 }
 
-const omitVolatile: KeyFilter = (obj, key) => VOLATILE_KEYS.has(key) || (key === "id" && isMessageLike(obj));
+/** Leaves out of a send's details the per-call ids that differ on every delivery. */
+export const omitVolatile: KeyFilter = (obj, key) => VOLATILE_KEYS.has(key) || (key === "id" && isMessageLike(obj));
 
 /** Text of every `{type: string, text: string}` entry of `result.content`, joined and trimmed (in the result's form). */
 export function contentText(result: Record<string, unknown>, form: StringForm = "text"): string {
@@ -173,6 +185,8 @@ export interface Hashing {
   argsHash(tool: string, args: unknown, form?: StringForm): string;
   /** `form`: the form of the strings in the outcome; `args` is what `argsForOutcome` kept of the call's. */
   outcomeHash(tool: string, args: unknown, outcome: Outcome, form?: StringForm): OutcomeHash;
+  /** Newest generation only: the hash of the file a `write` call changes (generations.md §6 b). */
+  mutationTarget?(tool: string, args: unknown, form?: StringForm): string | undefined;
 }
 
 /**

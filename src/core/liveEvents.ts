@@ -62,6 +62,7 @@ export const DETECTOR_NAMES: readonly DetectorName[] = [
   "unknown_tool_repeat",
   "global_circuit_breaker",
   "compaction_loop_persisted",
+  "argument_churn",
 ];
 
 export const FINDING_LEVELS: readonly FindingLevel[] = ["warning", "critical", "abort"];

@@ -21,6 +21,8 @@ const CRITICAL_THRESHOLD: Readonly<Record<DetectorName, ThresholdName>> = {
   unknown_tool_repeat: "unknownToolThreshold",
   global_circuit_breaker: "globalCircuitBreakerThreshold",
   compaction_loop_persisted: "postCompactionGuard.windowSize",
+  // Warning-only (newest generation): it never has a critical threshold of its own.
+  argument_churn: "warningThreshold",
 };
 
 /**

@@ -13,6 +13,8 @@ export interface PendingCall {
   readonly args: unknown;
   readonly argsHash: string;
   readonly call: number;
+  /** Newest generation: the file a `write` call changes (absent otherwise). */
+  readonly mutationTarget?: string;
 }
 
 function bump(counts: Map<string, number>, key: string, delta: number): void {

@@ -5,7 +5,7 @@
  * hashing again (that is what makes `sweep` cheap).
  */
 import type { LoopEvent, ToolResultEvent } from "./events.js";
-import { argsForOutcome, isKnownPoll, type Hashing } from "./hashing.js";
+import { argsForOutcome, isKnownPoll, type Hashing, type OutcomeKind } from "./hashing.js";
 import { PendingCalls } from "./pendingCalls.js";
 import { quote } from "./quote.js";
 
@@ -16,7 +16,8 @@ interface Located {
 }
 
 export type PreparedEvent =
-  | (Located & { readonly type: "run_start" | "run_end" | "compaction"; readonly agent?: string; readonly session?: string })
+  | (Located & { readonly type: "run_start"; readonly agent?: string; readonly session?: string; readonly harnessVersion?: string })
+  | (Located & { readonly type: "run_end" | "compaction"; readonly agent?: string; readonly session?: string })
   | (Located & {
       readonly type: "call";
       readonly agent?: string;
@@ -27,6 +28,8 @@ export type PreparedEvent =
       readonly callId: string | undefined;
       /** 1-based ordinal of the call in its run. */
       readonly call: number;
+      /** Newest generation: the file a `write` call changes. */
+      readonly mutationTarget?: string;
     })
   | (Located & {
       readonly type: "outcome";
@@ -37,10 +40,23 @@ export type PreparedEvent =
       readonly resultHash: string | undefined;
       readonly unknownTool: string | undefined;
       readonly veto: boolean;
+      /** Newest generation only (hashing.ts `OutcomeHash`); absent under the default one. */
+      readonly mutationTarget?: string;
+      readonly outcomeKind?: OutcomeKind;
+      readonly failureIdentity?: string;
+      readonly noProgress?: boolean;
     });
 
 type CallEvent = Extract<PreparedEvent, { type: "call" }>;
-type BoundaryEvent = Extract<PreparedEvent, { type: "run_start" | "run_end" | "compaction" }>;
+type BoundaryEvent = Extract<PreparedEvent, { type: "run_end" | "compaction" }>;
+type RunStart = Extract<PreparedEvent, { type: "run_start" }>;
+type OutcomeEvent = Extract<PreparedEvent, { type: "outcome" }>;
+
+/**
+ * The hashing of a run's profile, from the build version its run_start records (if any): under
+ * `--profile auto` runs of one input may replay under different generations.
+ */
+export type HashingForRun = (harnessVersion: string | undefined) => Hashing;
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type Identity = { agent?: string; session?: string };
 
@@ -57,6 +73,7 @@ export type Disposition = { readonly used: true; readonly prepared: PreparedEven
 interface RunLinks {
   calls: number;
   readonly pending: PendingCalls;
+  readonly hashing: Hashing;
 }
 
 /** Calls that never get a result must not grow memory without bound. */
@@ -67,7 +84,12 @@ export class EventPreparer {
   /** Ended runs keep only their call count, so that numbering goes on if one resumes. */
   private readonly endedCalls = new Map<string, number>();
 
-  constructor(private readonly hashing: Hashing) {}
+  private readonly hashingFor: HashingForRun;
+
+  /** One hashing for every run, or one chosen per run from its recorded build version. */
+  constructor(hashing: Hashing | HashingForRun) {
+    this.hashingFor = typeof hashing === "function" ? hashing : () => hashing;
+  }
 
   /** Runs not ended yet: the only ones whose pending calls (and arguments) are held in memory. */
   get openRuns(): number {
@@ -77,7 +99,12 @@ export class EventPreparer {
   prepare(event: LoopEvent): Disposition {
     // Objects are built field by field, not spread: this runs once per input line (bench/).
     switch (event.type) {
-      case "run_start":
+      case "run_start": {
+        this.links(event.run, event.harnessVersion);
+        const prepared: Mutable<RunStart> = { type: "run_start", run: event.run, file: event.file, line: event.line };
+        if (event.harnessVersion !== undefined) prepared.harnessVersion = event.harnessVersion;
+        return { used: true, prepared: withIdentity(prepared, event) };
+      }
       case "compaction":
         this.links(event.run);
         return { used: true, prepared: withIdentity<Mutable<BoundaryEvent>>({ type: event.type, run: event.run, file: event.file, line: event.line }, event) };
@@ -92,10 +119,12 @@ export class EventPreparer {
       }
       case "tool_call": {
         const links = this.links(event.run);
-        const argsHash = this.hashing.argsHash(event.tool, event.args, event.form);
+        const argsHash = links.hashing.argsHash(event.tool, event.args, event.form);
+        const mutationTarget = links.hashing.mutationTarget?.(event.tool, event.args, event.form);
         const call = ++links.calls;
         // Only what the outcome hash reads of the arguments (`argsForOutcome`) is kept, not the arguments.
-        links.pending.add({ id: event.id, tool: event.tool, args: argsForOutcome(event.args), argsHash, call });
+        const pendingCall = { id: event.id, tool: event.tool, args: argsForOutcome(event.args), argsHash, call };
+        links.pending.add(mutationTarget === undefined ? pendingCall : { ...pendingCall, mutationTarget });
         const prepared: Mutable<CallEvent> = {
           type: "call",
           run: event.run,
@@ -107,6 +136,7 @@ export class EventPreparer {
           callId: event.id,
           call,
         };
+        if (mutationTarget !== undefined) prepared.mutationTarget = mutationTarget;
         return { used: true, prepared: withIdentity(prepared, event) };
       }
       case "tool_result":
@@ -114,10 +144,11 @@ export class EventPreparer {
     }
   }
 
-  private links(run: string): RunLinks {
+  /** A run's links; its hashing is fixed when they are made (a run's first event, ideally its run_start). */
+  private links(run: string, harnessVersion?: string): RunLinks {
     let links = this.runs.get(run);
     if (!links) {
-      links = { calls: this.endedCalls.get(run) ?? 0, pending: new PendingCalls(MAX_PENDING_PER_RUN) };
+      links = { calls: this.endedCalls.get(run) ?? 0, pending: new PendingCalls(MAX_PENDING_PER_RUN), hashing: this.hashingFor(harnessVersion) };
       this.endedCalls.delete(run);
       this.runs.set(run, links);
     }
@@ -133,10 +164,8 @@ export class EventPreparer {
     }
     const outcome =
       event.error !== undefined ? ({ kind: "error", value: event.error } as const) : ({ kind: "result", value: event.result } as const);
-    const hashed = this.hashing.outcomeHash(call.tool, call.args, outcome, event.form);
-    return {
-      used: true,
-      prepared: {
+    const hashed = links!.hashing.outcomeHash(call.tool, call.args, outcome, event.form);
+    const prepared: Mutable<OutcomeEvent> = {
         type: "outcome",
         run: event.run,
         file: event.file,
@@ -149,8 +178,13 @@ export class EventPreparer {
         call: call.call,
         resultHash: hashed.resultHash,
         unknownTool: hashed.unknownTool,
-        veto: hashed.veto === true,
-      },
+        veto: hashed.veto === true || hashed.outcomeKind === "tool-loop-veto",
     };
+    // The newest generation's extra facts, set only when present (the default one never has them).
+    if (call.mutationTarget !== undefined) prepared.mutationTarget = call.mutationTarget;
+    if (hashed.outcomeKind !== undefined) prepared.outcomeKind = hashed.outcomeKind;
+    if (hashed.failureIdentity !== undefined) prepared.failureIdentity = hashed.failureIdentity;
+    if (hashed.noProgress === true) prepared.noProgress = true;
+    return { used: true, prepared };
   }
 }

@@ -7,20 +7,26 @@
  *
  * One replayer handles one input file; runs are keyed by their run id within it.
  */
-import { guardOn, rollingDetectorsOn, type ResolvedConfig } from "./config.js";
-import { evaluate, measure, type Verdict } from "./detectors.js";
+import type { ResolvedConfig } from "./config.js";
 import type { Finding, RunReport, RunStop } from "./findings.js";
-import { SessionHistory } from "./history.js";
-import { PostCompactionGuard, type GuardWindow } from "./postCompactionGuard.js";
+import type { GuardWindow } from "./postCompactionGuard.js";
 import type { PreparedEvent } from "./prepare.js";
+import { PROFILES } from "./profiles/index.js";
+import type { ProfileChoice, ProfileName, ProfileSession, RunEngine } from "./profiles/profile.js";
 
-/** The effective config for a run's agent (`null` = no agent known). */
-export type ConfigForAgent = (agent: string | null) => ResolvedConfig;
+/** The effective config for a run's agent (`null` = no agent known) under the run's profile. */
+export type ConfigForAgent = (agent: string | null, profile: ProfileName) => ResolvedConfig;
+
+/** The profile a run replays under, from the build version its run_start records (if any). */
+export type ProfileForRun = (harnessVersion: string | undefined) => ProfileChoice;
+
+const CONFIGURABLE: ProfileChoice = { profile: "configurable", reason: "default" };
+const ALWAYS_CONFIGURABLE: ProfileForRun = () => CONFIGURABLE;
 
 /**
  * A run's report as it grows, plus its working state while open. A closed run keeps only what the
- * report needs (its config and guard are dropped, its history freed with its session's), and the
- * state is handed out as the report itself: millions of runs cost one small object each.
+ * report needs (its engine is dropped, its history freed with its session's), and the state is
+ * handed out as the report itself: millions of runs cost one small object each.
  */
 interface RunState {
   readonly run: string;
@@ -33,9 +39,10 @@ interface RunState {
   firstStop: RunStop | null;
   guardWindows: readonly GuardWindow[];
   recordedVetoes: number;
+  readonly profile: ProfileChoice;
   open: boolean;
-  config: ResolvedConfig | undefined;
-  guard: PostCompactionGuard | undefined;
+  /** The run's detection state, made when first needed (the agent, hence the config, may come late). */
+  engine: RunEngine | undefined;
 }
 
 /** Shared by every run without findings or guard windows (most runs), instead of two arrays each. */
@@ -47,8 +54,11 @@ function appended<T>(list: readonly T[], item: T): readonly T[] {
   return out;
 }
 
-/** Histories by session, or by run for runs without a session (two maps: no key can collide). */
-type HistoryEntry = { history: SessionHistory; openRuns: number };
+/**
+ * Histories by session, or by run for runs without a session (two maps: no key can collide). A
+ * session's history belongs to the profile of the run that opened it (in practice one per input).
+ */
+type HistoryEntry = { history: ProfileSession; openRuns: number };
 
 type CallEvent = Extract<PreparedEvent, { type: "call" }>;
 type OutcomeEvent = Extract<PreparedEvent, { type: "outcome" }>;
@@ -58,7 +68,10 @@ export class Replayer {
   private readonly sessionHistories = new Map<string, HistoryEntry>();
   private readonly runHistories = new Map<string, HistoryEntry>();
 
-  constructor(private readonly configFor: ConfigForAgent) {}
+  constructor(
+    private readonly configFor: ConfigForAgent,
+    private readonly profileFor: ProfileForRun = ALWAYS_CONFIGURABLE,
+  ) {}
 
   /** Histories held in memory: one per session (or session-less run) that has a run still open. */
   get heldHistories(): number {
@@ -72,10 +85,12 @@ export class Replayer {
         return;
       case "run_end":
         return this.close(state);
-      case "compaction":
+      case "compaction": {
         state.compactions++;
-        if (guardOn(this.configOf(state))) this.guardOf(state).arm(state.calls);
+        const closed = this.engineOf(state).compaction(state.calls);
+        if (closed) state.guardWindows = appended(state.guardWindows, closed);
         return;
+      }
       case "call":
         return this.call(state, event);
       case "outcome":
@@ -108,9 +123,10 @@ export class Replayer {
         firstStop: null,
         guardWindows: NONE,
         recordedVetoes: 0,
+        // A run's profile is fixed by its first event: its run_start, when the input has one.
+        profile: this.profileFor(event.type === "run_start" ? event.harnessVersion : undefined),
         open: false,
-        config: undefined,
-        guard: undefined,
+        engine: undefined,
       };
       this.runs.set(event.run, state);
     }
@@ -132,87 +148,57 @@ export class Replayer {
     const [histories, key] = this.historySlot(state);
     const entry = histories.get(key);
     if (entry) entry.openRuns++;
-    else histories.set(key, { history: new SessionHistory(), openRuns: 1 });
+    else histories.set(key, { history: PROFILES[state.profile.profile].openSession(), openRuns: 1 });
   }
 
   private close(state: RunState): void {
     if (!state.open) return;
     state.open = false;
-    const window = state.guard?.openWindow();
+    const window = state.engine?.openWindow();
     if (window) state.guardWindows = appended(state.guardWindows, window);
-    state.guard = undefined;
-    state.config = undefined;
+    state.engine = undefined;
     const [histories, key] = this.historySlot(state);
     const entry = histories.get(key);
     // With no run of the session open, its old records can never be seen again: free them.
     if (entry && --entry.openRuns <= 0) histories.delete(key);
   }
 
-  private historyOf(state: RunState): SessionHistory {
-    const [histories, key] = this.historySlot(state);
-    return histories.get(key)!.history;
-  }
-
-  private configOf(state: RunState): ResolvedConfig {
-    state.config ??= this.configFor(state.agent);
-    return state.config;
-  }
-
-  private guardOf(state: RunState): PostCompactionGuard {
-    state.guard ??= new PostCompactionGuard(this.configOf(state).postCompactionGuard.windowSize);
-    return state.guard;
+  private engineOf(state: RunState): RunEngine {
+    if (!state.engine) {
+      const [histories, key] = this.historySlot(state);
+      const config = this.configFor(state.agent, state.profile.profile);
+      state.engine = histories.get(key)!.history.startRun(config, state.run);
+    }
+    return state.engine;
   }
 
   private call(state: RunState, event: CallEvent): void {
-    const config = this.configOf(state);
+    const engine = this.engineOf(state);
     state.calls = event.call;
-    const history = this.historyOf(state);
-
-    let verdict: Verdict | undefined;
-    if (rollingDetectorsOn(config)) {
-      verdict = evaluate(measure(history.forRun(state.run), event.tool, event.argsHash, event.knownPoll), config);
-    }
-    if (verdict) {
-      this.addFinding(state, {
-        line: event.line,
-        call: event.call,
-        tool: event.tool,
-        detector: verdict.detector,
-        level: verdict.level,
-        count: verdict.count,
-        threshold: verdict.threshold,
-        message: verdict.message,
-        argsHash: event.argsHash,
-      });
-    }
-    // The runtime vetoes a critical call before it runs, so it never enters history. Recording is
-    // on whenever `enabled` is not explicitly false: the post-compaction guard depends on it.
-    if (verdict?.level !== "critical" && guardOn(config)) {
-      history.append({ tool: event.tool, argsHash: event.argsHash, callId: event.callId, run: state.run }, config.historySize);
-    }
+    const verdict = engine.call(event);
+    if (!verdict) return;
+    this.addFinding(state, {
+      line: event.line,
+      call: event.call,
+      tool: event.tool,
+      detector: verdict.detector,
+      level: verdict.level,
+      count: verdict.count,
+      threshold: verdict.threshold,
+      message: verdict.message,
+      argsHash: event.argsHash,
+    });
   }
 
   private outcome(state: RunState, event: OutcomeEvent): void {
     if (event.veto) state.recordedVetoes++;
-    const config = this.configOf(state);
-    // An outcome without a hash (a veto, an absent result) is neither recorded nor shown to the guard.
-    if (event.resultHash === undefined || !guardOn(config)) return;
-
-    this.historyOf(state).attachOutcome(
-      {
-        tool: event.tool,
-        argsHash: event.argsHash,
-        callId: event.callId,
-        run: state.run,
-        resultHash: event.resultHash,
-        unknownTool: event.unknownTool,
-      },
-      config.historySize,
-    );
-    const step = this.guardOf(state).observe({ tool: event.tool, argsHash: event.argsHash, resultHash: event.resultHash });
+    const engine = this.engineOf(state);
+    const step = engine.outcome(event);
+    if (step === undefined) return;
     if (step.kind === "closed") state.guardWindows = appended(state.guardWindows, step.window);
     if (step.kind !== "abort") return;
     state.guardWindows = appended(state.guardWindows, step.window);
+    const { threshold, message } = engine.abortFinding(event.tool, step.count);
     this.addFinding(state, {
       line: event.line,
       call: event.call,
@@ -220,8 +206,8 @@ export class Replayer {
       detector: "compaction_loop_persisted",
       level: "abort",
       count: step.count,
-      threshold: { name: "postCompactionGuard.windowSize", value: config.postCompactionGuard.windowSize },
-      message: `compaction_loop_persisted: ${event.tool} repeated ${step.count} times with identical args+result post-compaction; run aborted.`,
+      threshold,
+      message,
       argsHash: event.argsHash,
     });
   }

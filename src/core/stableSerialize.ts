@@ -32,6 +32,26 @@ export function wellFormed(text: string): string {
   return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "");
 }
 
+/**
+ * How a serialization treats strings beyond the default (the newest OpenClaw generation's stable
+ * stringify, generations.md §3): a normaliser applied to every string value and key before it is
+ * encoded, and lone surrogates kept (JSON-escaped) instead of dropped. Absent: the default rules.
+ */
+export interface StringPolicy {
+  readonly normalise?: (text: string) => string;
+  readonly keepLoneSurrogates: boolean;
+}
+
+/** A string as serialized under a policy: normalised first; a lone surrogate kept as its JSON escape. */
+function policyToken(raw: string, form: StringForm, longText: LongText | undefined, policy: StringPolicy): string {
+  const value = policy.normalise ? policy.normalise(raw) : raw;
+  if (form === "bytes" || !policy.keepLoneSurrogates || value.isWellFormed()) return stringToken(value, form, longText);
+  // JSON.stringify escapes lone surrogates (\udxxx) and nothing else non-ASCII: the escaped text is
+  // well-formed. `!` marks the digest of such a string so it never equals a `#` digest of its escape.
+  const escaped = toBytes(JSON.stringify(value));
+  return longText !== undefined && escaped.length > LONG_TEXT ? `!${JSON.stringify(longText(escaped, "bytes"))}` : escaped;
+}
+
 /** A string as serialized: quoted bytes, or `#` and the digest of a long one. */
 function stringToken(value: string, form: StringForm, longText: LongText | undefined): string {
   // A text is never shorter in UTF-8 bytes than in chars: one that long needs no encoding to tell.
@@ -44,9 +64,9 @@ function stringToken(value: string, form: StringForm, longText: LongText | undef
   return longText !== undefined && bytes.length > LONG_TEXT ? `#${JSON.stringify(longText(clean, "text"))}` : JSON.stringify(bytes);
 }
 
-function scalar(value: unknown, form: StringForm, longText: LongText | undefined): string {
+function scalar(value: unknown, form: StringForm, longText: LongText | undefined, policy?: StringPolicy): string {
   if (value === undefined) return UNDEFINED_TOKEN;
-  if (typeof value === "string") return stringToken(value, form, longText);
+  if (typeof value === "string") return policy ? policyToken(value, form, longText, policy) : stringToken(value, form, longText);
   if (typeof value === "number") return Number.isFinite(value) ? JSON.stringify(value) : String(value);
   if (typeof value === "bigint") return `${value}n`;
   // boolean, null, and anything exotic (functions never occur in parsed input)
@@ -61,11 +81,14 @@ interface SortedKeys {
   readonly keys: readonly string[];
   /** The same array as `keys` when every key serializes as itself (almost always). */
   readonly serialized: readonly string[];
+  /** Under a string policy `serialized` holds whole key tokens (already quoted). */
+  readonly quoted?: true;
 }
 
-function sortedKeys(obj: Record<string, unknown>, omit: KeyFilter | undefined, form: StringForm): SortedKeys {
+function sortedKeys(obj: Record<string, unknown>, omit: KeyFilter | undefined, form: StringForm, policy?: StringPolicy): SortedKeys {
   let names = Object.keys(obj);
   if (omit) names = names.filter((k) => !omit(obj, k));
+  if (policy) return policyKeys(obj, names, form, policy);
   // Keys are almost always ASCII (or already bytes); then the default sort is the byte order.
   if (form === "bytes" || names.every(isAscii)) {
     names.sort();
@@ -75,19 +98,38 @@ function sortedKeys(obj: Record<string, unknown>, omit: KeyFilter | undefined, f
   return { keys: pairs.map((pair) => pair[1]), serialized: pairs.map((pair) => pair[0]) };
 }
 
-function recursive(value: unknown, depth: number, omit: KeyFilter | undefined, form: StringForm, longText: LongText | undefined): string {
-  if (value === null || typeof value !== "object") return scalar(value, form, longText);
+/**
+ * Keys under a policy: ordered by their normalised form and written as it (the newest generation
+ * passes keys through the normaliser too). `serialized` holds each key's whole token, quotes included.
+ */
+function policyKeys(obj: Record<string, unknown>, names: string[], form: StringForm, policy: StringPolicy): SortedKeys {
+  // Almost every key is plain ASCII without a marker: the policy leaves it as it is, and the default
+  // order (bytes) is the order of the tokens, so the default path serves (bench: newest profile).
+  if (names.every((name) => isAscii(name) && !name.includes("<<<"))) {
+    names.sort();
+    return { keys: names, serialized: names };
+  }
+  const pairs = names.map((k): [string, string] => [policyToken(k, form, undefined, policy), k]).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return { keys: pairs.map((pair) => pair[1]), serialized: pairs.map((pair) => pair[0]), quoted: true };
+}
+
+/** A key as written: its serialized form, already quoted under a policy. */
+const keyToken = (sorted: SortedKeys, i: number) => (sorted.quoted ? sorted.serialized[i]! : JSON.stringify(sorted.serialized[i]));
+
+function recursive(value: unknown, depth: number, omit: KeyFilter | undefined, form: StringForm, longText: LongText | undefined, policy?: StringPolicy): string {
+  if (value === null || typeof value !== "object") return scalar(value, form, longText, policy);
   if (depth > MAX_RECURSION) throw new TooDeep();
   if (Array.isArray(value)) {
     let out = "[";
-    for (let i = 0; i < value.length; i++) out += (i ? "," : "") + recursive(value[i], depth + 1, omit, form, longText);
+    for (let i = 0; i < value.length; i++) out += (i ? "," : "") + recursive(value[i], depth + 1, omit, form, longText, policy);
     return out + "]";
   }
   const obj = value as Record<string, unknown>;
-  const { keys, serialized } = sortedKeys(obj, omit, form);
+  const sorted = sortedKeys(obj, omit, form, policy);
+  const keys = sorted.keys;
   let out = "{";
   for (let i = 0; i < keys.length; i++) {
-    out += (i ? "," : "") + JSON.stringify(serialized[i]) + ":" + recursive(obj[keys[i]!], depth + 1, omit, form, longText);
+    out += (i ? "," : "") + keyToken(sorted, i) + ":" + recursive(obj[keys[i]!], depth + 1, omit, form, longText, policy);
   }
   return out + "}";
 }
@@ -97,20 +139,20 @@ function recursive(value: unknown, depth: number, omit: KeyFilter | undefined, f
  * arrays (open containers, their sorted keys, the next entry) so that a node costs no allocation
  * beyond its key list: 50 000-deep values are common enough to be worth it.
  */
-function iterative(root: unknown, omit: KeyFilter | undefined, form: StringForm, longText: LongText | undefined): string {
+function iterative(root: unknown, omit: KeyFilter | undefined, form: StringForm, longText: LongText | undefined, policy?: StringPolicy): string {
   const parts: string[] = [];
   const containers: object[] = [];
   const keyLists: Array<SortedKeys | undefined> = []; // undefined for arrays
   const nexts: number[] = [];
   const open = (value: unknown): void => {
     if (value === null || typeof value !== "object") {
-      parts.push(scalar(value, form, longText));
+      parts.push(scalar(value, form, longText, policy));
       return;
     }
     const isArray = Array.isArray(value);
     parts.push(isArray ? "[" : "{");
     containers.push(value);
-    keyLists.push(isArray ? undefined : sortedKeys(value as Record<string, unknown>, omit, form));
+    keyLists.push(isArray ? undefined : sortedKeys(value as Record<string, unknown>, omit, form, policy));
     nexts.push(0);
   };
   open(root);
@@ -129,19 +171,19 @@ function iterative(root: unknown, omit: KeyFilter | undefined, form: StringForm,
       if (i > 0) parts.push(",");
       open((container as unknown[])[i]);
     } else {
-      parts.push((i > 0 ? "," : "") + JSON.stringify(keys.serialized[i]) + ":");
+      parts.push((i > 0 ? "," : "") + keyToken(keys, i) + ":");
       open((container as Record<string, unknown>)[keys.keys[i]!]);
     }
   }
   return parts.join("");
 }
 
-export function stableSerialize(value: unknown, omit?: KeyFilter, longText?: LongText, form: StringForm = "text"): string {
-  if (value === null || typeof value !== "object") return scalar(value, form, longText);
+export function stableSerialize(value: unknown, omit?: KeyFilter, longText?: LongText, form: StringForm = "text", policy?: StringPolicy): string {
+  if (value === null || typeof value !== "object") return scalar(value, form, longText, policy);
   try {
-    return recursive(value, 0, omit, form, longText);
+    return recursive(value, 0, omit, form, longText, policy);
   } catch (error) {
-    if (error instanceof TooDeep || error instanceof RangeError) return iterative(value, omit, form, longText);
+    if (error instanceof TooDeep || error instanceof RangeError) return iterative(value, omit, form, longText, policy);
     throw error;
   }
 }

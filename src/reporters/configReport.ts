@@ -10,6 +10,11 @@ import { jsonText } from "./jsonText.js";
 import { detectorState } from "./reportData.js";
 import { sanitize } from "./sanitize.js";
 import { BORDERLESS } from "./tableParts.js";
+import type { ProfileRequest } from "../core/profiles/choice.js";
+import { newestIgnoredReason } from "../core/profiles/newest/config.js";
+
+/** Why a value is what it is, for the sources that have a reason beyond their origin. */
+const fixedWhy = (key: string, source: ValueSource) => (source === "fixed" ? newestIgnoredReason(key) : "");
 
 export interface ConfigReport {
   readonly version: string;
@@ -25,6 +30,8 @@ export interface ConfigReport {
   /** Ids of every agent with a loopDetection override in the file. */
   readonly agentsWithOverrides: readonly string[];
   readonly usesLooplensDefault: boolean;
+  /** `--profile` when given; a `fixed` source then says why in a `why` column. */
+  readonly profile?: ProfileRequest;
 }
 
 /**
@@ -46,6 +53,12 @@ export function configReportJson(report: ConfigReport): string {
     sources: sourcesJson(effective, report.sources),
     notices: report.notices.map((n) => ({ origin: n.origin, key: n.key, message: n.message })),
     agentsWithOverrides: report.agentsWithOverrides,
+    ...(report.profile !== undefined
+      ? {
+          profile: report.profile,
+          fixed: Object.fromEntries(Object.entries(report.sources).filter(([, source]) => source === "fixed").map(([key, source]) => [key, fixedWhy(key, source)])),
+        }
+      : {}),
   };
   return `${jsonText(document, "  ")}\n`;
 }
@@ -63,19 +76,21 @@ function originLines(report: ConfigReport): string[] {
 export function configReportTable(report: ConfigReport, color: boolean): string {
   const chalk = new Chalk({ level: color ? 1 : 0 });
   const { effective } = report;
+  const why = Object.values(report.sources).includes("fixed");
   const table = new Table({
-    head: ["key", "value", "source"],
+    head: ["key", "value", "source", ...(why ? ["why"] : [])],
     chars: BORDERLESS,
     style: { head: color ? ["bold"] : [], border: [], "padding-left": 1, "padding-right": 0, compact: true },
   });
   for (const [key, value] of configEntries(effective)) {
     const source = report.sources[key] ?? "default";
     const shown = value === undefined ? "false (unset)" : String(value);
-    table.push([key, shown, source === "default" ? chalk.dim(source) : source]);
+    table.push([key, shown, source === "default" ? chalk.dim(source) : source, ...(why ? [chalk.dim(fixedWhy(key, source))] : [])]);
   }
   const out = [
     chalk.bold(`looplens ${report.version} config — ${detectorState({ effective })}`),
     ...originLines(report).map((line) => `  ${line}`),
+    ...(report.profile !== undefined ? [`  profile: ${report.profile}${report.profile === "auto" ? " (runs pick by their recorded OpenClaw version; values below: configurable)" : ""}`] : []),
     ...thresholdLines(effective).map((line) => `  ${line}`),
     "",
     table.toString(),

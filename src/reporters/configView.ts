@@ -53,7 +53,21 @@ export function configHeaderLines(config: ConfigSummary): string[] {
   const forced = !agent ? "" : config.agentOverrides.length > 0 ? `; agent ${agent}'s override for every run (--agent)` : `; --agent ${agent}: no override, global values`;
   const overrides = (config.agentConfigs ?? []).map((view) => overrideLine(view, config.effective)).filter((line) => line !== "");
   const unapplied = config.unappliedConfig !== undefined ? [`note: ${sanitize(config.unappliedConfig)} exists but is not applied (--config auto reads it)`] : [];
-  return [`${origin}${forced}`, ...unapplied, ...thresholdLines(config.effective), ...overrides];
+  return [`${origin}${forced}`, ...unapplied, ...profileLines(config), ...thresholdLines(config.effective), ...overrides];
+}
+
+/** What `--profile` asked for, when given (runs say which profile each got). */
+function profileLines(config: ConfigSummary): string[] {
+  switch (config.profile) {
+    case undefined:
+      return [];
+    case "configurable":
+      return ["profile: configurable (--profile configurable): thresholds, toggles and guard window as configured"];
+    case "newest":
+      return ["profile: newest (--profile newest): only enabled is read; thresholds fixed, argument_churn on"];
+    case "auto":
+      return ["profile: auto: each run by the OpenClaw version its input records, else configurable (see each run)"];
+  }
 }
 
 /** A config as JSON: its values (`enabled` unset reads as the runtime's default, false) and what runs. */

@@ -25,6 +25,7 @@ export function configDocument(config: ConfigSummary): Record<string, unknown> {
     ),
     sources: sourcesJson(effective, config.sources),
     notices: config.notices.map((n) => ({ origin: n.origin, key: n.key, message: n.message })),
+    ...(config.profile !== undefined ? { profile: config.profile } : {}),
   };
 }
 
@@ -38,7 +39,7 @@ export const jsonReporter: Reporter = function* (data) {
   yield `${head.slice(0, -2)},\n${INDENT}"runs": [`; // the head without its closing "\n}"
   let first = true;
   for (const run of data.runs) {
-    yield `${first ? "" : ","}\n${INDENT}${INDENT}${jsonText(runDocument(run), INDENT).replace(/\n/g, `\n${INDENT}${INDENT}`)}`;
+    yield `${first ? "" : ","}\n${INDENT}${INDENT}${jsonText(runDocument(run, data.config.profile !== undefined), INDENT).replace(/\n/g, `\n${INDENT}${INDENT}`)}`;
     first = false;
   }
   yield first ? "]" : `\n${INDENT}]`;
@@ -51,7 +52,7 @@ export const jsonReporter: Reporter = function* (data) {
 
 const INDENT = "  ";
 
-function runDocument(run: ReportData["runs"][number]): Record<string, unknown> {
+function runDocument(run: ReportData["runs"][number], withProfile: boolean): Record<string, unknown> {
   return {
     run: run.run,
     agent: run.agent,
@@ -62,6 +63,7 @@ function runDocument(run: ReportData["runs"][number]): Record<string, unknown> {
     firstStop: run.firstStop,
     recordedVetoes: run.recordedVetoes,
     guardWindows: run.guardWindows,
+    ...(withProfile && run.profile ? { profile: { name: run.profile.profile, reason: run.profile.reason } } : {}),
     ...(run.source ? { source: run.source, live: run.live } : {}),
     findings: run.findings.map(publicFinding),
   };

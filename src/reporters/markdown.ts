@@ -6,7 +6,7 @@
  * entities.
  */
 import { levelLabel, type RunReport } from "../core/findings.js";
-import { callRange, detectorState, groupFindings, isLiveRun, plural, summarize, thresholdList, transcriptNote, type FindingGroup, type ReportData, type Reporter } from "./reportData.js";
+import { callRange, detectorState, groupFindings, isLiveRun, plural, runProfileLine, summarize, thresholdList, transcriptNote, type FindingGroup, type ReportData, type Reporter } from "./reportData.js";
 import { clip, ID_WIDTH } from "./sanitize.js";
 
 /** Input text longer than this (a tool name, say) is cut, marked with `…`. */
@@ -42,7 +42,7 @@ function findingRow(group: FindingGroup): string {
   ]);
 }
 
-function runSection(run: RunReport, verbose: boolean): string[] {
+function runSection(run: RunReport, verbose: boolean, config: ReportData["config"]): string[] {
   const facts = [
     run.agent !== null ? `agent ${markdownText(run.agent, ID_WIDTH)}` : undefined,
     run.session !== null ? `session ${markdownText(run.session, ID_WIDTH)}` : undefined,
@@ -51,6 +51,8 @@ function runSection(run: RunReport, verbose: boolean): string[] {
     plural(run.compactions, "compaction"),
   ].filter((part) => part !== undefined);
   const lines = [`### Run ${markdownText(run.run, ID_WIDTH)}`, "", facts.join(" · ")];
+  const profile = runProfileLine(run, config);
+  if (profile) lines.push("", markdownText(profile, Infinity));
   if (run.firstStop) {
     const what = run.firstStop.kind === "abort" ? "aborted" : "blocked";
     lines.push("", `Under this config the run would have been **${what}** at call ${run.firstStop.call}; rows marked ⏹ come after that point.`);
@@ -105,7 +107,7 @@ export const markdownReporter: Reporter = (data, options) => {
     "",
     `looplens ${data.version}: ${markdownText(detectorState(data.config), Infinity)}`,
     "",
-    ...shown.flatMap((run) => runSection(run, options.verbose)),
+    ...shown.flatMap((run) => runSection(run, options.verbose, data.config)),
     ...liveSection(data, options.verbose),
     ...(hidden > 0 && shown.length > 0 ? [`${plural(hidden, "run")} without findings not shown (\`--all\` shows them).`, ""] : []),
     ...summarySection(data),

@@ -6,6 +6,7 @@ import type { LineCounts, TranscriptCounts } from "../adapters/adapter.js";
 import type { ConfigNotice, ResolvedConfig, ValueSource } from "../core/config.js";
 import type { Diagnostic, Finding, FindingLevel, RunReport } from "../core/findings.js";
 import type { AgentConfigView } from "./configView.js";
+import type { ProfileRequest } from "../core/profiles/choice.js";
 
 export interface ConfigSummary {
   readonly effective: ResolvedConfig;
@@ -23,6 +24,11 @@ export interface ConfigSummary {
   readonly forcedAgent?: string | null;
   /** No --config, but the state directory's `openclaw.json` exists: named in the header, not applied. */
   readonly unappliedConfig?: string;
+  /**
+   * `--profile` when given; then headers say which profile each run was replayed under and why.
+   * Absent (the default generation, not asked for): every output stays as it was before profiles.
+   */
+  readonly profile?: ProfileRequest;
 }
 
 export interface ReportData {
@@ -242,6 +248,12 @@ export function thresholdList(config: ResolvedConfig): string {
 }
 
 /** One sentence on what the rolling detectors and the guard are doing under this config. */
+/** The line a run header adds under `--profile`: its generation and why (auto: the recorded version). */
+export function runProfileLine(run: RunReport, config: Pick<ConfigSummary, "profile">): string | undefined {
+  if (config.profile === undefined || run.profile === undefined) return undefined;
+  return `replayed under profile ${run.profile.profile} (${run.profile.reason})`;
+}
+
 export function detectorState(config: Pick<ConfigSummary, "effective">): string {
   const { effective } = config;
   if (effective.enabled === true) {

@@ -25,6 +25,8 @@ export interface SnapshotInput {
   readonly agentConfigs: ReadonlyMap<string, ResolvedConfig>;
   readonly lines: LineCounts;
   readonly runs: readonly RunReport[];
+  /** `--profile` when given: recorded (with each run's profile) so that a generation change is a diff. */
+  readonly profile?: string;
 }
 
 /** Dotted keys, with `enabled` unset written as null (distinct from false: the guard stays on). */
@@ -62,10 +64,12 @@ export function buildSnapshot(input: SnapshotInput): Record<string, unknown> {
   return {
     looplensSnapshot: SNAPSHOT_FORMAT,
     input: basename(input.file),
+    // Absent for the default generation: snapshots written before profiles existed stay valid.
+    ...(input.profile !== undefined ? { profile: input.profile } : {}),
     config: flatConfig(input.config),
     ...(agents.length > 0 ? { agentConfigs: Object.fromEntries(agents.map(([id, config]) => [id, flatConfig(config)])) } : {}),
     lines: { read: input.lines.read, used: input.lines.used, ignored: input.lines.ignored, skipped: input.lines.skipped },
-    runs: input.runs.map(snapshotRun),
+    runs: input.runs.map((run) => (input.profile !== undefined ? { ...snapshotRun(run), profile: run.profile?.profile ?? null } : snapshotRun(run))),
     // Input order, as ndjson prints them (a stable sort keeps replay order within a line).
     findings: input.runs
       .flatMap((run) => run.findings)

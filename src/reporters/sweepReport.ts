@@ -11,7 +11,8 @@ import { configDocument } from "./json.js";
 import { jsonText } from "./jsonText.js";
 import type { ConfigSummary } from "./reportData.js";
 
-export type SweepValue = number | boolean;
+/** A config value of a grid point, or a profile name (`--vary profile=…`). */
+export type SweepValue = number | boolean | string;
 
 export interface SweepRow {
   /** The varied keys' values as requested (before any clamping), in --vary order. */

@@ -12,6 +12,7 @@ import {
   groupFindings,
   isLiveRun,
   plural,
+  runProfileLine,
   summarize,
   transcriptNote,
   type FindingGroup,
@@ -36,6 +37,8 @@ function runHeader(run: RunReport, chalk: ChalkInstance, config: ReportData["con
   const override = run.agent !== null ? config.agentConfigs?.find((view) => view.runAgents.includes(run.agent!)) : undefined;
   const changes = override ? overrideLine(override, config.effective) : "";
   if (changes) header += `\n${chalk.dim(`  ${changes}`)}`;
+  const profile = runProfileLine(run, config);
+  if (profile) header += `\n${chalk.dim(`  ${profile}`)}`;
   if (run.firstStop) {
     const what = run.firstStop.kind === "abort" ? "aborted" : "blocked";
     header += `\n${chalk.dim(`  would have been ${what} at call ${run.firstStop.call} under this config (⏹: later rows)`)}`;

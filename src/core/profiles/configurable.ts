@@ -1,0 +1,74 @@
+/**
+ * The default profile: the generation detection.md describes (configurable thresholds, toggles,
+ * a configurable guard window). Its rules live in the core modules it wires together here, exactly
+ * as replay ran them before profiles existed.
+ */
+import { guardOn, resolveConfig, rollingDetectorsOn, type ResolvedConfig } from "../config.js";
+import { evaluate, measure, type Verdict } from "../detectors.js";
+import { createHashing } from "../hashing.js";
+import { SessionHistory } from "../history.js";
+import { PostCompactionGuard } from "../postCompactionGuard.js";
+import type { CallEvent, OutcomeEvent, ProfileSession, ReplayProfile, RunEngine } from "./profile.js";
+
+class ConfigurableRun implements RunEngine {
+  private guard: PostCompactionGuard | undefined;
+
+  constructor(
+    private readonly config: ResolvedConfig,
+    private readonly history: SessionHistory,
+    private readonly run: string,
+  ) {}
+
+  private guardOf(): PostCompactionGuard {
+    this.guard ??= new PostCompactionGuard(this.config.postCompactionGuard.windowSize);
+    return this.guard;
+  }
+
+  call(event: CallEvent): Verdict | undefined {
+    const config = this.config;
+    let verdict: Verdict | undefined;
+    if (rollingDetectorsOn(config)) verdict = evaluate(measure(this.history.forRun(this.run), event.tool, event.argsHash, event.knownPoll), config);
+    // The runtime vetoes a critical call before it runs, so it never enters history. Recording is
+    // on whenever `enabled` is not explicitly false: the post-compaction guard depends on it.
+    if (verdict?.level !== "critical" && guardOn(config)) {
+      this.history.append({ tool: event.tool, argsHash: event.argsHash, callId: event.callId, run: this.run }, config.historySize);
+    }
+    return verdict;
+  }
+
+  outcome(event: OutcomeEvent) {
+    // An outcome without a hash (a veto, an absent result) is neither recorded nor shown to the guard.
+    if (event.resultHash === undefined || !guardOn(this.config)) return undefined;
+    this.history.attachOutcome(
+      { tool: event.tool, argsHash: event.argsHash, callId: event.callId, run: this.run, resultHash: event.resultHash, unknownTool: event.unknownTool },
+      this.config.historySize,
+    );
+    return this.guardOf().observe({ tool: event.tool, argsHash: event.argsHash, resultHash: event.resultHash });
+  }
+
+  compaction(armedAfterCall: number) {
+    if (guardOn(this.config)) this.guardOf().arm(armedAfterCall);
+    return undefined; // re-arming replaces the window without a summary in this generation
+  }
+
+  openWindow() {
+    return this.guard?.openWindow();
+  }
+
+  abortFinding(tool: string, count: number) {
+    return {
+      threshold: { name: "postCompactionGuard.windowSize" as const, value: this.config.postCompactionGuard.windowSize },
+      message: `compaction_loop_persisted: ${tool} repeated ${count} times with identical args+result post-compaction; run aborted.`,
+    };
+  }
+}
+
+export const CONFIGURABLE_PROFILE: ReplayProfile = {
+  name: "configurable",
+  createHashing,
+  openSession(): ProfileSession {
+    const history = new SessionHistory();
+    return { startRun: (config, run) => new ConfigurableRun(config, history, run) };
+  },
+  resolveConfig,
+};

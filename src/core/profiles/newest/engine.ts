@@ -1,0 +1,75 @@
+/**
+ * One run under the newest generation (generations.md §2, §7, §8): every call is recorded as written
+ * and its outcome (a veto too) attached to it; detection runs only when `enabled` is on, with the
+ * fixed table; the guard (on unless `enabled` is exactly false) has a fixed window of 3.
+ */
+import { guardOn, rollingDetectorsOn, type ResolvedConfig } from "../../config.js";
+import type { Verdict } from "../../detectors.js";
+import type { CallEvent, OutcomeEvent, RunEngine } from "../profile.js";
+import { NEWEST_GUARD_WINDOW, NewestGuard } from "./guard.js";
+import type { NewestHistory } from "./history.js";
+import { evaluateNewest, measureNewest } from "./verdicts.js";
+
+export class NewestRun implements RunEngine {
+  private guard: NewestGuard | undefined;
+
+  constructor(
+    private readonly config: ResolvedConfig,
+    private readonly history: NewestHistory,
+    private readonly run: string,
+  ) {}
+
+  private guardOf(): NewestGuard {
+    this.guard ??= new NewestGuard();
+    return this.guard;
+  }
+
+  call(event: CallEvent): Verdict | undefined {
+    const verdict = rollingDetectorsOn(this.config)
+      ? evaluateNewest(measureNewest(this.history.forRun(this.run), event))
+      : undefined;
+    // Replay convention (§2): the call is recorded as written. Where the runtime vetoed it, the
+    // transcript holds the veto outcome, which then attaches to this record: one record either way.
+    this.history.append({
+      tool: event.tool,
+      argsHash: event.argsHash,
+      run: this.run,
+      ...(event.callId !== undefined && { callId: event.callId }),
+      ...(event.mutationTarget !== undefined && { mutationTarget: event.mutationTarget }),
+    });
+    return verdict;
+  }
+
+  outcome(event: OutcomeEvent) {
+    // Outcomes are recorded whatever `enabled` says (the runtime records them per session).
+    this.history.attachOutcome(
+      { tool: event.tool, argsHash: event.argsHash, callId: event.callId, run: this.run, mutationTarget: event.mutationTarget },
+      {
+        resultHash: event.resultHash,
+        outcomeKind: event.outcomeKind,
+        failureIdentity: event.failureIdentity,
+        noProgress: event.noProgress,
+        unknownTool: event.unknownTool,
+      },
+    );
+    // The guard sees only stored outcomes with a result hash: never a veto or an absent result.
+    if (event.resultHash === undefined || !guardOn(this.config)) return undefined;
+    return this.guardOf().observe({ tool: event.tool, argsHash: event.argsHash, resultHash: event.resultHash });
+  }
+
+  compaction(armedAfterCall: number) {
+    // A disabled guard never arms (it stays unarmed, remaining 0).
+    return guardOn(this.config) ? this.guardOf().arm(armedAfterCall) : undefined;
+  }
+
+  openWindow() {
+    return this.guard?.openWindow();
+  }
+
+  abortFinding(tool: string, count: number) {
+    return {
+      threshold: { name: "postCompactionGuard.windowSize" as const, value: NEWEST_GUARD_WINDOW },
+      message: `CRITICAL: tool ${tool} repeated ${count} times with identical arguments and identical results within ${NEWEST_GUARD_WINDOW} attempts after auto-compaction. Run aborted: the loop persisted through compaction.`,
+    };
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * The newest generation's tool-call history (generations.md §2): one list per session, trimmed to
+ * the newest 30 records after every append. Unlike the default generation a loop veto is stored (as
+ * a record with outcome kind `tool-loop-veto` and no hash), so vetoes can extend no-progress streaks.
+ */
+import type { OutcomeKind } from "../../hashing.js";
+
+/** The fixed history size of the newest generation (numeric tuning was retired, OpenClaw #111382). */
+export const NEWEST_HISTORY_SIZE = 30;
+
+export interface NewestRecord {
+  readonly tool: string;
+  readonly argsHash: string;
+  /** `write` calls with a path: the file they change (argument churn of writes, §6 b). */
+  readonly mutationTarget?: string;
+  readonly callId?: string;
+  readonly run: string;
+  resultHash?: string;
+  outcomeKind?: OutcomeKind;
+  failureIdentity?: string;
+  noProgress?: boolean;
+  unknownTool?: string;
+}
+
+/** What an outcome adds to its record. */
+export type RecordedOutcome = Pick<NewestRecord, "resultHash" | "outcomeKind" | "failureIdentity" | "noProgress" | "unknownTool">;
+
+const isAnswered = (record: NewestRecord) => record.resultHash !== undefined || record.outcomeKind !== undefined;
+
+export class NewestHistory {
+  private records: NewestRecord[] = [];
+
+  /** Records of one run, oldest first: the list itself when every record is of that run. */
+  forRun(run: string): readonly NewestRecord[] {
+    const records = this.records;
+    for (let i = 0; i < records.length; i++) {
+      if (records[i]!.run !== run) return records.filter((record) => record.run === run);
+    }
+    return records;
+  }
+
+  append(record: NewestRecord): void {
+    this.records.push(record);
+    if (this.records.length > NEWEST_HISTORY_SIZE) this.records.splice(0, this.records.length - NEWEST_HISTORY_SIZE);
+  }
+
+  /**
+   * Attaches an outcome to the newest record of the run with the same call id (when the outcome has
+   * one), tool and args hash that has neither a hash nor a kind yet; appends a new record when none
+   * matches. An outcome with neither (an absent result) is not stored at all.
+   */
+  attachOutcome(call: Pick<NewestRecord, "tool" | "argsHash" | "callId" | "run" | "mutationTarget">, outcome: RecordedOutcome): void {
+    if (outcome.resultHash === undefined && outcome.outcomeKind === undefined) return;
+    for (let i = this.records.length - 1; i >= 0; i--) {
+      const candidate = this.records[i]!;
+      if (candidate.run !== call.run) continue;
+      if (call.callId !== undefined && candidate.callId !== call.callId) continue;
+      if (candidate.tool !== call.tool || candidate.argsHash !== call.argsHash || isAnswered(candidate)) continue;
+      Object.assign(candidate, definedFields(outcome));
+      return;
+    }
+    this.append({ ...call, ...definedFields(outcome) });
+  }
+}
+
+/** The outcome's fields that are set (absent ones must not overwrite, nor appear as keys). */
+function definedFields(outcome: RecordedOutcome): RecordedOutcome {
+  const fields: { -readonly [K in keyof RecordedOutcome]: RecordedOutcome[K] } = {};
+  if (outcome.resultHash !== undefined) fields.resultHash = outcome.resultHash;
+  if (outcome.outcomeKind !== undefined) fields.outcomeKind = outcome.outcomeKind;
+  if (outcome.failureIdentity !== undefined) fields.failureIdentity = outcome.failureIdentity;
+  if (outcome.noProgress === true) fields.noProgress = true;
+  if (outcome.unknownTool !== undefined) fields.unknownTool = outcome.unknownTool;
+  return fields;
+}
