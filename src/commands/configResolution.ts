@@ -64,7 +64,8 @@ async function loadFile(spec: string, env: NodeJS.ProcessEnv): Promise<ConfigFil
     return await loadConfigFile(configPath(spec, env));
   } catch (error) {
     if (spec !== AUTO_CONFIG || !(error instanceof ConfigError)) throw error;
-    const lookedUp = env.OPENCLAW_CONFIG_PATH?.trim() ? "$OPENCLAW_CONFIG_PATH" : `${join(stateDirectory(env), "openclaw.json")}, as $OPENCLAW_CONFIG_PATH is not set`;
+    const stateDir = env.OPENCLAW_STATE_DIR?.trim() ? "$OPENCLAW_STATE_DIR/openclaw.json" : "~/.openclaw/openclaw.json";
+    const lookedUp = env.OPENCLAW_CONFIG_PATH?.trim() ? "$OPENCLAW_CONFIG_PATH" : `${stateDir}, as $OPENCLAW_CONFIG_PATH is not set`;
     throw new ConfigError(`--config auto (${lookedUp}): ${error.message}`);
   }
 }
