@@ -77,7 +77,9 @@ export function toEvent(value: unknown, file: string, line: number, fallbackRun:
       if (typeof rawTool !== "string" || rawTool === "") return { ok: false, reason: '"tool" is not a non-empty string' };
       const tool = textOf(form, rawTool);
       const args = own(value, "args");
-      return { ok: true, event: { type: "tool_call", ...base, ...withId, tool, ...(args !== undefined ? { args } : {}), ...withForm } };
+      // Another agent's call (agents.md): its tools are hashed by the generic rules.
+      const format = optionalString(own(value, "format"), form);
+      return { ok: true, event: { type: "tool_call", ...base, ...withId, tool, ...(format !== undefined ? { format } : {}), ...(args !== undefined ? { args } : {}), ...withForm } };
     }
     case "tool_result": {
       const rawTool = own(value, "tool");
@@ -87,6 +89,7 @@ export function toEvent(value: unknown, file: string, line: number, fallbackRun:
       const result = own(value, "result");
       const error = own(value, "error");
       const hasError = Object.prototype.hasOwnProperty.call(value, "error");
+      const unknownTool = optionalString(own(value, "unknownTool"), form);
       return {
         ok: true,
         event: {
@@ -95,6 +98,7 @@ export function toEvent(value: unknown, file: string, line: number, fallbackRun:
           ...withId,
           ...(tool !== undefined ? { tool } : {}),
           ...(hasError ? { error: error ?? null } : result !== undefined ? { result } : {}),
+          ...(unknownTool !== undefined ? { unknownTool } : {}),
           ...withForm,
         },
       };

@@ -25,11 +25,13 @@ export function canonicalEventJson(event: LoopEvent): string {
     if (event.id !== undefined) payload.id = event.id;
     if (event.tool !== undefined) payload.tool = event.tool;
   }
+  if (event.type === "tool_call" && event.format !== undefined) payload.format = event.format;
   if (event.type === "tool_call" && event.args !== undefined) payload.args = event.args;
   if (event.type === "run_start" && event.harnessVersion !== undefined) payload.harnessVersion = event.harnessVersion;
   if (event.type === "tool_result") {
     if (event.error !== undefined) payload.error = event.error;
     else if (event.result !== undefined) payload.result = event.result;
+    if (event.unknownTool !== undefined) payload.unknownTool = event.unknownTool;
   }
   return jsonText({ type, run, session, agent, ts, ...payload, file, line });
 }

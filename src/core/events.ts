@@ -39,6 +39,12 @@ export interface ToolCallEvent extends EventBase {
   readonly type: "tool_call";
   readonly id?: string;
   readonly tool: string;
+  /**
+   * The other agent's format the call was recorded by (`claude-code`, `codex`, …; agents.md); absent
+   * for OpenClaw inputs. Its tools are foreign: OpenClaw's tool-specific hashing and known-poll
+   * tools do not apply to them, even to a tool of the same name (agents.md rule 1).
+   */
+  readonly format?: string;
   /** Any JSON; `undefined` when the input had no `args` (which hashes differently from `null`). */
   readonly args?: unknown;
   /** The form of the strings in `args` (byteText.ts): byte strings when the adapter parsed the line as latin1. Default text. */
@@ -56,6 +62,8 @@ export interface ToolResultEvent extends EventBase {
   readonly tool?: string;
   readonly result?: unknown;
   readonly error?: unknown;
+  /** The unavailable tool the agent's own "no such tool" error names (agents.md rule 3), when the adapter recognised it. */
+  readonly unknownTool?: string;
   /** The form of the strings in `result` / `error` (as for a call's `args`). Identity fields (run, id, tool…) are always text. */
   readonly form?: StringForm;
 }

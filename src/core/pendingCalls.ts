@@ -13,6 +13,8 @@ export interface PendingCall {
   readonly args: unknown;
   readonly argsHash: string;
   readonly call: number;
+  /** The name the call's outcome is hashed under, when not `tool` (a foreign tool: prepare.ts). */
+  readonly hashTool?: string;
   /** Newest generation: the file a `write` call changes (absent otherwise). */
   readonly mutationTarget?: string;
 }

@@ -6,7 +6,7 @@
  */
 import type { LoopEvent, ToolResultEvent } from "./events.js";
 import { argsForOutcome, isKnownPoll, type Hashing, type OutcomeKind } from "./hashing.js";
-import { PendingCalls } from "./pendingCalls.js";
+import { PendingCalls, type PendingCall } from "./pendingCalls.js";
 import { quote } from "./quote.js";
 
 interface Located {
@@ -119,11 +119,15 @@ export class EventPreparer {
       }
       case "tool_call": {
         const links = this.links(event.run);
-        const argsHash = links.hashing.argsHash(event.tool, event.args, event.form);
-        const mutationTarget = links.hashing.mutationTarget?.(event.tool, event.args, event.form);
+        // Another agent's tool is hashed under a name no OpenClaw rule knows (agents.md rule 1): the
+        // generic rules apply to it whatever it is called.
+        const hashTool = event.format === undefined ? event.tool : `${event.format}/${event.tool}`;
+        const argsHash = links.hashing.argsHash(hashTool, event.args, event.form);
+        const mutationTarget = links.hashing.mutationTarget?.(hashTool, event.args, event.form);
         const call = ++links.calls;
         // Only what the outcome hash reads of the arguments (`argsForOutcome`) is kept, not the arguments.
-        const pendingCall = { id: event.id, tool: event.tool, args: argsForOutcome(event.args), argsHash, call };
+        const pendingCall: PendingCall = { id: event.id, tool: event.tool, args: argsForOutcome(event.args), argsHash, call };
+        if (hashTool !== event.tool) (pendingCall as Mutable<PendingCall>).hashTool = hashTool;
         links.pending.add(mutationTarget === undefined ? pendingCall : { ...pendingCall, mutationTarget });
         const prepared: Mutable<CallEvent> = {
           type: "call",
@@ -132,7 +136,7 @@ export class EventPreparer {
           line: event.line,
           tool: event.tool,
           argsHash,
-          knownPoll: isKnownPoll(event.tool, event.args),
+          knownPoll: event.format === undefined && isKnownPoll(event.tool, event.args),
           callId: event.id,
           call,
         };
@@ -164,7 +168,7 @@ export class EventPreparer {
     }
     const outcome =
       event.error !== undefined ? ({ kind: "error", value: event.error } as const) : ({ kind: "result", value: event.result } as const);
-    const hashed = links!.hashing.outcomeHash(call.tool, call.args, outcome, event.form);
+    const hashed = links!.hashing.outcomeHash(call.hashTool ?? call.tool, call.args, outcome, event.form);
     const prepared: Mutable<OutcomeEvent> = {
         type: "outcome",
         run: event.run,
@@ -177,7 +181,7 @@ export class EventPreparer {
         callId: call.id,
         call: call.call,
         resultHash: hashed.resultHash,
-        unknownTool: hashed.unknownTool,
+        unknownTool: hashed.unknownTool ?? (outcome.kind === "error" ? event.unknownTool : undefined),
         veto: hashed.veto === true || hashed.outcomeKind === "tool-loop-veto",
     };
     // The newest generation's extra facts, set only when present (the default one never has them).
