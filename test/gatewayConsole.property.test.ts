@@ -1,7 +1,7 @@
 /** Both forms of a Gateway log, in process: any sequence of records reads the same in each, and text-form accounting holds. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { LineTally } from "../src/adapters/adapter.js";
+import { LineTally, UnitHistory } from "../src/adapters/adapter.js";
 import { gatewayLogAdapter } from "../src/adapters/gatewayLog.js";
 import { textSource } from "../src/adapters/lineSource.js";
 import type { LiveEvent } from "../src/core/liveEvents.js";
@@ -40,7 +40,7 @@ async function read(text: string): Promise<{ counts: LineTally["counts"]; events
   const tally = new LineTally();
   const events: LiveEvent[] = [];
   const emit = (event: unknown) => (events.push(event as LiveEvent), { used: true as const });
-  await gatewayLogAdapter.read(textSource("t.log", text), { tally, options: {}, emit });
+  await gatewayLogAdapter.read(textSource("t.log", text), { tally, unit: new UnitHistory(["t.log"], false), options: {}, emit });
   return { counts: tally.counts, events, diagnostics: tally.diagnostics.map((d) => d.line) };
 }
 

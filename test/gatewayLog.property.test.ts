@@ -1,7 +1,7 @@
 /** The Gateway-log adapter in process: accounting holds for any mix of lines, and output stays in line order. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { LineTally } from "../src/adapters/adapter.js";
+import { LineTally, UnitHistory } from "../src/adapters/adapter.js";
 import { gatewayLogAdapter } from "../src/adapters/gatewayLog.js";
 import { classify } from "../src/adapters/gatewayMessages.js";
 import { LiveAttribution } from "../src/adapters/liveAttribution.js";
@@ -47,6 +47,7 @@ describe("Gateway-log adapter, any mix of lines", () => {
         const text = lines.join("\n");
         await gatewayLogAdapter.read(textSource("t.log", text), {
           tally,
+          unit: new UnitHistory(["t.log"], false),
           options: {},
           emit: (event) => {
             emitted.push(event as LiveEvent);

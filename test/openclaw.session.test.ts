@@ -8,7 +8,7 @@ import { TranscriptBuilder } from "./helpers/openclawTranscript.js";
 
 async function eventsOf(path: string | string[], activeBranch = false) {
   const events: LoopEvent[] = [];
-  const result = await readEvents(typeof path === "string" ? [path] : path, await loadXxhashDigest(), { activeBranch }, (event) => events.push(event));
+  const result = await readEvents(typeof path === "string" ? [path] : path, await loadXxhashDigest(), { activeBranch }, (event) => events.push(event as LoopEvent));
   return { events, ...result };
 }
 

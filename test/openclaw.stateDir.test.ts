@@ -64,7 +64,7 @@ describe("rewritten copies", () => {
     t.copy("00000003");
     const path = writeSessionFile(t.text(), "s-sum.jsonl");
     const { report } = jsonReport([path]);
-    expect((report.summary as { transcripts: unknown }).transcripts).toEqual({ copiesSkipped: 1, duplicatesSkipped: 0, reconstructedCalls: 0 });
+    expect((report.summary as unknown as { transcripts: unknown }).transcripts).toEqual({ copiesSkipped: 1, duplicatesSkipped: 0, reconstructedCalls: 0 });
     expect(runCli(["analyze", path]).stdout).toMatch(/1 rewritten copy of earlier entries skipped/);
   });
 });
@@ -140,7 +140,7 @@ describe("the files of one session are one history", () => {
       [`${sid}#5`, 1], // the backup's own entry: a run of its own, numbered on
     ]);
     expect(report.summary.files).toBe(4);
-    const transcripts = (report.summary as { transcripts: { duplicatesSkipped: number } }).transcripts;
+    const transcripts = (report.summary as unknown as { transcripts: { duplicatesSkipped: number } }).transcripts;
     expect(transcripts.duplicatesSkipped).toBe(11 + lines.length - 1); // the checkpoint's entries, the backup's but one
     // Said once for the session, not per line.
     expect(stderr.match(/held by more than one of its files/g)).toHaveLength(1);

@@ -125,22 +125,22 @@ describe("one file on a worker thread", () => {
 
   it("happens only when LOOPLENS_WORKERS asks for workers, never for standard input", () => {
     const huge = 1 << 30;
-    expect(lanesFor(["a.jsonl"], 1 << 20, { LOOPLENS_WORKERS: "2" }, 0)).toEqual({ workers: 1, mainThread: false });
-    expect(lanesFor(["a.jsonl"], huge, {}, 0)).toEqual({ workers: 0, mainThread: true });
-    expect(lanesFor(["a.jsonl", "b.jsonl"], huge, {}, 9)).toEqual({ workers: 0, mainThread: true }); // busy machine
-    expect(lanesFor(["a.jsonl"], huge, { LOOPLENS_WORKERS: "0" }, 0)).toEqual({ workers: 0, mainThread: true });
-    expect(lanesFor(["-"], huge, { LOOPLENS_WORKERS: "2" }, 0)).toEqual({ workers: 0, mainThread: true });
+    expect(lanesFor([["a.jsonl"]], 1 << 20, { LOOPLENS_WORKERS: "2" }, 0)).toEqual({ workers: 1, mainThread: false });
+    expect(lanesFor([["a.jsonl"]], huge, {}, 0)).toEqual({ workers: 0, mainThread: true });
+    expect(lanesFor([["a.jsonl"], ["b.jsonl"]], huge, {}, 9)).toEqual({ workers: 0, mainThread: true }); // busy machine
+    expect(lanesFor([["a.jsonl"]], huge, { LOOPLENS_WORKERS: "0" }, 0)).toEqual({ workers: 0, mainThread: true });
+    expect(lanesFor([["-"]], huge, { LOOPLENS_WORKERS: "2" }, 0)).toEqual({ workers: 0, mainThread: true });
   });
 });
 
 describe("when to use worker threads", () => {
-  const files = ["a.jsonl", "b.jsonl", "c.jsonl"];
+  const files = [["a.jsonl"], ["b.jsonl"], ["c.jsonl"]]; // one unit per file
   const big = 64 << 20;
   const cores = availableParallelism();
 
   it("never for one file or standard input; as forced by LOOPLENS_WORKERS otherwise", () => {
-    expect(workersFor(["a.jsonl"], big, { LOOPLENS_WORKERS: "4" }, 0)).toBe(0);
-    expect(workersFor(["a.jsonl", "-"], big, { LOOPLENS_WORKERS: "4" }, 0)).toBe(0);
+    expect(workersFor([["a.jsonl"]], big, { LOOPLENS_WORKERS: "4" }, 0)).toBe(0);
+    expect(workersFor([["a.jsonl"], ["-"]], big, { LOOPLENS_WORKERS: "4" }, 0)).toBe(0);
     expect(workersFor(files, 10, { LOOPLENS_WORKERS: "4" }, 9)).toBe(2);
     expect(workersFor(files, big, { LOOPLENS_WORKERS: "0" }, 0)).toBe(0);
   });

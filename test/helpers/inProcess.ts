@@ -22,5 +22,5 @@ export function writeSessionFile(content: string | Buffer, name = "s-1.jsonl", a
 
 /** Findings reduced to what replay decides: [run, call, detector, level, count]. */
 export function verdicts(analysis: Analysis): Array<[string, number, string, string, number]> {
-  return analysis.runs.flatMap((run) => run.findings.map((f): [string, number, string, string, number] => [f.run, f.call, f.detector, f.level, f.count]));
+  return analysis.runs.flatMap((run) => run.findings.map((f): [string, number, string, string, number] => [f.run ?? "", f.call ?? 0, f.detector, f.level, f.count]));
 }

@@ -49,7 +49,8 @@ export function replayLines(
 export type Row = [run: string, call: number, detector: string, level: string, count: number, afterStop: boolean];
 
 export function rows(findings: readonly Finding[]): Row[] {
-  return findings.map((f) => [f.run, f.call, f.detector, f.level, f.count, f.afterStop]);
+  // Replayed findings always have a run and a call (only live ones from Gateway logs lack them).
+  return findings.map((f) => [f.run ?? "", f.call ?? 0, f.detector, f.level, f.count, f.afterStop]);
 }
 
 /** Every finding of every run, as compact rows. */

@@ -205,6 +205,8 @@ describe("multi-megabyte error strings", () => {
     const start = performance.now();
     const cell = renderAll({
       files: [{ file: "f", format: "events" }],
+      unusable: [],
+      transcript: { copies: 0, duplicates: 0, reconstructedCalls: 0 },
       runs: [{ run: name, agent: name, session: null, file: "f", calls: 1, compactions: 0, findings: [], firstStop: null, guardWindows: [], recordedVetoes: 0 }],
       liveRuns: [],
       liveFindings: [],
