@@ -3,7 +3,7 @@
 // Alternates the two several times and prints the medians as JSON.
 //
 //   node bench/sweep.mjs RUNS PATH...
-import { analyzeInputs, prepareInputs, replayPrepared } from "../dist/commands/analysis.js";
+import { analyzeInputs, prepareInputs, replayPrepared } from "../dist/pipeline/analysis.js";
 import { resolveConfig } from "../dist/core/config.js";
 import { loadXxhashDigest } from "../dist/core/xxhashDigest.js";
 

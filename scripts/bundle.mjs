@@ -3,13 +3,13 @@
 // read and a compile each) took ~140 ms of every run and of every worker thread; one file takes
 // ~55 ms (bench: 67 MB transcript analysed in ~1.1 s, so ~8% of the run).
 //
-// The worker keeps its name next to the CLI, so `new URL("./analysisWorker.js", import.meta.url)`
+// The worker keeps its name next to the CLI, so `new URL("./worker.js", import.meta.url)`
 // finds it from either layout. CommonJS dependencies (cli-table3) get a real `require` for the
 // Node built-ins they load.
 import { build } from "esbuild";
 
 await build({
-  entryPoints: ["dist/cli.js", "dist/commands/analysisWorker.js"],
+  entryPoints: ["dist/cli.js", "dist/pipeline/worker.js"],
   outdir: "dist/bundle",
   entryNames: "[name]",
   bundle: true,

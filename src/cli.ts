@@ -9,7 +9,7 @@ import { InputError } from "./adapters/inputs.js";
 import { registerAnalyze } from "./commands/analyze.js";
 import { registerConfig } from "./commands/config.js";
 import type { Io } from "./commands/common.js";
-import { EXIT, UsageError } from "./commands/errors.js";
+import { EXIT, UsageError } from "./pipeline/errors.js";
 import { registerCheck } from "./commands/check.js";
 import { registerEvents } from "./commands/events.js";
 import { registerSweep } from "./commands/sweep.js";

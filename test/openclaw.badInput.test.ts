@@ -4,7 +4,7 @@
  * reported as `file:line: reason`, and the rest replays as if the damage were not there.
  */
 import { describe, expect, it } from "vitest";
-import type { Analysis, InputOptions } from "../src/commands/analysis.js";
+import type { Analysis, InputOptions } from "../src/pipeline/analysis.js";
 import { runCli } from "./helpers/cli.js";
 import { analyzePaths, verdicts, writeSessionFile } from "./helpers/inProcess.js";
 import { TranscriptBuilder } from "./helpers/openclawTranscript.js";

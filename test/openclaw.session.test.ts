@@ -1,7 +1,7 @@
 /** Session transcript variants: run naming, identity, older forms, result shapes (in-process). */
 import { describe, expect, it } from "vitest";
 import type { LoopEvent } from "../src/core/events.js";
-import { readEvents } from "../src/commands/analysis.js";
+import { readEvents } from "../src/pipeline/analysis.js";
 import { loadXxhashDigest } from "../src/core/xxhashDigest.js";
 import { analyzePaths, writeSessionFile } from "./helpers/inProcess.js";
 import { TranscriptBuilder } from "./helpers/openclawTranscript.js";

@@ -4,7 +4,7 @@
  * with no call"), unusable messages, a snapshot outside any run.
  */
 import { describe, expect, it } from "vitest";
-import type { Analysis } from "../src/commands/analysis.js";
+import type { Analysis } from "../src/pipeline/analysis.js";
 import { runMain } from "./helpers/cli.js";
 import { analyzePaths, verdicts, writeSessionFile } from "./helpers/inProcess.js";
 import { nightlyBuildStory } from "./helpers/openclawFixtures.js";

@@ -10,7 +10,7 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: the benchmark's generator is plain JavaScript
 import { generate } from "../bench/generate.mjs";
-import { lanesFor, workersFor } from "../src/commands/parallelAnalysis.js";
+import { lanesFor, workersFor } from "../src/pipeline/parallel.js";
 import { runCli } from "./helpers/cli.js";
 
 let dir: string;

@@ -8,7 +8,7 @@ import { LineTally, ReadAgain, UnitHistory } from "../src/adapters/adapter.js";
 import { fileSource } from "../src/adapters/lineSource.js";
 import { openclawSessionAdapter } from "../src/adapters/openclawSession.js";
 import { SessionLineScanner } from "../src/adapters/sessionLineScan.js";
-import { analyzeFile, type FileAnalysis } from "../src/commands/analysis.js";
+import { analyzeFile, type FileAnalysis } from "../src/pipeline/analysis.js";
 import { resolveConfig } from "../src/core/config.js";
 import { loadXxhashDigest } from "../src/core/xxhashDigest.js";
 import { writeSessionFile } from "./helpers/inProcess.js";

@@ -6,7 +6,7 @@
  * exactly the one without any shortcut.
  */
 import { describe, expect, it } from "vitest";
-import { analyzeFile } from "../src/commands/analysis.js";
+import { analyzeFile } from "../src/pipeline/analysis.js";
 import { resolveConfig } from "../src/core/config.js";
 import { loadXxhashDigest } from "../src/core/xxhashDigest.js";
 import { writeSessionFile } from "./helpers/inProcess.js";

@@ -1,7 +1,7 @@
 /** The --vary SPEC grammar, its errors, and the grid it spans. */
 import { describe, expect, it } from "vitest";
-import { UsageError } from "../src/commands/errors.js";
-import { gridPoints, MAX_GRID_SIZE, parseAxes, parseVary } from "../src/commands/sweepGrid.js";
+import { UsageError } from "../src/pipeline/errors.js";
+import { gridPoints, MAX_GRID_SIZE, parseAxes, parseVary } from "../src/pipeline/sweepGrid.js";
 
 const valuesOf = (option: string) => parseVary(option).values;
 

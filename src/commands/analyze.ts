@@ -3,8 +3,8 @@ import { Option, type Command } from "commander";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { REPORTERS, REPORT_FORMATS } from "../reporters/index.js";
 import type { ReportData, ReportOutput } from "../reporters/reportData.js";
-import type { Analysis } from "./analysis.js";
-import { analyzeAll } from "./parallelAnalysis.js";
+import type { Analysis } from "../pipeline/analysis.js";
+import { analyzeAll } from "../pipeline/parallel.js";
 import { progressDisplay } from "./progressDisplay.js";
 import {
   nothingUsable,
@@ -21,8 +21,8 @@ import {
   type FailOn,
   type Io,
 } from "./common.js";
-import { createConfigResolver } from "./configResolution.js";
-import { EXIT } from "./errors.js";
+import { createConfigResolver } from "../pipeline/configResolution.js";
+import { EXIT } from "../pipeline/errors.js";
 import type { ProfileName } from "../core/profiles/profile.js";
 
 interface AnalyzeOptions extends CommonOptions {

@@ -13,7 +13,7 @@ import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { diffLines, unifiedHunks } from "../reporters/lineDiff.js";
 import { sanitize } from "../reporters/sanitize.js";
 import { buildSnapshot, renderSnapshot } from "../reporters/snapshot.js";
-import { analyzeInputs } from "./analysis.js";
+import { analyzeInputs } from "../pipeline/analysis.js";
 import {
   addConfigOptions,
   addInputOptions,
@@ -26,8 +26,8 @@ import {
   type CommonOptions,
   type Io,
 } from "./common.js";
-import { createConfigResolver } from "./configResolution.js";
-import { EXIT, UsageError } from "./errors.js";
+import { createConfigResolver } from "../pipeline/configResolution.js";
+import { EXIT, UsageError } from "../pipeline/errors.js";
 
 interface CheckOptions extends CommonOptions {
   update?: boolean;

@@ -12,10 +12,10 @@ import { sanitize } from "../reporters/sanitize.js";
 import type { AgentBlock } from "../adapters/configFile.js";
 import type { AgentConfigView } from "../reporters/configView.js";
 import type { ConfigSummary } from "../reporters/reportData.js";
-import type { ConfigResolver } from "./configResolution.js";
-import { UsageError } from "./errors.js";
+import type { ConfigResolver } from "../pipeline/configResolution.js";
+import { UsageError } from "../pipeline/errors.js";
 import { InputError } from "../adapters/lineSource.js";
-import { stateInputs } from "./stateDirectory.js";
+import { stateInputs } from "../pipeline/stateDirectory.js";
 import { PROFILE_REQUESTS, type ProfileRequest } from "../core/profiles/choice.js";
 
 export interface Io {

@@ -6,8 +6,8 @@
 import { Option, type Command } from "commander";
 import { configReportJson, configReportTable, type ConfigReport } from "../reporters/configReport.js";
 import { addConfigOptions, useColor, type CommonOptions, type Io } from "./common.js";
-import { createConfigResolver } from "./configResolution.js";
-import { EXIT } from "./errors.js";
+import { createConfigResolver } from "../pipeline/configResolution.js";
+import { EXIT } from "../pipeline/errors.js";
 
 interface ConfigCommandOptions extends CommonOptions {
   format: "table" | "json";

@@ -13,9 +13,9 @@ import type { LoopEvent } from "../core/events.js";
 import { isLiveEvent, type LiveEvent } from "../core/liveEvents.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { jsonText } from "../reporters/jsonText.js";
-import { readEvents } from "./analysis.js";
+import { readEvents } from "../pipeline/analysis.js";
 import { addInputOptions, inputPaths, nothingUsable, reportDiagnostics, strictViolation, type CommonOptions, type Io } from "./common.js";
-import { EXIT } from "./errors.js";
+import { EXIT } from "../pipeline/errors.js";
 
 /** Canonical key order: what the event is, whose it is, then its payload, then where it came from. */
 export function canonicalEventJson(event: LoopEvent): string {

@@ -4,7 +4,7 @@
  */
 import { ProgressMeter } from "../reporters/progress.js";
 import type { Io } from "./common.js";
-import type { StartProgress } from "./parallelAnalysis.js";
+import type { StartProgress } from "../pipeline/parallel.js";
 
 export const PROGRESS_MIN_BYTES = 8 << 20;
 

@@ -10,7 +10,7 @@ import { bestConfig, configStats, labelScore, runVerdict, verdictChanges, type L
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { sweepJsonReporter, sweepNdjsonReporter, type SweepReport, type SweepReporter, type SweepRow } from "../reporters/sweepReport.js";
 import { sweepTableReporter } from "../reporters/sweepTable.js";
-import { prepareInputs, replayPrepared, type PreparedInputs } from "./analysis.js";
+import { prepareInputs, replayPrepared, type PreparedInputs } from "../pipeline/analysis.js";
 import {
   addConfigOptions,
   addInputOptions,
@@ -24,9 +24,9 @@ import {
   type CommonOptions,
   type Io,
 } from "./common.js";
-import { createConfigResolver, type ConfigResolver } from "./configResolution.js";
-import { EXIT, UsageError } from "./errors.js";
-import { gridPoints, parseAxes, type Axis } from "./sweepGrid.js";
+import { createConfigResolver, type ConfigResolver } from "../pipeline/configResolution.js";
+import { EXIT, UsageError } from "../pipeline/errors.js";
+import { gridPoints, parseAxes, type Axis } from "../pipeline/sweepGrid.js";
 import { PROFILE_NAMES, type ProfileName } from "../core/profiles/profile.js";
 
 const SWEEP_REPORTERS: Readonly<Record<string, SweepReporter>> = {

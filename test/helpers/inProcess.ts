@@ -2,8 +2,8 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { analyzeInputs, type Analysis, type InputOptions } from "../../src/commands/analysis.js";
-import { createConfigResolver } from "../../src/commands/configResolution.js";
+import { analyzeInputs, type Analysis, type InputOptions } from "../../src/pipeline/analysis.js";
+import { createConfigResolver } from "../../src/pipeline/configResolution.js";
 import { loadXxhashDigest } from "../../src/core/xxhashDigest.js";
 
 export async function analyzePaths(paths: readonly string[], options: InputOptions = {}): Promise<Analysis> {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll } from "vitest";
 import type { InputAdapter } from "../../src/adapters/adapter.js";
 import { ADAPTERS } from "../../src/adapters/inputs.js";
-import { analyzeInputs, type Analysis } from "../../src/commands/analysis.js";
+import { analyzeInputs, type Analysis } from "../../src/pipeline/analysis.js";
 import { DEFAULT_CONFIG, type ResolvedConfig } from "../../src/core/config.js";
 import type { Digest } from "../../src/core/hashing.js";
 import { loadXxhashDigest } from "../../src/core/xxhashDigest.js";

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Analysis } from "../../src/commands/analysis.js";
+import type { Analysis } from "../../src/pipeline/analysis.js";
 import { EventPreparer } from "../../src/core/prepare.js";
 import { createHashing } from "../../src/core/hashing.js";
 import { Replayer } from "../../src/core/replay.js";

@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { loopingTranscript, PROTO_NAMES, toJsonl } from "./arbitraries.js";
 import { ADAPTERS, analyzeFile, runMain, tempDir } from "./harness.js";
-import type { Analysis } from "../../src/commands/analysis.js";
+import type { Analysis } from "../../src/pipeline/analysis.js";
 
 const tmp = tempDir();
 const events = ADAPTERS.find((a) => a.format === "events")!;

@@ -154,7 +154,7 @@ async function inThreads(
 ): Promise<FileAnalysis[]> {
   const results: Array<FileAnalysis | undefined> = new Array(files.length);
   const failures: Array<unknown> = new Array(files.length);
-  const url = new URL("./analysisWorker.js", import.meta.url);
+  const url = new URL("./worker.js", import.meta.url);
   const started: Worker[] = [];
   const work: WorkList = { files, order, next: new Int32Array(new SharedArrayBuffer(4)) };
 

@@ -1,7 +1,8 @@
 /**
- * The shared pipeline of the analysing commands: paths → adapters → prepared events → replay.
- * `prepareInputs` does the config-independent work once; `replayPrepared` replays it under a config
- * (analyze replays once, sweep many times, without parsing or hashing again).
+ * Reading inputs: paths → input units (openclawFiles.ts) → adapters → prepared events, every line
+ * accounted for in one tally. This module owns the whole transaction of the adapters' checked
+ * shortcuts: a unit is read with them, and when one fails (`ReadAgain`) what was tallied and
+ * delivered for the unit is undone and it is read again, that file the long way.
  */
 import type { InputFormat, LineCounts, TranscriptCounts } from "../adapters/adapter.js";
 import { LineTally, ReadAgain, UnitHistory, type AdapterOptions } from "../adapters/adapter.js";
@@ -9,15 +10,12 @@ import { adapterFor, expandUnits, openSource, type InputUnit } from "../adapters
 import { sessionFileName } from "../adapters/openclawFiles.js";
 import type { LineSource, RawLineHandler, ReadOptions } from "../adapters/lineSource.js";
 import type { LoopEvent } from "../core/events.js";
-import type { Diagnostic, Finding, RunReport } from "../core/findings.js";
+import type { Diagnostic } from "../core/findings.js";
 import type { Digest } from "../core/hashing.js";
 import type { ProfileRequest } from "../core/profiles/choice.js";
-import type { ProfileName } from "../core/profiles/profile.js";
 import { selectProfiles, type ProfileSelection } from "../core/profiles/selection.js";
 import { isLiveEvent, type LiveEvent } from "../core/liveEvents.js";
-import { LiveRunBook } from "../core/liveRuns.js";
 import { EventPreparer, type PreparedEvent } from "../core/prepare.js";
-import { Replayer, type ConfigForAgent, type ProfileForRun } from "../core/replay.js";
 
 export interface InputOptions extends AdapterOptions {
   readonly inputFormat?: InputFormat;
@@ -83,19 +81,6 @@ function counting<A extends unknown[], R>(handler: (...args: A) => R, countLine:
   };
 }
 
-export interface PreparedFile {
-  /** The files of the unit (one session's files read as one history), in reading order. */
-  readonly files: ReadonlyArray<{ file: string; format: InputFormat }>;
-  readonly events: PreparedEvent[];
-}
-
-export interface PreparedInputs {
-  readonly files: PreparedFile[];
-  readonly lines: LineCounts;
-  readonly transcript: TranscriptCounts;
-  readonly diagnostics: Diagnostic[];
-  readonly diagnosticsTotal: number;
-}
 
 /** An input file that could not be used at all (binary, no known format, unsupported compression). */
 export interface UnusableFile {
@@ -103,14 +88,10 @@ export interface UnusableFile {
   readonly reason: string;
 }
 
-export interface Analysis {
+/** What reading all inputs accounted for, whatever was done with the events. */
+export interface ReadSummary {
   readonly files: ReadonlyArray<{ file: string; format: InputFormat }>;
   readonly unusable: readonly UnusableFile[];
-  /** Replayed runs (from transcripts and event files). */
-  readonly runs: RunReport[];
-  /** Runs read from Gateway logs (`source: "log"`), and every live finding (some outside any run). */
-  readonly liveRuns: RunReport[];
-  readonly liveFindings: Finding[];
   readonly lines: LineCounts;
   readonly transcript: TranscriptCounts;
   readonly diagnostics: Diagnostic[];
@@ -121,9 +102,9 @@ export interface Analysis {
  * Where a unit's prepared events go. `again` is true when the unit is read a second time (an adapter
  * threw `ReadAgain`): what was delivered for it before is void.
  */
-type PreparedSink = (again: boolean) => (prepared: PreparedEvent, event: LoopEvent) => void;
+export type PreparedSink = (again: boolean) => (prepared: PreparedEvent, event: LoopEvent) => void;
 
-interface UnitRead {
+export interface UnitRead {
   readonly files: Array<{ file: string; format: InputFormat }>;
   readonly unusable: UnusableFile[];
 }
@@ -139,7 +120,7 @@ interface UnitRead {
  * A shortcut that fails in one file (`ReadAgain`) voids the whole unit, which is read again with that
  * file read the long way: the files of a unit share one replay, which cannot be undone file by file.
  */
-async function readUnit(
+export async function readUnit(
   unit: InputUnit,
   tally: LineTally,
   profiles: ProfileSelection,
@@ -228,7 +209,7 @@ function unitHasTranscript(unit: InputUnit): boolean {
   return unit.length > 1 && unit.some((file) => sessionFileName(file)?.role === "live");
 }
 
-interface ReadAll {
+export interface ReadAll {
   readonly tally: LineTally;
   readonly files: Array<{ file: string; format: InputFormat }>;
   readonly unusable: UnusableFile[];
@@ -238,7 +219,7 @@ interface ReadAll {
  * Reads every input once, one unit after another in the order given so that output order never
  * depends on timing.
  */
-async function readInputs(
+export async function readInputs(
   paths: readonly string[],
   digest: Digest,
   options: InputOptions,
@@ -257,9 +238,7 @@ async function readInputs(
   return all;
 }
 
-export type ReadSummary = Omit<Analysis, "runs" | "liveRuns" | "liveFindings">;
-
-function readSummary({ tally, files, unusable }: ReadAll): ReadSummary {
+export function readSummary({ tally, files, unusable }: ReadAll): ReadSummary {
   return { files, unusable, lines: tally.counts, transcript: tally.transcript, diagnostics: tally.diagnostics, diagnosticsTotal: tally.diagnosticsTotal };
 }
 
@@ -274,144 +253,3 @@ export async function readEvents(
   return readSummary(await readInputs(paths, digest, options, () => (_prepared, event) => onEvent(event), onEvent, false));
 }
 
-/** Parses and hashes every input once, keeping the prepared events in memory for repeated replay. */
-export async function prepareInputs(paths: readonly string[], digest: Digest, options: InputOptions = {}): Promise<PreparedInputs> {
-  const units: Array<{ events: PreparedEvent[] }> = [];
-  const read = await readInputs(
-    paths,
-    digest,
-    options,
-    (again) => {
-      const events: PreparedEvent[] = [];
-      if (again) units.pop();
-      units.push({ events });
-      return (event) => events.push(event);
-    },
-    // Live events (Gateway logs) do not depend on the config, so repeated replays have no use for them.
-    () => {},
-    true,
-  );
-  const prepared = units.map(({ events }) => ({ files: [], events }));
-  const { tally } = read;
-  return { files: prepared, lines: tally.counts, transcript: tally.transcript, diagnostics: tally.diagnostics, diagnosticsTotal: tally.diagnosticsTotal };
-}
-
-/** Replays prepared inputs under one config (and the profile choice they were prepared under). */
-export function replayPrepared(inputs: PreparedInputs, configFor: ConfigForAgent, profileFor?: ProfileForRun): RunReport[] {
-  const runs: RunReport[] = [];
-  for (const file of inputs.files) {
-    const replayer = new Replayer(configFor, profileFor);
-    for (const event of file.events) replayer.push(event);
-    for (const run of replayer.finish()) runs.push(run);
-  }
-  return runs;
-}
-
-/** What one input unit yields; units are independent, so they can be analysed in any thread. */
-export interface FileAnalysis {
-  readonly files: ReadonlyArray<{ file: string; format: InputFormat }>;
-  readonly unusable: readonly UnusableFile[];
-  readonly runs: RunReport[];
-  /** Live events of a Gateway log, folded only when merging: a run may go on in the next file. */
-  readonly liveEvents: LiveEvent[];
-  readonly lines: LineCounts;
-  readonly transcript: TranscriptCounts;
-  readonly diagnostics: Diagnostic[];
-  readonly diagnosticsTotal: number;
-  /** Agents (and profiles) whose config replay asked for, in first-asked order (to replay config notices in order). */
-  readonly agentsResolved: Array<{ readonly agent: string | null; readonly profile: ProfileName }>;
-}
-
-/** One input file as a unit of its own (tests, and inputs that name a single file). */
-export function analyzeFile(path: string, digest: Digest, configFor: ConfigForAgent, options: InputOptions = {}, onLive?: (event: LiveEvent) => void): Promise<FileAnalysis> {
-  return analyzeUnit([path], digest, configFor, options, onLive);
-}
-
-/**
- * Streams one input unit straight through replay: nothing but findings is kept, so memory follows
- * the runs open at a time, not the size of the files.
- */
-export async function analyzeUnit(
-  unit: InputUnit,
-  digest: Digest,
-  configFor: ConfigForAgent,
-  options: InputOptions = {},
-  onLive?: (event: LiveEvent) => void,
-): Promise<FileAnalysis> {
-  const agentsResolved: Array<{ agent: string | null; profile: ProfileName }> = [];
-  const asked = new Set<string>();
-  const profiles = selectProfiles(options.profile, digest);
-  const newReplayer = () =>
-    new Replayer((agent, profile) => {
-      const key = `${profile}\u0000${agent ?? ""}\u0000${agent === null}`;
-      if (!asked.has(key)) {
-        asked.add(key);
-        agentsResolved.push({ agent, profile });
-      }
-      return configFor(agent, profile);
-    }, profiles.profileFor);
-  let replayer = newReplayer();
-  const tally = new LineTally();
-  const liveEvents: LiveEvent[] = [];
-  const push = (prepared: PreparedEvent) => replayer.push(prepared);
-  const sink: PreparedSink = (again) => {
-    if (again) {
-      replayer = newReplayer();
-      agentsResolved.length = 0;
-      asked.clear();
-    }
-    return push;
-  };
-  const live = onLive ?? ((event: LiveEvent) => void liveEvents.push(event));
-  const { files, unusable } = await readUnit(unit, tally, profiles, options, sink, live, true);
-  const { counts: lines, transcript, diagnostics, diagnosticsTotal } = tally;
-  return { files, unusable, runs: replayer.finish(), liveEvents, lines, transcript, diagnostics, diagnosticsTotal, agentsResolved };
-}
-
-/**
- * Joins per-file analyses in input order, exactly as if one tally had counted them all. `book`
- * already holds the live events of a serial run (handed to it while reading, not kept per file).
- */
-export function mergeAnalyses(parts: readonly FileAnalysis[], book = new LiveRunBook()): Analysis {
-  const tally = new LineTally();
-  const runs: RunReport[] = [];
-  for (const part of parts) {
-    for (const key of ["read", "used", "ignored", "skipped"] as const) tally.counts[key] += part.lines[key];
-    for (const key of ["copies", "duplicates", "reconstructedCalls"] as const) tally.transcript[key] += part.transcript[key];
-    for (const diagnostic of part.diagnostics) tally.note(diagnostic);
-    tally.diagnosticsTotal += part.diagnosticsTotal - part.diagnostics.length;
-    // Not push(...runs): spreading more than ~100k runs into arguments overflows the stack.
-    for (const run of part.runs) runs.push(run);
-    for (const event of part.liveEvents) book.push(event);
-  }
-  const live = book.finish();
-  return {
-    files: parts.flatMap((part) => part.files),
-    unusable: parts.flatMap((part) => part.unusable),
-    runs,
-    liveRuns: live.runs,
-    liveFindings: live.findings,
-    lines: tally.counts,
-    transcript: tally.transcript,
-    diagnostics: tally.diagnostics,
-    diagnosticsTotal: tally.diagnosticsTotal,
-  };
-}
-
-/** Analyses every input, one file after another (the parallel path in parallelAnalysis.ts gives the same result). */
-export async function analyzeInputs(
-  paths: readonly string[],
-  digest: Digest,
-  configFor: ConfigForAgent,
-  options: InputOptions = {},
-): Promise<Analysis> {
-  return analyzeSerially(await expandUnits(paths), digest, configFor, options);
-}
-
-/** Analyses already expanded input units one after another. */
-export async function analyzeSerially(units: readonly InputUnit[], digest: Digest, configFor: ConfigForAgent, options: InputOptions): Promise<Analysis> {
-  const parts: FileAnalysis[] = [];
-  const book = new LiveRunBook();
-  for (const unit of units) parts.push(await analyzeUnit(unit, digest, configFor, options, (event) => book.push(event)));
-  return mergeAnalyses(parts, book);
-}

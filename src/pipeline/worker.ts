@@ -7,7 +7,7 @@ import { InputError } from "../adapters/inputs.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { analyzeUnit } from "./analysis.js";
 import { createConfigResolver } from "./configResolution.js";
-import { takeFile, type WorkerReply, type WorkerSetup, type WorkList } from "./parallelAnalysis.js";
+import { takeFile, type WorkerReply, type WorkerSetup, type WorkList } from "./parallel.js";
 
 /** Progress is batched: one message per MB or so is plenty for a progress bar. */
 const BYTES_BATCH = 1 << 20;

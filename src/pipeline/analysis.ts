@@ -1,0 +1,187 @@
+/**
+ * Analysis: input units replayed through the detectors. `analyzeUnit` streams one unit straight
+ * through replay; `prepareInputs` does the config-independent work once and `replayPrepared` replays
+ * it under a config (analyze replays once, sweep many times, without parsing or hashing again);
+ * `mergeAnalyses` joins per-unit results in input order, whichever thread made them.
+ */
+import type { InputFormat, LineCounts, TranscriptCounts } from "../adapters/adapter.js";
+import { LineTally } from "../adapters/adapter.js";
+import { expandUnits, type InputUnit } from "../adapters/inputs.js";
+import type { Diagnostic, Finding, RunReport } from "../core/findings.js";
+import type { Digest } from "../core/hashing.js";
+import type { ProfileName } from "../core/profiles/profile.js";
+import { selectProfiles } from "../core/profiles/selection.js";
+import type { LiveEvent } from "../core/liveEvents.js";
+import { LiveRunBook } from "../core/liveRuns.js";
+import type { PreparedEvent } from "../core/prepare.js";
+import { Replayer, type ConfigForAgent, type ProfileForRun } from "../core/replay.js";
+import { readInputs, readUnit, type InputOptions, type PreparedSink, type ReadSummary, type UnusableFile } from "./reading.js";
+
+export type { InputOptions, ProgressSink, ReadSummary, UnusableFile } from "./reading.js";
+export { readEvents } from "./reading.js";
+
+export interface PreparedFile {
+  /** The files of the unit (one session's files read as one history), in reading order. */
+  readonly files: ReadonlyArray<{ file: string; format: InputFormat }>;
+  readonly events: PreparedEvent[];
+}
+
+export interface PreparedInputs {
+  readonly files: PreparedFile[];
+  readonly lines: LineCounts;
+  readonly transcript: TranscriptCounts;
+  readonly diagnostics: Diagnostic[];
+  readonly diagnosticsTotal: number;
+}
+
+
+/** Replayed runs and live ones, with what reading accounted for. */
+export interface Analysis extends ReadSummary {
+  /** Replayed runs (from transcripts and event files). */
+  readonly runs: RunReport[];
+  /** Runs read from Gateway logs (`source: "log"`), and every live finding (some outside any run). */
+  readonly liveRuns: RunReport[];
+  readonly liveFindings: Finding[];
+}
+
+/** Parses and hashes every input once, keeping the prepared events in memory for repeated replay. */
+export async function prepareInputs(paths: readonly string[], digest: Digest, options: InputOptions = {}): Promise<PreparedInputs> {
+  const units: Array<{ events: PreparedEvent[] }> = [];
+  const read = await readInputs(
+    paths,
+    digest,
+    options,
+    (again) => {
+      const events: PreparedEvent[] = [];
+      if (again) units.pop();
+      units.push({ events });
+      return (event) => events.push(event);
+    },
+    // Live events (Gateway logs) do not depend on the config, so repeated replays have no use for them.
+    () => {},
+    true,
+  );
+  const prepared = units.map(({ events }) => ({ files: [], events }));
+  const { tally } = read;
+  return { files: prepared, lines: tally.counts, transcript: tally.transcript, diagnostics: tally.diagnostics, diagnosticsTotal: tally.diagnosticsTotal };
+}
+
+/** Replays prepared inputs under one config (and the profile choice they were prepared under). */
+export function replayPrepared(inputs: PreparedInputs, configFor: ConfigForAgent, profileFor?: ProfileForRun): RunReport[] {
+  const runs: RunReport[] = [];
+  for (const file of inputs.files) {
+    const replayer = new Replayer(configFor, profileFor);
+    for (const event of file.events) replayer.push(event);
+    for (const run of replayer.finish()) runs.push(run);
+  }
+  return runs;
+}
+
+/** What one input unit yields; units are independent, so they can be analysed in any thread. */
+export interface FileAnalysis {
+  readonly files: ReadonlyArray<{ file: string; format: InputFormat }>;
+  readonly unusable: readonly UnusableFile[];
+  readonly runs: RunReport[];
+  /** Live events of a Gateway log, folded only when merging: a run may go on in the next file. */
+  readonly liveEvents: LiveEvent[];
+  readonly lines: LineCounts;
+  readonly transcript: TranscriptCounts;
+  readonly diagnostics: Diagnostic[];
+  readonly diagnosticsTotal: number;
+  /** Agents (and profiles) whose config replay asked for, in first-asked order (to replay config notices in order). */
+  readonly agentsResolved: Array<{ readonly agent: string | null; readonly profile: ProfileName }>;
+}
+
+/** One input file as a unit of its own (tests, and inputs that name a single file). */
+export function analyzeFile(path: string, digest: Digest, configFor: ConfigForAgent, options: InputOptions = {}, onLive?: (event: LiveEvent) => void): Promise<FileAnalysis> {
+  return analyzeUnit([path], digest, configFor, options, onLive);
+}
+
+/**
+ * Streams one input unit straight through replay: nothing but findings is kept, so memory follows
+ * the runs open at a time, not the size of the files.
+ */
+export async function analyzeUnit(
+  unit: InputUnit,
+  digest: Digest,
+  configFor: ConfigForAgent,
+  options: InputOptions = {},
+  onLive?: (event: LiveEvent) => void,
+): Promise<FileAnalysis> {
+  const agentsResolved: Array<{ agent: string | null; profile: ProfileName }> = [];
+  const asked = new Set<string>();
+  const profiles = selectProfiles(options.profile, digest);
+  const newReplayer = () =>
+    new Replayer((agent, profile) => {
+      const key = `${profile}\u0000${agent ?? ""}\u0000${agent === null}`;
+      if (!asked.has(key)) {
+        asked.add(key);
+        agentsResolved.push({ agent, profile });
+      }
+      return configFor(agent, profile);
+    }, profiles.profileFor);
+  let replayer = newReplayer();
+  const tally = new LineTally();
+  const liveEvents: LiveEvent[] = [];
+  const push = (prepared: PreparedEvent) => replayer.push(prepared);
+  const sink: PreparedSink = (again) => {
+    if (again) {
+      replayer = newReplayer();
+      agentsResolved.length = 0;
+      asked.clear();
+    }
+    return push;
+  };
+  const live = onLive ?? ((event: LiveEvent) => void liveEvents.push(event));
+  const { files, unusable } = await readUnit(unit, tally, profiles, options, sink, live, true);
+  const { counts: lines, transcript, diagnostics, diagnosticsTotal } = tally;
+  return { files, unusable, runs: replayer.finish(), liveEvents, lines, transcript, diagnostics, diagnosticsTotal, agentsResolved };
+}
+
+/**
+ * Joins per-file analyses in input order, exactly as if one tally had counted them all. `book`
+ * already holds the live events of a serial run (handed to it while reading, not kept per file).
+ */
+export function mergeAnalyses(parts: readonly FileAnalysis[], book = new LiveRunBook()): Analysis {
+  const tally = new LineTally();
+  const runs: RunReport[] = [];
+  for (const part of parts) {
+    for (const key of ["read", "used", "ignored", "skipped"] as const) tally.counts[key] += part.lines[key];
+    for (const key of ["copies", "duplicates", "reconstructedCalls"] as const) tally.transcript[key] += part.transcript[key];
+    for (const diagnostic of part.diagnostics) tally.note(diagnostic);
+    tally.diagnosticsTotal += part.diagnosticsTotal - part.diagnostics.length;
+    // Not push(...runs): spreading more than ~100k runs into arguments overflows the stack.
+    for (const run of part.runs) runs.push(run);
+    for (const event of part.liveEvents) book.push(event);
+  }
+  const live = book.finish();
+  return {
+    files: parts.flatMap((part) => part.files),
+    unusable: parts.flatMap((part) => part.unusable),
+    runs,
+    liveRuns: live.runs,
+    liveFindings: live.findings,
+    lines: tally.counts,
+    transcript: tally.transcript,
+    diagnostics: tally.diagnostics,
+    diagnosticsTotal: tally.diagnosticsTotal,
+  };
+}
+
+/** Analyses every input, one file after another (the parallel path in parallelAnalysis.ts gives the same result). */
+export async function analyzeInputs(
+  paths: readonly string[],
+  digest: Digest,
+  configFor: ConfigForAgent,
+  options: InputOptions = {},
+): Promise<Analysis> {
+  return analyzeSerially(await expandUnits(paths), digest, configFor, options);
+}
+
+/** Analyses already expanded input units one after another. */
+export async function analyzeSerially(units: readonly InputUnit[], digest: Digest, configFor: ConfigForAgent, options: InputOptions): Promise<Analysis> {
+  const parts: FileAnalysis[] = [];
+  const book = new LiveRunBook();
+  for (const unit of units) parts.push(await analyzeUnit(unit, digest, configFor, options, (event) => book.push(event)));
+  return mergeAnalyses(parts, book);
+}
