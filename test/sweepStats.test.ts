@@ -1,9 +1,9 @@
 /** Per-config sweep figures: verdicts, counts, median of first blocks, changes, label scores. */
 import { describe, expect, it } from "vitest";
-import type { Finding, FindingLevel, RunReport, RunStop } from "../src/core/findings.js";
+import type { FindingLevel, ReplayedFinding, ReplayedRun, RunStop } from "../src/core/findings.js";
 import { bestConfig, configStats, labelScore, median, runVerdict, verdictChanges, type LabelScore } from "../src/core/sweepStats.js";
 
-function finding(call: number, level: FindingLevel, afterStop: boolean): Finding {
+function finding(call: number, level: FindingLevel, afterStop: boolean): ReplayedFinding {
   return {
     run: "r",
     agent: null,
@@ -22,7 +22,7 @@ function finding(call: number, level: FindingLevel, afterStop: boolean): Finding
   };
 }
 
-function run(name: string, findings: Finding[], firstStop: RunStop | null, calls = 30): RunReport {
+function run(name: string, findings: ReplayedFinding[], firstStop: RunStop | null, calls = 30): ReplayedRun {
   return { run: name, agent: null, session: null, file: "f.jsonl", calls, compactions: 0, findings, firstStop, guardWindows: [], recordedVetoes: 0 };
 }
 

@@ -3,7 +3,7 @@
  * its lines into canonical events, accounting for every line (read = used + ignored + skipped).
  */
 import type { LoopEvent } from "../core/events.js";
-import type { Diagnostic } from "../core/findings.js";
+import type { Diagnostic, LineCounts, TranscriptCounts } from "../core/findings.js";
 import type { LiveEvent } from "../core/liveEvents.js";
 import { isPlainObject } from "../core/plainObject.js";
 import { MAX_LINE_BYTES, TOO_LONG_LINE, type LineProblem, type LineSource } from "./lineSource.js";
@@ -11,23 +11,7 @@ import { STORE_ROW_PROBLEM_PREFIX } from "./sqliteRows.js";
 
 export type InputFormat = "events" | "openclaw-session" | "openclaw-trajectory" | "gateway-log";
 
-export interface LineCounts {
-  read: number;
-  used: number;
-  ignored: number;
-  skipped: number;
-}
-
-/**
- * What session transcripts replay differently from what their lines say (inputs.md §2), counted for
- * the summary: rewritten copies of earlier entries, entries another file of the session already held,
- * and calls rebuilt from a result that no call carries.
- */
-export interface TranscriptCounts {
-  copies: number;
-  duplicates: number;
-  reconstructedCalls: number;
-}
+export type { LineCounts, TranscriptCounts } from "../core/findings.js";
 
 export const noTranscriptCounts = (): TranscriptCounts => ({ copies: 0, duplicates: 0, reconstructedCalls: 0 });
 

@@ -1,9 +1,9 @@
 /** `looplens analyze [paths…]`: replay every run through the detectors and print the report. */
 import { Option, type Command } from "commander";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
+import { buildReport } from "../pipeline/report.js";
 import { REPORTERS, REPORT_FORMATS } from "../reporters/index.js";
-import type { ReportData, ReportOutput } from "../reporters/reportData.js";
-import type { Analysis } from "../pipeline/analysis.js";
+import type { ReportOutput } from "../reporters/model.js";
 import { analyzeAll } from "../pipeline/parallel.js";
 import { progressDisplay } from "./progressDisplay.js";
 import {
@@ -39,27 +39,16 @@ export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: I
   const config = { config: options.config, agent: options.agent, set: options.set, profile: options.profile };
   const configFor = (agent: string | null, profile: ProfileName) => resolver.effectiveFor(agent, profile).config;
   const analysis = await analyzeAll(inputPaths(paths, io, options.quiet), digest, configFor, { config, input }, io.env, progressDisplay(io, options));
-  const data: ReportData = {
-    version,
-    config: configSummary(resolver, analysis.runs, options),
-    files: analysis.files,
-    runs: [...analysis.runs, ...analysis.liveRuns],
-    lines: analysis.lines,
-    transcript: analysis.transcript,
-    unusable: analysis.unusable,
-    diagnostics: analysis.diagnostics,
-    diagnosticsTotal: analysis.diagnosticsTotal,
-    ...(readsGatewayLogs(analysis) ? { liveFindings: analysis.liveFindings } : {}),
-  };
+  const report = buildReport(analysis, configSummary(resolver, analysis.runs, options), version);
   reportNotices(io, resolver, options.quiet);
   reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);
   const reporter = REPORTERS[options.format]!;
-  writeReport(io, reporter(data, { all: options.all === true, verbose: options.verbose === true, color: useColor(options, io), width: io.columns }));
+  writeReport(io, reporter(report, { all: options.all === true, verbose: options.verbose === true, color: useColor(options, io), width: io.columns }));
 
   if (strictViolation(io, options, analysis.lines.skipped)) return EXIT.usage;
   if (nothingUsable(io, analysis)) return EXIT.usage;
   // Live runs count too: a block the runtime really logged is a finding at that level.
-  return meetsFailOn(data.runs, options.failOn) ? EXIT.findings : EXIT.ok;
+  return meetsFailOn([...report.replayed, ...(report.live?.runs ?? [])], options.failOn) ? EXIT.findings : EXIT.ok;
 }
 
 /** Writes a report's pieces in writes of about WRITE_BATCH characters (a write per run would be a system call per run). */
@@ -78,10 +67,6 @@ function writeReport(io: Io, output: ReportOutput): void {
 
 const WRITE_BATCH = 1 << 16;
 
-/** Gateway logs were among the inputs (or live events were read back from an events file). */
-function readsGatewayLogs(analysis: Analysis): boolean {
-  return analysis.files.some((f) => f.format === "gateway-log") || analysis.liveRuns.length > 0 || analysis.liveFindings.length > 0;
-}
 
 export function registerAnalyze(program: Command, io: Io, version: string, run: (work: () => Promise<number>) => Promise<void>): void {
   const command = program

@@ -8,19 +8,12 @@ import type { ProfileChoice } from "./profiles/profile.js";
 
 export type FindingLevel = "warning" | "critical" | "abort";
 
-export interface Finding {
-  /** `null` only for a live finding logged while no run was open (see liveRuns.ts). */
-  readonly run: string | null;
+interface FindingBase {
   readonly agent: string | null;
   readonly session: string | null;
   readonly file: string;
   /** Input line of the call (verdicts) or of the result (aborts) that produced the finding. */
   readonly line: number;
-  /**
-   * 1-based ordinal of the tool call within its run. `null` for a live finding whose call the log
-   * does not tell (its run's start was not in the log, or the run never started that tool).
-   */
-  readonly call: number | null;
   readonly tool: string;
   readonly detector: DetectorName;
   readonly level: FindingLevel;
@@ -32,18 +25,35 @@ export interface Finding {
   readonly message: string;
   /** Identifies the call pattern (tool + args) so reporters can collapse repeats; not printed. */
   readonly argsHash: string;
-  /** Set for findings read from what a live runtime logged rather than replayed. */
-  readonly source?: "log";
-  /** Live findings: the lines that repeated this event (hook and diagnostic echoes), merged into it. */
+}
+
+/** A verdict (or abort) of replay: always of a run, at a known call. */
+export interface ReplayedFinding extends FindingBase {
+  readonly run: string;
+  /** 1-based ordinal of the tool call within its run. */
+  readonly call: number;
+  readonly source?: undefined;
+}
+
+/** What a live runtime logged (Gateway logs: liveRuns.ts). */
+export interface LiveFinding extends FindingBase {
+  /** `null` for a finding logged while no run was open. */
+  readonly run: string | null;
+  /** `null` when the log does not tell the call (its run's start was not in the log, or the run never started that tool). */
+  readonly call: number | null;
+  readonly source: "log";
+  /** The lines that repeated this event (hook and diagnostic echoes), merged into it. */
   readonly echoLines?: readonly number[];
 }
+
+export type Finding = ReplayedFinding | LiveFinding;
 
 export interface RunStop {
   readonly kind: "block" | "abort";
   readonly call: number;
 }
 
-export interface RunReport {
+interface RunBase {
   readonly run: string;
   readonly agent: string | null;
   readonly session: string | null;
@@ -51,17 +61,28 @@ export interface RunReport {
   /** Tool calls seen in the run. */
   readonly calls: number;
   readonly compactions: number;
-  readonly findings: readonly Finding[];
   readonly firstStop: RunStop | null;
   readonly guardWindows: readonly GuardWindow[];
   /** Loop vetoes already present in the input (the live runtime really blocked these calls). */
   readonly recordedVetoes: number;
-  /** The detector generation the run was replayed under, and why; absent for live runs. */
-  readonly profile?: ProfileChoice;
-  /** Set for runs read from a Gateway log: what the live runtime did, not a replay. */
-  readonly source?: "log";
-  readonly live?: LiveRunDetail;
 }
+
+/** A run replayed through the detectors. */
+export interface ReplayedRun extends RunBase {
+  readonly findings: readonly ReplayedFinding[];
+  /** The detector generation the run was replayed under, and why (absent: the default, not asked for). */
+  readonly profile?: ProfileChoice;
+  readonly source?: undefined;
+}
+
+/** A run read from a Gateway log: what the live runtime did, not a replay. */
+export interface LiveRun extends RunBase {
+  readonly findings: readonly LiveFinding[];
+  readonly source: "log";
+  readonly live: LiveRunDetail;
+}
+
+export type RunReport = ReplayedRun | LiveRun;
 
 /** What a Gateway log tells about a run beyond its findings (`calls` counts its tool starts). */
 export interface LiveRunDetail {
@@ -71,6 +92,25 @@ export interface LiveRunDetail {
   readonly ended: boolean;
   /** Post-compaction guard lines: armed, loop persisted (the abort), window closed. */
   readonly guard: { readonly armed: number; readonly persisted: number; readonly windowsClosed: number };
+}
+
+/** Every input line is accounted for: read = used + ignored + skipped. */
+export interface LineCounts {
+  read: number;
+  used: number;
+  ignored: number;
+  skipped: number;
+}
+
+/**
+ * What session transcripts replay differently from what their lines say (inputs.md §2): rewritten
+ * copies of earlier entries, entries another file of the session already held, and calls rebuilt
+ * from a result that no call carries.
+ */
+export interface TranscriptCounts {
+  copies: number;
+  duplicates: number;
+  reconstructedCalls: number;
 }
 
 export interface Diagnostic {

@@ -4,14 +4,14 @@
  * findings logged while no run was open. Pure: the adapter did the reading and the attribution.
  */
 import type { DetectorName, ThresholdName } from "./detectors.js";
-import type { Finding, FindingLevel, RunReport } from "./findings.js";
+import type { FindingLevel, LiveFinding, LiveRun } from "./findings.js";
 import type { LiveEvent, LiveFindingEvent } from "./liveEvents.js";
 
 export interface LiveAnalysis {
   /** Live runs in order of first appearance; each has `source: "log"`. */
-  readonly runs: RunReport[];
+  readonly runs: LiveRun[];
   /** Every live finding, in input order (file, then line), including those outside any run. */
-  readonly findings: Finding[];
+  readonly findings: LiveFinding[];
 }
 
 const CRITICAL_THRESHOLD: Readonly<Record<DetectorName, ThresholdName>> = {
@@ -33,7 +33,7 @@ export function liveThresholdName(detector: DetectorName, level: FindingLevel): 
   return level === "warning" ? "warningThreshold" : CRITICAL_THRESHOLD[detector];
 }
 
-type Draft = { -readonly [K in keyof Finding]: Finding[K] };
+type Draft = { -readonly [K in keyof LiveFinding]: LiveFinding[K] };
 
 interface LiveRunState {
   readonly run: string;
@@ -91,8 +91,8 @@ export class LiveRunBook {
 
   finish(): LiveAnalysis {
     const runs = [...this.runs.values()].map((state) => this.report(state));
-    const all: Finding[] = [...runs.flatMap((run) => run.findings), ...this.orphans];
-    const order = (f: Finding) => this.fileOrder.get(f.file) ?? 0;
+    const all: LiveFinding[] = [...runs.flatMap((run) => run.findings), ...this.orphans];
+    const order = (f: LiveFinding) => this.fileOrder.get(f.file) ?? 0;
     all.sort((a, b) => order(a) - order(b) || a.line - b.line);
     return { runs, findings: all };
   }
@@ -106,7 +106,7 @@ export class LiveRunBook {
     return state;
   }
 
-  private report(state: LiveRunState): RunReport {
+  private report(state: LiveRunState): LiveRun {
     // Read back from an edited events file, findings may come out of line order.
     const findings = state.findings.sort((a, b) => a.line - b.line);
     let stopped = false;

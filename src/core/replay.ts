@@ -8,7 +8,7 @@
  * One replayer handles one input file; runs are keyed by their run id within it.
  */
 import type { ResolvedConfig } from "./config.js";
-import type { Finding, RunReport, RunStop } from "./findings.js";
+import type { ReplayedFinding, ReplayedRun, RunStop } from "./findings.js";
 import type { GuardWindow } from "./postCompactionGuard.js";
 import type { PreparedEvent } from "./prepare.js";
 import { PROFILES } from "./profiles/index.js";
@@ -35,7 +35,7 @@ interface RunState {
   readonly file: string;
   calls: number;
   compactions: number;
-  findings: readonly Finding[];
+  findings: readonly ReplayedFinding[];
   firstStop: RunStop | null;
   guardWindows: readonly GuardWindow[];
   recordedVetoes: number;
@@ -99,8 +99,8 @@ export class Replayer {
   }
 
   /** Ends every run still open and returns all runs in order of first appearance. */
-  finish(): RunReport[] {
-    const reports: RunReport[] = [];
+  finish(): ReplayedRun[] {
+    const reports: ReplayedRun[] = [];
     for (const state of this.runs.values()) {
       this.close(state);
       reports.push(state);
@@ -212,7 +212,7 @@ export class Replayer {
     });
   }
 
-  private addFinding(state: RunState, finding: Omit<Finding, "run" | "agent" | "session" | "file" | "afterStop" | "call"> & { call: number }): void {
+  private addFinding(state: RunState, finding: Omit<ReplayedFinding, "run" | "agent" | "session" | "file" | "afterStop" | "call"> & { call: number }): void {
     state.findings = appended(state.findings, {
       run: state.run,
       agent: state.agent,

@@ -7,7 +7,7 @@
 import type { InputFormat, LineCounts, TranscriptCounts } from "../adapters/adapter.js";
 import { LineTally } from "../adapters/adapter.js";
 import { expandUnits, type InputUnit } from "../adapters/inputs.js";
-import type { Diagnostic, Finding, RunReport } from "../core/findings.js";
+import type { Diagnostic, LiveFinding, LiveRun, ReplayedRun } from "../core/findings.js";
 import type { Digest } from "../core/hashing.js";
 import type { ProfileName } from "../core/profiles/profile.js";
 import { selectProfiles } from "../core/profiles/selection.js";
@@ -38,10 +38,10 @@ export interface PreparedInputs {
 /** Replayed runs and live ones, with what reading accounted for. */
 export interface Analysis extends ReadSummary {
   /** Replayed runs (from transcripts and event files). */
-  readonly runs: RunReport[];
+  readonly runs: ReplayedRun[];
   /** Runs read from Gateway logs (`source: "log"`), and every live finding (some outside any run). */
-  readonly liveRuns: RunReport[];
-  readonly liveFindings: Finding[];
+  readonly liveRuns: LiveRun[];
+  readonly liveFindings: LiveFinding[];
 }
 
 /** Parses and hashes every input once, keeping the prepared events in memory for repeated replay. */
@@ -67,8 +67,8 @@ export async function prepareInputs(paths: readonly string[], digest: Digest, op
 }
 
 /** Replays prepared inputs under one config (and the profile choice they were prepared under). */
-export function replayPrepared(inputs: PreparedInputs, configFor: ConfigForAgent, profileFor?: ProfileForRun): RunReport[] {
-  const runs: RunReport[] = [];
+export function replayPrepared(inputs: PreparedInputs, configFor: ConfigForAgent, profileFor?: ProfileForRun): ReplayedRun[] {
+  const runs: ReplayedRun[] = [];
   for (const file of inputs.files) {
     const replayer = new Replayer(configFor, profileFor);
     for (const event of file.events) replayer.push(event);
@@ -81,7 +81,7 @@ export function replayPrepared(inputs: PreparedInputs, configFor: ConfigForAgent
 export interface FileAnalysis {
   readonly files: ReadonlyArray<{ file: string; format: InputFormat }>;
   readonly unusable: readonly UnusableFile[];
-  readonly runs: RunReport[];
+  readonly runs: ReplayedRun[];
   /** Live events of a Gateway log, folded only when merging: a run may go on in the next file. */
   readonly liveEvents: LiveEvent[];
   readonly lines: LineCounts;
@@ -144,7 +144,7 @@ export async function analyzeUnit(
  */
 export function mergeAnalyses(parts: readonly FileAnalysis[], book = new LiveRunBook()): Analysis {
   const tally = new LineTally();
-  const runs: RunReport[] = [];
+  const runs: ReplayedRun[] = [];
   for (const part of parts) {
     for (const key of ["read", "used", "ignored", "skipped"] as const) tally.counts[key] += part.lines[key];
     for (const key of ["copies", "duplicates", "reconstructedCalls"] as const) tally.transcript[key] += part.transcript[key];

@@ -7,7 +7,7 @@ import Table from "cli-table3";
 import { configEntries, guardOn, rollingDetectorsOn, type ConfigNotice, type ResolvedConfig, type ValueSource } from "../core/config.js";
 import { NO_CONFIG_LINE, sourcesJson, thresholdLines } from "./configView.js";
 import { jsonText } from "./jsonText.js";
-import { detectorState } from "./reportData.js";
+import { detectorState } from "./phrases.js";
 import { sanitize } from "./sanitize.js";
 import { BORDERLESS } from "./tableParts.js";
 import type { ProfileRequest } from "../core/profiles/choice.js";

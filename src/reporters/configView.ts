@@ -4,20 +4,8 @@
  * form of a config with its value sources.
  */
 import { configEntries, guardOn, rollingDetectorsOn, type ResolvedConfig, type ValueSource } from "../core/config.js";
-import type { ConfigSummary } from "./reportData.js";
+import type { AgentConfigView, ConfigSummary } from "./model.js";
 import { sanitize } from "./sanitize.js";
-
-/** The config an agent override produced, and the run agents it applied to. */
-export interface AgentConfigView {
-  /** The agent id as written in the config file. */
-  readonly agent: string;
-  /** Where the override is in the file (`agents.list[0].tools.loopDetection`). */
-  readonly where: string;
-  /** Agent ids of the runs that used it, as the input names them. */
-  readonly runAgents: readonly string[];
-  readonly effective: ResolvedConfig;
-  readonly sources: Readonly<Record<string, ValueSource>>;
-}
 
 /** What headers say when no --config was given. */
 export const NO_CONFIG_LINE = "config: none given; documented defaults, but enabled=true (runtime: false)";

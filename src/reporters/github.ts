@@ -10,7 +10,10 @@
  * is sanitized first, so no control character or newline can start a command of its own.
  */
 import { levelLabel, type Finding } from "../core/findings.js";
-import { callRange, groupFindings, isLiveRun, type FindingGroup, type Reporter } from "./reportData.js";
+import type { Comparison } from "./comparison.js";
+import { agreementText, comparisonSide } from "./comparisonText.js";
+import { callRange, groupFindings, type FindingGroup } from "./findingGroups.js";
+import type { Reporter } from "./model.js";
 import { clip, ID_WIDTH, sanitize } from "./sanitize.js";
 
 export function escapeData(text: string): string {
@@ -42,8 +45,23 @@ function annotation(group: FindingGroup): string {
   return workflowCommand(command, { file: sanitize(f.file), line: f.line, title }, message);
 }
 
+/**
+ * Where the replay and the live runtime disagree (one side fired, the other did not), a notice at
+ * the first finding of the side that fired: agreeing rows need no annotation of their own.
+ */
+function comparisonNotices(comparison: Comparison | undefined): string[] {
+  if (!comparison) return [];
+  return comparison.rows
+    .filter((row) => row.agreement !== "both")
+    .map((row) => {
+      const side = (row.replay ?? row.live)!;
+      const title = `looplens replay vs live · ${row.detector} · ${levelLabel(row.level)}`;
+      const message = `run ${clip(row.run, ID_WIDTH)}, ${clip(row.tool, ID_WIDTH)}: ${agreementText(row)} (replay ${comparisonSide(row.replay)}, live ${comparisonSide(row.live)})`;
+      return workflowCommand("notice", { file: sanitize(side.file), line: side.line, title }, message);
+    });
+}
+
 export const githubReporter: Reporter = (data, options) => {
-  const replayed = data.runs.filter((run) => !isLiveRun(run));
-  const groups = [...replayed.flatMap((run) => groupFindings(run.findings, options.verbose)), ...groupFindings(data.liveFindings ?? [], options.verbose)];
-  return groups.map((group) => `${annotation(group)}\n`).join("");
+  const groups = [...data.replayed.flatMap((run) => groupFindings(run.findings, options.verbose)), ...groupFindings(data.live?.findings ?? [], options.verbose)];
+  return [...groups.map(annotation), ...comparisonNotices(data.live?.comparison)].map((line) => `${line}\n`).join("");
 };

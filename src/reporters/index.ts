@@ -3,7 +3,7 @@ import { githubReporter } from "./github.js";
 import { jsonReporter } from "./json.js";
 import { markdownReporter } from "./markdown.js";
 import { ndjsonReporter } from "./ndjson.js";
-import type { Reporter } from "./reportData.js";
+import type { Reporter } from "./model.js";
 import { tableReporter } from "./table.js";
 
 export const REPORTERS: Readonly<Record<string, Reporter>> = {

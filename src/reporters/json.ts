@@ -1,8 +1,9 @@
 /** `--format json`: one document with config, summary, runs (with findings) and diagnostics. */
-import { compareReplayWithLive } from "./comparison.js";
 import { configJson, sourcesJson } from "./configView.js";
+import type { RunReport } from "../core/findings.js";
 import { jsonText } from "./jsonText.js";
-import { publicFinding, summarize, type ConfigSummary, type ReportData, type Reporter } from "./reportData.js";
+import { publicFinding } from "./findingGroups.js";
+import type { ConfigSummary, ReportModel, Reporter } from "./model.js";
 
 /** The `config` block of a json document: effective values, where they came from, notices. */
 export function configDocument(config: ConfigSummary): Record<string, unknown> {
@@ -35,16 +36,16 @@ export function configDocument(config: ConfigSummary): Record<string, unknown> {
  * ever whole in memory (on a 400 MB transcript of 44 000 runs: 137 -> 122 MB peak RSS).
  */
 export const jsonReporter: Reporter = function* (data) {
-  const head = jsonText({ version: data.version, config: configDocument(data.config), summary: summarize(data) }, INDENT);
+  const head = jsonText({ version: data.version, config: configDocument(data.config), summary: data.summary }, INDENT);
   yield `${head.slice(0, -2)},\n${INDENT}"runs": [`; // the head without its closing "\n}"
   let first = true;
-  for (const run of data.runs) {
+  for (const run of [...data.replayed, ...(data.live?.runs ?? [])]) {
     yield `${first ? "" : ","}\n${INDENT}${INDENT}${jsonText(runDocument(run, data.config.profile !== undefined), INDENT).replace(/\n/g, `\n${INDENT}${INDENT}`)}`;
     first = false;
   }
   yield first ? "]" : `\n${INDENT}]`;
   const tail = {
-    ...(data.liveFindings ? { liveFindings: data.liveFindings.map(publicFinding), comparison: compareReplayWithLive(data.runs) } : {}),
+    ...(data.live ? { liveFindings: data.live.findings.map(publicFinding), comparison: data.live.comparison } : {}),
     diagnostics: data.diagnostics.map((d) => ({ file: d.file, line: d.line, reason: d.reason })),
   };
   yield `,${jsonText(tail, INDENT).slice(1)}\n`; // the tail without its opening "{"
@@ -52,7 +53,7 @@ export const jsonReporter: Reporter = function* (data) {
 
 const INDENT = "  ";
 
-function runDocument(run: ReportData["runs"][number], withProfile: boolean): Record<string, unknown> {
+function runDocument(run: RunReport, withProfile: boolean): Record<string, unknown> {
   return {
     run: run.run,
     agent: run.agent,
@@ -63,8 +64,8 @@ function runDocument(run: ReportData["runs"][number], withProfile: boolean): Rec
     firstStop: run.firstStop,
     recordedVetoes: run.recordedVetoes,
     guardWindows: run.guardWindows,
-    ...(withProfile && run.profile ? { profile: { name: run.profile.profile, reason: run.profile.reason } } : {}),
-    ...(run.source ? { source: run.source, live: run.live } : {}),
+    ...(withProfile && run.source === undefined && run.profile ? { profile: { name: run.profile.profile, reason: run.profile.reason } } : {}),
+    ...(run.source === "log" ? { source: run.source, live: run.live } : {}),
     findings: run.findings.map(publicFinding),
   };
 }

@@ -5,8 +5,11 @@
  * brackets, asterisks, angle brackets and ampersands cannot become code, links, emphasis, HTML or
  * entities.
  */
-import { levelLabel, type RunReport } from "../core/findings.js";
-import { callRange, detectorState, groupFindings, isLiveRun, plural, runProfileLine, summarize, thresholdList, transcriptNote, type FindingGroup, type ReportData, type Reporter } from "./reportData.js";
+import { levelLabel, type ReplayedRun } from "../core/findings.js";
+import { agreementText, comparisonSide } from "./comparisonText.js";
+import { callRange, groupFindings, type FindingGroup } from "./findingGroups.js";
+import { detectorState, plural, runProfileLine, thresholdList, transcriptNote } from "./phrases.js";
+import type { ReportModel, Reporter } from "./model.js";
 import { clip, ID_WIDTH } from "./sanitize.js";
 
 /** Input text longer than this (a tool name, say) is cut, marked with `…`. */
@@ -42,7 +45,7 @@ function findingRow(group: FindingGroup): string {
   ]);
 }
 
-function runSection(run: RunReport, verbose: boolean, config: ReportData["config"]): string[] {
+function runSection(run: ReplayedRun, verbose: boolean, config: ReportModel["config"]): string[] {
   const facts = [
     run.agent !== null ? `agent ${markdownText(run.agent, ID_WIDTH)}` : undefined,
     run.session !== null ? `session ${markdownText(run.session, ID_WIDTH)}` : undefined,
@@ -68,16 +71,34 @@ function runSection(run: RunReport, verbose: boolean, config: ReportData["config
   return [...lines, ""];
 }
 
-function liveSection(data: ReportData, verbose: boolean): string[] {
-  if (!data.liveFindings || data.liveFindings.length === 0) return [];
-  const rows = groupFindings(data.liveFindings, verbose).map((g) =>
+function liveSection(data: ReportModel, verbose: boolean): string[] {
+  if (!data.live || data.live.findings.length === 0) return [];
+  const rows = groupFindings(data.live.findings, verbose).map((g) =>
     row([markdownText(g.first.run ?? "–", ID_WIDTH), String(g.first.line), markdownText(g.first.tool), g.first.detector, levelLabel(g.first.level), String(g.maxCount)]),
   );
   return ["### Live findings (from Gateway logs)", "", row(["run", "line", "tool", "detector", "level", "count"]), row(["---", "---:", "---", "---", "---", "---:"]), ...rows, ""];
 }
 
-function summarySection(data: ReportData): string[] {
-  const s = summarize(data);
+/** Replay vs live, per run id found on both sides (a transcript and the Gateway log of its runs). */
+function comparisonSection(data: ReportModel): string[] {
+  const comparison = data.live?.comparison;
+  if (!comparison || comparison.runs.length === 0) return [];
+  const rows = comparison.rows.map((r) =>
+    row([markdownText(r.run, ID_WIDTH), r.detector, markdownText(r.tool), levelLabel(r.level), comparisonSide(r.replay), comparisonSide(r.live), agreementText(r)]),
+  );
+  const agreeing = comparison.runs.filter((run) => !comparison.rows.some((r) => r.run === run));
+  return [
+    "### Replay vs live",
+    "",
+    "Runs lined up by run id; the replay under this config, calls as numbered.",
+    "",
+    ...(rows.length > 0 ? [row(["run", "detector", "tool", "level", "replay", "live", "agreement"]), row(["---", "---", "---", "---", "---", "---", "---"]), ...rows, ""] : []),
+    ...(agreeing.length > 0 ? [`Neither side found anything in ${plural(agreeing.length, "run")}: they agree.`, ""] : []),
+  ];
+}
+
+function summarySection(data: ReportModel): string[] {
+  const s = data.summary;
   const lines = [
     "### Summary",
     "",
@@ -99,7 +120,7 @@ function summarySection(data: ReportData): string[] {
 
 export const markdownReporter: Reporter = (data, options) => {
   // Live runs (from Gateway logs) are shown in the live section, not as replayed runs.
-  const replayed = data.runs.filter((run) => !isLiveRun(run));
+  const replayed = data.replayed;
   const shown = replayed.filter((run) => options.all || run.findings.length > 0 || run.recordedVetoes > 0);
   const hidden = replayed.length - shown.length;
   const out = [
@@ -109,6 +130,7 @@ export const markdownReporter: Reporter = (data, options) => {
     "",
     ...shown.flatMap((run) => runSection(run, options.verbose, data.config)),
     ...liveSection(data, options.verbose),
+    ...comparisonSection(data),
     ...(hidden > 0 && shown.length > 0 ? [`${plural(hidden, "run")} without findings not shown (\`--all\` shows them).`, ""] : []),
     ...summarySection(data),
   ];

@@ -1,11 +1,13 @@
 /** `--format ndjson`: one finding per line, in input order (files in order given, then line). */
 import type { Finding } from "../core/findings.js";
 import { jsonText } from "./jsonText.js";
-import { allFindings, publicFinding, type Reporter } from "./reportData.js";
+import { publicFinding } from "./findingGroups.js";
+import type { Reporter } from "./model.js";
 
 export function inInputOrder(data: Parameters<Reporter>[0]): Finding[] {
   const fileOrder = new Map(data.files.map((f, i) => [f.file, i]));
-  const all = allFindings(data);
+  // Every finding once: replayed ones from their runs, then the live ones.
+  const all: Finding[] = [...data.replayed.flatMap((run) => run.findings), ...(data.live?.findings ?? [])];
   // Stable sort: findings of one line (a call and its outcome share none) keep their replay order.
   return all
     .map((finding, index) => ({ finding, index }))

@@ -13,7 +13,7 @@
 import { basename } from "node:path";
 import type { LineCounts } from "../adapters/adapter.js";
 import { configEntries, type ResolvedConfig } from "../core/config.js";
-import type { Finding, RunReport } from "../core/findings.js";
+import type { ReplayedFinding, ReplayedRun } from "../core/findings.js";
 
 /** Bumped when the snapshot shape changes, so old snapshots read as a difference, not as garbage. */
 export const SNAPSHOT_FORMAT = 1;
@@ -24,7 +24,7 @@ export interface SnapshotInput {
   /** Effective configs of the agents whose own override applied to a run of this file. */
   readonly agentConfigs: ReadonlyMap<string, ResolvedConfig>;
   readonly lines: LineCounts;
-  readonly runs: readonly RunReport[];
+  readonly runs: readonly ReplayedRun[];
   /** `--profile` when given: recorded (with each run's profile) so that a generation change is a diff. */
   readonly profile?: string;
 }
@@ -34,7 +34,7 @@ function flatConfig(config: ResolvedConfig): Record<string, unknown> {
   return Object.fromEntries(configEntries(config).map(([key, value]) => [key, value ?? null]));
 }
 
-function snapshotFinding(f: Finding): Record<string, unknown> {
+function snapshotFinding(f: ReplayedFinding): Record<string, unknown> {
   return {
     run: f.run,
     call: f.call,
@@ -48,7 +48,7 @@ function snapshotFinding(f: Finding): Record<string, unknown> {
   };
 }
 
-function snapshotRun(run: RunReport): Record<string, unknown> {
+function snapshotRun(run: ReplayedRun): Record<string, unknown> {
   return {
     run: run.run,
     agent: run.agent,

@@ -5,7 +5,7 @@
  */
 import { Chalk, type ChalkInstance } from "chalk";
 import type { VerdictChange } from "../core/sweepStats.js";
-import { detectorState, plural, thresholdList } from "./reportData.js";
+import { detectorState, plural, thresholdList } from "./phrases.js";
 import { clip, sanitize } from "./sanitize.js";
 import type { SweepReport, SweepReporter, SweepRow } from "./sweepReport.js";
 import { borderlessTable } from "./tableParts.js";

@@ -4,27 +4,16 @@
  * line numbers, and long tool names are clipped.
  */
 import { Chalk, type ChalkInstance } from "chalk";
-import { levelLabel, type RunReport } from "../core/findings.js";
+import { levelLabel, type ReplayedRun } from "../core/findings.js";
 import { configHeaderLines, overrideLine, thresholdLines } from "./configView.js";
-import {
-  callRange,
-  detectorState,
-  groupFindings,
-  isLiveRun,
-  plural,
-  runProfileLine,
-  summarize,
-  transcriptNote,
-  type FindingGroup,
-  type ReportData,
-  type ReportOptions,
-  type Reporter,
-} from "./reportData.js";
+import { callRange, groupFindings, type FindingGroup } from "./findingGroups.js";
+import { detectorState, plural, runProfileLine, transcriptNote } from "./phrases.js";
+import type { ReportModel, ReportOptions, Reporter } from "./model.js";
 import { clip, ID_WIDTH, sanitize } from "./sanitize.js";
 import { borderlessTable, levelColor } from "./tableParts.js";
 import { comparisonSection, liveSection } from "./tableLive.js";
 
-function runHeader(run: RunReport, chalk: ChalkInstance, config: ReportData["config"]): string {
+function runHeader(run: ReplayedRun, chalk: ChalkInstance, config: ReportModel["config"]): string {
   // Two lines (who, then where and how much) so that headers fit 80 columns.
   const who = [
     chalk.bold(`run ${clip(run.run, ID_WIDTH)}`),
@@ -64,7 +53,7 @@ function findingRow(group: FindingGroup, chalk: ChalkInstance, toolWidth: number
   ];
 }
 
-function runTable(run: RunReport, options: ReportOptions, chalk: ChalkInstance): string {
+function runTable(run: ReplayedRun, options: ReportOptions, chalk: ChalkInstance): string {
   const groups = groupFindings(run.findings, options.verbose);
   if (groups.length === 0) return chalk.dim("  no findings");
   const toolWidth = Math.max(8, Math.min(24, (options.width ?? 80) - 66));
@@ -73,8 +62,8 @@ function runTable(run: RunReport, options: ReportOptions, chalk: ChalkInstance):
   return table.toString();
 }
 
-function summaryBlock(data: ReportData, chalk: ChalkInstance): string {
-  const s = summarize(data);
+function summaryBlock(data: ReportModel, chalk: ChalkInstance): string {
+  const s = data.summary;
   const lines = [
     chalk.bold("Summary"),
     `  ${plural(s.files, "file")}, ${plural(s.lines.read, "line")} (${s.lines.used} used, ${s.lines.ignored} ignored, ${s.lines.skipped} skipped)${s.filesNotRead > 0 ? `; ${plural(s.filesNotRead, "file")} not read` : ""}`,
@@ -100,13 +89,13 @@ export const tableReporter: Reporter = (data, options) => {
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
   const header = configHeaderLines(data.config).map((line) => `  ${line}`);
   const out: string[] = [chalk.dim([`looplens ${data.version} — ${detectorState(data.config)}`, ...header].join("\n")), ""];
-  const replayed = data.runs.filter((run) => !isLiveRun(run));
+  const replayed = data.replayed;
   const shown = replayed.filter((run) => options.all || run.findings.length > 0 || run.recordedVetoes > 0);
   for (const run of shown) out.push(runHeader(run, chalk, data.config), runTable(run, options, chalk), "");
   const hidden = replayed.length - shown.length;
   if (hidden > 0 && shown.length > 0) out.push(chalk.dim(`${plural(hidden, "run")} without findings not shown (--all shows them)`), "");
   // Loops, not push(...lines): a section per live run can exceed the arguments a call may take.
-  if (data.liveFindings) for (const line of [...liveSection(data, options, chalk), ...comparisonSection(data, options, chalk)]) out.push(line);
+  if (data.live) for (const line of [...liveSection(data, options, chalk), ...comparisonSection(data, options, chalk)]) out.push(line);
   out.push(summaryBlock(data, chalk));
   // cli-table3 pads every cell; trailing blanks only make copy-paste and diffs noisy.
   return `${out.join("\n").replace(/[ \t]+$/gm, "")}\n`;

@@ -3,14 +3,16 @@
  * pattern, echo lines shown), the findings logged outside any run, and replay vs live per run.
  */
 import type { ChalkInstance } from "chalk";
-import { levelLabel, type Finding, type RunReport } from "../core/findings.js";
-import { compareReplayWithLive, type ComparisonRow, type ComparisonSide } from "./comparison.js";
-import { callRange, groupFindings, isLiveRun, type FindingGroup, type ReportData, type ReportOptions } from "./reportData.js";
+import { levelLabel, type LiveFinding, type LiveRun } from "../core/findings.js";
+import type { ComparisonRow } from "./comparison.js";
+import { agreementText, comparisonSide } from "./comparisonText.js";
+import { callRange, groupFindings, type FindingGroup } from "./findingGroups.js";
+import type { ReportModel, ReportOptions } from "./model.js";
 import { clip, ID_WIDTH, sanitize } from "./sanitize.js";
-import { plural } from "./reportData.js";
+import { plural } from "./phrases.js";
 import { borderlessTable, levelColor } from "./tableParts.js";
 
-function liveRunHeader(run: RunReport, chalk: ChalkInstance): string {
+function liveRunHeader(run: LiveRun, chalk: ChalkInstance): string {
   const live = run.live;
   const counts = live ? ([["armed", live.guard.armed], ["persisted", live.guard.persisted], ["closed", live.guard.windowsClosed]] as const) : [];
   const nonZero = counts.filter(([, n]) => n > 0).map(([what, n]) => `${what} ${n}`);
@@ -34,7 +36,7 @@ function liveRunHeader(run: RunReport, chalk: ChalkInstance): string {
   return header;
 }
 
-function liveRow(group: FindingGroup, chalk: ChalkInstance, withCall: boolean): string[] {
+function liveRow(group: FindingGroup<LiveFinding>, chalk: ChalkInstance, withCall: boolean): string[] {
   const { first } = group;
   const count = group.minCount === group.maxCount ? String(group.maxCount) : `${group.minCount}–${group.maxCount}`;
   const level = levelColor(chalk, first.level)(levelLabel(first.level)) + (group.verdicts > 1 ? chalk.dim(` ×${group.verdicts}`) : "");
@@ -43,7 +45,7 @@ function liveRow(group: FindingGroup, chalk: ChalkInstance, withCall: boolean): 
   return withCall ? [callRange(group), ...cells] : cells;
 }
 
-function liveTable(findings: readonly Finding[], options: ReportOptions, chalk: ChalkInstance, withCall: boolean): string {
+function liveTable(findings: readonly LiveFinding[], options: ReportOptions, chalk: ChalkInstance, withCall: boolean): string {
   const groups = groupFindings(findings, options.verbose);
   if (groups.length === 0) return chalk.dim("  no findings");
   const head = ["line", "tool", "detector", "level", "count", "echo lines", ""];
@@ -53,10 +55,10 @@ function liveTable(findings: readonly Finding[], options: ReportOptions, chalk: 
 }
 
 /** Live runs with their findings (all live runs with --all), then the findings outside any run. */
-export function liveSection(data: ReportData, options: ReportOptions, chalk: ChalkInstance): string[] {
-  const liveRuns = data.runs.filter(isLiveRun);
+export function liveSection(data: ReportModel, options: ReportOptions, chalk: ChalkInstance): string[] {
+  const liveRuns = data.live?.runs ?? [];
   const shown = liveRuns.filter((run) => options.all || run.findings.length > 0);
-  const outside = (data.liveFindings ?? []).filter((f) => f.run === null);
+  const outside = (data.live?.findings ?? []).filter((f) => f.run === null);
   const out = [chalk.bold("Live runs (what the runtime logged, from Gateway logs)")];
   if (shown.length === 0 && outside.length === 0) out.push(chalk.dim(`  no live findings in ${plural(liveRuns.length, "run")}`));
   for (const run of shown) out.push(liveRunHeader(run, chalk), liveTable(run.findings, options, chalk, true), "");
@@ -67,32 +69,15 @@ export function liveSection(data: ReportData, options: ReportOptions, chalk: Cha
   return out;
 }
 
-function sideText(side: ComparisonSide | null): string {
-  if (!side) return "—";
-  const times = side.findings > 1 ? ` ×${side.findings}` : "";
-  if (side.firstCall === null) return `line ${side.line}${times}`;
-  const calls = side.lastCall !== null && side.lastCall !== side.firstCall ? `${side.firstCall}–${side.lastCall}` : String(side.firstCall);
-  return `${calls}${times}`;
-}
-
-const AGREEMENT_TEXT: Record<string, string> = {
-  "both:same": "both, same call",
-  "both:replay": "both, replay first",
-  "both:live": "both, live first",
-  "both:null": "both",
-  replay_only: "replay only",
-  live_only: "live only",
-};
-
-function agreementText(row: ComparisonRow, chalk: ChalkInstance): string {
-  const text = AGREEMENT_TEXT[row.agreement === "both" ? `both:${row.earlier}` : row.agreement]!;
+function agreementCell(row: ComparisonRow, chalk: ChalkInstance): string {
+  const text = agreementText(row);
   return row.agreement === "both" ? chalk.green(text) : chalk.yellow(text);
 }
 
 /** Replay vs live per run id found on both sides; nothing when there is no replayed run at all. */
-export function comparisonSection(data: ReportData, options: ReportOptions, chalk: ChalkInstance): string[] {
-  if (!data.runs.some((run) => !isLiveRun(run))) return [];
-  const comparison = compareReplayWithLive(data.runs);
+export function comparisonSection(data: ReportModel, options: ReportOptions, chalk: ChalkInstance): string[] {
+  if (!data.live || data.replayed.length === 0) return [];
+  const comparison = data.live.comparison;
   const out = [chalk.bold("Replay vs live (runs lined up by run id; replay under this config, calls as numbered)")];
   if (comparison.runs.length === 0) return [...out, chalk.dim("  no run id appears both in the replayed inputs and in a Gateway log"), ""];
   for (const run of comparison.runs) {
@@ -105,7 +90,7 @@ export function comparisonSection(data: ReportData, options: ReportOptions, chal
     const table = borderlessTable(["detector", "tool", "level", "replay", "live", "agreement"], options.color);
     for (const row of rows) {
       const level = levelColor(chalk, row.level)(levelLabel(row.level));
-      table.push([row.detector, clip(row.tool, 14), level, sideText(row.replay), sideText(row.live), agreementText(row, chalk)]);
+      table.push([row.detector, clip(row.tool, 14), level, comparisonSide(row.replay), comparisonSide(row.live), agreementCell(row, chalk)]);
     }
     out.push(table.toString(), "");
   }

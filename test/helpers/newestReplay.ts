@@ -4,7 +4,7 @@
  * serializations).
  */
 import type { RawBlock, ResolvedConfig } from "../../src/core/config.js";
-import type { RunReport } from "../../src/core/findings.js";
+import type { ReplayedRun } from "../../src/core/findings.js";
 import { EventPreparer } from "../../src/core/prepare.js";
 import { resolveNewestConfig } from "../../src/core/profiles/newest/config.js";
 import { createNewestHashing } from "../../src/core/profiles/newest/hashing.js";
@@ -20,7 +20,7 @@ export function newestConfig(values: Record<string, unknown> = {}): ResolvedConf
   return resolveNewestConfig([block]).config;
 }
 
-export function replayNewest(lines: readonly EventLine[], config: ResolvedConfig = newestConfig()): RunReport[] {
+export function replayNewest(lines: readonly EventLine[], config: ResolvedConfig = newestConfig()): ReplayedRun[] {
   const preparer = new EventPreparer(newestHashing);
   const replayer = new Replayer(() => config, () => ({ profile: "newest", reason: "test" }));
   for (const event of toLoopEvents(lines)) {

@@ -5,7 +5,7 @@
  */
 import { resolveConfig, type ResolvedConfig } from "../../src/core/config.js";
 import type { LoopEvent } from "../../src/core/events.js";
-import type { Finding, RunReport } from "../../src/core/findings.js";
+import type { Finding, ReplayedRun } from "../../src/core/findings.js";
 import { createHashing, type Digest, type Hashing } from "../../src/core/hashing.js";
 import { EventPreparer } from "../../src/core/prepare.js";
 import { Replayer, type ConfigForAgent } from "../../src/core/replay.js";
@@ -25,7 +25,7 @@ export function toLoopEvents(lines: readonly EventLine[], file = "test.jsonl"): 
 }
 
 export interface Replayed {
-  readonly runs: RunReport[];
+  readonly runs: ReplayedRun[];
   /** Reasons of the events the preparer did not use (results that match no call). */
   readonly ignored: string[];
 }

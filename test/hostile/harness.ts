@@ -15,7 +15,8 @@ import { DEFAULT_CONFIG, type ResolvedConfig } from "../../src/core/config.js";
 import type { Digest } from "../../src/core/hashing.js";
 import { loadXxhashDigest } from "../../src/core/xxhashDigest.js";
 import { REPORTERS } from "../../src/reporters/index.js";
-import { reportText, type ReportData } from "../../src/reporters/reportData.js";
+import { buildReport } from "../../src/pipeline/report.js";
+import { reportText, type ReportModel } from "../../src/reporters/model.js";
 
 export { ADAPTERS };
 // `looplens ARGS` in-process with captured output (paths must be given: standard input is not wired).
@@ -56,19 +57,9 @@ export async function analyzeFile(path: string, adapter?: InputAdapter, config: 
   return analyzeInputs([path], await digest(), () => config, adapter ? { inputFormat: adapter.format } : {});
 }
 
-/** Report data as `analyze` builds it: replayed runs, then live runs and findings when a Gateway log was read. */
-export function reportData(analysis: Analysis, config: ResolvedConfig = LOOPLENS_DEFAULT): ReportData {
-  const live = analysis.files.some((f) => f.format === "gateway-log") || analysis.liveRuns.length > 0 || analysis.liveFindings.length > 0;
-  return {
-    version: "0.0.0-test",
-    config: { effective: config, sources: {}, notices: [], file: null, usesLooplensDefault: true, agentOverrides: [] },
-    files: analysis.files,
-    runs: [...analysis.runs, ...analysis.liveRuns],
-    lines: analysis.lines,
-    diagnostics: analysis.diagnostics,
-    diagnosticsTotal: analysis.diagnosticsTotal,
-    ...(live ? { liveFindings: analysis.liveFindings } : {}),
-  };
+/** The report model as `analyze` builds it (src/pipeline/report.ts). */
+export function reportData(analysis: Analysis, config: ResolvedConfig = LOOPLENS_DEFAULT): ReportModel {
+  return buildReport(analysis, { effective: config, sources: {}, notices: [], file: null, usesLooplensDefault: true, agentOverrides: [] }, "0.0.0-test");
 }
 
 /** Every reporter's output for an analysis (without colour), by format name. */

@@ -1,0 +1,72 @@
+/**
+ * Replay vs live: when transcripts and the Gateway log of the same runs are analysed together, their
+ * runs are lined up by run id, and per run each (detector, tool, level) is compared: did the replay
+ * (under the chosen config) fire, did the live runtime, and which one first.
+ *
+ * Ping-pong verdicts alternate between the two tools of the loop, so a ping-pong row covers both
+ * (its `tool` is the first one seen). Replay findings after a would-be stop are included: the
+ * recorded run went on, and so did what the runtime logged.
+ */
+import type { Finding, LiveRun, ReplayedRun } from "../core/findings.js";
+import type { Comparison, ComparisonRow, ComparisonSide } from "../reporters/comparison.js";
+
+const rowKey = (f: Finding) => `${f.detector}\u0000${f.level}\u0000${f.detector === "ping_pong" ? "" : f.tool}`;
+
+function sides(findings: readonly Finding[]): Map<string, { first: Finding; side: ComparisonSide }> {
+  const byKey = new Map<string, { first: Finding; side: ComparisonSide }>();
+  for (const f of findings) {
+    const entry = byKey.get(rowKey(f));
+    if (!entry) {
+      byKey.set(rowKey(f), { first: f, side: { file: f.file, line: f.line, firstCall: f.call, lastCall: f.call, findings: 1, maxCount: f.count } });
+      continue;
+    }
+    const s = entry.side;
+    entry.side = {
+      ...s,
+      firstCall: s.firstCall ?? f.call,
+      lastCall: f.call ?? s.lastCall,
+      findings: s.findings + 1,
+      maxCount: Math.max(s.maxCount, f.count),
+    };
+  }
+  return byKey;
+}
+
+function earlierOf(replay: ComparisonSide | null, live: ComparisonSide | null): ComparisonRow["earlier"] {
+  if (replay?.firstCall == null || live?.firstCall == null) return null;
+  return replay.firstCall === live.firstCall ? "same" : replay.firstCall < live.firstCall ? "replay" : "live";
+}
+
+const firstCallOf = (row: ComparisonRow) => row.replay?.firstCall ?? row.live?.firstCall ?? Number.MAX_SAFE_INTEGER;
+
+function compareRun(run: string, replayed: readonly Finding[], logged: readonly Finding[]): ComparisonRow[] {
+  const replay = sides(replayed);
+  const live = sides(logged);
+  const rows: ComparisonRow[] = [];
+  for (const key of new Set([...replay.keys(), ...live.keys()])) {
+    const r = replay.get(key);
+    const l = live.get(key);
+    const first = (r ?? l)!.first;
+    rows.push({
+      run,
+      detector: first.detector,
+      tool: first.tool,
+      level: first.level,
+      replay: r?.side ?? null,
+      live: l?.side ?? null,
+      agreement: r && l ? "both" : r ? "replay_only" : "live_only",
+      earlier: earlierOf(r?.side ?? null, l?.side ?? null),
+    });
+  }
+  return rows.sort((a, b) => firstCallOf(a) - firstCallOf(b) || (a.replay ?? a.live)!.line - (b.replay ?? b.live)!.line);
+}
+
+export function compareReplayWithLive(replayedRuns: readonly ReplayedRun[], liveRuns: readonly LiveRun[]): Comparison {
+  const replayed = new Map<string, Finding[]>();
+  const logged = new Map<string, Finding[]>();
+  for (const [runs, into] of [[replayedRuns, replayed], [liveRuns, logged]] as const) {
+    for (const run of runs) into.set(run.run, [...(into.get(run.run) ?? []), ...run.findings]);
+  }
+  const matched = [...replayed.keys()].filter((run) => logged.has(run));
+  return { runs: matched, rows: matched.flatMap((run) => compareRun(run, replayed.get(run)!, logged.get(run)!)) };
+}

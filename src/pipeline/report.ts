@@ -1,0 +1,85 @@
+/**
+ * From an analysis to the finished report model (src/reporters/model.ts), in one place: the
+ * summary counts, the live section of Gateway logs and the replay-vs-live comparison are computed
+ * here once, and every reporter only formats them.
+ */
+import type { Finding, FindingLevel } from "../core/findings.js";
+import type { ConfigSummary, LevelCounts, ReportModel, Summary } from "../reporters/model.js";
+import type { Analysis } from "./analysis.js";
+import { compareReplayWithLive } from "./comparison.js";
+
+/** Gateway logs were among the inputs (or live events were read back from an events file). */
+function readsGatewayLogs(analysis: Analysis): boolean {
+  return analysis.files.some((f) => f.format === "gateway-log") || analysis.liveRuns.length > 0 || analysis.liveFindings.length > 0;
+}
+
+export function buildReport(analysis: Analysis, config: ConfigSummary, version: string): ReportModel {
+  const replayed = analysis.runs;
+  const live = readsGatewayLogs(analysis)
+    ? { runs: analysis.liveRuns, findings: analysis.liveFindings, comparison: compareReplayWithLive(replayed, analysis.liveRuns) }
+    : undefined;
+  const base = {
+    version,
+    config,
+    files: analysis.files,
+    unusable: analysis.unusable,
+    replayed,
+    lines: analysis.lines,
+    transcript: analysis.transcript,
+    diagnostics: analysis.diagnostics,
+    diagnosticsTotal: analysis.diagnosticsTotal,
+  };
+  return { ...base, ...(live ? { live } : {}), summary: summarize(base, live) };
+}
+
+function countLevels(findings: readonly Finding[]): LevelCounts {
+  const counts: Record<FindingLevel, number> & { total: number } = { warning: 0, critical: 0, abort: 0, total: 0 };
+  for (const finding of findings) {
+    counts[finding.level]++;
+    counts.total++;
+  }
+  return counts;
+}
+
+type SummaryInput = Pick<ReportModel, "files" | "unusable" | "replayed" | "lines" | "transcript" | "diagnosticsTotal">;
+
+/** Counts over replayed and live runs alike; `live` says how much of it came from Gateway logs. */
+function summarize(data: SummaryInput, liveReport: ReportModel["live"]): Summary {
+  const runsWith = { warning: 0, block: 0, abort: 0 };
+  let calls = 0;
+  let compactions = 0;
+  const runs = [...data.replayed, ...(liveReport?.runs ?? [])];
+  for (const run of runs) {
+    calls += run.calls;
+    compactions += run.compactions;
+    const levels = new Set<FindingLevel>(run.findings.map((finding) => finding.level));
+    if (levels.has("warning")) runsWith.warning++;
+    if (levels.has("critical")) runsWith.block++;
+    if (levels.has("abort")) runsWith.abort++;
+  }
+  const liveFindings = liveReport?.findings;
+  const transcript = data.transcript;
+  const findings: Finding[] = [...data.replayed.flatMap((run) => run.findings), ...(liveFindings ?? [])];
+  return {
+    files: data.files.length,
+    filesNotRead: data.unusable.length,
+    runs: runs.length,
+    calls,
+    compactions,
+    findings: countLevels(findings),
+    runsWith,
+    lines: { ...data.lines },
+    transcripts: { copiesSkipped: transcript.copies, duplicatesSkipped: transcript.duplicates, reconstructedCalls: transcript.reconstructedCalls },
+    diagnostics: data.diagnosticsTotal,
+    ...(liveFindings
+      ? {
+          live: {
+            runs: liveReport!.runs.length,
+            findings: countLevels(liveFindings),
+            outsideRuns: liveFindings.filter((finding) => finding.run === null).length,
+          },
+        }
+      : {}),
+  };
+}
+
