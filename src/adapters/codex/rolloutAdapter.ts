@@ -1,0 +1,186 @@
+/**
+ * OpenAI Codex CLI rollouts (agents.md A2) as canonical events, through the transcript replay that
+ * OpenClaw sessions use (transcriptReplay.ts: runs, silent runs, parallel calls one by one with
+ * results held back until their call is due, run ends for `closeRuns`).
+ *
+ * - Calls: `function_call` (JSON-string `arguments` parsed), `custom_tool_call` (`input`, parsed
+ *   when it is JSON), `local_shell_call` (`action`), `tool_search_call`; each carries
+ *   `format: "codex"`, so OpenClaw's tool-specific hashing and poll tools stay out (rule 1).
+ * - Results: the `*_output` item of the same `call_id` (outputs.ts). An `exec_command_end` event
+ *   written before the output gives its exit code (non-zero: an error). Other `*_end` events echo
+ *   items already in the file and are not replayed again.
+ * - Parallel calls: calls with no output between them are one model response (CallSequencer).
+ * - Runs: turns.ts. Compactions: `compacted`, and `event_msg context_compacted`, which Codex writes
+ *   right after it as an echo: one compaction, whichever of the two comes first (rule 5).
+ * - Copies: an item whose `call_id` was already replayed (a fork or resume writes the parent's
+ *   history again) is a copy: ignored and counted, never replayed twice (rule 7).
+ * Every line is accounted for once: used, ignored (known kinds replay does not need, copies,
+ * blank lines) or skipped (not JSON, not a rollout line, a call without a name, an output without
+ * a call_id).
+ */
+import type { LoopEvent } from "../../core/events.js";
+import type { LiveEvent } from "../../core/liveEvents.js";
+import { quote } from "../../core/quote.js";
+import { parseObjectLine, type AdapterContext, type InputAdapter } from "../adapter.js";
+import type { LineSource } from "../lineSource.js";
+import { TranscriptReplay } from "../transcriptReplay.js";
+import { agentOf, CODEX_FORMAT, sessionIdFromRolloutName, sessionIdOf } from "./identity.js";
+import { outputOutcome } from "./outputs.js";
+import { classifyRolloutLine, looksLikeRollout, type RolloutRecord } from "./rolloutLines.js";
+import { CodexTurns } from "./turns.js";
+
+/** The context replay writes to, with `format: "codex"` put on every call. */
+function codexContext(context: AdapterContext): AdapterContext {
+  const emit = (event: LoopEvent | LiveEvent) => context.emit(event.type === "tool_call" ? { ...event, format: CODEX_FORMAT } : event);
+  return { tally: context.tally, unit: context.unit, options: context.options, emit };
+}
+
+class RolloutReader {
+  private session: string | undefined;
+  private agent = CODEX_FORMAT;
+  private readonly fallbackSession: string;
+  private readonly turns = new CodexTurns();
+  private readonly replay: TranscriptReplay;
+  /** Calls of one model response share a group; an output closes it. */
+  private group = 0;
+  /** Exit codes of `exec_command_end` events whose output is still to come. */
+  private readonly exitCodes = new Map<string, number | undefined>();
+  /** Call ids whose output was replayed (a second output of one is a copy). */
+  private readonly answered = new Set<string>();
+  /** The compaction marker last replayed, until other activity: its echo is not a second one. */
+  private lastCompaction: "compacted" | "contextCompacted" | undefined;
+  private sawEvent = false;
+
+  constructor(
+    private readonly context: AdapterContext,
+    private readonly file: string,
+  ) {
+    this.fallbackSession = sessionIdFromRolloutName(file);
+    this.replay = new TranscriptReplay(codexContext(context), file, this.turns.names, () => ({ session: this.session ?? this.fallbackSession, agent: this.agent }));
+  }
+
+  line(line: number, record: RolloutRecord): void {
+    const { tally } = this.context;
+    switch (record.kind) {
+      case "bad":
+        return tally.skipped(this.file, line, record.reason);
+      case "other":
+        return tally.ignored();
+      case "sessionMeta":
+        return this.sessionMeta(line, record.meta);
+      case "userMessage":
+        return this.boundary(line, this.turns.userMessage());
+      case "turnStart":
+        return this.boundary(line, this.turns.turnStart(record.turnId));
+      case "turnEnd":
+        this.turns.turnEnd();
+        return tally.used();
+      case "call":
+        return this.call(line, record);
+      case "output":
+        return this.output(line, record.id, record.output);
+      case "execEnd":
+        return this.execEnd(record.id, record.exitCode);
+      case "compacted":
+      case "contextCompacted":
+        return this.compaction(line, record.kind);
+    }
+  }
+
+  end(): void {
+    this.replay.end();
+  }
+
+  /** The first session_meta names the session and agent; later ones (copied from a parent) do not. */
+  private sessionMeta(line: number, meta: Record<string, unknown>): void {
+    const { tally } = this.context;
+    const id = sessionIdOf(meta);
+    if (this.session !== undefined || this.sawEvent) {
+      if (id === this.session) return tally.ignored();
+      return tally.ignored(this.file, line, `another session_meta${id !== undefined ? ` (${quote(id)})` : ""}; the rollout's session stays ${quote(this.session ?? this.fallbackSession)}`);
+    }
+    this.session = id;
+    this.agent = agentOf(meta);
+    if (id === undefined) tally.note({ file: this.file, line, reason: "session_meta without an id; the session id is taken from the file name" });
+    tally.used();
+  }
+
+  private boundary(line: number, starts: boolean): void {
+    if (starts) {
+      this.replay.userMessage(line);
+      this.lastCompaction = undefined;
+    }
+    this.context.tally.used();
+  }
+
+  private call(line: number, call: Extract<RolloutRecord, { kind: "call" }>): void {
+    const { tally, unit } = this.context;
+    if (call.id !== undefined && unit.callIds.has(call.id)) return this.copy();
+    this.touch();
+    this.replay.toolCalls(this.group, line, [{ id: call.id, tool: call.tool, args: call.args, form: "text" }]);
+    tally.used();
+  }
+
+  private output(line: number, id: string, output: unknown): void {
+    this.group++;
+    if (this.answered.has(id)) return this.copy();
+    const known = this.context.unit.callIds.has(id);
+    if (known) this.answered.add(id);
+    this.touch();
+    const outcome = outputOutcome(output, this.exitCodes.get(id));
+    this.exitCodes.delete(id);
+    this.replay.toolResult(line, { id, tool: undefined, outcome, form: "text" });
+  }
+
+  /** Kept for the output of a call already replayed; any other is an echo of nothing replay holds. */
+  private execEnd(id: string, exitCode: number | undefined): void {
+    const { tally, unit } = this.context;
+    if (!unit.callIds.has(id) || this.answered.has(id)) return tally.ignored();
+    this.exitCodes.set(id, exitCode);
+    tally.used();
+  }
+
+  private compaction(line: number, kind: "compacted" | "contextCompacted"): void {
+    if (this.lastCompaction !== undefined && this.lastCompaction !== kind) {
+      this.lastCompaction = undefined;
+      return this.context.tally.ignored(); // the echo of the compaction just replayed
+    }
+    this.touch();
+    this.replay.compaction(line);
+    this.lastCompaction = kind;
+  }
+
+  private copy(): void {
+    this.context.tally.transcript.copies++;
+    this.context.tally.ignored();
+  }
+
+  private touch(): void {
+    this.turns.touch();
+    this.sawEvent = true;
+    this.lastCompaction = undefined;
+  }
+}
+
+export const codexRolloutAdapter: InputAdapter = {
+  format: "codex",
+
+  /** The first JSON object is a rollout line: a `RolloutItem` kind with a `payload` object. */
+  sniff(samples) {
+    const first = samples.find((sample) => typeof sample === "object" && sample !== null && !Array.isArray(sample));
+    return first !== undefined && looksLikeRollout(first);
+  },
+
+  async read(source: LineSource, context: AdapterContext) {
+    const file = source.file;
+    const reader = new RolloutReader(context, file);
+    await source.forEachLine((text, line, terminated, problem) => {
+      const parsed = parseObjectLine(text, terminated, problem);
+      if (parsed.kind === "blank") return context.tally.ignored();
+      if (parsed.kind === "bad") return context.tally.skipped(file, line, parsed.reason);
+      if (parsed.notice !== undefined) context.tally.note({ file, line, reason: parsed.notice });
+      reader.line(line, classifyRolloutLine(parsed.value));
+    });
+    reader.end();
+  },
+};

@@ -1,0 +1,154 @@
+/**
+ * One line of a Codex CLI rollout (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<ts>-<uuid>.jsonl`):
+ * `{timestamp, ordinal?, type, payload}` where `type` is a `RolloutItem` kind (openai/codex
+ * codex-rs/history) — classified into what replay needs. Classification only reads the line; what
+ * follows from it (runs, copies, held-back results) is the reader's business (rolloutAdapter.ts).
+ */
+import { isPlainObject, own } from "../../core/plainObject.js";
+import { quote } from "../../core/quote.js";
+
+/** Every `RolloutItem` kind known to the newest build (codex-rs/history/src/lib.rs). */
+export const ROLLOUT_ITEM_TYPES: ReadonlySet<string> = new Set([
+  "session_meta",
+  "response_item",
+  "inter_agent_communication",
+  "inter_agent_communication_metadata",
+  "compacted",
+  "turn_context",
+  "token_usage_record",
+  "world_state",
+  "security_risk_score",
+  "retained_context",
+  "event_msg",
+  "realtime_item",
+]);
+
+/** Response items that are executed tool calls, and the tool name replay gives those without one. */
+const CALL_ITEMS: ReadonlyMap<string, string | undefined> = new Map([
+  ["function_call", undefined],
+  ["custom_tool_call", undefined],
+  ["local_shell_call", "local_shell"],
+  ["tool_search_call", "tool_search"],
+]);
+
+const OUTPUT_ITEMS: ReadonlySet<string> = new Set(["function_call_output", "custom_tool_call_output", "tool_search_output"]);
+
+export type RolloutRecord =
+  | { readonly kind: "sessionMeta"; readonly meta: Record<string, unknown> }
+  | { readonly kind: "call"; readonly id: string | undefined; readonly tool: string; readonly args: unknown }
+  | { readonly kind: "output"; readonly id: string; readonly output: unknown }
+  | { readonly kind: "userMessage" }
+  | { readonly kind: "turnStart"; readonly turnId: string }
+  | { readonly kind: "turnEnd" }
+  | { readonly kind: "compacted" }
+  | { readonly kind: "contextCompacted" }
+  | { readonly kind: "execEnd"; readonly id: string; readonly exitCode: number | undefined }
+  /** A known kind replay does not need (messages, reasoning, token counts, hosted tools, …). */
+  | { readonly kind: "other" }
+  | { readonly kind: "bad"; readonly reason: string };
+
+const OTHER: RolloutRecord = { kind: "other" };
+
+function nonBlank(value: unknown): string | undefined {
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+}
+
+/** Rule 2: a JSON-string argument is parsed; a string that is not JSON stays a string. */
+export function parsedArguments(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+function callRecord(type: string, payload: Record<string, unknown>): RolloutRecord {
+  const tool = nonBlank(own(payload, "name")) ?? CALL_ITEMS.get(type);
+  if (tool === undefined) return { kind: "bad", reason: `${type} without a "name"; not replayed` };
+  const id = nonBlank(own(payload, "call_id"));
+  switch (type) {
+    case "custom_tool_call":
+      return { kind: "call", id, tool, args: parsedArguments(own(payload, "input")) };
+    case "local_shell_call":
+      return { kind: "call", id, tool, args: own(payload, "action") };
+    default:
+      return { kind: "call", id, tool, args: parsedArguments(own(payload, "arguments")) };
+  }
+}
+
+function outputRecord(type: string, payload: Record<string, unknown>): RolloutRecord {
+  const id = nonBlank(own(payload, "call_id"));
+  if (id === undefined) return { kind: "bad", reason: `${type} without a "call_id"; it answers no call` };
+  // A tool search answers with the tools it found: they are its structured result.
+  const output = type === "tool_search_output" ? toolSearchOutput(payload) : own(payload, "output");
+  return { kind: "output", id, output };
+}
+
+/** A tool search's result: no text, its status and found tools as the details (a JSON envelope). */
+function toolSearchOutput(payload: Record<string, unknown>): string {
+  return JSON.stringify({ output: "", metadata: { status: own(payload, "status"), tools: own(payload, "tools") } });
+}
+
+function responseItem(payload: Record<string, unknown>): RolloutRecord {
+  const type = own(payload, "type");
+  if (typeof type !== "string") return { kind: "bad", reason: 'response_item without a "type"' };
+  if (CALL_ITEMS.has(type)) return callRecord(type, payload);
+  if (OUTPUT_ITEMS.has(type)) return outputRecord(type, payload);
+  // Messages, reasoning, ghost snapshots; web search and image generation run on OpenAI's side
+  // (no call_id, no output item): not calls the CLI executed.
+  return OTHER;
+}
+
+function eventMessage(payload: Record<string, unknown>): RolloutRecord {
+  switch (own(payload, "type")) {
+    case "user_message":
+      return { kind: "userMessage" };
+    case "task_started": {
+      const turnId = nonBlank(own(payload, "turn_id"));
+      return turnId === undefined ? OTHER : { kind: "turnStart", turnId };
+    }
+    case "task_complete":
+    case "turn_aborted":
+      return { kind: "turnEnd" };
+    case "context_compacted":
+      return { kind: "contextCompacted" };
+    case "exec_command_end": {
+      const id = nonBlank(own(payload, "call_id"));
+      const code = own(payload, "exit_code");
+      return id === undefined ? OTHER : { kind: "execEnd", id, exitCode: typeof code === "number" ? code : undefined };
+    }
+    default:
+      return OTHER;
+  }
+}
+
+/** Classifies a parsed line (a JSON object) of a rollout. */
+export function classifyRolloutLine(value: Record<string, unknown>): RolloutRecord {
+  const type = own(value, "type");
+  if (typeof type !== "string") return { kind: "bad", reason: type === undefined ? 'missing "type"' : '"type" is not a string' };
+  if (!ROLLOUT_ITEM_TYPES.has(type)) return { kind: "bad", reason: `unknown rollout item type ${quote(type)}` };
+  const payload = own(value, "payload");
+  if (!isPlainObject(payload)) return { kind: "bad", reason: `${type} without a "payload" object` };
+  switch (type) {
+    case "session_meta":
+      return { kind: "sessionMeta", meta: payload };
+    case "response_item":
+      return responseItem(payload);
+    case "event_msg":
+      return eventMessage(payload);
+    case "turn_context": {
+      const turnId = nonBlank(own(payload, "turn_id"));
+      return turnId === undefined ? OTHER : { kind: "turnStart", turnId };
+    }
+    case "compacted":
+      return { kind: "compacted" };
+    default:
+      return OTHER;
+  }
+}
+
+/** A line that looks like a rollout line: a known item kind with a payload object. */
+export function looksLikeRollout(sample: unknown): boolean {
+  return isPlainObject(sample) && ROLLOUT_ITEM_TYPES.has(own(sample, "type") as string) && isPlainObject(own(sample, "payload"));
+}
