@@ -13,6 +13,7 @@ import { canonicalEventsAdapter } from "./canonicalEvents.js";
 import { gatewayLogAdapter } from "./gatewayLog.js";
 import { describeReadError, fileSource, InputError, stdinSource, type LineSource } from "./lineSource.js";
 import { openclawSessionAdapter } from "./openclawSession.js";
+import { openhandsAdapter } from "./openhands/index.js";
 import { ARCHIVE_FILE, groupSessionFiles } from "./openclawFiles.js";
 import { openclawTrajectoryAdapter } from "./openclawTrajectory.js";
 import { isSqliteFile, storeSessions, storeSessionSource } from "./sqliteStore.js";
@@ -25,6 +26,7 @@ export const ADAPTERS: readonly InputAdapter[] = [
   openclawTrajectoryAdapter,
   openclawSessionAdapter,
   gatewayLogAdapter,
+  openhandsAdapter,
   canonicalEventsAdapter,
 ];
 
