@@ -65,7 +65,7 @@ export class OpenHandsReplay {
   record(record: OpenHandsRecord, place: RecordPlace): void {
     if (record.kind === "bad") return this.skip(place, record.reason);
     if (record.eventId !== undefined && this.seen.has(record.eventId)) {
-      this.context.tally.transcript.duplicates++;
+      this.context.tally.transcript.copies++; // the same event written again (a copied event)
       return this.ignore(place);
     }
     if (record.eventId !== undefined) this.seen.add(record.eventId);
