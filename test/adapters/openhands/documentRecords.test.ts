@@ -39,3 +39,25 @@ describe("OpenHands document layouts", () => {
     ]);
   });
 });
+
+describe("OpenHands bad bytes (the cases test/hostile/badLines.test.ts runs per adapter)", () => {
+  it("an over-long line is skipped with its size, and reading goes on", async () => {
+    const { openhandsAdapter } = await import("../../../src/adapters/openhands/index.js");
+    const { UnitHistory } = await import("../../../src/adapters/adapter.js");
+    const { TOO_LONG_LINE } = await import("../../../src/adapters/lineSource.js");
+    const good = '{"id":"e1","source":"user","llm_message":{"role":"user","content":[]},"kind":"MessageEvent"}';
+    const source = {
+      file: "big.jsonl",
+      size: undefined,
+      async forEachLine(handler: (text: string, line: number, terminated: boolean, problem?: { tooLong?: number }) => unknown) {
+        handler(good, 1, true);
+        handler(TOO_LONG_LINE, 2, true, { tooLong: 300 * 2 ** 20 });
+        handler(good.replace("e1", "e2"), 3, true);
+      },
+    };
+    const tally = new LineTally();
+    await openhandsAdapter.read(source, { tally, unit: new UnitHistory([source.file], false), options: {}, emit: () => ({ used: true }) });
+    expect(tally.counts).toEqual({ read: 3, used: 2, ignored: 0, skipped: 1 });
+    expect(tally.diagnostics).toContainEqual({ file: "big.jsonl", line: 2, reason: `line too long (${300 * 2 ** 20} bytes, over the 256 MiB limit); not read` });
+  });
+});
