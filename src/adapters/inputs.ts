@@ -14,6 +14,7 @@ import { codexRolloutAdapter } from "./codex/rolloutAdapter.js";
 import { gatewayLogAdapter } from "./gatewayLog.js";
 import { describeReadError, fileSource, InputError, stdinSource, type LineSource } from "./lineSource.js";
 import { openclawSessionAdapter } from "./openclawSession.js";
+import { openhandsAdapter } from "./openhands/index.js";
 import { ARCHIVE_FILE, groupSessionFiles } from "./openclawFiles.js";
 import { openclawTrajectoryAdapter } from "./openclawTrajectory.js";
 import { isSqliteFile, storeSessions, storeSessionSource } from "./sqliteStore.js";
@@ -27,6 +28,7 @@ export const ADAPTERS: readonly InputAdapter[] = [
   openclawSessionAdapter,
   gatewayLogAdapter,
   codexRolloutAdapter,
+  openhandsAdapter,
   canonicalEventsAdapter,
 ];
 

@@ -1,0 +1,183 @@
+/**
+ * Turns classified OpenHands records into canonical events, in file order (agents.md rule 7):
+ * - the calls of one model response (V0 `model_response.id`, V1 `llm_response_id`) are replayed one
+ *   after another, each followed by its own result (CallSequencer: results held back until their
+ *   call is due, calls until the one before them is answered);
+ * - results are linked by the tool-call id (V1 `tool_call_id`; V0 the `cause` action's call id);
+ * - an event id seen before in the unit (the same event written twice, e.g. an events folder and
+ *   its trajectory, or a conversation copied into another) is not replayed again;
+ * - a V0 error observation caused by no action, in OpenHands' own "tool is not registered" words,
+ *   is the attempt of a call to an unavailable tool: replayed as a call of that tool with absent
+ *   arguments and its error (as OpenClaw's rebuilt calls, inputs.md §2);
+ * - consecutive compaction markers with nothing between them are one compaction.
+ *
+ * One instance serves every file of an input unit (an events folder is one unit of many files), so
+ * a parallel group or a delegate span may cross files.
+ */
+import type { LoopEvent } from "../../core/events.js";
+import type { AdapterContext, EmitResult } from "../adapter.js";
+import { CallSequencer, type SequencedCall, type SequencedResult } from "../callSequencer.js";
+import { unknownToolIn, unknownToolOf, type Outcome } from "./outcome.js";
+import type { CallRecord, OpenHandsRecord, ResultRecord } from "./records.js";
+import { AGENT, FORMAT, OpenHandsSession } from "./sessions.js";
+
+/** Where a record came from and whether it accounts for its line (documentRecords.ts). */
+export interface RecordPlace {
+  readonly file: string;
+  readonly line: number;
+  readonly tallies: boolean;
+}
+
+interface HeldCall extends SequencedCall {
+  readonly place: RecordPlace;
+  readonly session: OpenHandsSession;
+}
+
+interface HeldResult extends SequencedResult {
+  readonly place: RecordPlace;
+  readonly session: OpenHandsSession;
+  readonly unknownTool: string | undefined;
+}
+
+export class OpenHandsReplay {
+  private readonly sequencer: CallSequencer;
+  /** The conversation, then the delegate sessions open inside it (V0), innermost last. */
+  private readonly stack: OpenHandsSession[];
+  private readonly seen = new Set<string>();
+  /** V0: action event id → its call id, to link observations by `cause`. */
+  private readonly callOfEvent = new Map<string, string>();
+
+  constructor(
+    private readonly context: AdapterContext,
+    session: string,
+  ) {
+    this.stack = [new OpenHandsSession(session, AGENT, undefined)];
+    this.sequencer = new CallSequencer({
+      call: (call) => this.emitCall(call as HeldCall),
+      result: (result) => this.emitResult(result as HeldResult),
+    });
+  }
+
+  private get current(): OpenHandsSession {
+    return this.stack[this.stack.length - 1]!;
+  }
+
+  record(record: OpenHandsRecord, place: RecordPlace): void {
+    if (record.kind === "bad") return this.skip(place, record.reason);
+    if (record.eventId !== undefined && this.seen.has(record.eventId)) {
+      this.context.tally.transcript.copies++; // the same event written again (a copied event)
+      return this.ignore(place);
+    }
+    if (record.eventId !== undefined) this.seen.add(record.eventId);
+    switch (record.kind) {
+      case "user":
+        this.sequencer.flush();
+        return this.account(place, this.current.userTurn(this.context, place.file, place.line));
+      case "call":
+        return this.call(record, place);
+      case "result":
+        return this.result(record, place);
+      case "orphanError":
+        return this.orphanError(record.eventId, record.text, place);
+      case "compaction":
+        return this.compaction(place);
+      case "quiet":
+        return this.ignore(place);
+      case "unknown":
+        return this.ignore(place, `${record.what}; ignored`);
+    }
+  }
+
+  /** After the unit's last file: calls still held back are shown. */
+  end(): void {
+    this.sequencer.flush();
+  }
+
+  private call(record: CallRecord, place: RecordPlace): void {
+    const id = record.callId ?? (record.eventId !== undefined ? `openhands-event-${record.eventId}` : undefined);
+    if (record.eventId !== undefined && id !== undefined) this.callOfEvent.set(record.eventId, id);
+    const session = this.current;
+    session.compactedLast = false;
+    this.sequencer.call(record.group ?? id, { line: place.line, id, tool: record.tool, args: record.args, place, session } as HeldCall);
+    this.account(place, { used: true });
+    if (record.delegate !== undefined && record.eventId !== undefined) {
+      this.sequencer.flush(); // the sub-agent's events are not the parent's response
+      this.stack.push(new OpenHandsSession(`${session.id}/delegate-${record.eventId}`, `${AGENT}/${record.delegate}`, record.eventId));
+    }
+  }
+
+  private result(record: ResultRecord, place: RecordPlace): void {
+    const viaCause = record.cause !== undefined ? this.callOfEvent.get(record.cause) : undefined;
+    // A V0 observation of an action that was no tool call (a user message's NullObservation).
+    if (record.cause !== undefined && viaCause === undefined && record.callId === undefined) return this.ignore(place);
+    if (record.cause !== undefined) this.closeDelegate(record.cause);
+    const id = viaCause ?? record.callId;
+    this.current.compactedLast = false;
+    const held: HeldResult = { line: place.line, id, tool: record.tool, outcome: record.outcome, place, session: this.current, unknownTool: unknownToolOf(record.outcome) };
+    if (!this.sequencer.result(held)) this.emitResult(held);
+  }
+
+  /** The delegate's own observation ends its session: back to the parent. */
+  private closeDelegate(cause: string): void {
+    const index = this.stack.findIndex((session) => session.delegateAction === cause);
+    if (index <= 0) return;
+    this.sequencer.flush();
+    while (this.stack.length > index) this.stack.pop()!.endRun(this.context);
+  }
+
+  private orphanError(eventId: string | undefined, text: string, place: RecordPlace): void {
+    const named = /^\s*Tool (\S+) is not registered\b/.exec(text)?.[1];
+    const unknownTool = unknownToolIn(text);
+    // Other agent errors without a cause (malformed responses, the agent's own stuck-loop stop) are no call.
+    if (named === undefined || unknownTool === undefined) return this.ignore(place);
+    this.sequencer.flush();
+    const session = this.current;
+    session.compactedLast = false;
+    const id = `openhands-event-${eventId ?? place.line}`;
+    this.context.tally.transcript.reconstructedCalls++;
+    this.emitCall({ line: place.line, id, tool: named, args: undefined, place: { ...place, tallies: false }, session });
+    const outcome: Outcome = { error: text };
+    this.emitResult({ line: place.line, id, tool: named, outcome, place, session, unknownTool });
+  }
+
+  private compaction(place: RecordPlace): void {
+    this.sequencer.flush();
+    const session = this.current;
+    if (session.compactedLast) return this.ignore(place); // the same condensation's second marker
+    session.compactedLast = true;
+    this.account(place, this.context.emit(session.base("compaction", place.file, place.line) as unknown as LoopEvent));
+  }
+
+  private emitCall(call: HeldCall): void {
+    const event = call.session.base("tool_call", call.place.file, call.line);
+    if (call.id !== undefined) event.id = call.id;
+    event.tool = call.tool;
+    event.format = FORMAT;
+    if (call.args !== undefined) event.args = call.args;
+    this.context.emit(event as unknown as LoopEvent);
+  }
+
+  private emitResult(result: HeldResult): void {
+    const event = result.session.base("tool_result", result.place.file, result.line);
+    if (result.id !== undefined) event.id = result.id;
+    if (result.tool !== undefined) event.tool = result.tool;
+    Object.assign(event, result.outcome);
+    if (result.unknownTool !== undefined) event.unknownTool = result.unknownTool;
+    this.account(result.place, this.context.emit(event as unknown as LoopEvent));
+  }
+
+  private account(place: RecordPlace, emitted: EmitResult): void {
+    if (emitted.used) return place.tallies ? this.context.tally.used() : undefined;
+    this.ignore(place, emitted.reason);
+  }
+
+  private ignore(place: RecordPlace, reason?: string): void {
+    if (place.tallies) return this.context.tally.ignored(place.file, place.line, reason);
+    if (reason !== undefined) this.context.tally.note({ file: place.file, line: place.line, reason });
+  }
+
+  private skip(place: RecordPlace, reason: string): void {
+    if (place.tallies) return this.context.tally.skipped(place.file, place.line, reason);
+    this.context.tally.note({ file: place.file, line: place.line, reason: `${reason}; skipped` });
+  }
+}
