@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { isBlank, MAX_SAMPLE_LINE, type InputAdapter, type InputFormat } from "./adapter.js";
 import { canonicalEventsAdapter } from "./canonicalEvents.js";
 import { gatewayLogAdapter } from "./gatewayLog.js";
+import { geminiCliAdapter } from "./gemini/geminiAdapter.js";
 import { describeReadError, fileSource, InputError, stdinSource, type LineSource } from "./lineSource.js";
 import { openclawSessionAdapter } from "./openclawSession.js";
 import { ARCHIVE_FILE, groupSessionFiles } from "./openclawFiles.js";
@@ -25,6 +26,7 @@ export const ADAPTERS: readonly InputAdapter[] = [
   openclawTrajectoryAdapter,
   openclawSessionAdapter,
   gatewayLogAdapter,
+  geminiCliAdapter,
   canonicalEventsAdapter,
 ];
 
