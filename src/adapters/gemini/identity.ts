@@ -12,11 +12,12 @@ import { basename, dirname, join } from "node:path";
 export const GEMINI_FORMAT = "gemini-cli";
 
 /**
- * Chat recordings a folder scan should pick up beyond `*.jsonl`: the legacy single-document
- * `.json` files, which sit in a `chats/` folder (main sessions) or one level below it (sub-agents).
- * Other `.json` files of `~/.gemini/tmp/<projectId>/` (`logs.json`, checkpoints) are not transcripts.
+ * Chat recordings a folder scan should pick up beyond `*.jsonl` (matched against the whole path):
+ * the legacy single-document `chats/session-*.json` files. Other `.json` files of
+ * `~/.gemini/tmp/<projectId>/` (`logs.json`, checkpoints) and looplens' own `*.looplens.json`
+ * snapshots are not transcripts.
  */
-export const GEMINI_CHAT_JSON_FILE = /(^|[\\/])chats[\\/]([^\\/]+[\\/])?[^\\/]+\.json$/i;
+export const GEMINI_CHAT_JSON_FILE = /(^|[\\/])chats[\\/]session-[^\\/]*(?<!\.looplens)\.json$/i;
 
 /** The default location of the recordings: `<home>/.gemini/tmp` (each project's `chats/` under it). */
 export function geminiDefaultRoot(home: string = homedir()): string {
