@@ -1,6 +1,5 @@
 /** The Gemini CLI adapter, feature by feature, on recordings in the real shapes (in-process). */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readEvents } from "../../../src/commands/analysis.js";
@@ -8,15 +7,7 @@ import type { LoopEvent, ToolCallEvent, ToolResultEvent } from "../../../src/cor
 import { loadXxhashDigest } from "../../../src/core/xxhashDigest.js";
 import { NO_COMPACTION_MARKER } from "../../../src/adapters/gemini/geminiAdapter.js";
 import { analyzePaths } from "../../helpers/inProcess.js";
-import { GeminiRecording, type CallSpec } from "./geminiRecording.js";
-
-/** Writes `content` under a fresh `<tmp>/.gemini/tmp/proj/chats/` as `relPath`. */
-export function writeChat(content: string, relPath = "session-2026-04-29T21-39-abcd1234.jsonl"): string {
-  const path = join(mkdtempSync(join(tmpdir(), "looplens-gemini-")), ".gemini", "tmp", "proj", "chats", relPath);
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, content);
-  return path;
-}
+import { GeminiRecording, writeChat, type CallSpec } from "./geminiRecording.js";
 
 async function eventsOf(paths: string[]) {
   const events: LoopEvent[] = [];

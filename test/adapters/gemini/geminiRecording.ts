@@ -3,6 +3,10 @@
  * line, message records, a `gemini` message re-appended whole as its tool calls update, `$set`,
  * `$rewindTo`; or the legacy single `.json` document (`JSON.stringify(…, null, 2)`).
  */
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+
 export type OutcomeSpec =
   | { readonly kind: "result"; readonly output: string; readonly extra?: Record<string, unknown> }
   | { readonly kind: "error"; readonly error: string }
@@ -113,4 +117,12 @@ export class GeminiRecording {
     const { kind: _kind, ...metadata } = this.metadata();
     return JSON.stringify({ ...metadata, messages: [...this.messages.values()] }, null, 2);
   }
+}
+
+/** Writes `content` under a fresh `<tmp>/.gemini/tmp/proj/chats/` as `relPath`. */
+export function writeChat(content: string, relPath = "session-2026-04-29T21-39-abcd1234.jsonl"): string {
+  const path = join(mkdtempSync(join(tmpdir(), "looplens-gemini-")), ".gemini", "tmp", "proj", "chats", relPath);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, content);
+  return path;
 }
