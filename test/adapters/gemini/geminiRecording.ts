@@ -120,7 +120,7 @@ export class GeminiRecording {
 }
 
 /** Writes `content` under a fresh `<tmp>/.gemini/tmp/proj/chats/` as `relPath`. */
-export function writeChat(content: string, relPath = "session-2026-04-29T21-39-abcd1234.jsonl"): string {
+export function writeChat(content: string | Buffer, relPath = "session-2026-04-29T21-39-abcd1234.jsonl"): string {
   const path = join(mkdtempSync(join(tmpdir(), "looplens-gemini-")), ".gemini", "tmp", "proj", "chats", relPath);
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, content);
