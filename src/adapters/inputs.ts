@@ -12,6 +12,7 @@ import { isBlank, MAX_SAMPLE_LINE, type InputAdapter, type InputFormat } from ".
 import { canonicalEventsAdapter } from "./canonicalEvents.js";
 import { codexRolloutAdapter } from "./codex/rolloutAdapter.js";
 import { gatewayLogAdapter } from "./gatewayLog.js";
+import { geminiCliAdapter } from "./gemini/geminiAdapter.js";
 import { describeReadError, fileSource, InputError, stdinSource, type LineSource } from "./lineSource.js";
 import { openclawSessionAdapter } from "./openclawSession.js";
 import { openhandsAdapter } from "./openhands/index.js";
@@ -29,6 +30,7 @@ export const ADAPTERS: readonly InputAdapter[] = [
   gatewayLogAdapter,
   codexRolloutAdapter,
   openhandsAdapter,
+  geminiCliAdapter,
   canonicalEventsAdapter,
 ];
 
