@@ -10,6 +10,7 @@ import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { isBlank, MAX_SAMPLE_LINE, type InputAdapter, type InputFormat } from "./adapter.js";
 import { canonicalEventsAdapter } from "./canonicalEvents.js";
+import { claudeCodeAdapter } from "./claude-code/claudeCodeAdapter.js";
 import { gatewayLogAdapter } from "./gatewayLog.js";
 import { describeReadError, fileSource, InputError, stdinSource, type LineSource } from "./lineSource.js";
 import { openclawSessionAdapter } from "./openclawSession.js";
@@ -25,6 +26,7 @@ export const ADAPTERS: readonly InputAdapter[] = [
   openclawTrajectoryAdapter,
   openclawSessionAdapter,
   gatewayLogAdapter,
+  claudeCodeAdapter,
   canonicalEventsAdapter,
 ];
 
