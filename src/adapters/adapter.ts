@@ -9,7 +9,7 @@ import { isPlainObject } from "../core/plainObject.js";
 import { MAX_LINE_BYTES, TOO_LONG_LINE, type LineProblem, type LineSource } from "./lineSource.js";
 import { STORE_ROW_PROBLEM_PREFIX } from "./sqliteRows.js";
 
-export type InputFormat = "events" | "openclaw-session" | "openclaw-trajectory" | "gateway-log" | "codex" | "openhands" | "gemini-cli";
+export type InputFormat = "events" | "openclaw-session" | "openclaw-trajectory" | "gateway-log" | "codex" | "openhands" | "gemini-cli" | "claude-code";
 
 export type { LineCounts, TranscriptCounts } from "../core/findings.js";
 

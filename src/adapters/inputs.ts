@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { isBlank, MAX_SAMPLE_LINE, type InputAdapter, type InputFormat } from "./adapter.js";
 import { canonicalEventsAdapter } from "./canonicalEvents.js";
 import { codexRolloutAdapter } from "./codex/rolloutAdapter.js";
+import { claudeCodeAdapter } from "./claude-code/claudeCodeAdapter.js";
 import { gatewayLogAdapter } from "./gatewayLog.js";
 import { geminiCliAdapter } from "./gemini/geminiAdapter.js";
 import { describeReadError, fileSource, InputError, stdinSource, type LineSource } from "./lineSource.js";
@@ -31,6 +32,7 @@ export const ADAPTERS: readonly InputAdapter[] = [
   codexRolloutAdapter,
   openhandsAdapter,
   geminiCliAdapter,
+  claudeCodeAdapter,
   canonicalEventsAdapter,
 ];
 

@@ -1,0 +1,171 @@
+/**
+ * Claude Code transcripts (agents.md A1): `~/.claude/projects/<slug>/<sessionId>.jsonl` and its
+ * sub-agents' `<sessionId>/subagents/agent-<id>.jsonl`, replayed through OpenClaw's detectors.
+ *
+ * One pass in file order (rule 7: every executed call once, abandoned branches included, copies
+ * not again). Each line is accounted for once: prompts, lines with calls or linked results, and
+ * compactions are used; quiet entries, copies, and blank lines are ignored (unknown entry types with
+ * a diagnostic); lines that are not JSON objects or lack what their type needs are skipped.
+ */
+import { own, isPlainObject } from "../../core/plainObject.js";
+import { quote } from "../../core/quote.js";
+import { parseObjectLine, type AdapterContext, type InputAdapter } from "../adapter.js";
+import type { LineProblem, LineSource } from "../lineSource.js";
+import { classifyClaudeLine, type ClaudeLine, type LineMeta } from "./claudeLines.js";
+import { copyStateFor, type CopyState } from "./copies.js";
+import { FORMAT, SessionNames } from "./identity.js";
+import { SessionReplay } from "./sessionReplay.js";
+import { outcomeOf } from "./toolResults.js";
+
+type LineOf<K extends ClaudeLine["kind"]> = Extract<ClaudeLine, { kind: K }>;
+
+class ClaudeCodeReader {
+  private readonly names: SessionNames;
+  private readonly sessions = new Map<string, SessionReplay>();
+  private readonly copies: CopyState;
+
+  constructor(
+    private readonly context: AdapterContext,
+    private readonly file: string,
+  ) {
+    this.names = new SessionNames(file);
+    this.copies = copyStateFor(context.unit);
+  }
+
+  line(text: string, line: number, terminated: boolean, problem?: LineProblem): void {
+    const { tally } = this.context;
+    const parsed = parseObjectLine(text, terminated, problem);
+    if (parsed.kind === "blank") return tally.ignored();
+    if (parsed.kind === "bad") return tally.skipped(this.file, line, parsed.reason);
+    if (parsed.notice !== undefined) tally.note({ file: this.file, line, reason: parsed.notice });
+    const entry = classifyClaudeLine(parsed.value);
+    switch (entry.kind) {
+      case "bad":
+        return tally.skipped(this.file, line, entry.reason);
+      case "unknown":
+        return tally.ignored(this.file, line, `unknown entry type ${quote(entry.type)}`);
+      case "quiet":
+        if (entry.meta.isSidechain) this.names.identify(entry.meta); // keeps the sidechain's chain of uuids
+        return tally.ignored();
+      case "prompt":
+        return this.prompt(line, entry);
+      case "compaction":
+        return this.compaction(line, entry);
+      case "calls":
+        return this.calls(line, entry);
+      case "results":
+        return this.results(line, entry);
+    }
+  }
+
+  end(): void {
+    for (const session of this.sessions.values()) session.end();
+    this.copies.commit();
+  }
+
+  private session(meta: LineMeta): SessionReplay {
+    const identity = this.names.identify(meta);
+    let session = this.sessions.get(identity.session);
+    if (session === undefined) {
+      session = new SessionReplay(this.context, this.file, identity);
+      this.sessions.set(identity.session, session);
+    }
+    return session;
+  }
+
+  /** A copied entry: counted, not replayed again. */
+  private copy(): void {
+    this.context.tally.transcript.copies++;
+    this.context.tally.ignored();
+  }
+
+  /** Whether an entry with this key is a copy (keys are kept only when the unit has more files). */
+  private seen(key: string): boolean {
+    return this.context.unit.files.length > 1 && this.copies.isCopy(key);
+  }
+
+  private prompt(line: number, entry: LineOf<"prompt">): void {
+    if (this.seen(entry.key)) return this.copy();
+    this.session(entry.meta).prompt(line, entry.promptId);
+    this.context.tally.used();
+  }
+
+  private compaction(line: number, entry: LineOf<"compaction">): void {
+    if (this.seen(entry.key)) return this.copy();
+    this.session(entry.meta).compaction(line); // tallies the line with the event
+  }
+
+  private calls(line: number, entry: LineOf<"calls">): void {
+    const { tally } = this.context;
+    const unnamed = `${entry.unnamed} tool_use block${entry.unnamed === 1 ? "" : "s"} without a "name"; not replayed`;
+    if (entry.calls.length === 0) return tally.skipped(this.file, line, unnamed);
+    const fresh = entry.calls.filter((call) => call.id === undefined || !this.copies.callIds.has(call.id));
+    if (fresh.length === 0) return this.copy();
+    for (const call of fresh) if (call.id !== undefined) this.copies.callIds.add(call.id);
+    if (entry.unnamed > 0) tally.note({ file: this.file, line, reason: unnamed });
+    this.session(entry.meta).calls(line, entry.group ?? entry.meta.uuid ?? `line ${line}`, fresh);
+    tally.used();
+  }
+
+  private results(line: number, entry: LineOf<"results">): void {
+    const session = this.session(entry.meta);
+    const single = entry.results.length === 1;
+    let handed = 0;
+    let copies = 0;
+    for (const block of entry.results) {
+      if (block.id !== undefined && this.copies.answered.has(block.id)) {
+        copies++;
+        continue;
+      }
+      // A block without `tool_use_id` may still be named by the line's `sourceToolUseID`.
+      const source = single && entry.sourceToolUseId !== undefined && session.isPending(entry.sourceToolUseId) ? entry.sourceToolUseId : undefined;
+      const id = block.id ?? source;
+      if (session.result(line, id, outcomeOf(block, single ? entry.toolUseResult : undefined))) {
+        handed++;
+        if (id !== undefined) this.copies.answered.add(id);
+      }
+    }
+    if (handed > 0) return this.context.tally.used();
+    if (copies > 0) return this.copy();
+    this.context.tally.ignored(this.file, line, "tool_result without tool_use_id while no call waits for a result; not replayed");
+  }
+}
+
+/** Entry types only Claude Code writes, recognisable even on lines without a uuid. */
+const META_TYPES = new Set(["permission-mode", "queue-operation", "last-prompt", "ai-title", "custom-title", "agent-name", "worktree-state", "pr-link", "bridge-session"]);
+
+/** A line Claude Code writes: a message or system entry in its `parentUuid` tree, or one of its own entry types. */
+function looksLikeClaudeCode(sample: unknown): boolean {
+  if (!isPlainObject(sample)) return false;
+  const type = own(sample, "type");
+  if (typeof type !== "string") return false;
+  const hasSession = typeof own(sample, "sessionId") === "string";
+  switch (type) {
+    case "user":
+    case "assistant":
+    case "system":
+    case "attachment":
+    case "progress":
+      return hasSession && typeof own(sample, "uuid") === "string" && Object.prototype.hasOwnProperty.call(sample, "parentUuid");
+    case "summary":
+      return typeof own(sample, "summary") === "string" && typeof own(sample, "leafUuid") === "string";
+    case "file-history-snapshot":
+      return typeof own(sample, "messageId") === "string" && isPlainObject(own(sample, "snapshot"));
+    default:
+      return hasSession && META_TYPES.has(type);
+  }
+}
+
+export const claudeCodeAdapter: InputAdapter = {
+  format: FORMAT,
+
+  sniff(samples) {
+    return samples.some(looksLikeClaudeCode);
+  },
+
+  async read(source: LineSource, context: AdapterContext) {
+    const reader = new ClaudeCodeReader(context, source.file);
+    await source.forEachLine((text, line, terminated, problem) => reader.line(text, line, terminated, problem));
+    reader.end();
+  },
+};

@@ -1,0 +1,198 @@
+/**
+ * What one line of a Claude Code transcript (`~/.claude/projects/<slug>/<sessionId>.jsonl`,
+ * agents.md A1) is to replay. Claude Code writes one JSON object per line; the lines replay needs are
+ * - `assistant` lines with `tool_use` blocks (one API response is split over several lines that share
+ *   `message.id`: one content block per line);
+ * - `user` lines with `tool_result` blocks (the line's `toolUseResult` is the tool's structured result);
+ * - `user` lines that are a real prompt (a string or text/image blocks; not `isMeta`, not
+ *   `isCompactSummary`): each starts a run;
+ * - `system` lines of subtype `compact_boundary`: a compaction.
+ * Every other known entry (snapshots, titles, attachments, progress, hooks, api errors, …) is
+ * quiet; an unknown `type` is ignored with a diagnostic, so a new Claude Code build that adds one is
+ * read and not refused.
+ */
+import { isPlainObject, own } from "../../core/plainObject.js";
+import { callArguments } from "../openclawMessages.js";
+
+/** Where the line sits: its tree links, and which (sub-)agent wrote it. */
+export interface LineMeta {
+  readonly uuid: string | undefined;
+  /** `parentUuid`, else (a compact boundary, whose parent is null) `logicalParentUuid`. */
+  readonly parent: string | undefined;
+  readonly isSidechain: boolean;
+  readonly agentId: string | undefined;
+  readonly sessionId: string | undefined;
+  readonly timestamp: string | undefined;
+}
+
+export interface ToolUse {
+  readonly id: string | undefined;
+  readonly tool: string;
+  readonly args: unknown;
+}
+
+export interface ToolResultBlock {
+  readonly id: string | undefined;
+  /** `content` as written: a string, or content blocks. */
+  readonly content: unknown;
+  readonly isError: boolean;
+}
+
+export type ClaudeLine =
+  | { readonly kind: "calls"; readonly meta: LineMeta; readonly group: string | undefined; readonly calls: readonly ToolUse[]; readonly unnamed: number }
+  | {
+      readonly kind: "results";
+      readonly meta: LineMeta;
+      readonly results: readonly ToolResultBlock[];
+      /** The line's `toolUseResult` (an object, or a string on errors). */
+      readonly toolUseResult: unknown;
+      /** Newer builds name the call on the line too (`sourceToolUseID`), even when the block does not. */
+      readonly sourceToolUseId: string | undefined;
+    }
+  | { readonly kind: "prompt"; readonly meta: LineMeta; readonly promptId: string | undefined; readonly key: string }
+  | { readonly kind: "compaction"; readonly meta: LineMeta; readonly key: string }
+  | { readonly kind: "quiet"; readonly meta: LineMeta }
+  | { readonly kind: "unknown"; readonly type: string }
+  | { readonly kind: "bad"; readonly reason: string };
+
+/** Entry types Claude Code writes that replay does not need (seen in 1.0.x–2.1.x transcripts). */
+const QUIET_TYPES = new Set([
+  "summary",
+  "file-history-snapshot",
+  "attachment",
+  "progress",
+  "queue-operation",
+  "permission-mode",
+  "mode",
+  "agent-name",
+  "custom-title",
+  "ai-title",
+  "last-prompt",
+  "frame-link",
+  "pr-link",
+  "started",
+  "result",
+  "relocated",
+  "worktree-state",
+  "bridge-session",
+  "atis-latch",
+  "tag",
+]);
+
+/**
+ * User lines the harness writes in the user's place: they are neither a prompt nor a result, so they
+ * start no run (a local command's echoed output, an interruption notice).
+ */
+const NOT_A_PROMPT = [/^\s*<local-command-(stdout|stderr|caveat)>/, /^\s*\[Request interrupted by user/];
+
+const text = (value: unknown): string | undefined => (typeof value === "string" && value.trim() !== "" ? value : undefined);
+
+function lineMeta(entry: Record<string, unknown>): LineMeta {
+  return {
+    uuid: text(own(entry, "uuid")),
+    parent: text(own(entry, "parentUuid")) ?? text(own(entry, "logicalParentUuid")),
+    isSidechain: own(entry, "isSidechain") === true,
+    agentId: text(own(entry, "agentId")),
+    sessionId: text(own(entry, "sessionId")),
+    timestamp: text(own(entry, "timestamp")),
+  };
+}
+
+/** The line classified; `entry` is a parsed JSON object. */
+export function classifyClaudeLine(entry: Record<string, unknown>): ClaudeLine {
+  const type = own(entry, "type");
+  if (typeof type !== "string") return { kind: "bad", reason: 'entry without a "type"' };
+  const meta = lineMeta(entry);
+  switch (type) {
+    case "assistant":
+      return assistantLine(entry, meta);
+    case "user":
+      return userLine(entry, meta);
+    case "system":
+      return own(entry, "subtype") === "compact_boundary" ? { kind: "compaction", meta, key: copyKey(meta, own(entry, "compactMetadata")) } : { kind: "quiet", meta };
+    default:
+      return QUIET_TYPES.has(type) ? { kind: "quiet", meta } : { kind: "unknown", type };
+  }
+}
+
+function contentOf(entry: Record<string, unknown>): { ok: true; message: Record<string, unknown>; content: unknown } | { ok: false } {
+  const message = own(entry, "message");
+  return isPlainObject(message) ? { ok: true, message, content: own(message, "content") } : { ok: false };
+}
+
+function assistantLine(entry: Record<string, unknown>, meta: LineMeta): ClaudeLine {
+  const found = contentOf(entry);
+  if (!found.ok) return { kind: "bad", reason: 'assistant entry without a "message" object' };
+  if (!Array.isArray(found.content)) return { kind: "quiet", meta };
+  const calls: ToolUse[] = [];
+  let unnamed = 0;
+  for (const block of found.content) {
+    if (!isPlainObject(block) || own(block, "type") !== "tool_use") continue;
+    const tool = text(own(block, "name"));
+    if (tool === undefined) unnamed++;
+    else calls.push({ id: text(own(block, "id")), tool, args: callArguments(block) });
+  }
+  if (calls.length === 0 && unnamed === 0) return { kind: "quiet", meta };
+  // The lines of one API response share message.id (and requestId): their calls are one group.
+  const group = text(own(found.message, "id")) ?? text(own(entry, "requestId"));
+  return { kind: "calls", meta, group, calls, unnamed };
+}
+
+function userLine(entry: Record<string, unknown>, meta: LineMeta): ClaudeLine {
+  const found = contentOf(entry);
+  if (!found.ok) return { kind: "bad", reason: 'user entry without a "message" object' };
+  const { content } = found;
+  const results = Array.isArray(content) ? content.filter((block) => isPlainObject(block) && own(block, "type") === "tool_result") : [];
+  if (results.length > 0) {
+    return {
+      kind: "results",
+      meta,
+      results: results.map(resultBlock),
+      toolUseResult: own(entry, "toolUseResult"),
+      sourceToolUseId: text(own(entry, "sourceToolUseID")),
+    };
+  }
+  if (own(entry, "isMeta") === true || own(entry, "isCompactSummary") === true) return { kind: "quiet", meta };
+  if (!isPrompt(content)) return typeof content === "string" || Array.isArray(content) ? { kind: "quiet", meta } : { kind: "bad", reason: "user message whose content is neither text nor content blocks" };
+  return { kind: "prompt", meta, promptId: text(own(entry, "promptId")), key: copyKey(meta, content) };
+}
+
+function resultBlock(block: Record<string, unknown>): ToolResultBlock {
+  // 2.1.2xx writes the text both as `content` blocks and as `text`; older builds only `content`.
+  const content = Object.prototype.hasOwnProperty.call(block, "content") ? own(block, "content") : own(block, "text");
+  return { id: text(own(block, "tool_use_id")), content, isError: own(block, "is_error") === true };
+}
+
+/** A prompt's first text (string content, or its text blocks). */
+function promptText(content: unknown): string | undefined {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return undefined;
+  const block = content.find((b) => isPlainObject(b) && own(b, "type") === "text" && typeof own(b, "text") === "string");
+  return block === undefined ? "" : ((block as Record<string, unknown>).text as string);
+}
+
+function isPrompt(content: unknown): boolean {
+  const first = promptText(content);
+  return first !== undefined && !NOT_A_PROMPT.some((pattern) => pattern.test(first));
+}
+
+/**
+ * What tells a copied entry (a forked or resumed session keeps the uuids it copies) from a new one:
+ * its uuid, its timestamp, and a hash of what it says. The uuid alone is not enough: assembled
+ * fixtures reuse placeholder uuids for different entries.
+ */
+function copyKey(meta: LineMeta, body: unknown): string {
+  return `${meta.uuid ?? ""}\u0000${meta.timestamp ?? ""}\u0000${hash53(JSON.stringify(body) ?? "")}`;
+}
+
+/** A 53-bit FNV-style hash of a string (two 32-bit lanes). */
+export function hash53(value: string): number {
+  let a = 0x811c9dc5 | 0;
+  let b = 0x01000193 | 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return (a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff);
+}
