@@ -3,7 +3,7 @@
  * linked to their call, runs, compactions, lines — and the per-feature behaviour behind it.
  */
 import { describe, expect, it } from "vitest";
-import { readEvents } from "../../../src/commands/analysis.js";
+import { readEvents } from "../../../src/pipeline/analysis.js";
 import type { LoopEvent } from "../../../src/core/events.js";
 import { loadXxhashDigest } from "../../../src/core/xxhashDigest.js";
 import { analyzePaths } from "../../helpers/inProcess.js";

@@ -5,9 +5,9 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Analysis } from "../../../src/commands/analysis.js";
+import type { Analysis } from "../../../src/pipeline/analysis.js";
 import type { LoopEvent } from "../../../src/core/events.js";
-import { readEvents } from "../../../src/commands/analysis.js";
+import { readEvents } from "../../../src/pipeline/analysis.js";
 import { loadXxhashDigest } from "../../../src/core/xxhashDigest.js";
 import { analyzePaths } from "../../helpers/inProcess.js";
 

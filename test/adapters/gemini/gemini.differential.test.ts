@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Analysis } from "../../../src/commands/analysis.js";
+import type { Analysis } from "../../../src/pipeline/analysis.js";
 import { analyzePaths } from "../../helpers/inProcess.js";
 import { geminiCanonicalText, randomGeminiSessions, recordingPath, recordingText } from "./randomGemini.js";
 

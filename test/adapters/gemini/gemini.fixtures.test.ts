@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readEvents } from "../../../src/commands/analysis.js";
+import { readEvents } from "../../../src/pipeline/analysis.js";
 import type { LoopEvent } from "../../../src/core/events.js";
 import { loadXxhashDigest } from "../../../src/core/xxhashDigest.js";
 import { analyzePaths } from "../../helpers/inProcess.js";

@@ -2,7 +2,7 @@
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readEvents } from "../../../src/commands/analysis.js";
+import { readEvents } from "../../../src/pipeline/analysis.js";
 import type { LoopEvent, ToolCallEvent, ToolResultEvent } from "../../../src/core/events.js";
 import { loadXxhashDigest } from "../../../src/core/xxhashDigest.js";
 import { NO_COMPACTION_MARKER } from "../../../src/adapters/gemini/geminiAdapter.js";

@@ -6,8 +6,8 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { analyzeSerially } from "../../../src/commands/analysis.js";
-import { createConfigResolver } from "../../../src/commands/configResolution.js";
+import { analyzeSerially } from "../../../src/pipeline/analysis.js";
+import { createConfigResolver } from "../../../src/pipeline/configResolution.js";
 import { ADAPTERS, adapterFor } from "../../../src/adapters/inputs.js";
 import { fileSource } from "../../../src/adapters/lineSource.js";
 import { groupOpenHandsFiles } from "../../../src/adapters/openhands/index.js";
