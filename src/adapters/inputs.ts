@@ -17,6 +17,8 @@ import { geminiCliAdapter } from "./gemini/geminiAdapter.js";
 import { describeReadError, fileSource, InputError, stdinSource, type LineSource } from "./lineSource.js";
 import { openclawSessionAdapter } from "./openclawSession.js";
 import { openhandsAdapter } from "./openhands/index.js";
+import { eventIndex, groupOpenHandsFiles, OPENHANDS_EVENT_FILE } from "./openhands/files.js";
+import { GEMINI_CHAT_JSON_FILE } from "./gemini/identity.js";
 import { ARCHIVE_FILE, groupSessionFiles } from "./openclawFiles.js";
 import { openclawTrajectoryAdapter } from "./openclawTrajectory.js";
 import { isSqliteFile, storeSessions, storeSessionSource } from "./sqliteStore.js";
@@ -43,8 +45,15 @@ const INPUT_FILE = /\.(jsonl|ndjson|log)(\.(gz|zst))?$/i;
 /** SQLite transcript stores (inputs.md §2a) as a folder scan finds them. */
 const STORE_FILE = /\.sqlite$/i;
 
-/** Files of a folder scan: inputs by extension, OpenClaw's session archives, transcript stores. */
-const isInputFile = (name: string) => INPUT_FILE.test(name) || ARCHIVE_FILE.test(name) || STORE_FILE.test(name);
+/**
+ * Files of a folder scan: inputs by extension, OpenClaw's session archives, transcript stores, and
+ * the `.json` files other agents keep transcripts in (Gemini CLI's legacy `chats/session-*.json`,
+ * OpenHands' `events/<n>.json`). Other `.json` files are not scanned (configs, `sessions.json`,
+ * `.meta.json` side files): a JSON document of another kind, such as an OpenHands trajectory array,
+ * is read when named.
+ */
+const isInputFile = (name: string, path: string) =>
+  INPUT_FILE.test(name) || ARCHIVE_FILE.test(name) || STORE_FILE.test(name) || GEMINI_CHAT_JSON_FILE.test(path) || OPENHANDS_EVENT_FILE.test(path);
 
 /** Files read one after another as one history: one OpenClaw session's files, or a single file. */
 export type InputUnit = readonly string[];
@@ -62,7 +71,7 @@ async function walk(dir: string, into: string[]): Promise<void> {
   for (const entry of entries) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) await walk(path, into);
-    else if (entry.isFile() && isInputFile(entry.name)) into.push(path);
+    else if (entry.isFile() && isInputFile(entry.name, path)) into.push(path);
   }
 }
 
@@ -121,9 +130,17 @@ export async function expandPaths(paths: readonly string[], { expandStores = tru
   return files;
 }
 
-/** Expands folders and groups the files of each OpenClaw session into one unit, in input order. */
+/**
+ * Expands folders and groups the files read as one history into one unit, in input order: the
+ * files of an OpenClaw session (openclawFiles.ts) and the event files of an OpenHands conversation.
+ */
 export async function expandUnits(paths: readonly string[]): Promise<InputUnit[]> {
-  return groupSessionFiles(await expandPaths(paths));
+  const files = await expandPaths(paths);
+  const position = new Map(files.map((file, i) => [file, i]));
+  const events = files.filter((file) => eventIndex(file) !== undefined);
+  const units = [...groupOpenHandsFiles(events), ...groupSessionFiles(files.filter((file) => eventIndex(file) === undefined))];
+  const first = (unit: InputUnit) => unit.reduce((min, file) => Math.min(min, position.get(file)!), Infinity);
+  return units.sort((a, b) => first(a) - first(b));
 }
 
 export async function openSource(path: string): Promise<LineSource> {

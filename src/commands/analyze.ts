@@ -38,7 +38,7 @@ export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: I
   const input = { inputFormat: options.inputFormat, activeBranch: options.activeBranch, ...(options.profile !== undefined && { profile: options.profile }) };
   const config = { config: options.config, agent: options.agent, set: options.set, profile: options.profile };
   const configFor = (agent: string | null, profile: ProfileName) => resolver.effectiveFor(agent, profile).config;
-  const analysis = await analyzeAll(inputPaths(paths, io, options.quiet), digest, configFor, { config, input }, io.env, progressDisplay(io, options));
+  const analysis = await analyzeAll(inputPaths(paths, io, options.quiet, options.agentHome), digest, configFor, { config, input }, io.env, progressDisplay(io, options));
   const report = buildReport(analysis, configSummary(resolver, analysis.runs, options), version);
   reportNotices(io, resolver, options.quiet);
   reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);

@@ -7,7 +7,9 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { Chalk, type ChalkInstance } from "chalk";
 import type { Command } from "commander";
+import { dirname } from "node:path";
 import { expandPaths, InputError } from "../adapters/inputs.js";
+import { eventIndex } from "../adapters/openhands/files.js";
 import type { ResolvedConfig } from "../core/config.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { diffLines, unifiedHunks } from "../reporters/lineDiff.js";
@@ -90,20 +92,44 @@ function describe(file: string, snapshot: string, comparison: Comparison, chalk:
   }
 }
 
+/** What check compares: each file, except the event files of one OpenHands conversation, which are one input named by their folder. */
+function checkInputs(files: readonly string[]): Array<{ name: string; files: string[] }> {
+  const inputs: Array<{ name: string; files: string[] }> = [];
+  const folders = new Map<string, string[]>();
+  for (const file of files) {
+    if (eventIndex(file) === undefined) {
+      inputs.push({ name: file, files: [file] });
+      continue;
+    }
+    const folder = dirname(file);
+    const unit = folders.get(folder);
+    if (unit) unit.push(file);
+    else {
+      const created = [file];
+      folders.set(folder, created);
+      inputs.push({ name: folder, files: created });
+    }
+  }
+  return inputs;
+}
+
 export async function runCheck(paths: string[], options: CheckOptions, io: Io): Promise<number> {
   const resolver = await createConfigResolver(options);
   const digest = await loadXxhashDigest();
   // A shell glob like `fixtures/*` also names the snapshots themselves: they are not inputs.
   // A transcript store is one input with one snapshot, whatever sessions it holds.
-  const files = (await expandPaths(inputPaths(paths, io, options.quiet), { expandStores: false })).filter((file) => !file.endsWith(SNAPSHOT_SUFFIX));
+  const files = (await expandPaths(inputPaths(paths, io, options.quiet, options.agentHome), { expandStores: false })).filter((file) => !file.endsWith(SNAPSHOT_SUFFIX));
+  // The event files of an OpenHands conversation are one input (one event a file is no transcript):
+  // the `events/` folder, with one snapshot beside it.
+  const inputs = checkInputs(files);
   if (files.includes("-")) throw new UsageError("check compares files with their snapshots; standard input has none: name the fixture files or folders");
   if (files.length === 0) throw new UsageError("check: no input files (snapshots *.looplens.json are not inputs)");
   const chalk = new Chalk({ level: useColor(options, io) ? 1 : 0 });
   const tally = { unchanged: 0, changed: 0, missing: 0, created: 0, updated: 0 };
   let skipped = 0;
 
-  for (const file of files) {
-    const analysis = await analyzeInputs([file], digest, (agent, profile) => resolver.effectiveFor(agent, profile).config, {
+  for (const { name: file, files: unit } of inputs) {
+    const analysis = await analyzeInputs(unit, digest, (agent, profile) => resolver.effectiveFor(agent, profile).config, {
       inputFormat: options.inputFormat,
       activeBranch: options.activeBranch,
       ...(options.profile !== undefined && { profile: options.profile }),
@@ -140,7 +166,7 @@ export async function runCheck(paths: string[], options: CheckOptions, io: Io): 
   const summary = options.update
     ? `${tally.created} created, ${tally.updated} updated, ${tally.unchanged} unchanged`
     : `${tally.unchanged} unchanged, ${tally.changed} changed, ${tally.missing} missing`;
-  io.stdout(`\ncheck: ${files.length} fixture${files.length === 1 ? "" : "s"}: ${summary}\n`);
+  io.stdout(`\ncheck: ${inputs.length} fixture${inputs.length === 1 ? "" : "s"}: ${summary}\n`);
 
   if (strictViolation(io, options, skipped)) return EXIT.usage;
   return !options.update && tally.changed + tally.missing > 0 ? EXIT.findings : EXIT.ok;

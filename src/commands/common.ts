@@ -3,7 +3,7 @@
  * diagnostics on stderr and exit status rules.
  */
 import type { Command } from "commander";
-import { Option } from "commander";
+import { InvalidArgumentError, Option } from "commander";
 import type { InputFormat } from "../adapters/adapter.js";
 import { INPUT_FORMATS } from "../adapters/inputs.js";
 import type { Diagnostic, FindingLevel, RunReport } from "../core/findings.js";
@@ -16,6 +16,7 @@ import type { ConfigResolver } from "../pipeline/configResolution.js";
 import { UsageError } from "../pipeline/errors.js";
 import { InputError } from "../adapters/lineSource.js";
 import { stateInputs } from "../pipeline/stateDirectory.js";
+import { AGENT_HOMES, agentHomePaths } from "../pipeline/agentHomes.js";
 import { PROFILE_REQUESTS, type ProfileRequest } from "../core/profiles/choice.js";
 
 export interface Io {
@@ -38,6 +39,8 @@ export interface CommonOptions {
   set?: string[];
   inputFormat?: InputFormat;
   activeBranch?: boolean;
+  /** `--agent-home`: agents whose default transcripts folders to read. */
+  agentHome?: string[];
   /** Deprecated alias of today's default (file order); accepted with a notice. */
   allBranches?: boolean;
   quiet?: boolean;
@@ -48,6 +51,14 @@ export interface CommonOptions {
 
 /** Commander reducer for repeatable options. */
 export const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** A repeatable option limited to `choices` (commander checks choices only for single values). */
+function collectChoice(choices: readonly string[]) {
+  return (value: string, previous: string[] = []) => {
+    if (!choices.includes(value)) throw new InvalidArgumentError(`Allowed choices are ${choices.join(", ")}.`);
+    return [...previous, value];
+  };
+}
 
 export function addConfigOptions(command: Command): Command {
   return command
@@ -66,6 +77,7 @@ export function addInputOptions(command: Command): Command {
     .addOption(
       new Option("--input-format <format>", "force the input format instead of detecting it").choices(INPUT_FORMATS),
     )
+    .addOption(new Option("--agent-home <agent>", "read an agent's default transcripts folder (repeatable)").choices(AGENT_HOMES).argParser(collectChoice(AGENT_HOMES)))
     .option("--active-branch", "session transcripts: replay only the branch ending at the last entry (what the model saw), not every executed call")
     .addOption(new Option("--all-branches", "deprecated: every executed call in file order is now the default").hideHelp())
     .option("--strict", "exit 2 when any input line was skipped as bad")
@@ -78,7 +90,8 @@ export function addInputOptions(command: Command): Command {
  * Paths to read: as given; with none, the OpenClaw state directory (stateDirectory.ts), or standard
  * input when it is piped and `$OPENCLAW_STATE_DIR` is not set. Says on stderr which directory it read.
  */
-export function inputPaths(paths: readonly string[], io: Io, quiet = false): string[] {
+export function inputPaths(paths: readonly string[], io: Io, quiet = false, agentHomes: readonly string[] = []): string[] {
+  if (agentHomes.length > 0) return [...paths, ...agentHomePaths(agentHomes, io.env)];
   if (paths.length > 0) return [...paths];
   const explicit = io.env.OPENCLAW_STATE_DIR?.trim();
   if (!io.stdinIsTTY && !explicit) return ["-"];

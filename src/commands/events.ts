@@ -48,7 +48,7 @@ export async function runEvents(paths: string[], options: CommonOptions, io: Io)
     if (lines.length > 0) io.stdout(lines.join(""));
     lines.length = 0;
   };
-  const result = await readEvents(inputPaths(paths, io, options.quiet), digest, options, (event) => {
+  const result = await readEvents(inputPaths(paths, io, options.quiet, options.agentHome), digest, options, (event) => {
     lines.push(`${isLiveEvent(event) ? liveEventJson(event) : canonicalEventJson(event)}\n`);
     if (lines.length >= 1024) flush();
   });
