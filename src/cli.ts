@@ -4,8 +4,8 @@
  */
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
-import { ConfigError } from "./adapters/configFile.js";
-import { InputError } from "./adapters/inputs.js";
+import { ConfigError } from "./adapters/openclaw/configFile.js";
+import { InputError } from "./adapters/discovery.js";
 import { registerAnalyze } from "./commands/analyze.js";
 import { registerConfig } from "./commands/config.js";
 import type { Io } from "./commands/common.js";

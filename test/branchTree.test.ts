@@ -6,8 +6,8 @@
  * built both ways (every id kept, and the two passes that keep only the ids linked back to).
  */
 import { describe, expect, it } from "vitest";
-import { textSource } from "../src/adapters/lineSource.js";
-import { scanSession } from "../src/adapters/sessionTree.js";
+import { textSource } from "../src/adapters/io/sources.js";
+import { scanSession } from "../src/adapters/openclaw/sessionTree.js";
 import { prng } from "./helpers/randomSessions.js";
 
 interface Entry {

@@ -4,10 +4,10 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { isContinuation, isFullRecord, looksLikeTextLog, parseTextRecord, splitConsolePrefix, stripAnsi } from "../src/adapters/consoleLine.js";
-import { adapterFor } from "../src/adapters/inputs.js";
-import { textSource } from "../src/adapters/lineSource.js";
-import { TslogParser } from "../src/adapters/tslogLine.js";
+import { isContinuation, isFullRecord, looksLikeTextLog, parseTextRecord, splitConsolePrefix, stripAnsi } from "../src/adapters/gateway/consoleLine.js";
+import { adapterFor } from "../src/adapters/registry.js";
+import { textSource } from "../src/adapters/io/sources.js";
+import { TslogParser } from "../src/adapters/gateway/tslogLine.js";
 
 const ESC = "\u001b";
 

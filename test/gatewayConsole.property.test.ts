@@ -2,8 +2,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LineTally, UnitHistory } from "../src/adapters/adapter.js";
-import { gatewayLogAdapter } from "../src/adapters/gatewayLog.js";
-import { textSource } from "../src/adapters/lineSource.js";
+import { gatewayLogAdapter } from "../src/adapters/gateway/gatewayLog.js";
+import { textSource } from "../src/adapters/io/sources.js";
 import type { LiveEvent } from "../src/core/liveEvents.js";
 
 /** [subsystem, or null for a captured console line whose text carries it, message] */

@@ -2,10 +2,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LineTally, UnitHistory } from "../src/adapters/adapter.js";
-import { gatewayLogAdapter } from "../src/adapters/gatewayLog.js";
-import { classify } from "../src/adapters/gatewayMessages.js";
-import { LiveAttribution } from "../src/adapters/liveAttribution.js";
-import { textSource } from "../src/adapters/lineSource.js";
+import { gatewayLogAdapter } from "../src/adapters/gateway/gatewayLog.js";
+import { classify } from "../src/adapters/gateway/messages.js";
+import { LiveAttribution } from "../src/adapters/gateway/liveAttribution.js";
+import { textSource } from "../src/adapters/io/sources.js";
 import type { LiveEvent } from "../src/core/liveEvents.js";
 
 const tslog = (subsystem: string, message: string) =>

@@ -1,6 +1,6 @@
 /** The Gateway-log message templates: every row of the spec's table, and what must not match. */
 import { describe, expect, it } from "vitest";
-import { classify } from "../src/adapters/gatewayMessages.js";
+import { classify } from "../src/adapters/gateway/messages.js";
 
 const DETECTION = "agents/loop-detection";
 const TOOLS = "agents/tools";

@@ -1,6 +1,6 @@
 /** The compact id → line table behind the active-branch walk. */
 import { describe, expect, it } from "vitest";
-import { IdLineTable } from "../src/adapters/idLineTable.js";
+import { IdLineTable } from "../src/adapters/openclaw/idLineTable.js";
 
 describe("IdLineTable", () => {
   it("finds every id through growth, replaces duplicates and misses unknown ids", () => {

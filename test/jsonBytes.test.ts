@@ -1,7 +1,7 @@
 /** Parsing JSON lines from their bytes (jsonBytes.ts): latin1 where that is exact, text otherwise. */
 import { describe, expect, it } from "vitest";
 import { parseObjectLine } from "../src/adapters/adapter.js";
-import { parseObjectBytes } from "../src/adapters/jsonBytes.js";
+import { parseObjectBytes } from "../src/adapters/io/jsonBytes.js";
 import { fromBytes } from "../src/core/byteText.js";
 
 function parse(bytes: Buffer, terminated = true) {

@@ -1,7 +1,7 @@
 /** Run attribution and echo merging for Gateway logs, driven record by record. */
 import { describe, expect, it } from "vitest";
-import { classify } from "../src/adapters/gatewayMessages.js";
-import { LiveAttribution } from "../src/adapters/liveAttribution.js";
+import { classify } from "../src/adapters/gateway/messages.js";
+import { LiveAttribution } from "../src/adapters/gateway/liveAttribution.js";
 import type { LiveEvent, LiveFindingEvent } from "../src/core/liveEvents.js";
 
 type Line = [subsystem: string, message: string];

@@ -1,6 +1,6 @@
 /** Live events in the canonical format: printed by `looplens events`, validated when read back. */
 import { describe, expect, it } from "vitest";
-import { toLiveEvent } from "../src/adapters/liveEventsJson.js";
+import { toLiveEvent } from "../src/adapters/events/liveEventsJson.js";
 import { liveEventJson } from "../src/commands/events.js";
 
 const read = (value: Record<string, unknown>) => toLiveEvent(value, value.type as "live_marker" | "live_finding", "e.jsonl", 7);

@@ -5,8 +5,8 @@
  * run its `prompt.submitted` named; the same session read as a transcript finds the same loops.
  */
 import { describe, expect, it } from "vitest";
-import { scanTrajectory } from "../src/adapters/trajectoryLines.js";
-import { textSource } from "../src/adapters/lineSource.js";
+import { scanTrajectory } from "../src/adapters/openclaw/trajectoryLines.js";
+import { textSource } from "../src/adapters/io/sources.js";
 import { ndjsonFindings, runCli, runMain } from "./helpers/cli.js";
 import { analyzePaths, verdicts, writeSessionFile } from "./helpers/inProcess.js";
 import { nightlyBuildStory } from "./helpers/openclawFixtures.js";

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { LineTally, ReadAgain, UnitHistory } from "../src/adapters/adapter.js";
-import { fileSource } from "../src/adapters/lineSource.js";
-import { openclawSessionAdapter } from "../src/adapters/openclawSession.js";
-import { SessionLineScanner } from "../src/adapters/sessionLineScan.js";
+import { fileSource } from "../src/adapters/io/sources.js";
+import { openclawSessionAdapter } from "../src/adapters/openclaw/session.js";
+import { SessionLineScanner } from "../src/adapters/openclaw/sessionLineScan.js";
 import { analyzeFile, type FileAnalysis } from "../src/pipeline/analysis.js";
 import { resolveConfig } from "../src/core/config.js";
 import { loadXxhashDigest } from "../src/core/xxhashDigest.js";

@@ -4,9 +4,10 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { UnitHistory, LineTally, type AdapterOptions } from "../src/adapters/adapter.js";
-import { fileSource, type LineSource } from "../src/adapters/lineSource.js";
-import { openclawSessionAdapter } from "../src/adapters/openclawSession.js";
-import { releaseStores, storeSessionKey, storeSessionSource, storeSessions } from "../src/adapters/sqliteStore.js";
+import { fileSource } from "../src/adapters/io/sources.js";
+import type { LineSource } from "../src/adapters/io/lineSource.js";
+import { openclawSessionAdapter } from "../src/adapters/openclaw/session.js";
+import { releaseStores, storeSessionKey, storeSessionSource, storeSessions } from "../src/adapters/openclaw/sqliteStore.js";
 import type { LoopEvent } from "../src/core/events.js";
 import type { EventLine } from "./helpers/events.js";
 import { findingsOf } from "./helpers/replay.js";

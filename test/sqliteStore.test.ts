@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { InputError, type LineProblem } from "../src/adapters/lineSource.js";
+import { InputError, type LineProblem } from "../src/adapters/io/lineSource.js";
 import {
   STORE_ROW_PROBLEM_PREFIX,
   isSqliteFile,
@@ -12,7 +12,7 @@ import {
   storeSessionSource,
   storeSessions,
   type StoreLineProblem,
-} from "../src/adapters/sqliteStore.js";
+} from "../src/adapters/openclaw/sqliteStore.js";
 import { rowsOfTranscript, storeStates, walStore, writeOtherDatabase, writeStore, zstdFrame, type StoreRow } from "./helpers/sqliteStoreBuilder.js";
 
 const tempDir = () => mkdtempSync(join(tmpdir(), "looplens-store-"));

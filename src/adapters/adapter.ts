@@ -6,10 +6,15 @@ import type { LoopEvent } from "../core/events.js";
 import type { Diagnostic, LineCounts, TranscriptCounts } from "../core/findings.js";
 import type { LiveEvent } from "../core/liveEvents.js";
 import { isPlainObject } from "../core/plainObject.js";
-import { MAX_LINE_BYTES, TOO_LONG_LINE, type LineProblem, type LineSource } from "./lineSource.js";
-import { STORE_ROW_PROBLEM_PREFIX } from "./sqliteRows.js";
+import { MAX_LINE_BYTES, TOO_LONG_LINE, type LineProblem, type LineSource } from "./io/lineSource.js";
+import { STORE_ROW_PROBLEM_PREFIX } from "./openclaw/sqliteRows.js";
 
-export type InputFormat = "events" | "openclaw-session" | "openclaw-trajectory" | "gateway-log" | "codex" | "openhands" | "gemini-cli" | "claude-code";
+/**
+ * A format's name (`openclaw-session`, `claude-code`, …). The known ones are the registry's
+ * (registry.ts `INPUT_FORMATS`): `--input-format` is checked against it, so a new format is named in
+ * one place, its adapter.
+ */
+export type InputFormat = string;
 
 export type { LineCounts, TranscriptCounts } from "../core/findings.js";
 

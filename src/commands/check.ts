@@ -8,7 +8,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { Chalk, type ChalkInstance } from "chalk";
 import type { Command } from "commander";
 import { dirname } from "node:path";
-import { expandPaths, InputError } from "../adapters/inputs.js";
+import { expandPaths, InputError } from "../adapters/discovery.js";
 import { eventIndex } from "../adapters/openhands/files.js";
 import type { ResolvedConfig } from "../core/config.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";

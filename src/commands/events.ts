@@ -8,7 +8,7 @@
  * events with their echoes merged), already attributed to runs. They read back as the same report.
  */
 import type { Command } from "commander";
-import { liveEventFields } from "../adapters/liveEventsJson.js";
+import { liveEventFields } from "../adapters/events/liveEventsJson.js";
 import type { LoopEvent } from "../core/events.js";
 import { isLiveEvent, type LiveEvent } from "../core/liveEvents.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";

@@ -11,7 +11,7 @@ import { claudeCodeProjectDirs } from "../adapters/claude-code/defaultLocation.j
 import { codexSessionsDir } from "../adapters/codex/identity.js";
 import { geminiDefaultRoot } from "../adapters/gemini/identity.js";
 import { openhandsDefaultLocations } from "../adapters/openhands/files.js";
-import { InputError } from "../adapters/lineSource.js";
+import { InputError } from "../adapters/io/lineSource.js";
 import { stateDirectory } from "./stateDirectory.js";
 
 const HOMES: Readonly<Record<string, (env: NodeJS.ProcessEnv, home: string) => string[]>> = {

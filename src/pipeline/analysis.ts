@@ -6,7 +6,7 @@
  */
 import type { InputFormat, LineCounts, TranscriptCounts } from "../adapters/adapter.js";
 import { LineTally } from "../adapters/adapter.js";
-import { expandUnits, type InputUnit } from "../adapters/inputs.js";
+import { expandUnits, type InputUnit } from "../adapters/discovery.js";
 import type { Diagnostic, LiveFinding, LiveRun, ReplayedRun } from "../core/findings.js";
 import type { Digest } from "../core/hashing.js";
 import type { ProfileName } from "../core/profiles/profile.js";

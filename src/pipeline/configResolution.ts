@@ -6,7 +6,7 @@
  */
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { loadConfigFile, ConfigError, normalizeAgentId, type AgentBlock, type ConfigFile } from "../adapters/configFile.js";
+import { loadConfigFile, ConfigError, normalizeAgentId, type AgentBlock, type ConfigFile } from "../adapters/openclaw/configFile.js";
 import type { ConfigNotice, EffectiveConfig, RawBlock } from "../core/config.js";
 import { nestSettings, parseSetting } from "../core/configKeys.js";
 import { stateConfigFile, stateDirectory } from "./stateDirectory.js";

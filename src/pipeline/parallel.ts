@@ -13,7 +13,7 @@
 import { stat } from "node:fs/promises";
 import { availableParallelism, loadavg } from "node:os";
 import { Worker } from "node:worker_threads";
-import { InputError, expandUnits, type InputUnit } from "../adapters/inputs.js";
+import { InputError, expandUnits, type InputUnit } from "../adapters/discovery.js";
 import type { ConfigForAgent } from "../core/replay.js";
 import type { Digest } from "../core/hashing.js";
 import { analyzeUnit, analyzeSerially, mergeAnalyses, type Analysis, type FileAnalysis, type InputOptions, type ProgressSink } from "./analysis.js";

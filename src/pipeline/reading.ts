@@ -6,9 +6,10 @@
  */
 import type { InputFormat, LineCounts, TranscriptCounts } from "../adapters/adapter.js";
 import { LineTally, ReadAgain, UnitHistory, type AdapterOptions } from "../adapters/adapter.js";
-import { adapterFor, expandUnits, openSource, type InputUnit } from "../adapters/inputs.js";
-import { sessionFileName } from "../adapters/openclawFiles.js";
-import type { LineSource, RawLineHandler, ReadOptions } from "../adapters/lineSource.js";
+import { adapterFor } from "../adapters/registry.js";
+import { expandUnits, openSource, type InputUnit } from "../adapters/discovery.js";
+import { sessionFileName } from "../adapters/openclaw/sessionFiles.js";
+import type { LineSource, RawLineHandler, ReadOptions } from "../adapters/io/lineSource.js";
 import type { LoopEvent } from "../core/events.js";
 import type { Diagnostic } from "../core/findings.js";
 import type { Digest } from "../core/hashing.js";

@@ -3,7 +3,7 @@
  * and the digest from plain options once, then analyses files from the shared work list, one at a time.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { InputError } from "../adapters/inputs.js";
+import { InputError } from "../adapters/discovery.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { analyzeUnit } from "./analysis.js";
 import { createConfigResolver } from "./configResolution.js";

@@ -1,6 +1,6 @@
 /** Reading config text: JSON5, OpenClaw config vs bare block, structural errors, unknown keys, agents. */
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfigText } from "../../src/adapters/configFile.js";
+import { ConfigError, parseConfigText } from "../../src/adapters/openclaw/configFile.js";
 
 const NO_BLOCK = "no tools.loopDetection or agents.list[].tools.loopDetection in this file; the runtime defaults apply";
 

@@ -8,7 +8,7 @@
  * frames that any decoder must accept; the decoding of compressed blocks is fzstd's own business.
  */
 import { writeFileSync } from "node:fs";
-import { loadSqlJs, type SqlDatabase } from "../../src/adapters/sqliteStore.js";
+import { loadSqlJs, type SqlDatabase } from "../../src/adapters/openclaw/sqliteStore.js";
 
 export interface StoreRow {
   readonly session: string;

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { LineTally, UnitHistory } from "../../src/adapters/adapter.js";
-import { TOO_LONG_LINE, type LineSource } from "../../src/adapters/lineSource.js";
+import { TOO_LONG_LINE, type LineSource } from "../../src/adapters/io/lineSource.js";
 import { ROOT } from "../helpers/cli.js";
 import { ADAPTERS, analyzeFile, findingKeys, runMain, tempDir } from "./harness.js";
 

@@ -6,7 +6,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseJsonLine } from "../../src/adapters/adapter.js";
-import { splitLines, TOO_LONG_LINE, type LineProblem } from "../../src/adapters/lineSource.js";
+import { splitLines } from "../../src/adapters/io/lineSplitter.js";
+import { TOO_LONG_LINE, type LineProblem } from "../../src/adapters/io/lineSource.js";
 import { createHashing, unknownToolName } from "../../src/core/hashing.js";
 import { EventPreparer } from "../../src/core/prepare.js";
 import { Replayer } from "../../src/core/replay.js";

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll } from "vitest";
 import type { InputAdapter } from "../../src/adapters/adapter.js";
-import { ADAPTERS } from "../../src/adapters/inputs.js";
+import { ADAPTERS } from "../../src/adapters/registry.js";
 import { analyzeInputs, type Analysis } from "../../src/pipeline/analysis.js";
 import { DEFAULT_CONFIG, type ResolvedConfig } from "../../src/core/config.js";
 import type { Digest } from "../../src/core/hashing.js";

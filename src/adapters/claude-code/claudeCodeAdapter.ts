@@ -10,7 +10,7 @@
 import { own, isPlainObject } from "../../core/plainObject.js";
 import { quote } from "../../core/quote.js";
 import { parseObjectLine, type AdapterContext, type InputAdapter } from "../adapter.js";
-import type { LineProblem, LineSource } from "../lineSource.js";
+import type { LineProblem, LineSource } from "../io/lineSource.js";
 import { classifyClaudeLine, type ClaudeLine, type LineMeta } from "./claudeLines.js";
 import { copyStateFor, type CopyState } from "./copies.js";
 import { FORMAT, SessionNames } from "./identity.js";

@@ -12,7 +12,7 @@
  * read and not refused.
  */
 import { isPlainObject, own } from "../../core/plainObject.js";
-import { callArguments } from "../openclawMessages.js";
+import { callArguments } from "../openclaw/messages.js";
 
 /** Where the line sits: its tree links, and which (sub-)agent wrote it. */
 export interface LineMeta {

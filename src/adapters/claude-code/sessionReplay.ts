@@ -13,7 +13,7 @@
  */
 import type { LoopEvent } from "../../core/events.js";
 import type { AdapterContext, EmitResult } from "../adapter.js";
-import { CallSequencer, type SequencedCall, type SequencedResult } from "../callSequencer.js";
+import { CallSequencer, type SequencedCall, type SequencedResult } from "../shared/callSequencer.js";
 import { FORMAT, type Identity } from "./identity.js";
 import type { ClaudeOutcome } from "./toolResults.js";
 

@@ -15,7 +15,7 @@
  * Anything else is plain text with no details.
  */
 import { isPlainObject, own } from "../../core/plainObject.js";
-import type { Outcome } from "../openclawMessages.js";
+import type { Outcome } from "../openclaw/messages.js";
 
 /**
  * Fields of a result's details that change from one identical run to the next (the generic hash

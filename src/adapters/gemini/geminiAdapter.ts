@@ -21,7 +21,7 @@
 import { isPlainObject } from "../../core/plainObject.js";
 import { quote } from "../../core/quote.js";
 import type { AdapterContext, InputAdapter } from "../adapter.js";
-import type { LineSource } from "../lineSource.js";
+import type { LineSource } from "../io/lineSource.js";
 import { identityOf, type GeminiIdentity } from "./identity.js";
 import { forEachRecord, type DocumentMessage, type RecordLine } from "./recordLines.js";
 import { classifyRecord, MODEL_TYPE, QUIET_MESSAGE_TYPES, toolCallsOf, USER_TYPE, type GeminiRecord } from "./records.js";

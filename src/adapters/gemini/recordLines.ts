@@ -7,7 +7,7 @@
  */
 import { isPlainObject } from "../../core/plainObject.js";
 import { parseObjectLine } from "../adapter.js";
-import type { LineSource } from "../lineSource.js";
+import type { LineSource } from "../io/lineSource.js";
 import { DocumentCollector, type DocumentLines, type DocumentState } from "./document.js";
 import { classifyRecord, type GeminiRecord } from "./records.js";
 

@@ -11,7 +11,7 @@
  * The legacy `.json` file is one object holding the metadata and a `messages` array: a `document`.
  */
 import { isPlainObject, own } from "../../core/plainObject.js";
-import { idText } from "../openclawMessages.js";
+import { idText } from "../openclaw/messages.js";
 
 export type GeminiRecord =
   | { readonly kind: "metadata"; readonly value: Record<string, unknown> }

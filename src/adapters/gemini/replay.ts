@@ -10,7 +10,7 @@
  */
 import type { LoopEvent } from "../../core/events.js";
 import type { AdapterContext } from "../adapter.js";
-import { RunSegments } from "../runNaming.js";
+import { RunSegments } from "../openclaw/runNaming.js";
 import type { GeminiIdentity } from "./identity.js";
 import { GEMINI_FORMAT } from "./identity.js";
 import { toolOutcome, type GeminiOutcome } from "./outcome.js";

@@ -13,7 +13,7 @@
  */
 import { parseObjectLine, type LineTally } from "../adapter.js";
 import { isPlainObject } from "../../core/plainObject.js";
-import type { LineSource } from "../lineSource.js";
+import type { LineSource } from "../io/lineSource.js";
 
 export type DocumentRecord =
   | { readonly kind: "object"; readonly value: Record<string, unknown>; readonly line: number; readonly tallies: boolean }

@@ -6,7 +6,7 @@
  * turn, condensations as compactions).
  */
 import type { AdapterContext, InputAdapter, UnitHistory } from "../adapter.js";
-import type { LineSource } from "../lineSource.js";
+import type { LineSource } from "../io/lineSource.js";
 import { forEachRecord } from "./documentRecords.js";
 import { sessionIdOf } from "./files.js";
 import { classifyRecord } from "./records.js";

@@ -16,7 +16,7 @@
  */
 import type { LoopEvent } from "../../core/events.js";
 import type { AdapterContext, EmitResult } from "../adapter.js";
-import { CallSequencer, type SequencedCall, type SequencedResult } from "../callSequencer.js";
+import { CallSequencer, type SequencedCall, type SequencedResult } from "../shared/callSequencer.js";
 import { unknownToolIn, unknownToolOf, type Outcome } from "./outcome.js";
 import type { CallRecord, OpenHandsRecord, ResultRecord } from "./records.js";
 import { AGENT, FORMAT, OpenHandsSession } from "./sessions.js";

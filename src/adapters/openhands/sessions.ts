@@ -8,7 +8,7 @@
  */
 import type { LoopEvent } from "../../core/events.js";
 import type { AdapterContext, EmitResult } from "../adapter.js";
-import { RunSegments } from "../runNaming.js";
+import { RunSegments } from "../openclaw/runNaming.js";
 
 export const FORMAT = "openhands";
 export const AGENT = "openhands";

@@ -2,8 +2,8 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { adapterFor } from "../../../src/adapters/inputs.js";
-import { fileSource, textSource } from "../../../src/adapters/lineSource.js";
+import { adapterFor } from "../../../src/adapters/registry.js";
+import { fileSource, textSource } from "../../../src/adapters/io/sources.js";
 
 function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
   return readdirSync(dir).flatMap((name) => {

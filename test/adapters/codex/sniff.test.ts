@@ -5,8 +5,8 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ADAPTERS, adapterFor } from "../../../src/adapters/inputs.js";
-import { fileSource } from "../../../src/adapters/lineSource.js";
+import { ADAPTERS, adapterFor } from "../../../src/adapters/registry.js";
+import { fileSource } from "../../../src/adapters/io/sources.js";
 import { codexRolloutAdapter } from "../../../src/adapters/codex/rolloutAdapter.js";
 
 const FIXTURES = join(import.meta.dirname, "../../../fixtures");

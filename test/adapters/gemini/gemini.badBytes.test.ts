@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { LineTally, UnitHistory } from "../../../src/adapters/adapter.js";
 import { geminiCliAdapter } from "../../../src/adapters/gemini/geminiAdapter.js";
-import { TOO_LONG_LINE, type LineSource } from "../../../src/adapters/lineSource.js";
+import { TOO_LONG_LINE, type LineSource } from "../../../src/adapters/io/lineSource.js";
 import { analyzePaths } from "../../helpers/inProcess.js";
 import { writeChat } from "./geminiRecording.js";
 

@@ -5,8 +5,8 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { adapterFor, ADAPTERS } from "../../../src/adapters/inputs.js";
-import { fileSource } from "../../../src/adapters/lineSource.js";
+import { adapterFor, ADAPTERS } from "../../../src/adapters/registry.js";
+import { fileSource } from "../../../src/adapters/io/sources.js";
 import { geminiCliAdapter } from "../../../src/adapters/gemini/geminiAdapter.js";
 import { GEMINI_CHAT_JSON_FILE, geminiDefaultRoot, subAgentParent } from "../../../src/adapters/gemini/identity.js";
 import { geminiFixtures } from "./geminiFixtures.js";

@@ -1,7 +1,7 @@
 /** The layouts OpenHands writes (documentRecords.ts): every line accounted for once, each record at its own line. */
 import { describe, expect, it } from "vitest";
 import { LineTally } from "../../../src/adapters/adapter.js";
-import { textSource } from "../../../src/adapters/lineSource.js";
+import { textSource } from "../../../src/adapters/io/sources.js";
 import { forEachRecord, type DocumentRecord } from "../../../src/adapters/openhands/documentRecords.js";
 
 async function records(text: string) {
@@ -44,7 +44,7 @@ describe("OpenHands bad bytes (the cases test/hostile/badLines.test.ts runs per 
   it("an over-long line is skipped with its size, and reading goes on", async () => {
     const { openhandsAdapter } = await import("../../../src/adapters/openhands/index.js");
     const { UnitHistory } = await import("../../../src/adapters/adapter.js");
-    const { TOO_LONG_LINE } = await import("../../../src/adapters/lineSource.js");
+    const { TOO_LONG_LINE } = await import("../../../src/adapters/io/lineSource.js");
     const good = '{"id":"e1","source":"user","llm_message":{"role":"user","content":[]},"kind":"MessageEvent"}';
     const source = {
       file: "big.jsonl",

@@ -18,13 +18,13 @@
  * and is ignored; the record's line is accounted for as the record. A continuation with no record
  * above it is skipped. Blank lines are ignored and end nothing.
  */
-import { isPlainObject } from "../core/plainObject.js";
-import { quote } from "../core/quote.js";
-import { isBlank, parseJsonLine, type AdapterContext, type InputAdapter, type LineTally } from "./adapter.js";
+import { isPlainObject } from "../../core/plainObject.js";
+import { quote } from "../../core/quote.js";
+import { isBlank, parseJsonLine, type AdapterContext, type InputAdapter, type LineTally } from "../adapter.js";
 import { isContinuation, isFullRecord, looksLikeTextLog, parseTextRecord, stripAnsi } from "./consoleLine.js";
-import { classify } from "./gatewayMessages.js";
+import { classify } from "./messages.js";
 import { LiveAttribution } from "./liveAttribution.js";
-import { MAX_LINE_BYTES, TOO_LONG_LINE, type LineSource } from "./lineSource.js";
+import { MAX_LINE_BYTES, TOO_LONG_LINE, type LineSource } from "../io/lineSource.js";
 import { looksLikeTslog, TslogParser, type TslogEntry } from "./tslogLine.js";
 
 /** A text record's message stops growing past this many characters of continuation lines. */

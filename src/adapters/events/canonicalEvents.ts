@@ -8,14 +8,15 @@
  * run. (Deciding on the first event alone let one bad first line re-label the whole file.)
  */
 import { basename } from "node:path";
-import { LOOP_EVENT_TYPES, type LoopEvent, type LoopEventType } from "../core/events.js";
-import { LIVE_EVENT_TYPES, type LiveEvent } from "../core/liveEvents.js";
-import { textOf, type StringForm } from "../core/byteText.js";
-import { isPlainObject, own } from "../core/plainObject.js";
-import { quote } from "../core/quote.js";
-import { isBlank, MAX_SAMPLE_LINE, parseJsonLine, type AdapterContext, type InputAdapter } from "./adapter.js";
-import { parseObjectBytes } from "./jsonBytes.js";
-import { TOO_LONG_LINE, decodeLine, type LineProblem, type LineSource } from "./lineSource.js";
+import { LOOP_EVENT_TYPES, type LoopEvent, type LoopEventType } from "../../core/events.js";
+import { LIVE_EVENT_TYPES, type LiveEvent } from "../../core/liveEvents.js";
+import { textOf, type StringForm } from "../../core/byteText.js";
+import { isPlainObject, own } from "../../core/plainObject.js";
+import { quote } from "../../core/quote.js";
+import { isBlank, MAX_SAMPLE_LINE, parseJsonLine, type AdapterContext, type InputAdapter } from "../adapter.js";
+import { parseObjectBytes } from "../io/jsonBytes.js";
+import { TOO_LONG_LINE, type LineProblem, type LineSource } from "../io/lineSource.js";
+import { decodeLine } from "../io/decoding.js";
 import { toLiveEvent } from "./liveEventsJson.js";
 
 const EVENT_TYPES = new Set<string>([...LOOP_EVENT_TYPES, ...LIVE_EVENT_TYPES]);

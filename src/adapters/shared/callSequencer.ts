@@ -9,8 +9,8 @@
  * transcript moves on (next assistant message, user message, compaction, end of file). A call that
  * never gets a result stays pending.
  */
-import type { StringForm } from "../core/byteText.js";
-import type { Outcome } from "./openclawMessages.js";
+import type { StringForm } from "../../core/byteText.js";
+import type { Outcome } from "../openclaw/messages.js";
 
 export interface SequencedCall {
   readonly line: number;

@@ -26,12 +26,13 @@
  *   continues the branch at the entry before it, with a diagnostic, so one damaged line does not
  *   drop the whole history before it.
  */
-import { textOf, type StringForm } from "../core/byteText.js";
-import { own } from "../core/plainObject.js";
-import { describeValue } from "../core/quote.js";
+import { textOf, type StringForm } from "../../core/byteText.js";
+import { own } from "../../core/plainObject.js";
+import { describeValue } from "../../core/quote.js";
 import { AllIds, BranchTree, TargetCollector, TargetIds, inRanges, type DanglingParent, type EntryRefs, type IdLookup } from "./branchTree.js";
-import { decodeLine, type LineSource } from "./lineSource.js";
-import { idText } from "./openclawMessages.js";
+import { decodeLine } from "../io/decoding.js";
+import type { LineSource } from "../io/lineSource.js";
+import { idText } from "./messages.js";
 import { segmentNames, type RunMarker } from "./runNaming.js";
 import { classifySessionLine, entryMessage, entryRunMarker, type SessionLine } from "./sessionEntries.js";
 import { SessionLineScanner, type ScannedLine } from "./sessionLineScan.js";

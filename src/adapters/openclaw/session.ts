@@ -17,14 +17,14 @@
  * (what the runtime's own entries, such as the bootstrap's `data.sessionId`, use: real archives
  * exist whose header id differs), else the header. No `ts` is emitted: the detectors do not use time.
  */
-import { textOf, type StringForm } from "../core/byteText.js";
-import { isPlainObject, own } from "../core/plainObject.js";
-import { quote } from "../core/quote.js";
-import { ReadAgain, type AdapterContext, type InputAdapter } from "./adapter.js";
-import { sessionFileName } from "./openclawFiles.js";
-import type { LineSource } from "./lineSource.js";
-import { agentIdFromPath, sessionIdFromFileName } from "./openclawIdentity.js";
-import { idText, toolCallBlocks, toolResultMessage } from "./openclawMessages.js";
+import { textOf, type StringForm } from "../../core/byteText.js";
+import { isPlainObject, own } from "../../core/plainObject.js";
+import { quote } from "../../core/quote.js";
+import { ReadAgain, type AdapterContext, type InputAdapter } from "../adapter.js";
+import { sessionFileName } from "./sessionFiles.js";
+import type { LineSource } from "../io/lineSource.js";
+import { agentIdFromPath, sessionIdFromFileName } from "./identity.js";
+import { idText, toolCallBlocks, toolResultMessage } from "./messages.js";
 import { BOOTSTRAP_CUSTOM_TYPE, PROMPT_ERROR_CUSTOM_TYPE } from "./runNaming.js";
 import {
   QUIET_ENTRY_TYPES,

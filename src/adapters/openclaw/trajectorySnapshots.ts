@@ -28,13 +28,13 @@
  * noted with their reason.
  */
 import { createHash } from "node:crypto";
-import type { LoopEvent } from "../core/events.js";
-import { unknownToolName } from "../core/hashing.js";
-import { isPlainObject, own } from "../core/plainObject.js";
-import { quote } from "../core/quote.js";
-import type { AdapterContext } from "./adapter.js";
-import { CallSequencer, type SequencedCall, type SequencedResult } from "./callSequencer.js";
-import { idText, toolCallBlocks, toolResultMessage } from "./openclawMessages.js";
+import type { LoopEvent } from "../../core/events.js";
+import { unknownToolName } from "../../core/hashing.js";
+import { isPlainObject, own } from "../../core/plainObject.js";
+import { quote } from "../../core/quote.js";
+import type { AdapterContext } from "../adapter.js";
+import { CallSequencer, type SequencedCall, type SequencedResult } from "../shared/callSequencer.js";
+import { idText, toolCallBlocks, toolResultMessage } from "./messages.js";
 
 /** Who the events of a snapshot belong to. */
 export interface SnapshotIdentity {

@@ -48,13 +48,13 @@
  * deep objects in args and results, so hashes may differ from the live runtime's on such values;
  * identical values are shortened identically, so repeats still compare equal.
  */
-import type { LoopEvent } from "../core/events.js";
-import { isPlainObject, own } from "../core/plainObject.js";
-import { quote } from "../core/quote.js";
-import type { AdapterContext, InputAdapter } from "./adapter.js";
-import type { LineSource } from "./lineSource.js";
-import { agentIdFromPath, agentIdFromSessionKey, sessionIdFromFileName } from "./openclawIdentity.js";
-import { callArguments, idText, toolResultMessage } from "./openclawMessages.js";
+import type { LoopEvent } from "../../core/events.js";
+import { isPlainObject, own } from "../../core/plainObject.js";
+import { quote } from "../../core/quote.js";
+import type { AdapterContext, InputAdapter } from "../adapter.js";
+import type { LineSource } from "../io/lineSource.js";
+import { agentIdFromPath, agentIdFromSessionKey, sessionIdFromFileName } from "./identity.js";
+import { callArguments, idText, toolResultMessage } from "./messages.js";
 import { customRunMarker } from "./runNaming.js";
 import { SnapshotReplay } from "./trajectorySnapshots.js";
 import {

@@ -27,8 +27,8 @@
  * Events are emitted in line order: an event stays open to echoes until its run's next tool start
  * (or end), and what follows it waits in a bounded queue until then.
  */
-import type { LiveEvent, LiveFindingEvent, LiveMarker } from "../core/liveEvents.js";
-import type { EchoOrigin, LogRecord } from "./gatewayMessages.js";
+import type { LiveEvent, LiveFindingEvent, LiveMarker } from "../../core/liveEvents.js";
+import type { EchoOrigin, LogRecord } from "./messages.js";
 
 /** Where a record was read, and its message (kept as the finding's message). */
 export interface LineInfo {

@@ -11,7 +11,7 @@
  * not be JSON, a key may come again further on — is checked when the second pass has the parsed line
  * (`SessionScan.confirm`).
  */
-import { afterBom, latin1Text } from "./lineSource.js";
+import { afterBom, latin1Text } from "../io/decoding.js";
 
 /** The facts of a line read from its bytes. */
 export type ScannedLine =

@@ -8,11 +8,11 @@
  *
  * `run` is required and may be `null` (logged while no run was open).
  */
-import type { DetectorName } from "../core/detectors.js";
-import type { FindingLevel } from "../core/findings.js";
-import { DETECTOR_NAMES, FINDING_LEVELS, LIVE_MARKERS, type LiveEvent, type LiveMarkerKind } from "../core/liveEvents.js";
-import { own } from "../core/plainObject.js";
-import { describeValue } from "../core/quote.js";
+import type { DetectorName } from "../../core/detectors.js";
+import type { FindingLevel } from "../../core/findings.js";
+import { DETECTOR_NAMES, FINDING_LEVELS, LIVE_MARKERS, type LiveEvent, type LiveMarkerKind } from "../../core/liveEvents.js";
+import { own } from "../../core/plainObject.js";
+import { describeValue } from "../../core/quote.js";
 
 type Parsed = { ok: true; event: LiveEvent } | { ok: false; reason: string };
 

@@ -8,8 +8,8 @@
  *   error as `{content:[{text: message}], details: {}}`) or a result `{content, details}` — which
  *   includes the runtime's own loop vetoes (`details.status == "blocked"`), kept as such.
  */
-import { textOf, type StringForm } from "../core/byteText.js";
-import { isPlainObject, own } from "../core/plainObject.js";
+import { textOf, type StringForm } from "../../core/byteText.js";
+import { isPlainObject, own } from "../../core/plainObject.js";
 
 /** Ids and names are text; `args` / `outcome` keep the form of the line they came from (jsonBytes.ts). */
 export interface ToolCallBlock {

@@ -6,10 +6,10 @@
  */
 import { readFile } from "node:fs/promises";
 import JSON5 from "json5";
-import { DETECTOR_FIELDS, type ConfigNotice } from "../core/config.js";
-import { BLOCK_KEYS, closest, unknownKeys } from "../core/configKeys.js";
-import { isPlainObject, own } from "../core/plainObject.js";
-import { describeValue, quote, shorten } from "../core/quote.js";
+import { DETECTOR_FIELDS, type ConfigNotice } from "../../core/config.js";
+import { BLOCK_KEYS, closest, unknownKeys } from "../../core/configKeys.js";
+import { isPlainObject, own } from "../../core/plainObject.js";
+import { describeValue, quote, shorten } from "../../core/quote.js";
 
 /** A configuration problem (exit status 2), reported as one line. */
 export class ConfigError extends Error {}

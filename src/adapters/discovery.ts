@@ -1,44 +1,20 @@
 /**
- * From the paths a user typed to line sources with a known format: folders are walked recursively
- * (`*.jsonl`, `*.ndjson`, `*.log`, OpenClaw's session archives, and their compressed forms, in
- * sorted order), `-` is standard input, the files of one OpenClaw session are grouped into one unit
- * (openclawFiles.ts), and each file's format is sniffed from its first meaningful lines unless
- * forced. A file no format recognises is not read at all: it is reported with the reason
- * (unusableInput.ts), like ripgrep passes over binary files.
+ * From the paths a user typed to input units: folders are walked recursively (`*.jsonl`, `*.ndjson`,
+ * `*.log`, OpenClaw's session archives and stores, other agents' `.json` layouts, and their
+ * compressed forms, in sorted order), `-` is standard input, a SQLite store stands for one input per
+ * session, and the files read as one history are grouped into one unit (an OpenClaw session's files:
+ * openclaw/sessionFiles.ts; an OpenHands conversation's event files).
  */
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { isBlank, MAX_SAMPLE_LINE, type InputAdapter, type InputFormat } from "./adapter.js";
-import { canonicalEventsAdapter } from "./canonicalEvents.js";
-import { codexRolloutAdapter } from "./codex/rolloutAdapter.js";
-import { claudeCodeAdapter } from "./claude-code/claudeCodeAdapter.js";
-import { gatewayLogAdapter } from "./gatewayLog.js";
-import { geminiCliAdapter } from "./gemini/geminiAdapter.js";
-import { describeReadError, fileSource, InputError, stdinSource, type LineSource } from "./lineSource.js";
-import { openclawSessionAdapter } from "./openclawSession.js";
-import { openhandsAdapter } from "./openhands/index.js";
-import { eventIndex, groupOpenHandsFiles, OPENHANDS_EVENT_FILE } from "./openhands/files.js";
 import { GEMINI_CHAT_JSON_FILE } from "./gemini/identity.js";
-import { ARCHIVE_FILE, groupSessionFiles } from "./openclawFiles.js";
-import { openclawTrajectoryAdapter } from "./openclawTrajectory.js";
-import { isSqliteFile, storeSessions, storeSessionSource } from "./sqliteStore.js";
-import { unusableReason } from "./unusableInput.js";
+import { describeReadError, fileSource, stdinSource } from "./io/sources.js";
+import { InputError, type LineSource } from "./io/lineSource.js";
+import { ARCHIVE_FILE, groupSessionFiles } from "./openclaw/sessionFiles.js";
+import { isSqliteFile, storeSessions, storeSessionSource } from "./openclaw/sqliteStore.js";
+import { eventIndex, groupOpenHandsFiles, OPENHANDS_EVENT_FILE } from "./openhands/files.js";
 
 export { InputError };
-
-/** Every known format, in sniffing order (most specific first; canonical events last). */
-export const ADAPTERS: readonly InputAdapter[] = [
-  openclawTrajectoryAdapter,
-  openclawSessionAdapter,
-  gatewayLogAdapter,
-  codexRolloutAdapter,
-  openhandsAdapter,
-  geminiCliAdapter,
-  claudeCodeAdapter,
-  canonicalEventsAdapter,
-];
-
-export const INPUT_FORMATS: readonly InputFormat[] = ADAPTERS.map((adapter) => adapter.format);
 
 const INPUT_FILE = /\.(jsonl|ndjson|log)(\.(gz|zst))?$/i;
 
@@ -152,51 +128,4 @@ export async function openSource(path: string): Promise<LineSource> {
     if (error instanceof InputError) throw error;
     throw new InputError(describeReadError(path, error));
   }
-}
-
-const SNIFF_LINES = 5;
-const SNIFF_MAX_LINES = 50;
-
-/**
- * First few meaningful lines, parsed when they are JSON (raw text otherwise); huge lines are passed
- * over. Past SNIFF_LINES, sampling goes on (up to SNIFF_MAX_LINES) while no line was JSON at all, so
- * that a damaged head does not hide the format of what follows.
- */
-async function samplesOf(source: LineSource): Promise<unknown[]> {
-  const samples: unknown[] = [];
-  let sawJson = false;
-  await source.forEachLine(
-    (text, line, _terminated, problem) => {
-      if (problem?.tooLong === undefined && !isBlank(text) && text.length <= MAX_SAMPLE_LINE) {
-        try {
-          samples.push(JSON.parse(text));
-          sawJson = true;
-        } catch {
-          samples.push(text);
-        }
-      }
-      return (samples.length < SNIFF_LINES || !sawJson) && line < SNIFF_MAX_LINES;
-    },
-    { maxLineBytes: MAX_SAMPLE_LINE },
-  );
-  return samples;
-}
-
-export type AdapterChoice = { readonly adapter: InputAdapter } | { readonly unusable: string };
-
-/**
- * The adapter for a source: forced, or sniffed; a file no adapter recognises is unusable, with the
- * reason. An empty file goes to the canonical events adapter, which accounts for its blank lines.
- */
-export async function adapterFor(source: LineSource, forced?: InputFormat): Promise<AdapterChoice> {
-  if (forced) {
-    const adapter = ADAPTERS.find((a) => a.format === forced);
-    if (!adapter) throw new InputError(`unknown input format ${JSON.stringify(forced)}`);
-    return { adapter };
-  }
-  const samples = await samplesOf(source);
-  const adapter = ADAPTERS.find((a) => a.sniff(samples));
-  if (adapter) return { adapter };
-  if (samples.length === 0) return { adapter: canonicalEventsAdapter };
-  return { unusable: await unusableReason(source.file, samples) };
 }

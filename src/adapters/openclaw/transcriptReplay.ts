@@ -18,12 +18,12 @@
  * replayed as a call of its `toolName` with absent arguments, immediately followed by the result.
  * Other orphans go to replay as they are (which ignores them with a diagnostic).
  */
-import { textOf } from "../core/byteText.js";
-import type { LoopEvent } from "../core/events.js";
-import { unknownToolName } from "../core/hashing.js";
-import type { AdapterContext } from "./adapter.js";
-import { CallSequencer, type SequencedCall, type SequencedResult } from "./callSequencer.js";
-import type { ToolCallBlock, ToolResultMessage } from "./openclawMessages.js";
+import { textOf } from "../../core/byteText.js";
+import type { LoopEvent } from "../../core/events.js";
+import { unknownToolName } from "../../core/hashing.js";
+import type { AdapterContext } from "../adapter.js";
+import { CallSequencer, type SequencedCall, type SequencedResult } from "../shared/callSequencer.js";
+import type { ToolCallBlock, ToolResultMessage } from "./messages.js";
 import { RunSegments } from "./runNaming.js";
 
 export interface TranscriptIdentity {

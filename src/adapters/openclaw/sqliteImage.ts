@@ -17,7 +17,8 @@
  * restarts the log): both are stat'ed before and after, and read again when either changed.
  */
 import { readFileSync, statSync, type Stats } from "node:fs";
-import { InputError, describeReadError } from "./lineSource.js";
+import { InputError } from "../io/lineSource.js";
+import { describeReadError } from "../io/sources.js";
 
 /** "SQLite format 3\0": the first 16 bytes of every SQLite database file. */
 export const SQLITE_MAGIC = Buffer.from("SQLite format 3\u0000", "latin1");

@@ -23,7 +23,7 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
-import { InputError, type LineSource } from "./lineSource.js";
+import { InputError, type LineSource } from "../io/lineSource.js";
 import { asStoreError, readDatabaseImage, SQLITE_MAGIC } from "./sqliteImage.js";
 import { rowLines, type SqlDatabase, type StoreRows } from "./sqliteRows.js";
 

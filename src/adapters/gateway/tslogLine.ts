@@ -7,8 +7,8 @@
  * A captured console line holds the whole console text, `[tools] read failed: …`: its `[subsystem]`
  * prefix is read out (colour codes removed) so that it is classified like any subsystem's line.
  */
-import { isPlainObject, own } from "../core/plainObject.js";
-import { quote } from "../core/quote.js";
+import { isPlainObject, own } from "../../core/plainObject.js";
+import { quote } from "../../core/quote.js";
 import { splitConsolePrefix, stripAnsi } from "./consoleLine.js";
 
 export interface TslogEntry {

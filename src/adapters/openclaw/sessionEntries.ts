@@ -3,11 +3,11 @@
  * session adapter: the header `{type:"session", version, id, …}`, an entry `{type, id, parentId,
  * timestamp, …}`, a blank line, or a bad one.
  */
-import { textOf, type StringForm } from "../core/byteText.js";
-import { isPlainObject, own } from "../core/plainObject.js";
-import { parseObjectLine, type ObjectLine } from "./adapter.js";
-import { parseObjectBytes, type ObjectBytesLine } from "./jsonBytes.js";
-import type { LineProblem } from "./lineSource.js";
+import { textOf, type StringForm } from "../../core/byteText.js";
+import { isPlainObject, own } from "../../core/plainObject.js";
+import { parseObjectLine, type ObjectLine } from "../adapter.js";
+import { parseObjectBytes, type ObjectBytesLine } from "../io/jsonBytes.js";
+import type { LineProblem } from "../io/lineSource.js";
 import { customRunMarker, type RunMarker } from "./runNaming.js";
 
 /**

@@ -9,8 +9,8 @@
  * always replayed. Keys are kept as 53-bit hashes (a number per message, not a string): a session
  * of 100 000 calls keeps ~2 MB of them; a collision (odds ~1e-6 at 10^5 keys) would drop one call.
  */
-import { textOf, type StringForm } from "../core/byteText.js";
-import { own } from "../core/plainObject.js";
+import { textOf, type StringForm } from "../../core/byteText.js";
+import { own } from "../../core/plainObject.js";
 
 /** The copy key of a message entry's message, or undefined when it has no timestamp. */
 export function messageCopyKey(role: string, message: Record<string, unknown>, form: StringForm, ids: ReadonlyArray<string | undefined>): number | undefined {

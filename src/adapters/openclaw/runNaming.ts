@@ -15,7 +15,7 @@
  * A name can come after a run's tool calls, so names are settled from a first pass over the file: it
  * records only these few markers (one or two per run), never whole entries.
  */
-import { textOf, type StringForm } from "../core/byteText.js";
+import { textOf, type StringForm } from "../../core/byteText.js";
 
 export type RunMarker =
   | { readonly kind: "user"; readonly line: number }

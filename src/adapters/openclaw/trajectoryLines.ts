@@ -2,11 +2,11 @@
  * Lines of an OpenClaw trajectory file, classified the same way by both passes of the trajectory
  * adapter, and the first pass itself (see openclawTrajectory.ts for the mapping).
  */
-import { isPlainObject, own } from "../core/plainObject.js";
-import { describeValue } from "../core/quote.js";
-import { parseObjectLine } from "./adapter.js";
-import type { LineProblem, LineSource } from "./lineSource.js";
-import { idText, outcomeOf, toolCallBlocks, type Outcome } from "./openclawMessages.js";
+import { isPlainObject, own } from "../../core/plainObject.js";
+import { describeValue } from "../../core/quote.js";
+import { parseObjectLine } from "../adapter.js";
+import type { LineProblem, LineSource } from "../io/lineSource.js";
+import { idText, outcomeOf, toolCallBlocks, type Outcome } from "./messages.js";
 import { customRunMarker, segmentNames, type RunMarker } from "./runNaming.js";
 
 export const TRACE_SCHEMA = "openclaw-trajectory";

@@ -3,9 +3,9 @@
  * its subsystem and an exact pattern. A message that resembles a template (same opening words,
  * case aside) but does not match it exactly is a near miss: reported, never guessed into a finding.
  */
-import type { DetectorName } from "../core/detectors.js";
-import type { FindingLevel } from "../core/findings.js";
-import { DETECTOR_NAMES, FINDING_LEVELS } from "../core/liveEvents.js";
+import type { DetectorName } from "../../core/detectors.js";
+import type { FindingLevel } from "../../core/findings.js";
+import { DETECTOR_NAMES, FINDING_LEVELS } from "../../core/liveEvents.js";
 
 /** Where a detector event's line came from: the detector itself, the tool hook, or the diagnostic event. */
 export type EchoOrigin = "detector" | "hook" | "diagnostic";

@@ -11,7 +11,8 @@
  * `problem.unreadable` would report the reason itself.
  */
 import { decompress } from "fzstd";
-import { MAX_LINE_BYTES, TOO_LONG_LINE, decodeLine, type LineHandler, type LineProblem, type RawLineHandler, type ReadOptions } from "./lineSource.js";
+import { MAX_LINE_BYTES, TOO_LONG_LINE, type LineHandler, type LineProblem, type RawLineHandler, type ReadOptions } from "../io/lineSource.js";
+import { decodeLine } from "../io/decoding.js";
 import { asStoreError } from "./sqliteImage.js";
 
 /** The part of sql.js used here (its package has no types of its own). */

@@ -14,10 +14,11 @@
  * Whether a line is valid JSON does not depend on the decoding: JSON's structure is ASCII.
  */
 import { isAscii, isUtf8 } from "node:buffer";
-import type { StringForm } from "../core/byteText.js";
-import { isPlainObject } from "../core/plainObject.js";
-import { parseJsonLine, parseObjectLine, type ObjectLine } from "./adapter.js";
-import { TOO_LONG_LINE, afterBom, decodeLine, latin1Text } from "./lineSource.js";
+import type { StringForm } from "../../core/byteText.js";
+import { isPlainObject } from "../../core/plainObject.js";
+import { parseJsonLine, parseObjectLine, type ObjectLine } from "../adapter.js";
+import { TOO_LONG_LINE } from "./lineSource.js";
+import { afterBom, decodeLine, latin1Text } from "./decoding.js";
 
 /** A line of a JSON-lines format whose lines are objects (as `parseObjectLine`), with the form of its strings. */
 export type ObjectBytesLine = Exclude<ObjectLine, { kind: "object" }> | (Extract<ObjectLine, { kind: "object" }> & { readonly form: StringForm });
