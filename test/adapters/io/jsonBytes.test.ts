@@ -1,0 +1,54 @@
+/** Parsing JSON lines from their bytes (jsonBytes.ts): latin1 where that is exact, text otherwise. */
+import { describe, expect, it } from "vitest";
+import { parseObjectLine } from "../../../src/adapters/adapter.js";
+import { parseObjectBytes } from "../../../src/adapters/io/jsonBytes.js";
+import { fromBytes } from "../../../src/core/byteText.js";
+
+function parse(bytes: Buffer, terminated = true) {
+  const padded = Buffer.concat([Buffer.from("xx"), bytes, Buffer.from("yy")]);
+  return parseObjectBytes(padded, 2, padded.length - 2, terminated);
+}
+const line = (text: string) => Buffer.from(text, "utf8");
+
+describe("parseObjectBytes", () => {
+  it("parses ASCII lines exactly: their strings are byte strings too unless an escape makes a char above U+007F", () => {
+    expect(parse(line('{"a":"x\\u00e9\\n"}'))).toEqual({ kind: "object", value: { a: "xé\n" }, form: "text" });
+    expect(parse(line('{"a":"x\\u001b\\n"}'))).toEqual({ kind: "object", value: { a: "x\u001b\n" }, form: "bytes" });
+  });
+
+  it("leaves the strings of valid UTF-8 lines without non-ASCII escapes as byte strings", () => {
+    const parsed = parse(line('{"ключ":"naïve 🚀 \\\\u00e9 \\u001b[0m"}'));
+    expect(parsed.kind === "object" && parsed.form).toBe("bytes");
+    const value = (parsed as { value: Record<string, string> }).value;
+    const [[key, text]] = Object.entries(value) as [[string, string]];
+    expect(fromBytes(key)).toBe("ключ");
+    expect(fromBytes(text)).toBe("naïve 🚀 \\u00e9 \u001b[0m");
+  });
+
+  it("parses as text what a latin1 parse would get wrong: escapes above U+007F, invalid UTF-8", () => {
+    expect(parse(line('{"a":"é\\u00e9"}'))).toEqual({ kind: "object", value: { a: "éé" }, form: "text" });
+    expect(parse(line('{"a":"é\\ud83d\\ude80"}'))).toEqual({ kind: "object", value: { a: "é🚀" }, form: "text" });
+    const invalid = Buffer.concat([line('{"a":"é'), Buffer.from([0xff]), line('"}')]);
+    expect(parse(invalid)).toEqual({ kind: "object", value: { a: "é\uFFFD" }, form: "text", notice: "invalid UTF-8 (replaced by U+FFFD)" });
+  });
+
+  it("says what parseObjectLine says of blank and bad lines, a BOM removed", () => {
+    for (const text of ["", " \u00a0\u3000 ", "{", "[1]", '{"a":1} x', "nul\u0000l", "é"]) {
+      expect(parse(line(text))).toEqual(parseObjectLine(text, true));
+      expect(parse(line(text), false)).toEqual(parseObjectLine(text, false));
+    }
+    expect(parse(line('\uFEFF{"a":"é"}'))).toMatchObject({ kind: "object", form: "bytes" });
+  });
+});
+
+describe("escapes that decide the form", () => {
+  it("tells an escape from an escaped backslash before a u", () => {
+    const form = (json: string) => (parse(line(json)) as { form?: string }).form;
+    expect(form('{"a":"é \\\\u00e9"}')).toBe("bytes"); // backslash, then the text u00e9
+    expect(form('{"a":"é \\\\\\u00e9"}')).toBe("text"); // backslash, then an escape of é
+    expect(form('{"a":"é \\u007f \\u0000"}')).toBe("bytes"); // escapes below U+0080 are ASCII either way
+    expect(form('{"a":"é \\u0080"}')).toBe("text");
+    expect(form('{"a":"é \\uD83D\\uDE80"}')).toBe("text");
+    expect(form('{"\\u00e9":"é"}')).toBe("text");
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * Analysis takes shortcuts the `looplens events` path does not: session transcripts' first pass read
+ * from line bytes (checked by the second pass), lines parsed as latin1 with byte-string arguments
+ * and results, runs closed when the next one starts. On damaged transcripts — lines cut and run
+ * together, keys given twice, non-ASCII escapes, invalid UTF-8, garbage — the analysis must be
+ * exactly the one without any shortcut.
+ */
+import { describe, expect, it } from "vitest";
+import { analyzeFile } from "../../../src/pipeline/analysis.js";
+import { resolveConfig } from "../../../src/core/config.js";
+import { loadXxhashDigest } from "../../../src/core/xxhashDigest.js";
+import { writeSessionFile } from "../../helpers/inProcess.js";
+import { prng, randomSessions, transcriptText } from "../../helpers/randomSessions.js";
+
+type Damage = (line: string, next: string | undefined, random: () => number) => Buffer[];
+
+const DAMAGES: Damage[] = [
+  // A line cut by a crash and continued by the next write.
+  (line, next) => (next === undefined ? [Buffer.from(line)] : [Buffer.from(line.slice(0, Math.max(1, Math.floor(line.length / 2))) + next)]),
+  // A key given again at the end (JSON.parse keeps the last one).
+  (line, _next, random) => [Buffer.from(line.replace(/}$/, random() < 0.5 ? ',"parentId":null}' : ',"type":"label"}'))],
+  // Non-ASCII written as escapes, and a raw one: the line is parsed as text, its neighbours not.
+  (line) => [Buffer.from(line.replace(/"text":"/g, '"text":"\\u00e9\\ud83d\\ude80é'))],
+  // Bytes that are not UTF-8 inside a string.
+  (line) => {
+    const at = line.indexOf('"text":"');
+    return at < 0 ? [Buffer.from(line)] : [Buffer.concat([Buffer.from(line.slice(0, at + 8)), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from(line.slice(at + 8))])];
+  },
+  // Garbage next to the line.
+  (line) => [Buffer.from(line), Buffer.from('{"type":"message","id":"zz","parentId":"nowhere"'), Buffer.from("\u00a0")],
+];
+
+function damaged(text: string, seed: number): Buffer {
+  const random = prng(seed);
+  const lines = text.split("\n").filter((line) => line !== "");
+  const out: Buffer[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (random() < 0.06) {
+      const damage = DAMAGES[Math.floor(random() * DAMAGES.length)]!;
+      out.push(...damage(lines[i]!, lines[i + 1], random));
+      if (damage === DAMAGES[0]) i++;
+    } else out.push(Buffer.from(lines[i]!));
+  }
+  return Buffer.concat(out.flatMap((line) => [line, Buffer.from("\n")]));
+}
+
+describe("analysis shortcuts", () => {
+  it("give exactly the analysis without them on damaged transcripts", async () => {
+    const config = resolveConfig([{ origin: "test", source: "looplens", values: { enabled: true, warningThreshold: 3, criticalThreshold: 5 } }]).config;
+    const digest = await loadXxhashDigest();
+    let files = 0;
+    for (const [i, session] of randomSessions(7, 40).entries()) {
+      const path = writeSessionFile(damaged(transcriptText(session), i + 1), `${session.id}.jsonl`, session.agent);
+      const fast = await analyzeFile(path, digest, () => config, {});
+      const slow = await analyzeFile(path, digest, () => config, { canReadAgain: false, bytePayloads: false, closeRuns: false });
+      expect(fast, session.id).toEqual(slow);
+      if (fast.runs.some((run) => run.findings.length > 0)) files++;
+    }
+    expect(files).toBeGreaterThan(5); // the comparison saw findings, not only empty reports
+  });
+});

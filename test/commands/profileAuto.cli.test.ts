@@ -1,0 +1,52 @@
+/**
+ * `--profile auto` end to end: the OpenClaw build a trajectory records (`trace.metadata`) picks the
+ * generation each run is replayed under, for the trajectory alone and for a transcript read with it.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+
+const SIDECAR = "fixtures/openclaw/agents/main/sessions/c5d6e7f8-a9b0-4c1d-8e2f-3a4b5c6d7e8f.trajectory.jsonl";
+const VERSION = /"version":"2026\.5\.2"/g;
+
+function sessionsDir(): string {
+  const dir = join(mkdtempSync(join(tmpdir(), "looplens-auto-")), "agents", "main", "sessions");
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+function profilesOf(args: string[]): string[] {
+  const result = runCli(["analyze", "--all", ...args]);
+  expect(result.status).toBe(0);
+  return result.stdout.split("\n").filter((line) => line.includes("replayed under profile")).map((line) => line.trim());
+}
+
+describe("--profile auto", () => {
+  it("replays a trajectory recorded by a build before the boundary under configurable, and says why", () => {
+    expect(readFileSync(SIDECAR, "utf8")).toMatch(VERSION);
+    const lines = profilesOf(["--profile", "auto", SIDECAR]);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toBe("replayed under profile configurable (auto: recorded by OpenClaw 2026.5.2 (< 2026.6.0))");
+  });
+
+  it("replays one recorded by a newer build under newest", () => {
+    const dir = sessionsDir();
+    const file = join(dir, "c5d6e7f8.trajectory.jsonl");
+    writeFileSync(file, readFileSync(SIDECAR, "utf8").replace(VERSION, '"version":"2026.8.3"'));
+    for (const line of profilesOf(["--profile", "auto", file])) expect(line).toMatch(/profile newest \(auto: recorded by OpenClaw 2026\.8\.3/);
+  });
+
+  it("a transcript read with its sidecar takes the sidecar's build", () => {
+    const dir = sessionsDir();
+    writeFileSync(join(dir, "c5d6e7f8.trajectory.jsonl"), readFileSync(SIDECAR, "utf8").replace(VERSION, '"version":"2026.8.3"'));
+    copyFileSync("fixtures/openclaw/agents/main/sessions/7f3e2a10-5c4b-4d8e-9f21-3a6b8c0d4e51.jsonl", join(dir, "c5d6e7f8.jsonl"));
+    const lines = profilesOf(["--profile", "auto", dir]);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toMatch(/profile newest \(auto: recorded by OpenClaw 2026\.8\.3/);
+    // Without a recorded build: configurable, with the reason.
+    const alone = profilesOf(["--profile", "auto", join(dir, "c5d6e7f8.jsonl")]);
+    for (const line of alone) expect(line).toBe("replayed under profile configurable (auto: the input records no OpenClaw version)");
+  });
+});
