@@ -1,0 +1,142 @@
+/**
+ * The reporters as pure functions of the report model (src/reporters/model.ts): a model built by
+ * the pipeline (buildReport) from a small hand-made analysis of one replayed run and one live run
+ * of the same id, and what each format makes of it. Also the comparison the pipeline computes.
+ */
+import { describe, expect, it } from "vitest";
+import { DEFAULT_CONFIG } from "../../src/core/config.js";
+import type { LiveFinding, LiveRun, ReplayedFinding, ReplayedRun } from "../../src/core/findings.js";
+import type { Analysis } from "../../src/pipeline/analysis.js";
+import { compareReplayWithLive } from "../../src/pipeline/comparison.js";
+import { buildReport } from "../../src/pipeline/report.js";
+import { REPORTERS } from "../../src/reporters/index.js";
+import { reportText, type ReportModel } from "../../src/reporters/model.js";
+
+const config = { ...DEFAULT_CONFIG, enabled: true };
+
+function replayed(call: number, level: ReplayedFinding["level"], afterStop = false): ReplayedFinding {
+  return {
+    run: "r1",
+    agent: "main",
+    session: "s1",
+    file: "t.jsonl",
+    line: 2 * call,
+    call,
+    tool: "process",
+    detector: "known_poll_no_progress",
+    level,
+    count: call - 1,
+    threshold: { name: level === "warning" ? "warningThreshold" : "criticalThreshold", value: level === "warning" ? 10 : 20 },
+    afterStop,
+    message: `${level} at ${call}`,
+    argsHash: "process:abc",
+  };
+}
+
+function live(call: number): LiveFinding {
+  return { ...replayed(call, "warning"), file: "gw.log", line: 100 + call, threshold: { name: "warningThreshold", value: null }, source: "log", echoLines: [101 + call] };
+}
+
+const replayedRun: ReplayedRun = {
+  run: "r1",
+  agent: "main",
+  session: "s1",
+  file: "t.jsonl",
+  calls: 22,
+  compactions: 0,
+  findings: [...Array.from({ length: 10 }, (_, i) => replayed(11 + i, "warning")), replayed(21, "critical"), replayed(22, "critical", true)],
+  firstStop: { kind: "block", call: 21 },
+  guardWindows: [],
+  recordedVetoes: 0,
+};
+
+const liveRun: LiveRun = {
+  ...replayedRun,
+  file: "gw.log",
+  findings: [live(9)],
+  firstStop: null,
+  source: "log",
+  live: { started: true, ended: true, guard: { armed: 0, persisted: 0, windowsClosed: 0 } },
+};
+
+function analysis(withLog: boolean): Analysis {
+  return {
+    files: [{ file: "t.jsonl", format: "events" }, ...(withLog ? [{ file: "gw.log", format: "gateway-log" }] : [])],
+    unusable: [],
+    runs: [replayedRun],
+    liveRuns: withLog ? [liveRun] : [],
+    liveFindings: withLog ? [...liveRun.findings] : [],
+    lines: { read: 60, used: 50, ignored: 10, skipped: 0 },
+    transcript: { copies: 2, duplicates: 0, reconstructedCalls: 1 },
+    diagnostics: [],
+    diagnosticsTotal: 0,
+  };
+}
+
+function model(withLog: boolean): ReportModel {
+  return buildReport(analysis(withLog), { effective: config, sources: {}, notices: [], file: null, usesLooplensDefault: true, agentOverrides: [] }, "9.9.9");
+}
+
+const render = (format: string, report: ReportModel, verbose = false) => reportText(REPORTERS[format]!(report, { all: false, verbose, color: false, width: 100 }));
+
+describe("the report model", () => {
+  it("counts replayed and live runs in its summary, once", () => {
+    const { summary } = model(true);
+    expect(summary).toMatchObject({ files: 2, runs: 2, calls: 44, findings: { warning: 11, critical: 2, abort: 0, total: 13 } });
+    expect(summary.live).toEqual({ runs: 1, findings: { warning: 1, critical: 0, abort: 0, total: 1 }, outsideRuns: 0 });
+    expect(summary.transcripts).toEqual({ copiesSkipped: 2, duplicatesSkipped: 0, reconstructedCalls: 1 });
+    expect(model(false).live).toBeUndefined();
+  });
+
+  it("lines the replayed run up with the live run of the same id", () => {
+    const comparison = compareReplayWithLive([replayedRun], [liveRun]);
+    expect(comparison.runs).toEqual(["r1"]);
+    expect(comparison.rows.map((row) => [row.level, row.agreement, row.earlier, row.replay?.firstCall ?? null, row.live?.firstCall ?? null])).toEqual([
+      ["warning", "both", "live", 11, 9],
+      ["critical", "replay_only", null, 21, null],
+    ]);
+    expect(model(true).live!.comparison).toEqual(comparison);
+  });
+});
+
+describe("reporters", () => {
+  it("table: one collapsed row per pattern, the stop, the summary with the transcript counts", () => {
+    const text = render("table", model(false));
+    expect(text).toMatch(/11–20 +22 +process +known_poll_no_progress +warning ×10 +10–19 +warningThreshold=10/);
+    expect(text).toContain("would have been blocked at call 21 under this config");
+    expect(text).toMatch(/22 +44 +process .* block .* ⏹/);
+    expect(text).toContain("2 rewritten copies of earlier entries skipped; 1 call rebuilt from results without a call");
+    expect(text).not.toContain("Replay vs live");
+    // --verbose: one row per verdict.
+    expect(render("table", model(false), true).split("\n").filter((line) => /known_poll_no_progress/.test(line))).toHaveLength(12);
+  });
+
+  it("table: the live section and the comparison when a Gateway log was read", () => {
+    const text = render("table", model(true));
+    expect(text).toContain("Live runs (what the runtime logged, from Gateway logs)");
+    expect(text).toMatch(/Replay vs live/);
+    expect(text).toMatch(/both, live first/);
+    expect(text).toMatch(/replay only/);
+  });
+
+  it("json: the summary and comparison of the model, runs replayed then live", () => {
+    const doc = JSON.parse(render("json", model(true))) as Record<string, unknown> & { runs: Array<{ source?: string }>; summary: unknown; comparison: unknown };
+    expect(doc.summary).toEqual(JSON.parse(JSON.stringify(model(true).summary)));
+    expect(doc.comparison).toEqual(JSON.parse(JSON.stringify(model(true).live!.comparison)));
+    expect(doc.runs.map((run) => run.source ?? "replay")).toEqual(["replay", "log"]);
+    expect(JSON.parse(render("json", model(false)))).not.toHaveProperty("comparison");
+  });
+
+  it("markdown and github show the comparison too", () => {
+    expect(render("markdown", model(true))).toMatch(/### Replay vs live[\s\S]*\| r1 \| known_poll_no_progress \| process \| block \| 21–22 ×2 \| — \| replay only \|/);
+    expect(render("markdown", model(false))).not.toContain("Replay vs live");
+    const notices = render("github", model(true)).split("\n").filter((line) => line.startsWith("::notice"));
+    expect(notices).toEqual([expect.stringMatching(/^::notice file=t\.jsonl,line=42,title=looplens replay vs live · known_poll_no_progress · block::run r1, process: replay only/)]);
+  });
+
+  it("ndjson: every finding once, replayed and live, in input order", () => {
+    const lines = render("ndjson", model(true)).trim().split("\n").map((line) => JSON.parse(line) as { file: string; call: number; source?: string });
+    expect(lines).toHaveLength(13);
+    expect(lines.filter((line) => line.source === "log").map((line) => line.call)).toEqual([9]);
+  });
+});
