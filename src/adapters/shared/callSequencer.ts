@@ -53,7 +53,9 @@ export class CallSequencer {
       this.group = key;
     }
     this.slots.push({ call, result: undefined });
-    if (this.slots.length === 1) this.out.call(call);
+    // Due now when every call before it in the group is answered (the first call, or a later line
+    // of the same response after the earlier calls' results: agents that write one line per call).
+    if (this.slots.length - 1 === this.awaited) this.out.call(call);
   }
 
   /**
