@@ -1,5 +1,6 @@
 /** `looplens analyze [paths…]`: replay every run through the detectors and print the report. */
 import { Option, type Command } from "commander";
+import { detectorHelp } from "../core/detectorInfo.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { buildReport } from "../pipeline/report.js";
 import { REPORTERS, REPORT_FORMATS } from "../reporters/index.js";
@@ -79,5 +80,6 @@ export function registerAnalyze(program: Command, io: Io, version: string, run: 
     .option("-v, --verbose", "one row per verdict instead of one per pattern");
   addConfigOptions(command);
   addInputOptions(command);
+  command.addHelpText("after", `\n${detectorHelp()}\n`);
   command.action((paths: string[], options: AnalyzeOptions) => run(() => runAnalyze(paths, options, io, version)));
 }

@@ -55,15 +55,7 @@ export const LIVE_EVENT_TYPES: readonly LiveEvent["type"][] = ["live_marker", "l
 
 export const LIVE_MARKERS: readonly LiveMarkerKind[] = ["run_start", "run_end", "tool_start", "compaction", "guard_armed", "guard_closed"];
 
-export const DETECTOR_NAMES: readonly DetectorName[] = [
-  "generic_repeat",
-  "known_poll_no_progress",
-  "ping_pong",
-  "unknown_tool_repeat",
-  "global_circuit_breaker",
-  "compaction_loop_persisted",
-  "argument_churn",
-];
+export { DETECTOR_NAMES } from "./detectorInfo.js";
 
 export const FINDING_LEVELS: readonly FindingLevel[] = ["warning", "critical", "abort"];
 

@@ -3,6 +3,7 @@
  * "live run" per run id with its tool starts, compactions, guard lines and findings, plus the
  * findings logged while no run was open. Pure: the adapter did the reading and the attribution.
  */
+import { detectorInfo } from "./detectorInfo.js";
 import type { DetectorName, ThresholdName } from "./detectors.js";
 import type { FindingLevel, LiveFinding, LiveRun } from "./findings.js";
 import type { LiveEvent, LiveFindingEvent } from "./liveEvents.js";
@@ -14,23 +15,13 @@ export interface LiveAnalysis {
   readonly findings: LiveFinding[];
 }
 
-const CRITICAL_THRESHOLD: Readonly<Record<DetectorName, ThresholdName>> = {
-  generic_repeat: "criticalThreshold",
-  known_poll_no_progress: "criticalThreshold",
-  ping_pong: "criticalThreshold",
-  unknown_tool_repeat: "unknownToolThreshold",
-  global_circuit_breaker: "globalCircuitBreakerThreshold",
-  compaction_loop_persisted: "postCompactionGuard.windowSize",
-  // Warning-only (newest generation): it never has a critical threshold of its own.
-  argument_churn: "warningThreshold",
-};
-
 /**
  * The threshold a live event crossed, by name only: a log does not say what the runtime's config
  * was, so the value is unknown (reported as `null`, never guessed from the count).
  */
 export function liveThresholdName(detector: DetectorName, level: FindingLevel): ThresholdName {
-  return level === "warning" ? "warningThreshold" : CRITICAL_THRESHOLD[detector];
+  // A warning-only detector (argument_churn) has no stop threshold of its own.
+  return level === "warning" ? "warningThreshold" : (detectorInfo(detector).stop ?? "warningThreshold");
 }
 
 type Draft = { -readonly [K in keyof LiveFinding]: LiveFinding[K] };
