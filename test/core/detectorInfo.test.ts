@@ -7,9 +7,9 @@ import { NEWEST_VERDICT_TABLE } from "../../src/core/profiles/newest/verdicts.js
 
 describe("detector metadata", () => {
   it("has a row for every detector of either generation's verdict table (and the guard's abort), and no other", () => {
-    const emitted = new Set([...VERDICT_TABLE, ...NEWEST_VERDICT_TABLE].map((rule) => rule.detector));
+    const emitted = new Set<string>([...VERDICT_TABLE, ...NEWEST_VERDICT_TABLE].map((rule) => rule.detector));
     emitted.add("compaction_loop_persisted");
-    expect(new Set(DETECTOR_NAMES)).toEqual(emitted);
+    expect(new Set<string>(DETECTOR_NAMES)).toEqual(emitted);
   });
 
   it("names the thresholds the verdict table uses", () => {

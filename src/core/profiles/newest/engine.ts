@@ -7,7 +7,7 @@ import { guardOn, rollingDetectorsOn, type ResolvedConfig } from "../../config.j
 import type { Verdict } from "../../detectors.js";
 import type { CallEvent, OutcomeEvent, RunEngine } from "../profile.js";
 import { NEWEST_GUARD_WINDOW, NewestGuard } from "./guard.js";
-import type { NewestHistory } from "./history.js";
+import type { NewestHistory, NewestRecord } from "./history.js";
 import { evaluateNewest, measureNewest } from "./verdicts.js";
 
 export class NewestRun implements RunEngine {
@@ -30,28 +30,18 @@ export class NewestRun implements RunEngine {
       : undefined;
     // Replay convention (§2): the call is recorded as written. Where the runtime vetoed it, the
     // transcript holds the veto outcome, which then attaches to this record: one record either way.
-    this.history.append({
-      tool: event.tool,
-      argsHash: event.argsHash,
-      run: this.run,
-      ...(event.callId !== undefined && { callId: event.callId }),
-      ...(event.mutationTarget !== undefined && { mutationTarget: event.mutationTarget }),
-    });
+    // Built by assignment: conditional spreads cost an object each, once per call (bench/).
+    const record: { -readonly [K in keyof NewestRecord]: NewestRecord[K] } = { tool: event.tool, argsHash: event.argsHash, run: this.run };
+    if (event.callId !== undefined) record.callId = event.callId;
+    if (event.mutationTarget !== undefined) record.mutationTarget = event.mutationTarget;
+    this.history.append(record);
     return verdict;
   }
 
   outcome(event: OutcomeEvent) {
     // Outcomes are recorded whatever `enabled` says (the runtime records them per session).
-    this.history.attachOutcome(
-      { tool: event.tool, argsHash: event.argsHash, callId: event.callId, run: this.run, mutationTarget: event.mutationTarget },
-      {
-        resultHash: event.resultHash,
-        outcomeKind: event.outcomeKind,
-        failureIdentity: event.failureIdentity,
-        noProgress: event.noProgress,
-        unknownTool: event.unknownTool,
-      },
-    );
+    // The event carries the outcome's fields itself (resultHash, outcomeKind, …): no copy is made.
+    this.history.attachOutcome(this.run, event, event);
     // The guard sees only stored outcomes with a result hash: never a veto or an absent result.
     if (event.resultHash === undefined || !guardOn(this.config)) return undefined;
     return this.guardOf().observe({ tool: event.tool, argsHash: event.argsHash, resultHash: event.resultHash });

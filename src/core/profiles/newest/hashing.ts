@@ -73,8 +73,10 @@ export function createNewestHashing(digest: Digest): Hashing {
       const terminal =
         exitCode !== null && Number.isFinite(exitCode) && exitCode !== 0 && !timedOut && output !== "" && output !== syntheticExitOutput(exitCode);
       if (!terminal) return { resultHash };
-      // The identity masks what drifts between retries of one failure (times, pids, attempts, durations).
-      const failureIdentity = outcomeValue({ status, exitCode, timedOut, output: maskVolatileSpans(output) }, form);
+      // The identity masks what drifts between retries of one failure (times, pids, attempts, durations);
+      // with nothing to mask it is the result hash itself (the same value hashed), spared a second digest.
+      const masked = maskVolatileSpans(output);
+      const failureIdentity = masked === output ? resultHash : outcomeValue({ status, exitCode, timedOut, output: masked }, form);
       return { resultHash, outcomeKind: "terminal-exec-failure", failureIdentity };
     }
     if (status === "approval-pending" || status === "approval-unavailable") {

@@ -49,17 +49,20 @@ export class NewestHistory {
    * one), tool and args hash that has neither a hash nor a kind yet; appends a new record when none
    * matches. An outcome with neither (an absent result) is not stored at all.
    */
-  attachOutcome(call: Pick<NewestRecord, "tool" | "argsHash" | "callId" | "run" | "mutationTarget">, outcome: RecordedOutcome): void {
+  attachOutcome(run: string, call: Pick<NewestRecord, "tool" | "argsHash" | "callId" | "mutationTarget">, outcome: RecordedOutcome): void {
     if (outcome.resultHash === undefined && outcome.outcomeKind === undefined) return;
     for (let i = this.records.length - 1; i >= 0; i--) {
       const candidate = this.records[i]!;
-      if (candidate.run !== call.run) continue;
+      if (candidate.run !== run) continue;
       if (call.callId !== undefined && candidate.callId !== call.callId) continue;
       if (candidate.tool !== call.tool || candidate.argsHash !== call.argsHash || isAnswered(candidate)) continue;
       Object.assign(candidate, definedFields(outcome));
       return;
     }
-    this.append({ ...call, ...definedFields(outcome) });
+    const record: NewestRecord = { tool: call.tool, argsHash: call.argsHash, run, ...definedFields(outcome) };
+    if (call.callId !== undefined) (record as { callId?: string }).callId = call.callId;
+    if (call.mutationTarget !== undefined) (record as { mutationTarget?: string }).mutationTarget = call.mutationTarget;
+    this.append(record);
   }
 }
 
