@@ -9,7 +9,7 @@
 //   - canonical looplens events (inputs.md §1): what `looplens events` prints for those transcripts.
 // Most runs are healthy; some poll, retry, ping-pong or call a missing tool, so replay has findings.
 //
-//   node bench/generate.mjs OUT_DIR [--seed N] [--files N] [--file-mb N] [--format session|events]
+//   node bench/generate.mjs OUT_DIR [--seed N] [--files N] [--file-mb N] [--format session|events|claude-code]
 import { mkdirSync, openSync, writeSync, closeSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -292,6 +292,50 @@ function* sessionLines(session, r) {
   }
 }
 
+/**
+ * Claude Code transcripts (agents.md A1): a user line per prompt, one assistant line per tool_use
+ * (the calls of one response share `message.id`), a user line per tool_result with its
+ * `toolUseResult`, long thinking and text lines, compact boundaries — the same runs as the others.
+ */
+function* claudeLines(session, r) {
+  let clock = Date.UTC(2026, 4, 1, 9);
+  let uuidNo = 0;
+  let parent = null;
+  const line = (fields) => {
+    clock += r.int(200, 20_000);
+    const uuid = `${hex(++uuidNo, 8)}-0000-4000-8000-${hex(uuidNo, 12)}`;
+    const out = { parentUuid: parent, isSidechain: false, userType: "external", cwd: "/home/u/ws", sessionId: session.id, version: "2.0.24", gitBranch: "main", uuid, timestamp: new Date(clock).toISOString(), ...fields };
+    parent = uuid;
+    return out;
+  };
+  let messageNo = 0;
+  for (const run of session.runs()) {
+    yield line({ type: "user", message: { role: "user", content: run.prompt } });
+    for (const [t, turn] of run.turns.entries()) {
+      if (t === run.compactionBeforeTurn) {
+        yield line({ type: "system", subtype: "compact_boundary", content: "Conversation compacted", compactMetadata: { trigger: "auto", preTokens: r.int(100_000, 200_000) } });
+        yield line({ type: "user", isCompactSummary: true, message: { role: "user", content: run.compactionSummary } });
+      }
+      const id = `msg_${hex(++messageNo, 10)}`;
+      const requestId = `req_${hex(messageNo, 12)}`;
+      const assistant = (content) => ({ type: "assistant", requestId, message: { id, type: "message", role: "assistant", model: "claude-sonnet-4-5", content, stop_reason: null, usage: { input_tokens: r.int(10, 4000), output_tokens: r.int(10, 4000) } } });
+      if (turn.thinking !== undefined) yield line(assistant([{ type: "thinking", thinking: turn.thinking, signature: turn.signature }]));
+      if (turn.text !== undefined) yield line(assistant([{ type: "text", text: turn.text }]));
+      for (const c of turn.calls) yield line(assistant([{ type: "tool_use", id: c.id, name: c.tool, input: c.args }]));
+      for (const c of turn.calls) {
+        const o = c.outcome;
+        const error = o.kind === "error";
+        yield line({
+          type: "user",
+          message: { role: "user", content: [{ type: "tool_result", tool_use_id: c.id, content: error ? `<tool_use_error>${o.text}</tool_use_error>` : o.text, is_error: error }] },
+          toolUseResult: error ? `Error: ${o.text}` : { stdout: o.text.slice(0, 2000), stderr: "", interrupted: false, isImage: false },
+        });
+      }
+    }
+    yield line({ type: "assistant", requestId: `req_final_${hex(messageNo, 8)}`, message: { id: `msg_final_${hex(++messageNo, 8)}`, type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [{ type: "text", text: run.finalText }], stop_reason: "end_turn" } });
+  }
+}
+
 /** Buffered line writer: generation must not dominate the benchmark's run time. */
 function writeLines(path, lines, progress) {
   const fd = openSync(path, "w");
@@ -330,10 +374,11 @@ export function generate({ dir, seed = 1, files = 1, fileMb = 1, format = "event
     // Per-file streams: file i holds the same runs in both formats (the events file more of them).
     const session = makeSession(rng(seed * 1_000_003 + i), corpus, i, fileMb * 1e6, progress);
     const name = `${session.id}.jsonl`;
-    const sub = format === "session" ? join(dir, "agents", session.agent, "sessions") : dir;
+    const sub = format === "session" ? join(dir, "agents", session.agent, "sessions") : format === "claude-code" ? join(dir, "projects", `-home-u-ws${i % 4}`) : dir;
     mkdirSync(sub, { recursive: true });
     const path = join(sub, name);
-    bytes += writeLines(path, format === "session" ? sessionLines(session, rng(seed * 7919 + i)) : eventLines(session), progress);
+    const lines = format === "session" ? sessionLines(session, rng(seed * 7919 + i)) : format === "claude-code" ? claudeLines(session, rng(seed * 7919 + i)) : eventLines(session);
+    bytes += writeLines(path, lines, progress);
     paths.push(path);
   }
   return { paths, bytes };
@@ -342,7 +387,7 @@ export function generate({ dir, seed = 1, files = 1, fileMb = 1, format = "event
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [dir, ...rest] = process.argv.slice(2);
   if (!dir) {
-    console.error("usage: node bench/generate.mjs OUT_DIR [--seed N] [--files N] [--file-mb N] [--format session|events]");
+    console.error("usage: node bench/generate.mjs OUT_DIR [--seed N] [--files N] [--file-mb N] [--format session|events|claude-code]");
     process.exit(2);
   }
   const opt = (name, fallback) => {
