@@ -3,71 +3,12 @@
  * results linked by `cause`) and V1 SDK events (`kind`, results linked by `tool_call_id`) are told
  * apart by their own fields, so a file is read whichever version wrote it (agents.md A4).
  */
-import { isPlainObject, own } from "../../core/plainObject.js";
-import type { Outcome } from "./outcome.js";
+import { own } from "../../core/plainObject.js";
+import type { OpenHandsRecord } from "./recordTypes.js";
 import { classifyV0 } from "./v0Records.js";
 import { classifyV1 } from "./v1Records.js";
 
-export type OpenHandsRecord =
-  /** A real user turn: a V0 `message` action from the user, a V1 user `MessageEvent`. */
-  | { readonly kind: "user"; readonly eventId: string | undefined }
-  | CallRecord
-  | ResultRecord
-  /** A V0 error observation caused by no action: a call the model attempted that never became one. */
-  | { readonly kind: "orphanError"; readonly eventId: string | undefined; readonly text: string }
-  /** V0 `condensation` action / `condense` observation, V1 `Condensation` / `CondensationSummaryEvent`. */
-  | { readonly kind: "compaction"; readonly eventId: string | undefined }
-  /** A known event that replay does not need (state changes, system prompts, agent messages…). */
-  | { readonly kind: "quiet"; readonly eventId: string | undefined }
-  /** An event of a kind this adapter does not know: ignored, with a diagnostic. */
-  | { readonly kind: "unknown"; readonly eventId: string | undefined; readonly what: string }
-  | { readonly kind: "bad"; readonly reason: string };
-
-export interface CallRecord {
-  readonly kind: "call";
-  readonly eventId: string | undefined;
-  readonly callId: string | undefined;
-  readonly tool: string;
-  readonly args: unknown;
-  /** The model response the call came from: the calls of one response are replayed in turn. */
-  readonly group: string | undefined;
-  /** V0 `delegate` action: the events until its observation are the sub-agent's (its agent type). */
-  readonly delegate?: string;
-}
-
-export interface ResultRecord {
-  readonly kind: "result";
-  readonly eventId: string | undefined;
-  /** The call's tool-call id (V1, and V0 observations that carry `tool_call_metadata`). */
-  readonly callId: string | undefined;
-  /** V0: the id of the action that caused it. */
-  readonly cause: string | undefined;
-  readonly tool: string | undefined;
-  readonly outcome: Outcome;
-}
-
-/** A string id, or a number (V0 ids) as text; anything else is none. */
-export function eventIdOf(value: unknown): string | undefined {
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  return typeof value === "string" && value.trim() !== "" ? value : undefined;
-}
-
-/** A non-blank string field. */
-export function stringField(holder: unknown, key: string): string | undefined {
-  if (!isPlainObject(holder)) return undefined;
-  const value = own(holder, key);
-  return typeof value === "string" && value.trim() !== "" ? value : undefined;
-}
-
-/** A JSON-string argument list parsed (agents.md rule 2); a string that is not JSON stays a string. */
-export function parsedArguments(value: unknown): unknown {
-  if (typeof value !== "string") return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-}
+export type { CallRecord, OpenHandsRecord, ResultRecord } from "./recordTypes.js";
 
 /** V1 events name their class in `kind`; V0 events have `action` or `observation`. */
 export function isV1Event(value: Record<string, unknown>): boolean {

@@ -16,7 +16,7 @@
  */
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { contentText, outcomeOf } from "./outcome.js";
-import { eventIdOf, parsedArguments, stringField, type OpenHandsRecord } from "./records.js";
+import { eventIdOf, parsedArguments, stringField, type OpenHandsRecord } from "./recordTypes.js";
 
 /** Actions and observations that carry nothing the detectors use. */
 const QUIET_ACTIONS = new Set(["message", "system", "change_agent_state", "recall", "null", "condensation_request", "think"]);

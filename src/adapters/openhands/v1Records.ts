@@ -15,7 +15,7 @@
  */
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { contentText, outcomeOf } from "./outcome.js";
-import { eventIdOf, parsedArguments, stringField, type OpenHandsRecord } from "./records.js";
+import { eventIdOf, parsedArguments, stringField, type OpenHandsRecord } from "./recordTypes.js";
 
 /** Kinds that carry nothing the detectors use. */
 const QUIET_KINDS = new Set([
