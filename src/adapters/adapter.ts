@@ -3,6 +3,7 @@
  * its lines into canonical events, accounting for every line (read = used + ignored + skipped).
  */
 import type { LoopEvent } from "../core/events.js";
+import type { Disposition } from "../core/disposition.js";
 import type { Diagnostic, LineCounts, TranscriptCounts } from "../core/findings.js";
 import type { LiveEvent } from "../core/liveEvents.js";
 import { isPlainObject } from "../core/plainObject.js";
@@ -76,7 +77,7 @@ export interface TallyMark {
 }
 
 /** Result of handing an event to replay: used, or ignored with the reason. */
-export type EmitResult = { readonly used: true } | { readonly used: false; readonly reason: string };
+export type EmitResult = Disposition;
 
 /**
  * What the files of one input unit — one session's transcripts, archives, copies and sidecar, read

@@ -6,6 +6,7 @@
  */
 import type { LoopEvent, ToolResultEvent } from "./events.js";
 import { argsForOutcome, isKnownPoll, type Hashing, type OutcomeKind } from "./hashing.js";
+import type { Disposition as GenericDisposition } from "./disposition.js";
 import { PendingCalls, type PendingCall } from "./pendingCalls.js";
 import { quote } from "./quote.js";
 
@@ -68,7 +69,8 @@ function withIdentity<T extends Identity>(prepared: T, event: LoopEvent): T {
 }
 
 /** Whether an event took part in replay; an ignored event comes with the reason. */
-export type Disposition = { readonly used: true; readonly prepared: PreparedEvent } | { readonly used: false; readonly reason: string };
+/** What preparing an event gave: the prepared event, or why it is not replayed. */
+export type Disposition = GenericDisposition<{ readonly prepared: PreparedEvent }>;
 
 interface RunLinks {
   calls: number;

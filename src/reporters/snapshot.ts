@@ -11,7 +11,7 @@
  * verdict is a changed line.
  */
 import { basename } from "node:path";
-import type { LineCounts } from "../adapters/adapter.js";
+import type { LineCounts } from "../core/findings.js";
 import { configEntries, type ResolvedConfig } from "../core/config.js";
 import type { ReplayedFinding, ReplayedRun } from "../core/findings.js";
 

@@ -4,7 +4,7 @@
  * is one document whose `configs[]` carry the same keys first, then the extras (clamping, changed
  * runs, label scores).
  */
-import type { LineCounts } from "../adapters/adapter.js";
+import type { LineCounts } from "../core/findings.js";
 import type { Diagnostic } from "../core/findings.js";
 import type { ConfigStats, LabelScore, VerdictChange } from "../core/sweepStats.js";
 import { configDocument } from "./json.js";

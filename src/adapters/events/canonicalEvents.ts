@@ -10,6 +10,7 @@
 import { basename } from "node:path";
 import { LOOP_EVENT_TYPES, type LoopEvent, type LoopEventType } from "../../core/events.js";
 import { LIVE_EVENT_TYPES, type LiveEvent } from "../../core/liveEvents.js";
+import { idText as sharedIdText } from "../shared/ids.js";
 import { textOf, type StringForm } from "../../core/byteText.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { quote } from "../../core/quote.js";
@@ -27,13 +28,8 @@ export function runNameForFile(file: string): string {
   return basename(file).replace(/(\.(gz|zst))?$/i, "").replace(/\.(jsonl|ndjson|json|log)$/i, "") || basename(file);
 }
 
-/** A string (or a number, which JSON writers sometimes emit for ids), trimmed, as text; blank is none. */
-function idText(value: unknown, form: StringForm = "text"): string | undefined {
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  if (typeof value !== "string") return undefined;
-  const trimmed = textOf(form, value).trim();
-  return trimmed === "" ? undefined : trimmed;
-}
+/** Canonical events trim their ids (shared/ids.ts). */
+const idText = (value: unknown, form: StringForm = "text") => sharedIdText(value, form, "trim");
 
 function optionalString(value: unknown, form: StringForm): string | undefined {
   return typeof value === "string" && value !== "" ? textOf(form, value) : undefined;

@@ -27,6 +27,7 @@
  * Events are emitted in line order: an event stays open to echoes until its run's next tool start
  * (or end), and what follows it waits in a bounded queue until then.
  */
+import type { Disposition } from "../../core/disposition.js";
 import type { LiveEvent, LiveFindingEvent, LiveMarker } from "../../core/liveEvents.js";
 import type { EchoOrigin, LogRecord } from "./messages.js";
 
@@ -38,7 +39,7 @@ export interface LineInfo {
   readonly message: string;
 }
 
-export type Handled = { readonly used: true } | { readonly used: false; readonly reason: string };
+export type Handled = Disposition;
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 

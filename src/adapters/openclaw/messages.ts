@@ -8,6 +8,7 @@
  *   error as `{content:[{text: message}], details: {}}`) or a result `{content, details}` — which
  *   includes the runtime's own loop vetoes (`details.status == "blocked"`), kept as such.
  */
+import { idText as sharedIdText } from "../shared/ids.js";
 import { textOf, type StringForm } from "../../core/byteText.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 
@@ -29,10 +30,9 @@ export interface ToolResultMessage {
   readonly form: StringForm;
 }
 
-/** A non-blank string id (numbers, which some writers emit, as text), from a value in `form`. */
+/** An OpenClaw id, kept as written (shared/ids.ts), from a value in `form`. */
 export function idText(value: unknown, form: StringForm = "text"): string | undefined {
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
-  return nameText(value, form);
+  return sharedIdText(value, form, "keep");
 }
 
 /** A non-blank string (a tool name, an id), as text. */
