@@ -3,6 +3,7 @@
  * data: `VERDICT_TABLE` lists the eight rows in the runtime's order and the engine takes the first
  * row that matches. Signals are measured once per incoming call over the records of its run.
  */
+import { VERDICT_MESSAGES } from "./verdictMessages.js";
 import type { DetectorField, ResolvedConfig } from "./config.js";
 import type { CallRecord } from "./history.js";
 
@@ -165,8 +166,7 @@ export const VERDICT_TABLE: readonly VerdictRule[] = [
     threshold: "unknownToolThreshold",
     applies: always,
     count: (s) => s.unknownStreak,
-    message: (s, n) =>
-      `CRITICAL: attempted unavailable tool ${s.unknownTool ?? s.tool} ${n} times. Session execution blocked; stop calling it and use an available tool or report the task as failed.`,
+    message: VERDICT_MESSAGES.unknownTool,
   },
   {
     detector: "global_circuit_breaker",
@@ -174,8 +174,7 @@ export const VERDICT_TABLE: readonly VerdictRule[] = [
     threshold: "globalCircuitBreakerThreshold",
     applies: always,
     count: noProgress,
-    message: (s, n) =>
-      `CRITICAL: ${s.tool} has repeated identical no-progress outcomes ${n} times. Session execution blocked by global circuit breaker to prevent runaway loops.`,
+    message: VERDICT_MESSAGES.circuitBreaker,
   },
   {
     detector: "known_poll_no_progress",
@@ -184,8 +183,7 @@ export const VERDICT_TABLE: readonly VerdictRule[] = [
     switch: "knownPollNoProgress",
     applies: (s) => s.knownPoll,
     count: noProgress,
-    message: (s, n) =>
-      `CRITICAL: Called ${s.tool} with identical arguments and no progress ${n} times. This appears to be a stuck polling loop. Session execution blocked to prevent resource waste.`,
+    message: VERDICT_MESSAGES.pollCritical,
   },
   {
     detector: "known_poll_no_progress",
@@ -194,8 +192,7 @@ export const VERDICT_TABLE: readonly VerdictRule[] = [
     switch: "knownPollNoProgress",
     applies: (s) => s.knownPoll,
     count: noProgress,
-    message: (s, n) =>
-      `WARNING: You have called ${s.tool} ${n} times with identical arguments and no progress. Stop polling and either (1) increase wait time between checks, or (2) report the task as failed if the process is stuck.`,
+    message: VERDICT_MESSAGES.pollWarning,
   },
   {
     detector: "ping_pong",
@@ -204,8 +201,7 @@ export const VERDICT_TABLE: readonly VerdictRule[] = [
     switch: "pingPong",
     applies: (s) => s.pingPongNoProgress,
     count: pingPongCount,
-    message: (_s, n) =>
-      `CRITICAL: You are alternating between repeated tool-call patterns (${n} consecutive calls) with no progress. This appears to be a stuck ping-pong loop. Session execution blocked to prevent resource waste.`,
+    message: VERDICT_MESSAGES.pingPongCritical,
   },
   {
     detector: "ping_pong",
@@ -214,8 +210,7 @@ export const VERDICT_TABLE: readonly VerdictRule[] = [
     switch: "pingPong",
     applies: always,
     count: pingPongCount,
-    message: (_s, n) =>
-      `WARNING: You are alternating between repeated tool-call patterns (${n} consecutive calls). This looks like a ping-pong loop; stop retrying and report the task as failed.`,
+    message: VERDICT_MESSAGES.pingPongWarning,
   },
   {
     detector: "generic_repeat",
@@ -224,8 +219,7 @@ export const VERDICT_TABLE: readonly VerdictRule[] = [
     switch: "genericRepeat",
     applies: (s) => !s.knownPoll,
     count: noProgress,
-    message: (s, n) =>
-      `CRITICAL: Called ${s.tool} with identical arguments and no progress ${n} times. This appears to be a stuck tool loop. Session execution blocked to prevent resource waste.`,
+    message: VERDICT_MESSAGES.repeatCritical,
   },
   {
     detector: "generic_repeat",
@@ -235,8 +229,7 @@ export const VERDICT_TABLE: readonly VerdictRule[] = [
     // Warnings count repeats whatever their outcome; only the block needs a no-progress streak.
     applies: (s) => !s.knownPoll,
     count: (s) => s.recentCount,
-    message: (s, n) =>
-      `WARNING: You have called ${s.tool} ${n} times with identical arguments. If this is not making progress, stop retrying and report the task as failed.`,
+    message: VERDICT_MESSAGES.repeatWarning,
   },
 ];
 

@@ -8,6 +8,7 @@
  * An error that is Claude Code's own "no such tool" message also names the tool for the
  * unknown-tool detector (`unknownTool`).
  */
+import { contentText } from "../shared/agentValues.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import type { ToolResultBlock } from "./claudeLines.js";
 
@@ -54,16 +55,9 @@ export function unknownToolIn(text: string): string | undefined {
   return undefined;
 }
 
-/** The text of a result's content: a string as is, the text blocks joined by newlines. */
-export function resultText(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  const texts: string[] = [];
-  for (const block of content) {
-    if (isPlainObject(block) && own(block, "type") === "text" && typeof own(block, "text") === "string") texts.push(block.text as string);
-  }
-  return texts.join("\n");
-}
+/** The text of a result's content (shared/agentValues.ts). */
+export const resultText = contentText;
+
 
 /** `toolUseResult` without its volatile fields; a string (errors) or nothing is `{}`. */
 export function resultDetails(toolUseResult: unknown): Record<string, unknown> {

@@ -4,6 +4,7 @@
  * codex-rs/history) — classified into what replay needs. Classification only reads the line; what
  * follows from it (runs, copies, held-back results) is the reader's business (rolloutAdapter.ts).
  */
+import { parsedArguments } from "../shared/agentValues.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { quote } from "../../core/quote.js";
 
@@ -53,15 +54,8 @@ function nonBlank(value: unknown): string | undefined {
   return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
 }
 
-/** Rule 2: a JSON-string argument is parsed; a string that is not JSON stays a string. */
-export function parsedArguments(value: unknown): unknown {
-  if (typeof value !== "string") return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-}
+export { parsedArguments };
+
 
 function callRecord(type: string, payload: Record<string, unknown>): RolloutRecord {
   const tool = nonBlank(own(payload, "name")) ?? CALL_ITEMS.get(type);

@@ -3,6 +3,7 @@
  * a result `{content:[{type:"text", text}], details}` or an error `{error: text}` (rule 3), plus the
  * tool an error names as unavailable in OpenHands' own words.
  */
+import { contentText } from "../shared/agentValues.js";
 import { unknownToolName } from "../../core/hashing.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 
@@ -55,16 +56,8 @@ export function withoutVolatile(value: unknown): unknown {
   return kept;
 }
 
-/** Text content: a string as is, or the text of `{type:"text", text}` blocks joined by newlines. */
-export function contentText(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  const texts: string[] = [];
-  for (const block of content) {
-    if (isPlainObject(block) && own(block, "type") === "text" && typeof own(block, "text") === "string") texts.push(block.text as string);
-  }
-  return texts.join("\n");
-}
+export { contentText };
+
 
 export function outcomeOf(text: string, details: unknown, failed: boolean): Outcome {
   if (failed) return { error: text };

@@ -2,6 +2,7 @@
  * What an OpenHands event means to replay, whichever version wrote it (agents.md A4), and the small
  * field readers both versions' classifiers share (v0Records.ts, v1Records.ts).
  */
+import { parsedArguments } from "../shared/agentValues.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import type { Outcome } from "./outcome.js";
 
@@ -56,12 +57,5 @@ export function stringField(holder: unknown, key: string): string | undefined {
   return typeof value === "string" && value.trim() !== "" ? value : undefined;
 }
 
-/** A JSON-string argument list parsed (agents.md rule 2); a string that is not JSON stays a string. */
-export function parsedArguments(value: unknown): unknown {
-  if (typeof value !== "string") return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-}
+export { parsedArguments };
+

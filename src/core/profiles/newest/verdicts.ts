@@ -3,6 +3,7 @@
  * `argument_churn` (a warning) between the generic block and the generic warning. Data, like the
  * default table in detectors.ts: the first row whose condition holds is the verdict.
  */
+import { VERDICT_MESSAGES } from "../../verdictMessages.js";
 import { pingPong, unknownStreak, type DetectorName, type ThresholdName, type Verdict } from "../../detectors.js";
 import { argumentChurn, churnCount, type ArgumentChurn, type ChurnProbe } from "./argumentChurn.js";
 import type { NewestRecord } from "./history.js";
@@ -81,8 +82,7 @@ export const NEWEST_VERDICT_TABLE: readonly NewestRule[] = [
     threshold: "unknownToolThreshold",
     applies: always,
     count: (s) => s.unknownStreak,
-    message: (s, n) =>
-      `CRITICAL: attempted unavailable tool ${s.unknownTool ?? s.tool} ${n} times. Session execution blocked; stop calling it and use an available tool or report the task as failed.`,
+    message: VERDICT_MESSAGES.unknownTool,
   },
   {
     detector: "global_circuit_breaker",
@@ -90,8 +90,7 @@ export const NEWEST_VERDICT_TABLE: readonly NewestRule[] = [
     threshold: "globalCircuitBreakerThreshold",
     applies: always,
     count: streak,
-    message: (s, n) =>
-      `CRITICAL: ${s.tool} has repeated identical no-progress outcomes ${n} times. Session execution blocked by global circuit breaker to prevent runaway loops.`,
+    message: VERDICT_MESSAGES.circuitBreaker,
   },
   {
     detector: "known_poll_no_progress",
@@ -99,8 +98,7 @@ export const NEWEST_VERDICT_TABLE: readonly NewestRule[] = [
     threshold: "criticalThreshold",
     applies: (s) => s.knownPoll,
     count: streak,
-    message: (s, n) =>
-      `CRITICAL: Called ${s.tool} with identical arguments and no progress ${n} times. This appears to be a stuck polling loop. Session execution blocked to prevent resource waste.`,
+    message: VERDICT_MESSAGES.pollCritical,
   },
   {
     detector: "known_poll_no_progress",
@@ -108,8 +106,7 @@ export const NEWEST_VERDICT_TABLE: readonly NewestRule[] = [
     threshold: "warningThreshold",
     applies: (s) => s.knownPoll,
     count: streak,
-    message: (s, n) =>
-      `WARNING: You have called ${s.tool} ${n} times with identical arguments and no progress. Stop polling and either (1) increase wait time between checks, or (2) report the task as failed if the process is stuck.`,
+    message: VERDICT_MESSAGES.pollWarning,
   },
   {
     detector: "ping_pong",
@@ -117,8 +114,7 @@ export const NEWEST_VERDICT_TABLE: readonly NewestRule[] = [
     threshold: "criticalThreshold",
     applies: (s) => s.pingPongNoProgress,
     count: pingPongCount,
-    message: (_s, n) =>
-      `CRITICAL: You are alternating between repeated tool-call patterns (${n} consecutive calls) with no progress. This appears to be a stuck ping-pong loop. Session execution blocked to prevent resource waste.`,
+    message: VERDICT_MESSAGES.pingPongCritical,
   },
   {
     detector: "ping_pong",
@@ -126,8 +122,7 @@ export const NEWEST_VERDICT_TABLE: readonly NewestRule[] = [
     threshold: "warningThreshold",
     applies: always,
     count: pingPongCount,
-    message: (_s, n) =>
-      `WARNING: You are alternating between repeated tool-call patterns (${n} consecutive calls). This looks like a ping-pong loop; stop retrying and report the task as failed.`,
+    message: VERDICT_MESSAGES.pingPongWarning,
   },
   {
     detector: "generic_repeat",
@@ -135,8 +130,7 @@ export const NEWEST_VERDICT_TABLE: readonly NewestRule[] = [
     threshold: "criticalThreshold",
     applies: (s) => !s.knownPoll,
     count: streak,
-    message: (s, n) =>
-      `CRITICAL: Called ${s.tool} with identical outcomes ${n} times. This appears to be a stuck tool loop. Session execution blocked to prevent resource waste.`,
+    message: VERDICT_MESSAGES.repeatCriticalByOutcome,
   },
   {
     detector: "argument_churn",
@@ -152,8 +146,7 @@ export const NEWEST_VERDICT_TABLE: readonly NewestRule[] = [
     threshold: "warningThreshold",
     applies: (s) => !s.knownPoll,
     count: (s) => s.recentCount,
-    message: (s, n) =>
-      `WARNING: You have called ${s.tool} ${n} times with identical arguments. If this is not making progress, stop retrying and report the task as failed.`,
+    message: VERDICT_MESSAGES.repeatWarning,
   },
 ];
 
