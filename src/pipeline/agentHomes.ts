@@ -19,7 +19,8 @@ const HOMES: Readonly<Record<string, (env: NodeJS.ProcessEnv, home: string) => s
   "claude-code": (env, home) => claudeCodeProjectDirs(env, home),
   codex: (env, home) => [codexSessionsDir(env, home)],
   "gemini-cli": (_env, home) => [geminiDefaultRoot(home)],
-  openhands: (env) => openhandsDefaultLocations({ ...env, ...(env.OPENHANDS_HOME === undefined && env.HOME ? { OPENHANDS_HOME: join(env.HOME, ".openhands") } : {}) }),
+  // A blank $OPENHANDS_HOME is unset; the home folder is $HOME's, as for every other agent.
+  openhands: (env, home) => openhandsDefaultLocations({ ...env, OPENHANDS_HOME: env.OPENHANDS_HOME?.trim() || join(home, ".openhands") }),
 };
 
 export const AGENT_HOMES: readonly string[] = [...Object.keys(HOMES), "all"];

@@ -39,6 +39,18 @@ describe("--agent-home", () => {
     expect(agents).toEqual(new Set(["claude-code", "codex"]));
   });
 
+  it("reads Gemini CLI's ~/.gemini/tmp and OpenHands' ~/.openhands/sessions too", () => {
+    const home = fakeHome();
+    cpSync("fixtures/agents/openhands/sessions", join(home, ".openhands", "sessions"), { recursive: true });
+    const result = json(["--agent-home", "gemini-cli", "--agent-home", "openhands"], { HOME: home, OPENHANDS_HOME: "" });
+    expect(result.status).toBe(0);
+    const agents = new Set(result.report!.runs.map((run) => run.agent?.split("/")[0]));
+    expect(agents).toEqual(new Set(["gemini-cli", "openhands"]));
+    // `all`: every agent whose folder exists (here also Claude Code and Codex), none missing is an error.
+    const all = json(["--agent-home", "all"], { HOME: home, OPENHANDS_HOME: "", CLAUDE_CONFIG_DIR: "", CODEX_HOME: "", OPENCLAW_STATE_DIR: join(home, "none") });
+    expect(new Set(all.report!.runs.map((run) => run.agent?.split("/")[0]))).toEqual(new Set(["claude-code", "codex", "gemini-cli", "openhands"]));
+  });
+
   it("honours the agents' own variables ($CLAUDE_CONFIG_DIR, $CODEX_HOME)", () => {
     const home = fakeHome();
     const env = { HOME: join(home, "elsewhere"), CLAUDE_CONFIG_DIR: join(home, ".claude"), CODEX_HOME: join(home, ".codex") };
