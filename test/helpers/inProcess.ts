@@ -24,3 +24,15 @@ export function writeSessionFile(content: string | Buffer, name = "s-1.jsonl", a
 export function verdicts(analysis: Analysis): Array<[string, number, string, string, number]> {
   return analysis.runs.flatMap((run) => run.findings.map((f): [string, number, string, string, number] => [f.run ?? "", f.call ?? 0, f.detector, f.level, f.count]));
 }
+
+/**
+ * What replay decided, in a form two analyses of the same sessions written in two formats can be
+ * compared by: every finding and every run (identity, calls, compactions, recorded vetoes), sorted.
+ */
+export function comparable(analysis: Analysis) {
+  const findings = analysis.runs
+    .flatMap((run) => run.findings)
+    .map((f) => [f.session, f.run, f.agent, f.call, f.tool, f.detector, f.level, f.count, f.afterStop].join(" "));
+  const runs = analysis.runs.map((r) => [r.session, r.run, r.agent, r.calls, r.compactions, r.recordedVetoes].join(" "));
+  return { findings: findings.sort(), runs: runs.sort() };
+}

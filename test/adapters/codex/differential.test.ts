@@ -6,17 +6,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Analysis } from "../../../src/pipeline/analysis.js";
-import { analyzePaths } from "../../helpers/inProcess.js";
+import { analyzePaths, comparable } from "../../helpers/inProcess.js";
 import { randomRollouts, rolloutCanonicalText, rolloutText } from "./randomRollouts.js";
-
-function comparable(analysis: Analysis) {
-  const findings = analysis.runs
-    .flatMap((run) => run.findings)
-    .map((f) => [f.session, f.run, f.agent, f.call, f.tool, f.detector, f.level, f.count, f.afterStop].join(" "));
-  const runs = analysis.runs.map((r) => [r.session, r.run, r.agent, r.calls, r.compactions].join(" "));
-  return { findings: findings.sort(), runs: runs.sort() };
-}
 
 describe("Codex rollouts and canonical events of the same random sessions", () => {
   for (const seed of [11, 12, 13]) {

@@ -6,8 +6,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Analysis } from "../../../src/pipeline/analysis.js";
-import { analyzePaths } from "../../helpers/inProcess.js";
+import { analyzePaths, comparable } from "../../helpers/inProcess.js";
 import { prng } from "../../helpers/randomSessions.js";
 import { canonicalText, v0Trajectory, v1Jsonl, type AbstractSession, type CallSpec, type Step } from "./openhandsWriters.js";
 
@@ -41,12 +40,6 @@ function randomSession(random: () => number, index: number): AbstractSession {
     });
   });
   return { id: `oh-${index}-${int(1000, 9999)}`, runs };
-}
-
-function comparable(analysis: Analysis) {
-  const findings = analysis.runs.flatMap((run) => run.findings).map((f) => [f.session, f.run, f.agent, f.call, f.tool, f.detector, f.level, f.count, f.afterStop].join(" "));
-  const runs = analysis.runs.map((r) => [r.session, r.run, r.agent, r.calls, r.compactions].join(" "));
-  return { findings: findings.sort(), runs: runs.sort() };
 }
 
 describe("OpenHands files and canonical events of the same random sessions", () => {
