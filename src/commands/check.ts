@@ -9,7 +9,7 @@ import { Chalk, type ChalkInstance } from "chalk";
 import type { Command } from "commander";
 import { dirname } from "node:path";
 import { expandPaths, InputError } from "../adapters/discovery.js";
-import { eventIndex } from "../adapters/openhands/files.js";
+import { eventIndex, groupOpenHandsFiles } from "../adapters/openhands/files.js";
 import type { ResolvedConfig } from "../core/config.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { diffLines, unifiedHunks } from "../reporters/lineDiff.js";
@@ -92,25 +92,12 @@ function describe(file: string, snapshot: string, comparison: Comparison, chalk:
   }
 }
 
-/** What check compares: each file, except the event files of one OpenHands conversation, which are one input named by their folder. */
+/**
+ * What check compares: each file, except the event files of one OpenHands conversation, which are one
+ * input named by their folder (grouped and ordered as analyze reads them).
+ */
 function checkInputs(files: readonly string[]): Array<{ name: string; files: string[] }> {
-  const inputs: Array<{ name: string; files: string[] }> = [];
-  const folders = new Map<string, string[]>();
-  for (const file of files) {
-    if (eventIndex(file) === undefined) {
-      inputs.push({ name: file, files: [file] });
-      continue;
-    }
-    const folder = dirname(file);
-    const unit = folders.get(folder);
-    if (unit) unit.push(file);
-    else {
-      const created = [file];
-      folders.set(folder, created);
-      inputs.push({ name: folder, files: created });
-    }
-  }
-  return inputs;
+  return groupOpenHandsFiles(files).map((unit) => ({ name: eventIndex(unit[0]!) === undefined ? unit[0]! : dirname(unit[0]!), files: unit }));
 }
 
 export async function runCheck(paths: string[], options: CheckOptions, io: Io): Promise<number> {
