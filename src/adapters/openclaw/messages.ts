@@ -10,6 +10,7 @@
  */
 import { idText as sharedIdText } from "../shared/ids.js";
 import { textOf, type StringForm } from "../../core/byteText.js";
+import { unknownToolName } from "../../core/hashing.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 
 /** Ids and names are text; `args` / `outcome` keep the form of the line they came from (jsonBytes.ts). */
@@ -114,4 +115,13 @@ export function toolResultMessage(
   const tool = nameText(own(message, "toolName"), form);
   if (id === undefined && tool === undefined) return { ok: false, reason: "toolResult without toolCallId or toolName" };
   return { ok: true, value: { id, tool, outcome: outcomeOf(message, own(message, "isError") === true), form } };
+}
+
+/**
+ * Whether a result is a thrown error whose text names an unknown tool (the runtime's own "no such
+ * tool" errors): such a result with no call is the runtime's attempt of that call (inputs.md §2).
+ */
+export function namesUnknownTool(message: ToolResultMessage): boolean {
+  const { outcome, form } = message;
+  return "error" in outcome && typeof outcome.error === "string" && unknownToolName(textOf(form, outcome.error)) !== undefined;
 }

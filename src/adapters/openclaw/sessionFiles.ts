@@ -91,9 +91,3 @@ export function groupSessionFiles(files: readonly string[]): string[][] {
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
-
-/** Whether a file of a unit is a copy whose entries count only when no other file holds them. */
-export function isCopyFile(file: string): boolean {
-  const role = sessionFileName(file)?.role;
-  return role === "checkpoint" || role === "backup";
-}

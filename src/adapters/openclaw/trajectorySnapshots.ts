@@ -29,12 +29,11 @@
  */
 import { createHash } from "node:crypto";
 import type { LoopEvent } from "../../core/events.js";
-import { unknownToolName } from "../../core/hashing.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { quote } from "../../core/quote.js";
 import type { AdapterContext } from "../adapter.js";
 import { CallSequencer, type SequencedCall, type SequencedResult } from "../shared/callSequencer.js";
-import { idText, toolCallBlocks, toolResultMessage } from "./messages.js";
+import { idText, namesUnknownTool, toolCallBlocks, toolResultMessage } from "./messages.js";
 
 /** Who the events of a snapshot belong to. */
 export interface SnapshotIdentity {
@@ -117,8 +116,7 @@ export class SnapshotReplay {
       return;
     }
     // No snapshot holds its call.
-    const error = "error" in result.outcome ? result.outcome.error : undefined;
-    if (result.tool === undefined || typeof error !== "string" || unknownToolName(error) === undefined) {
+    if (result.tool === undefined || !namesUnknownTool(parsed.value)) {
       return this.note(this.line, `toolResult ${quote(result.id)} of a call no snapshot holds; not replayed`);
     }
     this.callIds.add(result.id);

@@ -18,12 +18,10 @@
  * replayed as a call of its `toolName` with absent arguments, immediately followed by the result.
  * Other orphans go to replay as they are (which ignores them with a diagnostic).
  */
-import { textOf } from "../../core/byteText.js";
 import type { LoopEvent } from "../../core/events.js";
-import { unknownToolName } from "../../core/hashing.js";
 import type { AdapterContext } from "../adapter.js";
 import { CallSequencer, type SequencedCall, type SequencedResult } from "../shared/callSequencer.js";
-import type { ToolCallBlock, ToolResultMessage } from "./messages.js";
+import { namesUnknownTool, type ToolCallBlock, type ToolResultMessage } from "./messages.js";
 import { RunSegments } from "./runNaming.js";
 
 export interface TranscriptIdentity {
@@ -167,11 +165,4 @@ export class TranscriptReplay {
     if (emitted.used) this.context.tally.used();
     else this.context.tally.ignored(this.file, line, emitted.reason);
   }
-}
-
-/** Whether a failed result's text names an unknown tool (the runtime's own "no such tool" errors). */
-function namesUnknownTool(message: ToolResultMessage): boolean {
-  const { outcome, form } = message;
-  if ("error" in outcome) return typeof outcome.error === "string" && unknownToolName(textOf(form, outcome.error)) !== undefined;
-  return false;
 }
