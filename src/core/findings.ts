@@ -5,6 +5,7 @@
 import type { DetectorName, ThresholdName } from "./detectors.js";
 import type { GuardWindow } from "./postCompactionGuard.js";
 import type { ProfileChoice } from "./profiles/profile.js";
+import type { RunTimeline } from "./timeline.js";
 
 export type FindingLevel = "warning" | "critical" | "abort";
 
@@ -72,6 +73,8 @@ export interface ReplayedRun extends RunBase {
   readonly findings: readonly ReplayedFinding[];
   /** The detector generation the run was replayed under, and why (absent: the default, not asked for). */
   readonly profile?: ProfileChoice;
+  /** The run's calls in order, when the analysis was asked for them (`--format html`). */
+  readonly timeline?: RunTimeline;
   readonly source?: undefined;
 }
 

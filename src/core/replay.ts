@@ -13,12 +13,18 @@ import type { GuardWindow } from "./postCompactionGuard.js";
 import type { PreparedEvent } from "./prepare.js";
 import { PROFILES } from "./profiles/index.js";
 import type { ProfileChoice, ProfileName, ProfileSession, RunEngine } from "./profiles/profile.js";
+import { TimelineRecorder, type RunTimeline } from "./timeline.js";
 
 /** The effective config for a run's agent (`null` = no agent known) under the run's profile. */
 export type ConfigForAgent = (agent: string | null, profile: ProfileName) => ResolvedConfig;
 
 /** The profile a run replays under, from the build version its run_start records (if any). */
 export type ProfileForRun = (harnessVersion: string | undefined) => ProfileChoice;
+
+export interface ReplayOptions {
+  /** Keep each run's calls in order (`RunTimeline`): only a picture of the run needs them. */
+  readonly timelines?: boolean;
+}
 
 const CONFIGURABLE: ProfileChoice = { profile: "configurable", reason: "default" };
 const ALWAYS_CONFIGURABLE: ProfileForRun = () => CONFIGURABLE;
@@ -43,6 +49,8 @@ interface RunState {
   open: boolean;
   /** The run's detection state, made when first needed (the agent, hence the config, may come late). */
   engine: RunEngine | undefined;
+  /** Only when timelines are asked for (absent otherwise, so that runs cost what they did). */
+  timeline?: RunTimeline;
 }
 
 /** Shared by every run without findings or guard windows (most runs), instead of two arrays each. */
@@ -67,11 +75,16 @@ export class Replayer {
   private readonly runs = new Map<string, RunState>();
   private readonly sessionHistories = new Map<string, HistoryEntry>();
   private readonly runHistories = new Map<string, HistoryEntry>();
+  /** Timelines of the open runs, by run id (undefined: timelines not asked for). */
+  private readonly recorders: Map<string, TimelineRecorder> | undefined;
 
   constructor(
     private readonly configFor: ConfigForAgent,
     private readonly profileFor: ProfileForRun = ALWAYS_CONFIGURABLE,
-  ) {}
+    options: ReplayOptions = {},
+  ) {
+    this.recorders = options.timelines === true ? new Map() : undefined;
+  }
 
   /** Histories held in memory: one per session (or session-less run) that has a run still open. */
   get heldHistories(): number {
@@ -87,6 +100,7 @@ export class Replayer {
         return this.close(state);
       case "compaction": {
         state.compactions++;
+        this.recorders?.get(state.run)?.compaction(state.calls);
         const closed = this.engineOf(state).compaction(state.calls);
         if (closed) state.guardWindows = appended(state.guardWindows, closed);
         return;
@@ -145,6 +159,11 @@ export class Replayer {
 
   private reopen(state: RunState): void {
     state.open = true;
+    if (this.recorders) {
+      const recorder = new TimelineRecorder(state.timeline);
+      state.timeline = recorder.timeline;
+      this.recorders.set(state.run, recorder);
+    }
     const [histories, key] = this.historySlot(state);
     const entry = histories.get(key);
     if (entry) entry.openRuns++;
@@ -157,6 +176,7 @@ export class Replayer {
     const window = state.engine?.openWindow();
     if (window) state.guardWindows = appended(state.guardWindows, window);
     state.engine = undefined;
+    this.recorders?.delete(state.run);
     const [histories, key] = this.historySlot(state);
     const entry = histories.get(key);
     // With no run of the session open, its old records can never be seen again: free them.
@@ -175,6 +195,7 @@ export class Replayer {
   private call(state: RunState, event: CallEvent): void {
     const engine = this.engineOf(state);
     state.calls = event.call;
+    this.recorders?.get(state.run)?.call(event.call, event.tool);
     const verdict = engine.call(event);
     if (!verdict) return;
     this.addFinding(state, {

@@ -18,6 +18,12 @@ import { Replayer, type ConfigForAgent, type ProfileForRun } from "../core/repla
 import { readInputs, readUnit, type InputOptions, type PreparedSink, type ReadSummary, type UnusableFile } from "./reading.js";
 
 export type { InputOptions, ProgressSink, ReadSummary, UnusableFile } from "./reading.js";
+
+/** How to read and replay: plain data, so that it crosses to worker threads. */
+export interface AnalysisOptions extends InputOptions {
+  /** Keep each replayed run's calls in order (`ReplayedRun.timeline`), for the formats that draw them. */
+  readonly timelines?: boolean;
+}
 export { readEvents } from "./reading.js";
 
 export interface PreparedFile {
@@ -93,7 +99,7 @@ export interface FileAnalysis {
 }
 
 /** One input file as a unit of its own (tests, and inputs that name a single file). */
-export function analyzeFile(path: string, digest: Digest, configFor: ConfigForAgent, options: InputOptions = {}, onLive?: (event: LiveEvent) => void): Promise<FileAnalysis> {
+export function analyzeFile(path: string, digest: Digest, configFor: ConfigForAgent, options: AnalysisOptions = {}, onLive?: (event: LiveEvent) => void): Promise<FileAnalysis> {
   return analyzeUnit([path], digest, configFor, options, onLive);
 }
 
@@ -105,21 +111,26 @@ export async function analyzeUnit(
   unit: InputUnit,
   digest: Digest,
   configFor: ConfigForAgent,
-  options: InputOptions = {},
+  options: AnalysisOptions = {},
   onLive?: (event: LiveEvent) => void,
 ): Promise<FileAnalysis> {
   const agentsResolved: Array<{ agent: string | null; profile: ProfileName }> = [];
   const asked = new Set<string>();
   const profiles = selectProfiles(options.profile, digest);
+  const replayOptions = { timelines: options.timelines === true };
   const newReplayer = () =>
-    new Replayer((agent, profile) => {
-      const key = `${profile}\u0000${agent ?? ""}\u0000${agent === null}`;
-      if (!asked.has(key)) {
-        asked.add(key);
-        agentsResolved.push({ agent, profile });
-      }
-      return configFor(agent, profile);
-    }, profiles.profileFor);
+    new Replayer(
+      (agent, profile) => {
+        const key = `${profile}\u0000${agent ?? ""}\u0000${agent === null}`;
+        if (!asked.has(key)) {
+          asked.add(key);
+          agentsResolved.push({ agent, profile });
+        }
+        return configFor(agent, profile);
+      },
+      profiles.profileFor,
+      replayOptions,
+    );
   let replayer = newReplayer();
   const tally = new LineTally();
   const liveEvents: LiveEvent[] = [];
@@ -173,13 +184,13 @@ export async function analyzeInputs(
   paths: readonly string[],
   digest: Digest,
   configFor: ConfigForAgent,
-  options: InputOptions = {},
+  options: AnalysisOptions = {},
 ): Promise<Analysis> {
   return analyzeSerially(await expandUnits(paths), digest, configFor, options);
 }
 
 /** Analyses already expanded input units one after another. */
-export async function analyzeSerially(units: readonly InputUnit[], digest: Digest, configFor: ConfigForAgent, options: InputOptions): Promise<Analysis> {
+export async function analyzeSerially(units: readonly InputUnit[], digest: Digest, configFor: ConfigForAgent, options: AnalysisOptions): Promise<Analysis> {
   const parts: FileAnalysis[] = [];
   const book = new LiveRunBook();
   for (const unit of units) parts.push(await analyzeUnit(unit, digest, configFor, options, (event) => book.push(event)));

@@ -16,7 +16,7 @@ import { Worker } from "node:worker_threads";
 import { InputError, expandUnits, type InputUnit } from "../adapters/discovery.js";
 import type { ConfigForAgent } from "../core/replay.js";
 import type { Digest } from "../core/hashing.js";
-import { analyzeUnit, analyzeSerially, mergeAnalyses, type Analysis, type FileAnalysis, type InputOptions, type ProgressSink } from "./analysis.js";
+import { analyzeUnit, analyzeSerially, mergeAnalyses, type Analysis, type AnalysisOptions, type FileAnalysis, type ProgressSink } from "./analysis.js";
 import { createConfigResolver, type ConfigOptions } from "./configResolution.js";
 
 /** Below this much input, starting a worker (~100 ms of CPU: isolate, modules, JIT) costs more than it saves. */
@@ -28,7 +28,8 @@ const YOUNG_GENERATION_MB = 16;
 /** What a worker needs to rebuild the pipeline: plain data only (functions do not cross threads). */
 export interface WorkerSetup {
   readonly config: ConfigOptions;
-  readonly input: Omit<InputOptions, "onProgress">;
+  /** Reading and replay options (timelines included: a worker's runs carry them back when asked). */
+  readonly input: Omit<AnalysisOptions, "onProgress">;
 }
 
 /**
