@@ -36,14 +36,19 @@ interface AnalyzeOptions extends CommonOptions {
 export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: Io, version: string): Promise<number> {
   const resolver = await createConfigResolver(options, io.env);
   const digest = await loadXxhashDigest();
-  const input = { inputFormat: options.inputFormat, activeBranch: options.activeBranch, ...(options.profile !== undefined && { profile: options.profile }) };
+  const reporter = REPORTERS[options.format]!;
+  const input = {
+    inputFormat: options.inputFormat,
+    activeBranch: options.activeBranch,
+    ...(options.profile !== undefined && { profile: options.profile }),
+    ...(reporter.needs?.timelines === true && { timelines: true }),
+  };
   const config = { config: options.config, agent: options.agent, set: options.set, profile: options.profile };
   const configFor = (agent: string | null, profile: ProfileName) => resolver.effectiveFor(agent, profile).config;
   const analysis = await analyzeAll(inputPaths(paths, io, options.quiet, options.agentHome), digest, configFor, { config, input }, io.env, progressDisplay(io, options));
   const report = buildReport(analysis, configSummary(resolver, analysis.runs, options), version);
   reportNotices(io, resolver, options.quiet);
   reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);
-  const reporter = REPORTERS[options.format]!;
   writeReport(io, reporter(report, { all: options.all === true, verbose: options.verbose === true, color: useColor(options, io), width: io.columns }));
 
   if (strictViolation(io, options, analysis.lines.skipped)) return EXIT.usage;

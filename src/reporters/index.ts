@@ -1,5 +1,6 @@
 /** The output formats, by name: each a function from report data to text (like eslint's formatters). */
 import { githubReporter } from "./github.js";
+import { htmlReporter } from "./html/page.js";
 import { jsonReporter } from "./json.js";
 import { markdownReporter } from "./markdown.js";
 import { ndjsonReporter } from "./ndjson.js";
@@ -12,6 +13,7 @@ export const REPORTERS: Readonly<Record<string, Reporter>> = {
   ndjson: ndjsonReporter,
   markdown: markdownReporter,
   github: githubReporter,
+  html: htmlReporter,
 };
 
 export const REPORT_FORMATS = Object.keys(REPORTERS);

@@ -108,7 +108,10 @@ export interface ReportOptions {
  */
 export type ReportOutput = string | Iterable<string>;
 
-export type Reporter = (report: ReportModel, options: ReportOptions) => ReportOutput;
+export type Reporter = ((report: ReportModel, options: ReportOptions) => ReportOutput) & {
+  /** What the format needs the analysis to keep beyond findings (per-call timelines: html); others pay nothing for it. */
+  readonly needs?: { readonly timelines?: boolean };
+};
 
 /** The whole text of a report. */
 export function reportText(output: ReportOutput): string {

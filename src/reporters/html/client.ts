@@ -1,0 +1,310 @@
+/**
+ * The page's script (inline, allowed by its hash in the Content-Security-Policy): it reads the
+ * page data (html/data.ts) from the JSON element and builds the runs with DOM calls. Text from the
+ * input only ever goes through `textContent` (never innerHTML, never an attribute a browser would
+ * follow: no href, src or event handler), so no string of the transcript can become markup or code.
+ * Plain ES2020 kept in a string: the page must not depend on a bundler, and its hash is taken of
+ * exactly this text.
+ */
+export const CLIENT_SCRIPT = String.raw`
+"use strict";
+(function () {
+  var SVG = "http://www.w3.org/2000/svg";
+  var W = 1000;
+  var LIST_LIMIT = 300;
+  var MAX_CALL_MARKS = 2000;
+  var TOOL_COLOURS = ["#4e79a7", "#59a14f", "#76b7b2", "#9c755f", "#b07aa1", "#a0cbe8", "#8cd17d", "#86bcb6", "#d4a6c8", "#79706e"];
+  var UNKNOWN_TOOL = "#c4c8cf";
+  var SEVERITY = { 3: "abort", 2: "block", 1: "warning", 0.5: "veto", 0: "none" };
+  var LEVEL = { 1: "warning", 2: "block", 3: "abort" };
+  var data = JSON.parse(document.getElementById("looplens-data").textContent);
+  var root = document.getElementById("report");
+
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+  function svgEl(tag, cls, attrs) {
+    var node = document.createElementNS(SVG, tag);
+    if (cls) node.setAttribute("class", cls);
+    for (var key in attrs) node.setAttribute(key, String(attrs[key]));
+    return node;
+  }
+  function tip(node, text) {
+    var title = document.createElementNS(SVG, "title");
+    title.textContent = text;
+    node.appendChild(title);
+    return node;
+  }
+  function canvas(height) {
+    return svgEl("svg", "", { viewBox: "0 0 " + W + " " + height, preserveAspectRatio: "none", height: height, role: "img" });
+  }
+  // One colour per tool name across the page, in order of first appearance (worst runs first).
+  var colours = new Map();
+  function colourOf(run, tool) {
+    if (tool < 0) return UNKNOWN_TOOL;
+    var name = run.tools[tool];
+    if (!colours.has(name)) colours.set(name, TOOL_COLOURS[colours.size % TOOL_COLOURS.length]);
+    return colours.get(name);
+  }
+  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+  function placed(cls, text, percent) {
+    // Centred on its call, but kept inside the lane near either end.
+    var span = el("span", cls + (percent > 88 ? " end" : percent < 8 ? " start" : ""), text);
+    span.style.left = percent + "%";
+    return span;
+  }
+  function badgeText(run) {
+    if (run.firstStop) return (run.firstStop.kind === "abort" ? "aborted" : "blocked") + " at call " + run.firstStop.call;
+    if (run.severity === 1) return "warnings";
+    if (run.severity === 0.5) return "runtime vetoes";
+    return "no findings";
+  }
+
+  function header() {
+    root.appendChild(el("h1", "", "looplens report"));
+    var head = el("div", "header");
+    head.appendChild(el("div", "", data.title));
+    data.header.forEach(function (line) { head.appendChild(el("div", "", line)); });
+    root.appendChild(head);
+    var summary = el("div", "summary");
+    data.summary.forEach(function (line) { summary.appendChild(el("div", "", line)); });
+    root.appendChild(summary);
+  }
+
+  function legend() {
+    var box = el("div", "legend");
+    [["warning", "warning"], ["block", "block (critical verdict)"], ["abort", "abort"], ["stop", "first would-be stop"], ["compaction", "compaction"], ["guard", "post-compaction guard window"]].forEach(function (item) {
+      var span = el("span");
+      span.appendChild(el("i", "sw " + item[0]));
+      span.appendChild(document.createTextNode(item[1]));
+      box.appendChild(span);
+    });
+    return box;
+  }
+
+  function timeline(run) {
+    var n = Math.max(run.calls, 1);
+    var x = function (afterCalls) { return (afterCalls / n) * W; };
+    var lane = el("div", "lane");
+    var notes = el("div", "notes");
+    var svg = canvas(50);
+    run.guardWindows.forEach(function (v, i, a) {
+      if (i % 3) return;
+      var from = a[i], to = Math.min(a[i + 1], n);
+      svg.appendChild(tip(svgEl("rect", "guard", { x: x(from), y: 0, width: Math.max(x(to) - x(from), 1), height: 50 }), "post-compaction guard window: calls " + (from + 1) + "-" + to + (a[i + 2] ? " (aborted)" : "")));
+    });
+    var slot = W / n;
+    var call = 0;
+    for (var s = 0; s < run.segments.length; s += 2) {
+      var tool = run.segments[s], length = run.segments[s + 1];
+      var name = tool >= 0 ? run.tools[tool] : "call";
+      var colour = colourOf(run, tool);
+      var pieces = run.calls <= MAX_CALL_MARKS ? length : 1;
+      var width = (length / pieces) * slot;
+      for (var p = 0; p < pieces; p++) {
+        var first = call + (p * length) / pieces;
+        var mark = svgEl("rect", "call", { x: first * slot, y: 16, width: n <= 300 ? Math.max(width - slot * 0.18, 0.5) : width, height: 32, fill: colour });
+        var label = pieces === length ? "call " + (first + 1) : "calls " + (call + 1) + "-" + (call + length);
+        svg.appendChild(tip(mark, label + ": " + name));
+      }
+      call += length;
+    }
+    for (var m = 0; m < run.marks.length; m += 3) {
+      var from = run.marks[m] - 1, to = run.marks[m + 1], level = run.marks[m + 2];
+      var range = from + 1 === to ? "call " + to : "calls " + (from + 1) + "-" + to;
+      svg.appendChild(tip(svgEl("rect", "finding mark-" + level, { x: x(from), y: 2, width: Math.max(x(to) - x(from), 2), height: 10 }), range + ": " + LEVEL[level]));
+    }
+    run.compactionsAfter.forEach(function (after) {
+      svg.appendChild(tip(svgEl("line", "compaction ns", { x1: x(after), x2: x(after), y1: 0, y2: 50 }), "compaction after call " + after));
+      notes.appendChild(placed("", "compaction", (after / n) * 100));
+    });
+    if (run.firstStop) {
+      var abort = run.firstStop.kind === "abort";
+      var at = x(run.firstStop.call - 0.5);
+      svg.appendChild(svgEl("line", "stop ns" + (abort ? " abort" : ""), { x1: at, x2: at, y1: 0, y2: 50 }));
+      notes.appendChild(placed(abort ? "abortnote" : "stopnote", "would " + (abort ? "abort" : "block") + " at " + run.firstStop.call, ((run.firstStop.call - 0.5) / n) * 100));
+    }
+    lane.appendChild(notes);
+    lane.appendChild(svg);
+    var axis = el("div", "axis");
+    var ticks = [1];
+    var step = Math.max(1, Math.ceil(n / 8 / 5) * 5);
+    for (var t = step; t < n - step / 2; t += step) ticks.push(t);
+    if (n > 1) ticks.push(n);
+    ticks.forEach(function (tick, i) {
+      axis.appendChild(placed("", i === 0 ? "call 1" : String(tick), i === 0 ? 0 : tick === n ? 100 : ((tick - 0.5) / n) * 100));
+    });
+    lane.appendChild(axis);
+    return lane;
+  }
+
+  function toolLegend(run) {
+    var box = el("div", "tools");
+    box.appendChild(el("b", "", "calls by tool"));
+    run.tools.slice(0, 40).forEach(function (name, i) {
+      var span = el("span");
+      var sw = el("i", "sw");
+      sw.style.background = colourOf(run, i);
+      span.appendChild(sw);
+      span.appendChild(document.createTextNode(name));
+      box.appendChild(span);
+    });
+    if (run.tools.length > 40) box.appendChild(el("span", "", "and " + (run.tools.length - 40) + " more tools"));
+    return box;
+  }
+
+  function chart(run, pattern) {
+    var n = Math.max(run.calls, 1), H = 64, top = 6;
+    var ymax = 1;
+    pattern.thresholds.forEach(function (t) { ymax = Math.max(ymax, t.value); });
+    for (var i = 1; i < pattern.points.length; i += 3) ymax = Math.max(ymax, pattern.points[i]);
+    ymax = Math.ceil(ymax * 1.1);
+    var y = function (count) { return H - (count / ymax) * (H - top); };
+    var x = function (c) { return ((c - 0.5) / n) * W; };
+    var row = el("div", "row pattern");
+    var label = el("div", "plabel", pattern.label);
+    var last = pattern.points.length - 3;
+    var a0 = pattern.points;
+    var climb = last === 0 ? "count " + a0[1] + " at call " + a0[0] : "count " + a0[1] + " \u2192 " + a0[last + 1] + " over calls " + a0[0] + "\u2013" + a0[last];
+    label.appendChild(el("small", "", climb));
+    row.appendChild(label);
+    var box = el("div", "chart");
+    var svg = canvas(H);
+    pattern.thresholds.forEach(function (t) {
+      var stopping = t.name !== "warningThreshold";
+      svg.appendChild(svgEl("line", "threshold ns" + (stopping ? " stopping" : ""), { x1: 0, x2: W, y1: y(t.value), y2: y(t.value) }));
+      var tl = el("span", "tlabel", t.name + "=" + t.value);
+      tl.style.top = (y(t.value) / H) * 100 + "%";
+      box.appendChild(tl);
+    });
+    for (var p = 0; p + 3 < pattern.points.length; p += 3) {
+      var a = pattern.points, lvl = a[p + 5];
+      svg.appendChild(svgEl("line", "count ns l" + lvl, { x1: x(a[p]), y1: y(a[p + 1]), x2: x(a[p + 3]), y2: y(a[p + 4]) }));
+    }
+    for (var d = 0; d < pattern.points.length; d += 3) {
+      var px = x(pattern.points[d]), py = y(pattern.points[d + 1]);
+      svg.appendChild(tip(svgEl("line", "dot ns l" + pattern.points[d + 2], { x1: px, y1: py, x2: px + 0.01, y2: py }), "call " + pattern.points[d] + ": count " + pattern.points[d + 1] + " (" + LEVEL[pattern.points[d + 2]] + ")"));
+    }
+    box.appendChild(svg);
+    row.appendChild(box);
+    return row;
+  }
+
+  function findingsTable(run) {
+    var table = el("table", "findings");
+    var head = el("tr");
+    ["call", "line", "tool", "detector", "level", "count", "threshold", "explanation"].forEach(function (h) { head.appendChild(el("th", "", h)); });
+    table.appendChild(head);
+    run.rows.forEach(function (r) {
+      var tr = el("tr", "finding-row" + (r.afterStop ? " after" : ""));
+      tr.appendChild(el("td", "mono nowrap", r.calls));
+      tr.appendChild(el("td", "mono nowrap", r.line));
+      tr.appendChild(el("td", "mono", r.tool));
+      tr.appendChild(el("td", "mono", r.detector));
+      var level = el("td", "lvl nowrap " + r.level, r.level);
+      if (r.verdicts > 1) level.appendChild(el("span", "times", " \u00d7" + r.verdicts));
+      tr.appendChild(level);
+      tr.appendChild(el("td", "mono nowrap", r.count));
+      tr.appendChild(el("td", "mono nowrap", r.threshold));
+      tr.appendChild(el("td", "msg", (r.afterStop ? "(after the first stop) " : "") + r.message));
+      table.appendChild(tr);
+    });
+    return table;
+  }
+
+  function runCard(run) {
+    var card = el("section", "run sev-" + SEVERITY[run.severity]);
+    var h = el("h2");
+    h.appendChild(el("span", "badge sev-" + SEVERITY[run.severity], badgeText(run)));
+    h.appendChild(el("span", "id", "run " + run.id));
+    card.appendChild(h);
+    var who = [run.agent !== null ? "agent " + run.agent : "", run.session !== null ? "session " + run.session : "", run.file, plural(run.calls, "call"), plural(run.compactions, "compaction")];
+    if (run.recordedVetoes > 0) who.push(plural(run.recordedVetoes, "call") + " really blocked by the live runtime");
+    if (run.profile) who.push(run.profile);
+    card.appendChild(el("div", "meta", who.filter(Boolean).join(" \u00b7 ")));
+    // The calls and the count charts share one x axis: a label column, then the drawing.
+    var rows = el("div", "rows");
+    if (run.calls > 0) {
+      var lane = el("div", "row");
+      lane.appendChild(toolLegend(run));
+      lane.appendChild(timeline(run));
+      rows.appendChild(lane);
+    }
+    run.patterns.forEach(function (pattern) { rows.appendChild(chart(run, pattern)); });
+    card.appendChild(rows);
+    if (run.rows.length > 0) card.appendChild(findingsTable(run));
+    if (run.rowsNotShown > 0) card.appendChild(el("p", "more", run.rowsNotShown + " more rows not shown (the table and json formats list them)"));
+    card.searchText = [run.id, run.agent, run.session, run.file, SEVERITY[run.severity]].concat(run.tools, run.rows.map(function (r) { return r.tool + " " + r.detector + " " + r.level; })).join(" ").toLowerCase();
+    return card;
+  }
+
+  function listedSection() {
+    var box = el("section", "listed");
+    box.appendChild(el("h2", "", data.listed.length + " more runs, listed (only the worst " + data.drawn.length + " are drawn)"));
+    var table = el("table", "listed-runs");
+    box.appendChild(table);
+    var more = el("p", "more");
+    box.appendChild(more);
+    data.listed.forEach(function (run) {
+      run.searchText = [run.id, run.agent, run.session, run.file, SEVERITY[run.severity]].join(" ").toLowerCase();
+    });
+    box.show = function (query) {
+      table.textContent = "";
+      var head = el("tr");
+      ["run", "level", "findings", "calls", "stop", "file"].forEach(function (h) { head.appendChild(el("th", "", h)); });
+      table.appendChild(head);
+      var matches = data.listed.filter(function (run) { return run.searchText.indexOf(query) >= 0; });
+      matches.slice(0, LIST_LIMIT).forEach(function (run) {
+        var tr = el("tr", "listed-row");
+        tr.appendChild(el("td", "mono", run.id));
+        tr.appendChild(el("td", "lvl " + SEVERITY[run.severity], SEVERITY[run.severity]));
+        tr.appendChild(el("td", "mono", run.findings));
+        tr.appendChild(el("td", "mono", run.calls));
+        tr.appendChild(el("td", "mono", run.stopCall === null ? "" : "call " + run.stopCall));
+        tr.appendChild(el("td", "mono", run.file));
+        table.appendChild(tr);
+      });
+      more.textContent = matches.length > LIST_LIMIT ? matches.length - LIST_LIMIT + " more match; narrow the filter" : "";
+      box.hidden = matches.length === 0;
+    };
+    return box;
+  }
+
+  header();
+  var toolbar = el("div", "toolbar");
+  var filter = el("input", "filter");
+  filter.type = "search";
+  filter.placeholder = "Filter runs: id, agent, session, file, tool, detector, level";
+  filter.setAttribute("aria-label", "filter runs");
+  var count = el("span", "count");
+  toolbar.appendChild(filter);
+  toolbar.appendChild(count);
+  toolbar.appendChild(legend());
+  root.appendChild(toolbar);
+  var cards = data.drawn.map(runCard);
+  cards.forEach(function (card) { root.appendChild(card); });
+  var listed = data.listed.length > 0 ? listedSection() : null;
+  if (listed) root.appendChild(listed);
+  if (data.drawn.length === 0) root.appendChild(el("p", "more", "No runs with findings."));
+  if (data.notShown > 0) root.appendChild(el("p", "more", plural(data.notShown, "run") + " without findings not shown (--all shows them)"));
+  var total = data.drawn.length + data.listed.length;
+  function apply() {
+    var query = filter.value.trim().toLowerCase();
+    var shown = 0;
+    cards.forEach(function (card) {
+      card.hidden = card.searchText.indexOf(query) < 0;
+      if (!card.hidden) shown++;
+    });
+    if (listed) {
+      listed.show(query);
+      shown += data.listed.filter(function (run) { return run.searchText.indexOf(query) >= 0; }).length;
+    }
+    count.textContent = shown + " of " + plural(total, "run") + " shown";
+  }
+  filter.addEventListener("input", apply);
+  apply();
+})();
+`;

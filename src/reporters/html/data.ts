@@ -1,0 +1,253 @@
+/**
+ * What the HTML page draws, computed from the report model: runs sorted worst first, the worst
+ * `DRAWN_RUNS` in full (calls, findings, patterns, table rows), the rest as one line each. Every
+ * string from the input is sanitized (controls and bidi overrides removed) and clipped here, so the
+ * page script only places text, and a multi-megabyte name costs no more than a short one.
+ */
+import type { ResolvedConfig } from "../../core/config.js";
+import type { ThresholdName } from "../../core/detectors.js";
+import { detectorInfo } from "../../core/detectorInfo.js";
+import { LEVEL_RANK, levelLabel, type ReplayedFinding, type ReplayedRun } from "../../core/findings.js";
+import { configHeaderLines } from "../configView.js";
+import { callRange, groupFindings } from "../findingGroups.js";
+import type { ReportModel, ReportOptions } from "../model.js";
+import { detectorState, plural, runProfileLine } from "../phrases.js";
+import { clip, ID_WIDTH } from "../sanitize.js";
+
+/** Runs drawn in full; the others are listed (a page of thousands of timelines is not usable). */
+export const DRAWN_RUNS = 200;
+/** Per run: table rows and count charts shown (`--verbose` on a long loop makes thousands of rows). */
+const MAX_ROWS = 500;
+const MAX_PATTERNS = 6;
+/** Points of one count chart: more than a chart is wide only costs page size. */
+const MAX_POINTS = 600;
+
+/** How bad a run is, worst first: 3 abort, 2 block, 1 warning (LEVEL_RANK), 0.5 vetoes only, 0 nothing. */
+export type Severity = 3 | 2 | 1 | 0.5 | 0;
+
+export interface PageRow {
+  readonly calls: string;
+  readonly line: number;
+  readonly tool: string;
+  readonly detector: string;
+  readonly level: "warning" | "block" | "abort";
+  readonly verdicts: number;
+  readonly count: string;
+  readonly threshold: string;
+  readonly afterStop: boolean;
+  readonly message: string;
+}
+
+export interface PagePattern {
+  readonly label: string;
+  readonly thresholds: ReadonlyArray<{ readonly name: string; readonly value: number }>;
+  /** Flattened [call, count, level rank] per verdict. */
+  readonly points: readonly number[];
+}
+
+export interface DrawnRun {
+  readonly id: string;
+  readonly agent: string | null;
+  readonly session: string | null;
+  readonly file: string;
+  readonly calls: number;
+  readonly compactions: number;
+  readonly severity: Severity;
+  readonly firstStop: { readonly kind: "block" | "abort"; readonly call: number } | null;
+  readonly recordedVetoes: number;
+  readonly profile: string | null;
+  readonly tools: readonly string[];
+  /** Flattened [tool index, number of calls] runs of calls in order; tool -1: not recorded. */
+  readonly segments: readonly number[];
+  readonly compactionsAfter: readonly number[];
+  /** Flattened [armed after call, last call of the window, 1 if it aborted]. */
+  readonly guardWindows: readonly number[];
+  /** Flattened [first call, last call, level rank]: consecutive calls with the same worst finding. */
+  readonly marks: readonly number[];
+  readonly patterns: readonly PagePattern[];
+  readonly rows: readonly PageRow[];
+  readonly rowsNotShown: number;
+}
+
+export interface ListedRun {
+  readonly id: string;
+  readonly agent: string | null;
+  readonly session: string | null;
+  readonly file: string;
+  readonly calls: number;
+  readonly findings: number;
+  readonly severity: Severity;
+  readonly stopCall: number | null;
+}
+
+export interface PageData {
+  readonly title: string;
+  readonly header: readonly string[];
+  readonly summary: readonly string[];
+  readonly drawn: readonly DrawnRun[];
+  readonly listed: readonly ListedRun[];
+  /** Runs without findings left out (no --all). */
+  readonly notShown: number;
+}
+
+const text = (value: string, width: number) => clip(value, width);
+const id = (value: string | null) => (value === null ? null : text(value, ID_WIDTH));
+
+function severityOf(run: ReplayedRun): Severity {
+  let worst = 0;
+  for (const finding of run.findings) worst = Math.max(worst, LEVEL_RANK[finding.level]);
+  if (worst === 0 && run.recordedVetoes > 0) return 0.5;
+  return worst as Severity;
+}
+
+/** Worst first; then more findings first; then input order (the sort is stable). */
+function worstFirst(runs: readonly ReplayedRun[]): Array<{ run: ReplayedRun; severity: Severity }> {
+  return runs.map((run) => ({ run, severity: severityOf(run) })).sort((a, b) => b.severity - a.severity || b.run.findings.length - a.run.findings.length);
+}
+
+function segmentsOf(run: ReplayedRun): number[] {
+  const callTools = run.timeline?.callTools;
+  if (!callTools) return run.calls > 0 ? [-1, run.calls] : [];
+  const segments: number[] = [];
+  for (const tool of callTools) {
+    if (segments.length > 0 && segments[segments.length - 2] === tool) segments[segments.length - 1]!++;
+    else segments.push(tool, 1);
+  }
+  return segments;
+}
+
+function marksOf(findings: readonly ReplayedFinding[]): number[] {
+  const worstAt = new Map<number, number>();
+  for (const f of findings) worstAt.set(f.call, Math.max(worstAt.get(f.call) ?? 0, LEVEL_RANK[f.level]));
+  const marks: number[] = [];
+  for (const call of [...worstAt.keys()].sort((a, b) => a - b)) {
+    const level = worstAt.get(call)!;
+    const n = marks.length;
+    if (n > 0 && marks[n - 1] === level && marks[n - 2] === call - 1) marks[n - 2] = call;
+    else marks.push(call, call, level);
+  }
+  return marks;
+}
+
+function thresholdValue(config: ResolvedConfig, name: ThresholdName): number {
+  return name === "postCompactionGuard.windowSize" ? config.postCompactionGuard.windowSize : config[name];
+}
+
+/**
+ * One chart per loop pattern (grouped as table rows are, across levels): each verdict's count and
+ * the thresholds it climbs to. A pattern that only warned also shows the threshold it would stop
+ * at, when the run used the configurable thresholds (the newest generation fixes its own).
+ */
+function patternsOf(run: ReplayedRun, config: ResolvedConfig): PagePattern[] {
+  const groups = new Map<string, ReplayedFinding[]>();
+  for (const f of run.findings) {
+    const key = JSON.stringify(f.detector === "ping_pong" ? [f.detector] : [f.detector, f.tool, f.argsHash]);
+    const group = groups.get(key);
+    if (group) group.push(f);
+    else groups.set(key, [f]);
+  }
+  const configurable = run.profile === undefined || run.profile.profile === "configurable";
+  return [...groups.values()].slice(0, MAX_PATTERNS).map((findings) => {
+    const first = findings[0]!;
+    const thresholds = new Map<string, number>();
+    for (const f of findings) if (f.threshold.value !== null) thresholds.set(f.threshold.name, f.threshold.value);
+    const stop = detectorInfo(first.detector).stop;
+    if (configurable && stop !== undefined && !thresholds.has(stop)) thresholds.set(stop, thresholdValue(config, stop));
+    const stride = Math.ceil(findings.length / MAX_POINTS);
+    const points: number[] = [];
+    findings.forEach((f, i) => {
+      if (i % stride === 0 || i === findings.length - 1) points.push(f.call, f.count, LEVEL_RANK[f.level]);
+    });
+    const tool = first.detector === "ping_pong" ? "" : ` · ${text(first.tool, 60)}`;
+    return { label: `${first.detector}${tool}`, thresholds: [...thresholds].map(([name, value]) => ({ name, value })), points };
+  });
+}
+
+function rowsOf(run: ReplayedRun, verbose: boolean): PageRow[] {
+  return groupFindings(run.findings, verbose)
+    .slice(0, MAX_ROWS)
+    .map((group) => {
+      const { first } = group;
+      return {
+        calls: callRange(group),
+        line: first.line,
+        tool: text(first.tool, 80),
+        detector: first.detector,
+        level: levelLabel(first.level),
+        verdicts: group.verdicts,
+        count: group.minCount === group.maxCount ? String(group.maxCount) : `${group.minCount}–${group.maxCount}`,
+        threshold: `${first.threshold.name}=${first.threshold.value}`,
+        afterStop: first.afterStop,
+        message: text(first.message, 400),
+      };
+    });
+}
+
+function configFor(run: ReplayedRun, config: ReportModel["config"]): ResolvedConfig {
+  const override = run.agent !== null ? config.agentConfigs?.find((view) => view.runAgents.includes(run.agent!)) : undefined;
+  return override?.effective ?? config.effective;
+}
+
+function drawnRun(run: ReplayedRun, severity: Severity, data: ReportModel, verbose: boolean): DrawnRun {
+  const rows = rowsOf(run, verbose);
+  const timeline = run.timeline;
+  return {
+    id: text(run.run, ID_WIDTH),
+    agent: id(run.agent),
+    session: id(run.session),
+    file: text(run.file, 300),
+    calls: run.calls,
+    compactions: run.compactions,
+    severity,
+    firstStop: run.firstStop,
+    recordedVetoes: run.recordedVetoes,
+    profile: runProfileLine(run, data.config) ?? null,
+    tools: (timeline?.tools ?? []).map((tool) => text(tool, 80)),
+    segments: segmentsOf(run),
+    // Without a timeline, the compactions that armed the guard are still known from its windows.
+    compactionsAfter: timeline?.compactionsAfter ?? run.guardWindows.map((w) => w.armedAfterCall),
+    guardWindows: run.guardWindows.flatMap((w) => [w.armedAfterCall, w.armedAfterCall + w.calls, w.result === "aborted" ? 1 : 0]),
+    marks: marksOf(run.findings),
+    patterns: patternsOf(run, configFor(run, data.config)),
+    rows,
+    rowsNotShown: groupFindings(run.findings, verbose).length - rows.length,
+  };
+}
+
+function listedRun(run: ReplayedRun, severity: Severity): ListedRun {
+  return {
+    id: text(run.run, ID_WIDTH),
+    agent: id(run.agent),
+    session: id(run.session),
+    file: text(run.file, 300),
+    calls: run.calls,
+    findings: run.findings.length,
+    severity,
+    stopCall: run.firstStop?.call ?? null,
+  };
+}
+
+function summaryLines(data: ReportModel): string[] {
+  const s = data.summary;
+  const live = s.live ? [`${plural(s.live.runs, "live run")} from Gateway logs not drawn (the table and json formats list them)`] : [];
+  return [
+    `${plural(s.files, "file")}, ${plural(s.lines.read, "line")} (${s.lines.used} used, ${s.lines.ignored} ignored, ${s.lines.skipped} skipped)`,
+    `${plural(s.runs, "run")}, ${plural(s.calls, "call")}, ${plural(s.compactions, "compaction")}`,
+    `runs with warnings ${s.runsWith.warning}, blocks ${s.runsWith.block}, aborts ${s.runsWith.abort}`,
+    `findings: ${s.findings.warning} warning, ${s.findings.critical} block, ${s.findings.abort} abort`,
+    ...live,
+  ];
+}
+
+export function pageData(data: ReportModel, options: Pick<ReportOptions, "all" | "verbose">): PageData {
+  const shown = data.replayed.filter((run) => options.all || run.findings.length > 0 || run.recordedVetoes > 0);
+  const sorted = worstFirst(shown);
+  return {
+    title: `looplens ${text(data.version, 40)} — ${detectorState(data.config)}`,
+    header: configHeaderLines(data.config).map((line) => text(line, 400)),
+    summary: summaryLines(data),
+    drawn: sorted.slice(0, DRAWN_RUNS).map(({ run, severity }) => drawnRun(run, severity, data, options.verbose)),
+    listed: sorted.slice(DRAWN_RUNS).map(({ run, severity }) => listedRun(run, severity)),
+    notShown: data.replayed.length - shown.length,
+  };
+}
