@@ -45,14 +45,18 @@ export interface PagePattern {
   readonly points: readonly number[];
 }
 
-export interface DrawnRun {
+/** What both drawn and listed runs say about themselves. */
+export interface RunIdentity {
   readonly id: string;
   readonly agent: string | null;
   readonly session: string | null;
   readonly file: string;
   readonly calls: number;
-  readonly compactions: number;
   readonly severity: Severity;
+}
+
+export interface DrawnRun extends RunIdentity {
+  readonly compactions: number;
   readonly firstStop: { readonly kind: "block" | "abort"; readonly call: number } | null;
   readonly recordedVetoes: number;
   readonly profile: string | null;
@@ -69,14 +73,8 @@ export interface DrawnRun {
   readonly rowsNotShown: number;
 }
 
-export interface ListedRun {
-  readonly id: string;
-  readonly agent: string | null;
-  readonly session: string | null;
-  readonly file: string;
-  readonly calls: number;
+export interface ListedRun extends RunIdentity {
   readonly findings: number;
-  readonly severity: Severity;
   readonly stopCall: number | null;
 }
 
@@ -163,24 +161,24 @@ function patternsOf(run: ReplayedRun, config: ResolvedConfig): PagePattern[] {
   });
 }
 
-function rowsOf(run: ReplayedRun, verbose: boolean): PageRow[] {
-  return groupFindings(run.findings, verbose)
-    .slice(0, MAX_ROWS)
-    .map((group) => {
-      const { first } = group;
-      return {
-        calls: callRange(group),
-        line: first.line,
-        tool: text(first.tool, 80),
-        detector: first.detector,
-        level: levelLabel(first.level),
-        verdicts: group.verdicts,
-        count: group.minCount === group.maxCount ? String(group.maxCount) : `${group.minCount}–${group.maxCount}`,
-        threshold: `${first.threshold.name}=${first.threshold.value}`,
-        afterStop: first.afterStop,
-        message: text(first.message, 400),
-      };
-    });
+function rowsOf(run: ReplayedRun, verbose: boolean): { rows: PageRow[]; rowsNotShown: number } {
+  const groups = groupFindings(run.findings, verbose);
+  const rows = groups.slice(0, MAX_ROWS).map((group) => {
+    const { first } = group;
+    return {
+      calls: callRange(group),
+      line: first.line,
+      tool: text(first.tool, 80),
+      detector: first.detector,
+      level: levelLabel(first.level),
+      verdicts: group.verdicts,
+      count: group.minCount === group.maxCount ? String(group.maxCount) : `${group.minCount}–${group.maxCount}`,
+      threshold: `${first.threshold.name}=${first.threshold.value}`,
+      afterStop: first.afterStop,
+      message: text(first.message, 400),
+    };
+  });
+  return { rows, rowsNotShown: groups.length - rows.length };
 }
 
 function configFor(run: ReplayedRun, config: ReportModel["config"]): ResolvedConfig {
@@ -188,17 +186,15 @@ function configFor(run: ReplayedRun, config: ReportModel["config"]): ResolvedCon
   return override?.effective ?? config.effective;
 }
 
+function identity(run: ReplayedRun, severity: Severity): RunIdentity {
+  return { id: text(run.run, ID_WIDTH), agent: id(run.agent), session: id(run.session), file: text(run.file, 300), calls: run.calls, severity };
+}
+
 function drawnRun(run: ReplayedRun, severity: Severity, data: ReportModel, verbose: boolean): DrawnRun {
-  const rows = rowsOf(run, verbose);
   const timeline = run.timeline;
   return {
-    id: text(run.run, ID_WIDTH),
-    agent: id(run.agent),
-    session: id(run.session),
-    file: text(run.file, 300),
-    calls: run.calls,
+    ...identity(run, severity),
     compactions: run.compactions,
-    severity,
     firstStop: run.firstStop,
     recordedVetoes: run.recordedVetoes,
     profile: runProfileLine(run, data.config) ?? null,
@@ -209,22 +205,12 @@ function drawnRun(run: ReplayedRun, severity: Severity, data: ReportModel, verbo
     guardWindows: run.guardWindows.flatMap((w) => [w.armedAfterCall, w.armedAfterCall + w.calls, w.result === "aborted" ? 1 : 0]),
     marks: marksOf(run.findings),
     patterns: patternsOf(run, configFor(run, data.config)),
-    rows,
-    rowsNotShown: groupFindings(run.findings, verbose).length - rows.length,
+    ...rowsOf(run, verbose),
   };
 }
 
 function listedRun(run: ReplayedRun, severity: Severity): ListedRun {
-  return {
-    id: text(run.run, ID_WIDTH),
-    agent: id(run.agent),
-    session: id(run.session),
-    file: text(run.file, 300),
-    calls: run.calls,
-    findings: run.findings.length,
-    severity,
-    stopCall: run.firstStop?.call ?? null,
-  };
+  return { ...identity(run, severity), findings: run.findings.length, stopCall: run.firstStop?.call ?? null };
 }
 
 function summaryLines(data: ReportModel): string[] {
