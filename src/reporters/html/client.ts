@@ -9,7 +9,8 @@
 export const CLIENT_SCRIPT = String.raw`
 "use strict";
 (function () {
-  var SVG = "http://www.w3.org/2000/svg";
+  // The SVG namespace, from the page's own empty <svg> (the page names no URL, not even this one).
+  var SVG = document.getElementById("svg-ns").namespaceURI;
   var W = 1000;
   var LIST_LIMIT = 300;
   var MAX_CALL_MARKS = 2000;
@@ -269,6 +270,7 @@ export const CLIENT_SCRIPT = String.raw`
       });
       more.textContent = matches.length > LIST_LIMIT ? matches.length - LIST_LIMIT + " more match; narrow the filter" : "";
       box.hidden = matches.length === 0;
+      return matches.length;
     };
     return box;
   }
@@ -298,10 +300,7 @@ export const CLIENT_SCRIPT = String.raw`
       card.hidden = card.searchText.indexOf(query) < 0;
       if (!card.hidden) shown++;
     });
-    if (listed) {
-      listed.show(query);
-      shown += data.listed.filter(function (run) { return run.searchText.indexOf(query) >= 0; }).length;
-    }
+    if (listed) shown += listed.show(query);
     count.textContent = shown + " of " + plural(total, "run") + " shown";
   }
   filter.addEventListener("input", apply);

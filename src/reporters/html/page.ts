@@ -6,7 +6,7 @@
  * inline script, handler, style, image or request of it would run.
  */
 import { createHash } from "node:crypto";
-import type { Reporter } from "../model.js";
+import type { ReportModel, ReportOptions, Reporter } from "../model.js";
 import { CLIENT_SCRIPT } from "./client.js";
 import { pageData } from "./data.js";
 import { scriptJson } from "./escape.js";
@@ -36,14 +36,16 @@ const HEAD = `<!doctype html>
 <body>
 <noscript>This report draws its runs with its own inline script; allow JavaScript for this file to see them, or use --format table.</noscript>
 <main id="report"></main>
+<svg id="svg-ns" hidden></svg>
 `;
 
-export const htmlReporter: Reporter = Object.assign(
-  (data: Parameters<Reporter>[0], options: Parameters<Reporter>[1]) =>
-    `${HEAD}<script type="application/json" id="looplens-data">${scriptJson(pageData(data, options))}</script>
+function page(data: ReportModel, options: ReportOptions): string {
+  return `${HEAD}<script type="application/json" id="looplens-data">${scriptJson(pageData(data, options))}</script>
 <script>${CLIENT_SCRIPT}</script>
 </body>
 </html>
-`,
-  { needs: { timelines: true } },
-);
+`;
+}
+
+/** The page draws each run's calls: the analysis keeps their timelines for this format only. */
+export const htmlReporter: Reporter = Object.assign(page, { needs: { timelines: true } });
