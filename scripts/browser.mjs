@@ -131,8 +131,9 @@ export async function launchBrowser({ executable = findChromium(), timeoutMs = 3
         if (exceptionDetails) throw new Error(`evaluate: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
         return result.value;
       },
-      /** A PNG of the whole page (its full height), at the viewport's width. */
-      async screenshot() {
+      /** A PNG of the whole page (its full height), at the viewport's width; `fullPage: false`: of the viewport. */
+      async screenshot({ fullPage = true } = {}) {
+        if (!fullPage) return Buffer.from((await call("Page.captureScreenshot", { format: "png" })).data, "base64");
         const { cssContentSize } = await call("Page.getLayoutMetrics");
         await metrics(width, Math.ceil(cssContentSize.height));
         const { data } = await call("Page.captureScreenshot", { format: "png", captureBeyondViewport: true });
