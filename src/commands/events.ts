@@ -1,7 +1,8 @@
 /**
  * `looplens events [paths…]`: the canonical events (inputs.md §1) the detectors see, one JSON object
  * per line, so users can inspect and hand-edit what replay uses. `file` and `line` say where each
- * event came from; the events adapter ignores them when the output is read back.
+ * event came from (the original input's file and line); the events adapter reads them back, so the
+ * printed stream analyses with every finding at the original location.
  *
  * A Gateway log holds nothing to replay; for it this prints the live events looplens read from it
  * (`live_marker`: run boundaries, tool starts, compactions, guard lines; `live_finding`: detector
