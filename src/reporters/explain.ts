@@ -7,7 +7,7 @@
 import { Chalk, type ChalkInstance } from "chalk";
 import { levelLabel } from "../core/findings.js";
 import type { ExplainedFinding, Explanation } from "./explainModel.js";
-import { windowRows, type WindowRow } from "./explainRows.js";
+import { letterKey, windowRows, type WindowRow } from "./explainRows.js";
 import { jsonText } from "./jsonText.js";
 import { clip, ID_WIDTH, sanitize } from "./sanitize.js";
 import { borderlessTable, levelColor } from "./tableParts.js";
@@ -32,14 +32,14 @@ function windowLine(explained: ExplainedFinding): string {
   return `window: the run's ${traced.rows.length} history ${records} before call ${traced.probe.call} (historySize=${traced.historySize}), then the judged call`;
 }
 
-function header(explained: ExplainedFinding, chalk: ChalkInstance): string[] {
+function header(explained: ExplainedFinding, chalk: ChalkInstance, width: number): string[] {
   const f = explained.traced.finding;
   const who = [`run ${clip(f.run, ID_WIDTH)}`, f.agent !== null ? `agent ${clip(f.agent, ID_WIDTH)}` : undefined, f.session !== null ? `session ${clip(f.session, ID_WIDTH)}` : undefined];
   const lines = [
     chalk.bold(`${sanitize(f.file)}:${f.line}`) + chalk.dim(` · call ${f.call} · ${clip(f.tool, 40)}`),
     chalk.dim(`  ${who.filter((part) => part !== undefined).join(" · ")}`),
     `  ${f.detector} ${levelColor(chalk, f.level)(levelLabel(f.level))}: count ${f.count} reached ${f.threshold.name}=${f.threshold.value}${f.afterStop ? chalk.dim(" (after the run's first would-be stop)") : ""}`,
-    chalk.dim(`  ${clip(f.message, 400)}`),
+    chalk.dim(`  ${clip(f.message, Math.max(20, width - 3))}`),
     `  ${windowLine(explained)}`,
   ];
   if (explained.count.total !== f.count) {
@@ -65,33 +65,36 @@ function placeCell(row: WindowRow, file: string): string {
   return row.file === file ? String(row.line) : `${clip(row.file, 40)}:${row.line}`;
 }
 
-function previewCell(row: WindowRow, width: number): string {
-  if (!row.preview) return "";
-  const text = row.preview.outcome !== undefined && !row.judged ? `${row.preview.args} → ${row.preview.outcome}` : row.preview.args;
-  return clip(text, Math.max(12, width));
-}
-
 function windowTable(explained: ExplainedFinding, rows: readonly WindowRow[], options: ExplainOptions, chalk: ChalkInstance): string {
-  const table = borderlessTable(["", "call", "line", "tool", "args", "result", "count", "arguments → outcome"], options.color);
+  const table = borderlessTable(["", "call", "line", "tool", "args", "result", "count"], options.color);
   const file = explained.traced.finding.file;
-  const toolWidth = 16;
-  const fixed = 2 + 6 + Math.max(...rows.map((row) => placeCell(row, file).length), 4) + 1 + toolWidth + 5 + 7 + 10 + 8;
-  const previewWidth = (options.width ?? 100) - fixed;
   for (const row of rows) {
     const mark = row.judged ? "→" : row.counted ? "●" : "";
-    const cells = [mark, String(row.call), placeCell(row, file), clip(row.tool, toolWidth), row.args, resultCell(row), countCell(row, explained, chalk), previewCell(row, previewWidth)];
+    const cells = [mark, String(row.call), placeCell(row, file), clip(row.tool, 24), row.args, resultCell(row), countCell(row, explained, chalk)];
     table.push(row.counted || row.judged ? cells : cells.map((cell) => chalk.dim(cell)));
   }
   return table.toString();
 }
 
-const LEGEND =
-  "● counted by the detector · args: A = the judged call's arguments, B, C… others · result: x = the result counted, y, z… others, – none yet, veto = a loop veto";
+/** What each letter stands for (explainRows.ts `letterKey`), one line each. */
+function keyLines(rows: readonly WindowRow[], width: number): string[] {
+  return letterKey(rows).map(({ letter, text }) => `  ${letter.padEnd(3)} ${clip(text, Math.max(20, width - 6))}`);
+}
+
+const LEGEND = [
+  "● counted by the detector · → the judged call (its count against the threshold)",
+  "args: A = the judged call's arguments, B, C… others",
+  "result: x = the newest counted call's, y, z… others, – none yet, veto = a loop veto",
+];
 
 export function explainTable(explanation: Explanation, options: ExplainOptions): string {
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
-  const parts = explanation.explained.map((explained) => [...header(explained, chalk), "", windowTable(explained, windowRows(explained), options, chalk)].join("\n"));
-  return `${parts.join("\n\n")}\n\n${chalk.dim(LEGEND)}\n`;
+  const width = options.width ?? 100;
+  const parts = explanation.explained.map((explained) => {
+    const rows = windowRows(explained);
+    return [...header(explained, chalk, width), "", windowTable(explained, rows, options, chalk), "", ...keyLines(rows, width)].join("\n");
+  });
+  return `${parts.join("\n\n")}\n\n${LEGEND.map((line) => chalk.dim(line)).join("\n")}\n`;
 }
 
 export function explainJson(explanation: Explanation, version: string): string {

@@ -29,10 +29,12 @@ export interface WindowRow {
 const ARG_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const RESULT_LETTERS = "xyzabcdefghijklmnopqrstuvw";
 
+const letterName = (alphabet: string, n: number) => (n < alphabet.length ? alphabet[n]! : `${alphabet[0]}${n + 1}`);
+
 /** Letters in order of first appearance, `first` taking the first one; past the alphabet, numbered. */
 function lettering(hashes: readonly (string | undefined)[], first: string | undefined, alphabet: string): Map<string, string> {
   const letters = new Map<string, string>();
-  const name = (n: number) => (n < alphabet.length ? alphabet[n]! : `${alphabet[0]}${n + 1}`);
+  const name = (n: number) => letterName(alphabet, n);
   if (first !== undefined) letters.set(first, name(0));
   for (const hash of hashes) if (hash !== undefined && !letters.has(hash)) letters.set(hash, name(letters.size));
   return letters;
@@ -67,4 +69,17 @@ export function windowRows(explained: ExplainedFinding): WindowRow[] {
       preview: previews[i],
     };
   });
+}
+
+/**
+ * What each letter stands for, once, in letter order (arguments, then results): equal hashes are
+ * equal arguments (or results) as the detector compares them, so the first call with a letter
+ * shows what they all were.
+ */
+export function letterKey(rows: readonly WindowRow[]): Array<{ letter: string; text: string }> {
+  const texts = new Map<string, string>();
+  for (const row of rows) if (row.preview && !texts.has(row.args)) texts.set(row.args, row.preview.args);
+  for (const row of rows) if (row.preview?.outcome !== undefined && row.result !== null && !texts.has(row.result)) texts.set(row.result, row.preview.outcome);
+  const inOrder = (alphabet: string) => Array.from({ length: rows.length }, (_, n) => letterName(alphabet, n)).filter((letter) => texts.has(letter));
+  return [...inOrder(ARG_LETTERS), ...inOrder(RESULT_LETTERS)].map((letter) => ({ letter, text: texts.get(letter)! }));
 }
