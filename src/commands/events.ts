@@ -17,6 +17,8 @@ import { jsonText } from "../reporters/jsonText.js";
 import { readEvents } from "../pipeline/analysis.js";
 import { addInputOptions, inputPaths, nothingUsable, reportDiagnostics, strictViolation, type CommonOptions, type Io } from "./common.js";
 import { EXIT } from "../pipeline/errors.js";
+import { startInputProgress } from "../pipeline/progress.js";
+import { progressDisplay } from "./progressDisplay.js";
 
 /** Canonical key order: what the event is, whose it is, then its payload, then where it came from. */
 export function canonicalEventJson(event: LoopEvent): string {
@@ -44,15 +46,25 @@ export function liveEventJson(event: LiveEvent): string {
 
 export async function runEvents(paths: string[], options: CommonOptions, io: Io): Promise<number> {
   const digest = await loadXxhashDigest();
+  const files = inputPaths(paths, io, options.quiet, options.agentHome);
+  // The bar is on stderr; when stdout is the same terminal, it is erased before each write.
+  const shown = await startInputProgress(files, progressDisplay(io, { quiet: options.quiet }));
   const lines: string[] = [];
   const flush = () => {
-    if (lines.length > 0) io.stdout(lines.join(""));
+    if (lines.length === 0) return;
+    if (io.stdoutIsTTY) shown.clear();
+    io.stdout(lines.join(""));
     lines.length = 0;
   };
-  const result = await readEvents(inputPaths(paths, io, options.quiet, options.agentHome), digest, options, (event) => {
-    lines.push(`${isLiveEvent(event) ? liveEventJson(event) : canonicalEventJson(event)}\n`);
-    if (lines.length >= 1024) flush();
-  });
+  let result: Awaited<ReturnType<typeof readEvents>>;
+  try {
+    result = await readEvents(files, digest, { ...options, ...(shown.progress && { progress: shown.progress }) }, (event) => {
+      lines.push(`${isLiveEvent(event) ? liveEventJson(event) : canonicalEventJson(event)}\n`);
+      if (lines.length >= 1024) flush();
+    });
+  } finally {
+    shown.clear();
+  }
   flush();
   reportDiagnostics(io, result.diagnostics, result.diagnosticsTotal, options.quiet);
   if (strictViolation(io, options, result.lines.skipped)) return EXIT.usage;
