@@ -25,11 +25,9 @@ const windowSize = (explained: ExplainedFinding) =>
 
 function windowLine(explained: ExplainedFinding): string {
   const { traced } = explained;
-  if (traced.kind === "guard") {
-    return `window: the ${traced.rows.length} outcomes the post-compaction guard saw since the compaction (${traced.finding.threshold.name}=${windowSize(explained)})`;
-  }
-  const records = traced.rows.length === 1 ? "record" : "records";
-  return `window: the run's ${traced.rows.length} history ${records} before call ${traced.probe.call} (historySize=${traced.historySize}), then the judged call`;
+  const n = traced.rows.length;
+  if (traced.kind === "guard") return `window: ${n} outcome${n === 1 ? "" : "s"} after the compaction (guard windowSize=${windowSize(explained)})`;
+  return `window: ${n} history record${n === 1 ? "" : "s"} before call ${traced.probe.call} (historySize=${traced.historySize})`;
 }
 
 function header(explained: ExplainedFinding, chalk: ChalkInstance, width: number): string[] {
@@ -84,7 +82,7 @@ function keyLines(rows: readonly WindowRow[], width: number): string[] {
 const LEGEND = [
   "● counted by the detector · → the judged call (its count against the threshold)",
   "args: A = the judged call's arguments, B, C… others",
-  "result: x = the newest counted call's, y, z… others, – none yet, veto = a loop veto",
+  "result: x = newest counted call's, y, z… others; – none yet; veto = loop veto",
 ];
 
 export function explainTable(explanation: Explanation, options: ExplainOptions): string {
