@@ -166,12 +166,17 @@ function historyMarks(traced: Extract<TracedFinding, { kind: "history" }>): Mark
   }
 }
 
+/** The guard's count: the outcomes of its window identical (tool, arguments, result) to the aborting one, the last. */
+function identicalOutcomes(rows: readonly TraceRow[]): Marks {
+  const last = rows.at(-1);
+  const marks: Marks = [];
+  rows.forEach((row, i) => last && sameCall(row, last.tool, last.argsHash) && row.resultHash === last.resultHash && marks.push(i));
+  return marks;
+}
+
 /** What the detector counted in a traced window. */
 export function windowCount(traced: TracedFinding): WindowCount {
-  const marks =
-    traced.kind === "guard"
-      ? traced.rows.flatMap((row, i, rows) => (sameCall(row, rows.at(-1)!.tool, rows.at(-1)!.argsHash) && row.resultHash === rows.at(-1)!.resultHash ? [i] : []))
-      : historyMarks(traced);
+  const marks = traced.kind === "guard" ? identicalOutcomes(traced.rows) : historyMarks(traced);
   const counted = traced.rows.map((_, i) => marks.includes(i));
   const probeCounted = traced.kind === "history" && traced.finding.detector === "ping_pong";
   return { counted, probeCounted, total: marks.length + (probeCounted ? 1 : 0) };
