@@ -12,6 +12,7 @@ import type { Io } from "./commands/common.js";
 import { EXIT, UsageError } from "./pipeline/errors.js";
 import { registerCheck } from "./commands/check.js";
 import { registerEvents } from "./commands/events.js";
+import { registerExplain } from "./commands/explain.js";
 import { registerSweep } from "./commands/sweep.js";
 import { sanitize } from "./reporters/sanitize.js";
 
@@ -94,6 +95,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
   registerSweep(program, io, version, run);
   registerCheck(program, io, run);
   registerConfig(program, io, version, run);
+  registerExplain(program, io, version, run);
 
   // `looplens help frob` would print the whole help on stderr; one line says more.
   const [first, topic] = argv.slice(2);

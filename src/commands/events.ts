@@ -1,7 +1,8 @@
 /**
  * `looplens events [paths…]`: the canonical events (inputs.md §1) the detectors see, one JSON object
  * per line, so users can inspect and hand-edit what replay uses. `file` and `line` say where each
- * event came from; the events adapter ignores them when the output is read back.
+ * event came from (the original input's file and line); the events adapter reads them back, so the
+ * printed stream analyses with every finding at the original location.
  *
  * A Gateway log holds nothing to replay; for it this prints the live events looplens read from it
  * (`live_marker`: run boundaries, tool starts, compactions, guard lines; `live_finding`: detector
@@ -16,6 +17,8 @@ import { jsonText } from "../reporters/jsonText.js";
 import { readEvents } from "../pipeline/analysis.js";
 import { addInputOptions, inputPaths, nothingUsable, reportDiagnostics, strictViolation, type CommonOptions, type Io } from "./common.js";
 import { EXIT } from "../pipeline/errors.js";
+import { startInputProgress } from "../pipeline/progress.js";
+import { progressDisplay } from "./progressDisplay.js";
 
 /** Canonical key order: what the event is, whose it is, then its payload, then where it came from. */
 export function canonicalEventJson(event: LoopEvent): string {
@@ -43,15 +46,25 @@ export function liveEventJson(event: LiveEvent): string {
 
 export async function runEvents(paths: string[], options: CommonOptions, io: Io): Promise<number> {
   const digest = await loadXxhashDigest();
+  const files = inputPaths(paths, io, options.quiet, options.agentHome);
+  // The bar is on stderr; when stdout is the same terminal, it is erased before each write.
+  const shown = await startInputProgress(files, progressDisplay(io, { quiet: options.quiet }));
   const lines: string[] = [];
   const flush = () => {
-    if (lines.length > 0) io.stdout(lines.join(""));
+    if (lines.length === 0) return;
+    if (io.stdoutIsTTY) shown.clear();
+    io.stdout(lines.join(""));
     lines.length = 0;
   };
-  const result = await readEvents(inputPaths(paths, io, options.quiet, options.agentHome), digest, options, (event) => {
-    lines.push(`${isLiveEvent(event) ? liveEventJson(event) : canonicalEventJson(event)}\n`);
-    if (lines.length >= 1024) flush();
-  });
+  let result: Awaited<ReturnType<typeof readEvents>>;
+  try {
+    result = await readEvents(files, digest, { ...options, ...(shown.progress && { progress: shown.progress }) }, (event) => {
+      lines.push(`${isLiveEvent(event) ? liveEventJson(event) : canonicalEventJson(event)}\n`);
+      if (lines.length >= 1024) flush();
+    });
+  } finally {
+    shown.clear();
+  }
   flush();
   reportDiagnostics(io, result.diagnostics, result.diagnosticsTotal, options.quiet);
   if (strictViolation(io, options, result.lines.skipped)) return EXIT.usage;

@@ -4,7 +4,7 @@
  */
 import { ProgressMeter } from "../reporters/progress.js";
 import type { Io } from "./common.js";
-import type { StartProgress } from "../pipeline/parallel.js";
+import type { StartProgress } from "../pipeline/progress.js";
 
 export const PROGRESS_MIN_BYTES = 8 << 20;
 
@@ -14,7 +14,7 @@ export function progressDisplay(io: Io, options: { quiet?: boolean; format?: str
   if (!io.stderrIsTTY || options.quiet || (options.format !== undefined && MACHINE_FORMATS.has(options.format))) return undefined;
   return (totalBytes) => {
     if (totalBytes < PROGRESS_MIN_BYTES) return undefined;
-    const meter = new ProgressMeter(totalBytes, io.stderr, () => performance.now(), io.stderrColumns ?? io.columns ?? 80);
-    return { update: (bytes, lines, moreTotal) => meter.update(bytes, lines, moreTotal), done: () => meter.done() };
+    const meter = new ProgressMeter(totalBytes, io.stderr, () => performance.now(), io.stderrColumns || io.columns || 80);
+    return { update: (bytes, lines) => meter.update(bytes, lines), done: () => meter.done() };
   };
 }

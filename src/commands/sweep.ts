@@ -28,6 +28,8 @@ import { createConfigResolver, type ConfigResolver } from "../pipeline/configRes
 import { EXIT, UsageError } from "../pipeline/errors.js";
 import { gridPoints, parseAxes, type Axis } from "../pipeline/sweepGrid.js";
 import { PROFILE_NAMES, type ProfileName } from "../core/profiles/profile.js";
+import { startInputProgress } from "../pipeline/progress.js";
+import { progressDisplay } from "./progressDisplay.js";
 
 const SWEEP_REPORTERS: Readonly<Record<string, SweepReporter>> = {
   table: sweepTableReporter,
@@ -140,11 +142,16 @@ export async function runSweep(paths: string[], options: SweepOptions, io: Io, v
   if (profiles !== undefined && profiles.length > 1 && files.includes("-")) {
     throw new UsageError("--vary profile prepares the input once per profile (hashing differs by generation): name the input files, standard input cannot be read twice");
   }
+  const shown = await startInputProgress(files, progressDisplay(io, options));
   const read = (profile: SweepOptions["profile"]) =>
-    prepareInputs(files, digest, { inputFormat: options.inputFormat, activeBranch: options.activeBranch, ...(profile !== undefined && { profile }) });
+    prepareInputs(files, digest, { inputFormat: options.inputFormat, activeBranch: options.activeBranch, ...(profile !== undefined && { profile }), ...(shown.progress && { progress: shown.progress }) });
   // Hashing differs by generation, so each profile of the comparison prepares the input once.
-  const passes: GridPass[] =
-    profiles === undefined ? [{ inputs: await read(options.profile) }] : await Promise.all(profiles.map(async (profile) => ({ inputs: await read(profile), profile })));
+  let passes: GridPass[];
+  try {
+    passes = profiles === undefined ? [{ inputs: await read(options.profile) }] : await Promise.all(profiles.map(async (profile) => ({ inputs: await read(profile), profile })));
+  } finally {
+    shown.clear();
+  }
   const inputs = passes[0]!.inputs;
   const allAxes: Axis[] = profiles === undefined ? axes : [{ key: "profile", values: profiles }, ...axes];
   const { rows, labels, firstRuns } = replayGrid(passes, base, axes, options);

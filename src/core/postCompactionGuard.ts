@@ -79,6 +79,11 @@ export class PostCompactionGuard {
     return { kind: "observed" };
   }
 
+  /** The outcomes the armed window holds (`looplens explain`); undefined when not armed. */
+  get entries(): readonly GuardOutcome[] | undefined {
+    return this.armed?.window;
+  }
+
   /** The window still open at the end of a run, if any. */
   openWindow(): GuardWindow | undefined {
     return this.armed ? this.summary(this.armed, "open") : undefined;

@@ -12,7 +12,7 @@ import type { ReplayedFinding, ReplayedRun, RunStop } from "./findings.js";
 import type { GuardWindow } from "./postCompactionGuard.js";
 import type { PreparedEvent } from "./prepare.js";
 import { PROFILES } from "./profiles/index.js";
-import type { ProfileChoice, ProfileName, ProfileSession, RunEngine } from "./profiles/profile.js";
+import type { EngineView, ProfileChoice, ProfileName, ProfileSession, RunEngine } from "./profiles/profile.js";
 import { TimelineRecorder, type RunTimeline } from "./timeline.js";
 
 /** The effective config for a run's agent (`null` = no agent known) under the run's profile. */
@@ -110,6 +110,15 @@ export class Replayer {
       case "outcome":
         return this.outcome(state, event);
     }
+  }
+
+  /**
+   * A run between events, for tracing (trace.ts): its findings so far, its profile and what its
+   * engine sees. Analysis never asks, so it costs nothing per call.
+   */
+  peek(run: string): { readonly findings: readonly ReplayedFinding[]; readonly profile: ProfileName; readonly view: EngineView | undefined } | undefined {
+    const state = this.runs.get(run);
+    return state && { findings: state.findings, profile: state.profile.profile, view: state.engine?.inspect() };
   }
 
   /** Ends every run still open and returns all runs in order of first appearance. */

@@ -17,7 +17,7 @@ import type { PreparedEvent } from "../core/prepare.js";
 import { Replayer, type ConfigForAgent, type ProfileForRun } from "../core/replay.js";
 import { readInputs, readUnit, type InputOptions, type PreparedSink, type ReadSummary, type UnusableFile } from "./reading.js";
 
-export type { InputOptions, ProgressSink, ReadSummary, UnusableFile } from "./reading.js";
+export type { InputOptions, ReadSummary, UnusableFile } from "./reading.js";
 
 /** How to read and replay: plain data, so that it crosses to worker threads. */
 export interface AnalysisOptions extends InputOptions {

@@ -10,13 +10,13 @@
  * `LOOPLENS_WORKERS` forces the mode: `0` serial, `N` that many worker threads whatever the input
  * (one file then goes to one worker).
  */
-import { stat } from "node:fs/promises";
 import { availableParallelism, loadavg } from "node:os";
 import { Worker } from "node:worker_threads";
 import { InputError, expandUnits, type InputUnit } from "../adapters/discovery.js";
 import type { ConfigForAgent } from "../core/replay.js";
 import type { Digest } from "../core/hashing.js";
-import { analyzeUnit, analyzeSerially, mergeAnalyses, type Analysis, type AnalysisOptions, type FileAnalysis, type ProgressSink } from "./analysis.js";
+import { analyzeUnit, analyzeSerially, mergeAnalyses, type Analysis, type AnalysisOptions, type FileAnalysis } from "./analysis.js";
+import { InputProgress, inputBytes, sizeOf, type ProgressSink, type StartProgress } from "./progress.js";
 import { createConfigResolver, type ConfigOptions } from "./configResolution.js";
 
 /** Below this much input, starting a worker (~100 ms of CPU: isolate, modules, JIT) costs more than it saves. */
@@ -29,7 +29,7 @@ const YOUNG_GENERATION_MB = 16;
 export interface WorkerSetup {
   readonly config: ConfigOptions;
   /** Reading and replay options (timelines included: a worker's runs carry them back when asked). */
-  readonly input: Omit<AnalysisOptions, "onProgress">;
+  readonly input: Omit<AnalysisOptions, "progress">;
 }
 
 /**
@@ -53,7 +53,7 @@ export function takeFile(work: WorkList): number | undefined {
 }
 
 export type WorkerReply =
-  | { readonly kind: "progress"; readonly bytes: number; readonly lines: number; readonly moreTotal: number }
+  | { readonly kind: "progress"; readonly bytes: number; readonly lines: number }
   | { readonly kind: "done"; readonly index: number; readonly result: FileAnalysis }
   | { readonly kind: "failed"; readonly index: number; readonly userError: boolean; readonly message: string; readonly stack?: string }
   | { readonly kind: "finished" };
@@ -94,14 +94,6 @@ export function lanesFor(files: readonly InputUnit[], totalBytes: number, env: N
   return forced && files.length === 1 && !files[0]!.includes("-") ? { workers: 1, mainThread: false } : SERIAL;
 }
 
-/** A progress display for this many bytes of input, or none. */
-export type StartProgress = (totalBytes: number) => { update: ProgressSink; done(): void } | undefined;
-
-/** File sizes (0 for standard input, unknown before it is read, and for a file that went away: opening it reports that). */
-async function sizeOf(file: string): Promise<number> {
-  return file === "-" ? 0 : stat(file).then((info) => info.size, () => 0);
-}
-
 /** The bytes of each unit: the sum of its files'. */
 async function sizesOf(units: readonly InputUnit[]): Promise<number[]> {
   return Promise.all(units.map(async (unit) => (await Promise.all(unit.map(sizeOf))).reduce((sum, size) => sum + size, 0)));
@@ -118,18 +110,16 @@ export async function analyzeAll(
 ): Promise<Analysis> {
   const files = await expandUnits(paths);
   const sizes = await sizesOf(files);
-  const total = sizes.reduce((sum, size) => sum + size, 0);
-  const lanes = lanesFor(files, total, env);
-  const progress = startProgress?.(total);
-  const onProgress: ProgressSink | undefined = progress ? (bytes, lines, moreTotal) => progress.update(bytes, lines, moreTotal) : undefined;
+  const lanes = lanesFor(files, sizes.reduce((sum, size) => sum + size, 0), env);
+  const display = startProgress?.(await inputBytes(files));
   try {
-    if (lanes.workers === 0) return await analyzeSerially(files, digest, configFor, { ...setup.input, onProgress });
-    const parts = await inThreads(files, largestFirst(sizes), lanes, digest, setup, env, onProgress);
+    if (lanes.workers === 0) return await analyzeSerially(files, digest, configFor, { ...setup.input, ...(display && { progress: new InputProgress(display.update) }) });
+    const parts = await inThreads(files, largestFirst(sizes), lanes, digest, setup, env, display?.update);
     // Resolve the same agents in the same order as a serial run would, so config notices match.
     for (const part of parts) for (const { agent, profile } of part.agentsResolved) configFor(agent, profile);
     return mergeAnalyses(parts);
   } finally {
-    progress?.done();
+    display?.done();
   }
 }
 
@@ -167,7 +157,7 @@ async function inThreads(
       started.push(worker);
       let finished = false;
       worker.on("message", (reply: WorkerReply) => {
-        if (reply.kind === "progress") return onProgress?.(reply.bytes, reply.lines, reply.moreTotal);
+        if (reply.kind === "progress") return onProgress?.(reply.bytes, reply.lines);
         if (reply.kind === "done") results[reply.index] = reply.result;
         if (reply.kind === "failed") failures[reply.index] = workerFailure(reply);
         if (reply.kind === "finished") {
@@ -185,10 +175,12 @@ async function inThreads(
   // The main thread's lane resolves configs on its own resolver, like a worker: the caller's
   // resolver is then fed in input order, whatever order the threads finished in.
   const resolver = await createConfigResolver(setup.config, env);
+  // Files are not shared between threads, so each thread counts its files' passes on its own.
+  const progress = onProgress && new InputProgress(onProgress);
   const mainLane = async () => {
     for (let index = takeFile(work); index !== undefined; index = takeFile(work)) {
       try {
-        results[index] = await analyzeUnit(files[index]!, digest, (agent, profile) => resolver.effectiveFor(agent, profile).config, { ...setup.input, onProgress });
+        results[index] = await analyzeUnit(files[index]!, digest, (agent, profile) => resolver.effectiveFor(agent, profile).config, { ...setup.input, ...(progress && { progress }) });
       } catch (error) {
         failures[index] = error;
       }

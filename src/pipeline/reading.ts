@@ -17,27 +17,21 @@ import type { ProfileRequest } from "../core/profiles/choice.js";
 import { selectProfiles, type ProfileSelection } from "../core/profiles/selection.js";
 import { isLiveEvent, type LiveEvent } from "../core/liveEvents.js";
 import { EventPreparer, type PreparedEvent } from "../core/prepare.js";
+import type { InputProgress } from "./progress.js";
 
 export interface InputOptions extends AdapterOptions {
   readonly inputFormat?: InputFormat;
   /** `--profile`; absent = the default generation. Plain data: it crosses to worker threads. */
   readonly profile?: ProfileRequest;
-  /** Called as input is read, with the bytes read and lines split since the last call (progress). */
-  readonly onProgress?: ProgressSink;
+  /** Told as input is read (progress.ts: each file's bytes count once, whatever the passes). */
+  readonly progress?: InputProgress;
 }
-
-/**
- * Told as input is read: bytes and lines since the last call, and `moreTotal` bytes to add to the
- * expected total when an adapter reads a file a second time (session transcripts take two passes).
- */
-export type ProgressSink = (bytes: number, lines: number, moreTotal?: number) => void;
 
 /**
  * The source as the pipeline reads it: a cut-off compressed stream is noted once in the tally
  * (adapters may read a file twice), and progress, when asked for, gets bytes and lines per chunk.
  */
-function readingSource(source: LineSource, tally: LineTally, onProgress: ProgressSink | undefined): LineSource {
-  let passes = 0;
+function readingSource(source: LineSource, tally: LineTally, progress: InputProgress | undefined): LineSource {
   let problemNoted = false;
   const onStreamProblem = (afterLine: number, reason: string) => {
     if (problemNoted) return;
@@ -46,12 +40,11 @@ function readingSource(source: LineSource, tally: LineTally, onProgress: Progres
   };
   /** Read options for one pass, and a line counter for progress (called once per line). */
   const pass = (readOptions: ReadOptions | undefined): { options: ReadOptions; countLine?: () => void } => {
-    if (!onProgress) return { options: { ...readOptions, onStreamProblem } };
-    // Session transcripts take two passes: the second one grows the expected total.
-    if (passes++ > 0 && source.size !== undefined) onProgress(0, 0, source.size);
+    if (!progress) return { options: { ...readOptions, onStreamProblem } };
+    const counted = progress.pass(source.file);
     let lines = 0;
     const onBytes = (bytes: number) => {
-      onProgress(bytes, lines);
+      counted(bytes, lines);
       lines = 0;
     };
     return { options: { ...readOptions, onStreamProblem, onBytes }, countLine: () => void lines++ };
@@ -152,10 +145,9 @@ export async function readUnit(
       return read;
     } catch (error) {
       if (!(error instanceof ReadAgain)) throw error;
+      // Progress counts the bytes of the passes again only where they reach further (progress.ts).
       tally.rollback(start);
       longWay.add(index);
-      const size = (await openSource(unit[index]!)).size;
-      if (size !== undefined) options.onProgress?.(0, 0, 2 * size); // two more passes
     }
   }
 }
@@ -183,7 +175,7 @@ async function readFile(path: string, tally: LineTally, options: InputOptions, r
   const { adapter } = chosen;
   const { preparer, deliver, live, forReplay } = reading;
   const before = tally.counts.read;
-  await adapter.read(readingSource(source, tally, options.onProgress), {
+  await adapter.read(readingSource(source, tally, options.progress), {
     tally,
     unit: reading.history,
     // `canReadAgain`, `bytePayloads`, `closeRuns: false` in the options turn those off (tests compare both ways).

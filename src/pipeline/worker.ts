@@ -7,10 +7,12 @@ import { InputError } from "../adapters/discovery.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { analyzeUnit } from "./analysis.js";
 import { createConfigResolver } from "./configResolution.js";
+import { InputProgress } from "./progress.js";
 import { takeFile, type WorkerReply, type WorkerSetup, type WorkList } from "./parallel.js";
 
-/** Progress is batched: one message per MB or so is plenty for a progress bar. */
+/** Progress is batched: one message per MB (or per 64k lines, when a pass reads no new bytes) is plenty for a bar. */
 const BYTES_BATCH = 1 << 20;
+const LINES_BATCH = 1 << 16;
 
 const port = parentPort!;
 const setup = workerData as WorkerSetup & { readonly progress: boolean; readonly work: WorkList };
@@ -20,26 +22,24 @@ const reply = (message: WorkerReply) => port.postMessage(message);
 
 let pendingBytes = 0;
 let pendingLines = 0;
-let pendingTotal = 0;
 const flushProgress = () => {
-  if (pendingBytes > 0 || pendingLines > 0 || pendingTotal > 0) reply({ kind: "progress", bytes: pendingBytes, lines: pendingLines, moreTotal: pendingTotal });
+  if (pendingBytes > 0 || pendingLines > 0) reply({ kind: "progress", bytes: pendingBytes, lines: pendingLines });
   pendingBytes = 0;
   pendingLines = 0;
-  pendingTotal = 0;
 };
-const onProgress = setup.progress
-  ? (bytes: number, lines: number, moreTotal = 0) => {
+// This thread's files are its own: it counts their passes (each file's bytes once) before batching.
+const progress = setup.progress
+  ? new InputProgress((bytes, lines) => {
       pendingBytes += bytes;
       pendingLines += lines;
-      pendingTotal += moreTotal;
-      if (pendingBytes >= BYTES_BATCH) flushProgress();
-    }
+      if (pendingBytes >= BYTES_BATCH || pendingLines >= LINES_BATCH) flushProgress();
+    })
   : undefined;
 
 // Files are taken from the shared work list until none is left (see WorkList).
 for (let index = takeFile(setup.work); index !== undefined; index = takeFile(setup.work)) {
   try {
-    const result = await analyzeUnit(setup.work.files[index]!, digest, (agent, profile) => resolver.effectiveFor(agent, profile).config, { ...setup.input, onProgress });
+    const result = await analyzeUnit(setup.work.files[index]!, digest, (agent, profile) => resolver.effectiveFor(agent, profile).config, { ...setup.input, ...(progress && { progress }) });
     flushProgress();
     reply({ kind: "done", index, result });
   } catch (error) {

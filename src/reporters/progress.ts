@@ -58,7 +58,7 @@ export class ProgressMeter {
   private readonly started: number;
 
   constructor(
-    private total: number,
+    private readonly total: number,
     private readonly write: (text: string) => void,
     private readonly now: () => number,
     private readonly width: number,
@@ -66,11 +66,14 @@ export class ProgressMeter {
     this.started = now();
   }
 
-  /** Bytes and lines read since the last update; `moreTotal` when input is read a second time. */
-  update(bytes: number, lines: number, moreTotal = 0): void {
-    this.bytes += bytes;
+  /**
+   * Bytes and lines read since the last update. The total is the input's size and fixed: the caller
+   * counts each byte once (pipeline/progress.ts), and what the bar shows never passes the total
+   * (a file that grew while read, standard input beside files), so its percentage never falls.
+   */
+  update(bytes: number, lines: number): void {
+    this.bytes = this.total > 0 ? Math.min(this.total, this.bytes + bytes) : this.bytes + bytes;
     this.lines += lines;
-    this.total += moreTotal;
     const time = this.now();
     if (time - this.started < FIRST_DRAW_MS || time - this.lastDraw < REDRAW_MS) return;
     this.lastDraw = time;

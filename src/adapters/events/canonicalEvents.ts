@@ -35,7 +35,22 @@ function optionalString(value: unknown, form: StringForm): string | undefined {
   return typeof value === "string" && value !== "" ? textOf(form, value) : undefined;
 }
 
-type Parsed = { ok: true; event: LoopEvent | LiveEvent } | { ok: false; reason: string };
+type Parsed = { ok: true; event: LoopEvent | LiveEvent; notice?: string } | { ok: false; reason: string };
+
+/**
+ * Where an event came from: the `file` and `line` it carries (what `looplens events` writes for any
+ * input), so that a printed stream analyses with the findings at the original transcript's lines;
+ * else this line of this file. A location is a pair: one without the other is not used.
+ */
+export function recordedOrigin(value: Record<string, unknown>, file: string, line: number, form: StringForm = "text"): { file: string; line: number; notice?: string } {
+  const recordedFile = own(value, "file");
+  const recordedLine = own(value, "line");
+  if (recordedFile === undefined && recordedLine === undefined) return { file, line };
+  if (typeof recordedFile === "string" && recordedFile !== "" && typeof recordedLine === "number" && Number.isSafeInteger(recordedLine) && recordedLine > 0) {
+    return { file: textOf(form, recordedFile), line: recordedLine };
+  }
+  return { file, line, notice: '"file"/"line" is not a location (a file name and a line number ≥ 1); this line is the location' };
+}
 
 /**
  * Validates one parsed line into an event; `run` is resolved by the caller's file-level rule.
@@ -48,7 +63,16 @@ export function toEvent(value: unknown, file: string, line: number, fallbackRun:
   if (typeof rawType !== "string") return { ok: false, reason: rawType === undefined ? 'missing "type"' : '"type" is not a string' };
   const type = textOf(form, rawType);
   if (!EVENT_TYPES.has(type)) return { ok: false, reason: `unknown event type ${quote(type)}` };
-  if (type === "live_marker" || type === "live_finding") return toLiveEvent(value, type, file, line);
+  const origin = recordedOrigin(value, file, line, form);
+  const parsed =
+    type === "live_marker" || type === "live_finding"
+      ? toLiveEvent(value, type, origin.file, origin.line)
+      : toLoopEvent(value, type as LoopEventType, origin.file, origin.line, fallbackRun, form);
+  return origin.notice !== undefined && parsed.ok ? { ...parsed, notice: origin.notice } : parsed;
+}
+
+/** A replayed event (not a live one) at its origin. */
+function toLoopEvent(value: Record<string, unknown>, type: LoopEventType, file: string, line: number, fallbackRun: string | undefined, form: StringForm): Parsed {
   const rawRun = own(value, "run");
   const run = idText(rawRun, form) ?? fallbackRun;
   if (run === undefined) return { ok: false, reason: rawRun === undefined ? 'missing "run"' : '"run" is not a non-blank string' };
@@ -67,7 +91,7 @@ export function toEvent(value: unknown, file: string, line: number, fallbackRun:
   const id = idText(own(value, "id"), form);
   const withId = id !== undefined ? { id } : {};
   const withForm = form === "bytes" ? { form } : {};
-  switch (type as LoopEventType) {
+  switch (type) {
     case "tool_call": {
       const rawTool = own(value, "tool");
       if (rawTool === undefined) return { ok: false, reason: 'tool_call without a "tool" name' };
@@ -144,6 +168,7 @@ export const canonicalEventsAdapter: InputAdapter = {
       const result = toEvent(value, file, line, fileRun, form);
       if (!result.ok) return tally.skipped(file, line, result.reason);
       if (notice !== undefined) tally.note({ file, line, reason: notice });
+      if (result.notice !== undefined) tally.note({ file, line, reason: result.notice });
       const emitted = emit(result.event);
       if (emitted.used) tally.used();
       else tally.ignored(file, line, emitted.reason);

@@ -55,6 +55,10 @@ class ConfigurableRun implements RunEngine {
     return this.guard?.openWindow();
   }
 
+  inspect() {
+    return { records: this.history.forRun(this.run), historySize: this.config.historySize, guard: this.guard?.entries };
+  }
+
   abortFinding(tool: string, count: number) {
     return {
       threshold: { name: "postCompactionGuard.windowSize" as const, value: this.config.postCompactionGuard.windowSize },

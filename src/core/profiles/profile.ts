@@ -7,7 +7,9 @@
 import type { EffectiveConfig, RawBlock, ResolvedConfig } from "../config.js";
 import type { ThresholdName, Verdict } from "../detectors.js";
 import type { Digest, Hashing } from "../hashing.js";
-import type { GuardStep, GuardWindow } from "../postCompactionGuard.js";
+import type { GuardOutcome, GuardStep, GuardWindow } from "../postCompactionGuard.js";
+import type { CallRecord } from "../history.js";
+import type { NewestRecord } from "./newest/history.js";
 import type { PreparedEvent } from "../prepare.js";
 
 export type ProfileName = "configurable" | "newest";
@@ -33,6 +35,19 @@ export interface RunEngine {
   /** The guard window still open when the run ends. */
   openWindow(): GuardWindow | undefined;
   abortFinding(tool: string, count: number): AbortFinding;
+  /** What the detectors see of the run now (`looplens explain`, core/trace.ts; never asked during analysis). */
+  inspect(): EngineView;
+}
+
+/**
+ * A run's detection state as `looplens explain` shows it: the history records the rolling detectors
+ * read (oldest first; live objects, to be copied before the next event) and the outcomes the
+ * armed post-compaction guard holds (`undefined`: not armed).
+ */
+export interface EngineView {
+  readonly records: readonly (CallRecord | NewestRecord)[];
+  readonly historySize: number;
+  readonly guard: readonly GuardOutcome[] | undefined;
 }
 
 /** The history one session's runs share under a profile; it hands each run its engine. */

@@ -7,7 +7,7 @@ import { guardOn, rollingDetectorsOn, type ResolvedConfig } from "../../config.j
 import type { Verdict } from "../../detectors.js";
 import type { CallEvent, OutcomeEvent, RunEngine } from "../profile.js";
 import { NEWEST_GUARD_WINDOW, NewestGuard } from "./guard.js";
-import type { NewestHistory, NewestRecord } from "./history.js";
+import { NEWEST_HISTORY_SIZE, type NewestHistory, type NewestRecord } from "./history.js";
 import { evaluateNewest, measureNewest } from "./verdicts.js";
 
 export class NewestRun implements RunEngine {
@@ -54,6 +54,10 @@ export class NewestRun implements RunEngine {
 
   openWindow() {
     return this.guard?.openWindow();
+  }
+
+  inspect() {
+    return { records: this.history.forRun(this.run), historySize: NEWEST_HISTORY_SIZE, guard: this.guard?.entries };
   }
 
   abortFinding(tool: string, count: number) {

@@ -56,6 +56,11 @@ export class NewestGuard {
     return this.window ? this.summary(this.window, "open") : undefined;
   }
 
+  /** The outcomes the armed window holds (`looplens explain`); undefined when not armed. */
+  get entries(): readonly GuardOutcome[] | undefined {
+    return this.window?.entries;
+  }
+
   private summary(window: OpenWindow, result: GuardWindow["result"]): GuardWindow {
     return {
       armedAfterCall: window.armedAfterCall,

@@ -1,0 +1,57 @@
+/**
+ * Progress of a long read (cli.md "Long work"), counted in input bytes: each file's bytes count once,
+ * however many passes read it — session transcripts take two, a failed shortcut (`ReadAgain`) reads
+ * a unit again, `sweep --vary profile` prepares the input once per profile. So the bar's total is the
+ * input's size, what it shows never passes it, and it never goes backwards; a later pass only moves
+ * it where it reaches further into its file than any pass before.
+ */
+import { stat } from "node:fs/promises";
+import { expandUnits, type InputUnit } from "../adapters/discovery.js";
+
+/** Told as input is read: bytes read for the first time and lines split, since the last call. */
+export type ProgressSink = (bytes: number, lines: number) => void;
+
+/** A progress display for this many bytes of input (commands/progressDisplay.ts), or none. */
+export type StartProgress = (totalBytes: number) => { update: ProgressSink; done(): void } | undefined;
+
+export class InputProgress {
+  /** How far into each file any pass has read. */
+  private readonly furthest = new Map<string, number>();
+
+  constructor(private readonly report: ProgressSink) {}
+
+  /** One pass over `file`, from its start: the callback takes the bytes and lines read since its last call. */
+  pass(file: string): ProgressSink {
+    let position = 0;
+    return (bytes, lines) => {
+      position += bytes;
+      const reached = this.furthest.get(file) ?? 0;
+      const fresh = position > reached ? position - reached : 0;
+      if (fresh > 0) this.furthest.set(file, position);
+      if (fresh > 0 || lines > 0) this.report(fresh, lines);
+    };
+  }
+}
+
+/** A file's size (0 for standard input, unknown before it is read, and for a file that went away: opening it reports that). */
+export async function sizeOf(file: string): Promise<number> {
+  return file === "-" ? 0 : stat(file).then((info) => info.size, () => 0);
+}
+
+/** The bytes of the input: each file once, even when named twice. */
+export async function inputBytes(units: readonly InputUnit[]): Promise<number> {
+  const files = [...new Set(units.flat())];
+  return (await Promise.all(files.map(sizeOf))).reduce((sum, size) => sum + size, 0);
+}
+
+/** A progress display started for the input's size (if the command shows one), and its end. */
+export interface RunningProgress {
+  readonly progress: InputProgress | undefined;
+  /** Erases the bar (it draws again at the next update: call before writing to the same terminal). */
+  clear(): void;
+}
+
+export async function startInputProgress(paths: readonly string[], start: StartProgress | undefined): Promise<RunningProgress> {
+  const display = start?.(await inputBytes(await expandUnits(paths)));
+  return { progress: display && new InputProgress(display.update), clear: () => display?.done() };
+}
