@@ -47,7 +47,7 @@ const isScalar = (value: unknown) => value === null || ["string", "number", "boo
 function valueText(value: unknown, form: StringForm | undefined): string {
   if (typeof value !== "string") return String(value);
   const text = oneLine(textIn(form, value), VALUE_WIDTH);
-  return /^[^\s,=()"'…]+$/.test(text) ? text : `"${text.replace(/"/g, '\\"')}"`;
+  return /^[^\s,=()"']+$/.test(text) ? text : `"${text.replace(/"/g, '\\"')}"`;
 }
 
 /** `key=value, …` for the most telling scalar arguments; the names of the others when none is scalar. */
@@ -161,6 +161,11 @@ export class RecentPatterns {
     }
     this.current.set(argsHash, refs);
     return refs;
+  }
+
+  /** The pattern's refs, if they are still held (without making them). */
+  peek(argsHash: string): PatternRefs | undefined {
+    return this.current.get(argsHash) ?? this.previous.get(argsHash);
   }
 
   /**

@@ -9,7 +9,7 @@ import { detectorState, plural, thresholdList } from "./phrases.js";
 import { sanitize } from "./sanitize.js";
 import type { SweepReport, SweepReporter, SweepRow } from "./sweepReport.js";
 import { columnsOf, fitColumns, renderColumns, type Shrink } from "./tableParts.js";
-import { DEFAULT_WIDTH, fitToWidth } from "./textFit.js";
+import { DEFAULT_WIDTH, fitToWidth, wrapWords } from "./textFit.js";
 
 const CLAMP_MARK = "*";
 const BEST_MARK = "◀ best";
@@ -42,7 +42,7 @@ function rowCells(report: SweepReport, row: SweepRow, index: number, chalk: Chal
 /**
  * Narrower forms, in the order they are tried: heads get short names (`criticalThreshold` →
  * `critical`), the change list is cut (json lists it whole), the best mark loses its word, and the
- * change list goes.
+ * change list leaves the row for lines of its own.
  */
 function sweepShrinks(report: SweepReport, chalk: ChalkInstance): Shrink[] {
   const shortAxis = (key: string) => key.replace(/^.*\./, "").replace(/Threshold$/, "") || key;
@@ -101,7 +101,14 @@ export const sweepTableReporter: SweepReporter = (report, options) => {
   head.push("changed (vs row above)");
   const width = options.width ?? DEFAULT_WIDTH;
   const columns = columnsOf(head, report.rows.map((row, i) => rowCells(report, row, i, chalk)));
-  const table = renderColumns(fitColumns(columns, width, sweepShrinks(report, chalk)).columns, options.color).join("\n");
+  const fitted = fitColumns(columns, width, sweepShrinks(report, chalk));
+  // Too narrow for the change list as a column: it goes under its row, wrapped.
+  const changesBelow = fitted.applied.some((shrink) => shrink.kind === "drop");
+  const below = (i: number) => {
+    const changes = changesCell(report.rows[i]!.changed);
+    return changes === "" ? [] : wrapWords(`changed: ${changes}`, width, "   ").map((line) => chalk.dim(line));
+  };
+  const table = renderColumns(fitted.columns, options.color, changesBelow ? below : undefined).join("\n");
   const out = [
     chalk.dim(`looplens ${report.version} — ${detectorState(report.config)}`),
     `sweep: ${plural(report.rows.length, "config")} over ${plural(runs, "run")} (${plural(report.calls, "call")}) in ${plural(report.files, "file")}; input read once`,
