@@ -44,7 +44,7 @@ function rowCells(report: SweepReport, row: SweepRow, index: number, chalk: Chal
  * `critical`), the change list is cut (json lists it whole), the best mark loses its word, and the
  * change list leaves the row for lines of its own.
  */
-function sweepShrinks(report: SweepReport, chalk: ChalkInstance): Shrink[] {
+function sweepShrinks(report: SweepReport, chalk: ChalkInstance): Array<Shrink | Shrink[]> {
   const shortAxis = (key: string) => key.replace(/^.*\./, "").replace(/Threshold$/, "") || key;
   const shortHeads: Shrink[] = [
     ...report.axes.map((axis): Shrink => ({ kind: "head", key: axis.key, head: shortAxis(axis.key) })),
@@ -56,11 +56,13 @@ function sweepShrinks(report: SweepReport, chalk: ChalkInstance): Shrink[] {
     return i === report.best ? chalk.green(`${pr} ◀`) : pr;
   });
   return [
-    ...shortHeads,
+    shortHeads,
     { kind: "clip", key: "changed (vs row above)", min: 24 },
-    { kind: "head", key: "warned", head: "warn" },
-    { kind: "head", key: "blocked", head: "block" },
-    { kind: "head", key: "aborted", head: "abort" },
+    [
+      { kind: "head", key: "warned", head: "warn" },
+      { kind: "head", key: "blocked", head: "block" },
+      { kind: "head", key: "aborted", head: "abort" },
+    ],
     { kind: "clip", key: "changed (vs row above)", min: 12 },
     ...(report.labels ? [{ kind: "replace", key: "P/R", head: "P/R", cells: plainBest } as const] : []),
     { kind: "drop", key: "changed (vs row above)" },

@@ -42,15 +42,26 @@ const clipped = (column: Column, width: number): Column => ({
   cells: column.cells.map((cell) => clipToWidth(cell, width)),
 });
 
-export function fitColumns(columns: readonly Column[], width: number, shrinks: readonly Shrink[]): FittedTable {
+/**
+ * The table in `width` columns if its shrinks can get it there (else as narrow as they make it).
+ * A step that is a list applies all of its shrinks at once (heads that read as a set).
+ */
+export function fitColumns(columns: readonly Column[], width: number, steps: ReadonlyArray<Shrink | readonly Shrink[]>): FittedTable {
   const current = [...columns];
   const applied: Shrink[] = [];
   // Columns as they were before their first clip: a clip made early may give back room that later
   // shrinks freed.
   const unclipped = new Map<string, Column>();
-  for (const shrink of shrinks) {
+  const shrinks = function* () {
+    for (const step of steps) {
+      if (tableWidth(current) <= width) return;
+      if (Array.isArray(step)) yield* step.map((shrink) => ({ shrink, force: true }));
+      else yield { shrink: step as Shrink, force: false };
+    }
+  };
+  for (const { shrink, force } of shrinks()) {
     const excess = tableWidth(current) - width;
-    if (excess <= 0) break;
+    if (excess <= 0 && !force) break;
     const index = current.findIndex((column) => column.key === shrink.key);
     if (index < 0) continue;
     const column = current[index]!;
@@ -59,7 +70,7 @@ export function fitColumns(columns: readonly Column[], width: number, shrinks: r
     else if (shrink.kind === "replace") current[index] = { key: column.key, head: shrink.head, cells: shrink.cells };
     else if (shrink.kind === "head") current[index] = { ...column, head: shrink.head };
     else {
-      const target = Math.max(shrink.min, columnWidth(column) - excess);
+      const target = Math.max(shrink.min, columnWidth(column) - Math.max(0, excess));
       if (target >= columnWidth(column)) continue;
       if (!unclipped.has(column.key)) unclipped.set(column.key, column);
       current[index] = clipped(column, target);
