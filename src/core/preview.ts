@@ -31,12 +31,23 @@ const RESULT_WIDTH = 48;
 /** Raw text read before clipping: enough for any width above even after whitespace is collapsed. */
 const READ_AHEAD = 512;
 
-/** Whitespace runs (line breaks included) collapsed to one space, cut to `width` code points with `…`. */
+/**
+ * Whitespace runs (line breaks included) collapsed to one space, cut to `width` code points with
+ * `…`. Only the text's first few `width`s are looked at.
+ */
 export function oneLine(text: string, width: number): string {
-  const flat = text.slice(0, READ_AHEAD).replace(/\s+/g, " ").trim();
-  const points = Array.from(flat);
-  const cut = points.length > width || text.length > READ_AHEAD;
-  return cut ? `${points.slice(0, width - 1).join("").trimEnd()}…` : flat;
+  const ahead = width * 4 + 16;
+  const head = text.length > ahead ? text.slice(0, ahead) : text;
+  const flat = /\s/.test(head) ? head.replace(/\s+/g, " ").trim() : head;
+  // Code units never undercount code points: most texts are done here.
+  if (flat.length <= width && head === text) return flat;
+  let end = 0;
+  let points = 0;
+  for (const char of flat) {
+    if (++points > width - 1) break;
+    end += char.length;
+  }
+  return end >= flat.length && head === text ? flat : `${flat.slice(0, end).trimEnd()}…`;
 }
 
 const textIn = (form: StringForm | undefined, value: string) => (form === "bytes" ? fromBytes(value.slice(0, READ_AHEAD * 4)) : value);
@@ -137,6 +148,23 @@ export function findingPreview(call: RawCall | undefined, outcome: RawOutcome | 
 export interface PatternRefs {
   call?: RawCall;
   outcome?: RawOutcome;
+  /** The outcome's result hash: while it stays the same, so does the preview. */
+  outcomeHash?: string;
+  /** The preview last made for the pattern, and the outcome hash it was made with. */
+  preview?: { readonly outcomeHash: string | undefined; readonly value: FindingPreview };
+}
+
+/**
+ * The preview of a pattern's finding, made once per outcome: the many findings of one loop (a
+ * verdict on every call past the threshold) share it. Same args hash, same arguments in all but
+ * what hashing ignores (an `update_plan`'s wording).
+ */
+export function patternPreview(refs: PatternRefs, call: RawCall | undefined): FindingPreview {
+  const cached = refs.preview;
+  if (cached !== undefined && cached.outcomeHash === refs.outcomeHash) return cached.value;
+  const value = findingPreview(call ?? refs.call, refs.outcome);
+  refs.preview = { outcomeHash: refs.outcomeHash, value };
+  return value;
 }
 
 /**

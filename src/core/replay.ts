@@ -10,7 +10,7 @@
 import type { ResolvedConfig } from "./config.js";
 import type { LoopEvent } from "./events.js";
 import { MAX_VETO_CALLS, type ReplayedFinding, type ReplayedRun, type RunStop } from "./findings.js";
-import { findingPreview, RecentPatterns } from "./preview.js";
+import { findingPreview, patternPreview, RecentPatterns } from "./preview.js";
 import type { GuardWindow } from "./postCompactionGuard.js";
 import type { PreparedEvent } from "./prepare.js";
 import { PROFILES } from "./profiles/index.js";
@@ -219,8 +219,9 @@ export class Replayer {
     const refs = this.refsOf(state, event.argsHash, input);
     // The preview reads the pattern's previous outcome before this call replaces the pattern's call.
     const call = input?.type === "tool_call" ? input : undefined;
-    const outcome = verdict?.detector === "unknown_tool_repeat" ? state.recent?.unknownToolOutcome(event.tool) : refs?.outcome;
-    const preview = verdict && refs ? findingPreview(call, outcome) : undefined;
+    // An unknown-tool streak spans differing arguments: its outcome is the tool's newest refusal.
+    const unknown = verdict?.detector === "unknown_tool_repeat";
+    const preview = !verdict || !refs ? undefined : unknown ? findingPreview(call, state.recent!.unknownToolOutcome(event.tool)) : patternPreview(refs, call);
     if (refs && call) refs.call = call;
     if (!verdict) return;
     this.addFinding(state, {
@@ -247,6 +248,7 @@ export class Replayer {
     // A veto is the runtime's own answer, not what the tool returned: it does not replace the outcome.
     if (refs && input?.type === "tool_result" && !event.veto) {
       refs.outcome = input;
+      refs.outcomeHash = event.resultHash;
       if (event.unknownTool !== undefined) state.recent!.noteUnknownTool(event.tool, input);
     }
     const step = engine.outcome(event);
