@@ -73,24 +73,25 @@ function originLines(report: ConfigReport): string[] {
 }
 
 /**
- * The key/value/source table; the `why` column (under `--profile`) goes under its row, wrapped, when
- * the terminal is too narrow for it.
+ * The key/value/source table. The `why` column (under `--profile`) becomes footnote marks, the
+ * reasons listed under the table, when the terminal is too narrow for it.
  */
 function valuesTable(report: ConfigReport, chalk: InstanceType<typeof Chalk>, color: boolean, width: number): string {
   const why = Object.values(report.sources).includes("fixed");
   const entries = configEntries(report.effective);
-  const rows = entries.map(([key, value]) => {
+  const reasons = entries.map(([key]) => fixedWhy(key, report.sources[key] ?? "default"));
+  const rows = entries.map(([key, value], i) => {
     const source = report.sources[key] ?? "default";
     const shown = value === undefined ? "false (unset)" : String(value);
-    return [key, shown, source === "default" ? chalk.dim(source) : source, ...(why ? [chalk.dim(fixedWhy(key, source))] : [])];
+    return [key, shown, source === "default" ? chalk.dim(source) : source, ...(why ? [chalk.dim(reasons[i]!)] : [])];
   });
-  const fitted = fitColumns(columnsOf(["key", "value", "source", ...(why ? ["why"] : [])], rows), width, [{ kind: "drop", key: "why" }]);
-  const whyBelow = why && fitted.applied.length > 0;
-  const below = (row: number) => {
-    const reason = fixedWhy(entries[row]![0], report.sources[entries[row]![0]] ?? "default");
-    return reason === "" ? [] : wrapWords(reason, width, "   ").map((line) => chalk.dim(line));
-  };
-  return renderColumns(fitted.columns, color, whyBelow ? below : undefined).join("\n");
+  const distinct = [...new Set(reasons.filter((reason) => reason !== ""))];
+  const marks = reasons.map((reason) => (reason === "" ? "" : `(${distinct.indexOf(reason) + 1})`));
+  const fitted = fitColumns(columnsOf(["key", "value", "source", ...(why ? ["why"] : [])], rows), width, [{ kind: "replace", key: "why", head: "why", cells: marks }]);
+  const table = renderColumns(fitted.columns, color).join("\n");
+  if (!why || fitted.applied.length === 0) return table;
+  const notes = distinct.flatMap((reason, i) => wrapWords(reason, width, `  (${i + 1}) `, "      ").map((line) => chalk.dim(line)));
+  return [table, ...notes].join("\n");
 }
 
 /** `--format table`: a header, one row per key, the agents with overrides, the notices. */
