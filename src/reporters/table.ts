@@ -2,7 +2,7 @@
  * `--format table` (the default on a terminal): per run a header and one row per pattern with its
  * explanation line under it, then a summary (with the worst runs) and a one-line legend. Fitted to
  * the terminal width (80 when unknown): when the full table is too wide, the least telling columns
- * give way first (see FINDING_SHRINKS), and prose lines wrap at spaces, never inside a word.
+ * give way first (findingColumns), and on a terminal prose lines wrap at spaces, never inside a word.
  */
 import { Chalk, type ChalkInstance } from "chalk";
 import { levelLabel, type LiveRun, type ReplayedRun } from "../core/findings.js";
@@ -39,7 +39,7 @@ function runHeader(run: ReplayedRun, chalk: ChalkInstance, data: ReportModel, op
 }
 
 /** The columns of a run's findings at full width, and the shorter forms the shrinks switch to. */
-function findingColumns(groups: readonly FindingGroup[], chalk: ChalkInstance, cwd: string | undefined) {
+function findingColumns(groups: readonly FindingGroup[], chalk: ChalkInstance, cwd: string | undefined, explain: boolean) {
   const level = (group: FindingGroup, times: boolean) =>
     levelColor(chalk, group.first.level)(levelLabel(group.first.level)) + (times && group.verdicts > 1 ? chalk.dim(` ×${group.verdicts}`) : "");
   const cells = (f: (group: FindingGroup) => string) => groups.map(f);
@@ -53,16 +53,19 @@ function findingColumns(groups: readonly FindingGroup[], chalk: ChalkInstance, c
     { key: "threshold", head: "threshold", cells: cells((g) => `${g.first.threshold.name}=${g.first.threshold.value}`) },
     { key: "mark", head: "", cells: cells((g) => (g.first.afterStop ? chalk.dim("⏹") : "")) },
   ];
-  // In the order they are tried: the count is in the explanation line too, the threshold's name in
-  // the detector's, the file in the run header (and, with explanations, at the start of the line).
+  // In the order they are tried: the count is in the explanation line too, the threshold's name
+  // moves into it, the file to its start (and is in the run header).
+  const fileToLine: Shrink = { kind: "replace", key: "where", head: "line", cells: cells((g) => String(g.first.line)) };
   const shrinks: Shrink[] = [
     { kind: "drop", key: "count" },
     { kind: "replace", key: "threshold", head: "limit", cells: cells((g) => String(g.first.threshold.value)) },
-    { kind: "replace", key: "where", head: "line", cells: cells((g) => String(g.first.line)) },
+    ...(explain ? [fileToLine] : []),
     { kind: "clip", key: "tool", min: 12 },
     { kind: "replace", key: "level", head: "level", cells: cells((g) => level(g, false)) },
     { kind: "clip", key: "tool", min: 8 },
     { kind: "clip", key: "detector", min: 12 },
+    // Without explanation lines the file has nowhere else to go: it is the last to give way.
+    ...(explain ? [] : [fileToLine]),
     { kind: "clip", key: "tool", min: 4 },
   ];
   return { columns, shrinks };
@@ -71,7 +74,7 @@ function findingColumns(groups: readonly FindingGroup[], chalk: ChalkInstance, c
 function runTable(run: ReplayedRun, options: ReportOptions, chalk: ChalkInstance, width: number): string {
   const groups = groupFindings(run.findings, options.verbose);
   if (groups.length === 0) return chalk.dim("  no findings");
-  const { columns, shrinks } = findingColumns(groups, chalk, options.cwd);
+  const { columns, shrinks } = findingColumns(groups, chalk, options.cwd, options.explain !== false);
   const fitted = fitColumns(columns, width, shrinks);
   // What the narrower table left out of the row goes into the explanation line.
   const fileMoved = fitted.applied.some((shrink) => shrink.key === "where");

@@ -119,10 +119,14 @@ describe("the table at several widths", () => {
     expect(text).toContain("\n  warningThreshold=10 criticalThreshold=20 globalCircuitBreakerThreshold=30\n");
   });
 
-  it("--no-explain: no explanation lines", () => {
+  it("--no-explain: no explanation lines; file:line is then the last column to give way", () => {
     const text = table([build], { width: 200, explain: false });
     expect(text).not.toContain("returned");
     expect(text).toContain("warningThreshold=10");
+    const narrow = table([build], { width: 80, explain: false });
+    // Tool and detector are clipped before the file goes.
+    expect(narrow).toMatch(/\n 11–20 sessions\/run-build\.jsonl:22 command… known_poll_no_progr… warning 10\n/);
+    for (const line of narrow.split("\n")) expect(displayWidth(line)).toBeLessThanOrEqual(80);
   });
 
   it("strips control characters and escapes from previews", () => {
