@@ -15,7 +15,7 @@ import { liveStopsByRun, location, runtimeFacts, shownPath, worstRuns } from "./
 import { clip, ID_WIDTH, sanitize } from "./sanitize.js";
 import { fitColumns, levelColor, renderColumns, tableWidth, type Column, type Shrink } from "./tableParts.js";
 import { comparisonSection, liveSection } from "./tableLive.js";
-import { DEFAULT_WIDTH, fitToWidth, wrapWords } from "./textFit.js";
+import { DEFAULT_WIDTH, displayWidth, fitToWidth, wrapWords } from "./textFit.js";
 
 /** Runs named in the summary's list of worst runs. */
 const WORST_RUNS = 5;
@@ -83,7 +83,9 @@ function runTable(run: ReplayedRun, options: ReportOptions, chalk: ChalkInstance
   const indent = " ".repeat(Math.min(12, tableWidth(fitted.columns.slice(0, 1)) + 1));
   const below = (row: number) => {
     const group = groups[row]!;
-    const where = fileMoved ? `${location(group.first.file, group.first.line, options.cwd)}: ` : "";
+    // Only whole: a clipped location opens nothing (the header names the file, the row the line).
+    const at = location(group.first.file, group.first.line, options.cwd);
+    const where = fileMoved && displayWidth(at) + 1 <= width - indent.length ? `${at}: ` : "";
     return wrapWords(`${where}${explanation(group, thresholdNamed)}`, width, indent).map((line) => chalk.dim(line));
   };
   return renderColumns(fitted.columns, options.color, options.explain === false ? undefined : below).join("\n");

@@ -49,19 +49,19 @@ export const padToWidth = (text: string, width: number): string => text + " ".re
 
 /**
  * Words of `text` in lines of at most `width` columns: the first line after `first`, the others after
- * `rest` (both already counted in the width). A word longer than a whole line is clipped, not split.
- * Colour codes travel with their words (a terminal keeps the colour across the line break).
+ * `rest` (both already counted in the width). A word longer than a whole line is clipped, never
+ * split; with `keepLong` (prose naming paths: cut, a path names nothing) it gets a line of its own,
+ * whole. Colour codes travel with their words (a terminal keeps the colour across the line break).
  */
-export function wrapWords(text: string, width: number, first = "", rest = first): string[] {
+export function wrapWords(text: string, width: number, first = "", rest = first, keepLong = false): string[] {
   const words = text.split(" ").filter((word) => word !== "");
   const lines: string[] = [];
   let line = first;
   let lineWidth = displayWidth(first);
   let empty = true;
   for (const word of words) {
-    const indent = lines.length === 0 ? first : rest;
-    const room = width - displayWidth(indent);
-    const fitted = displayWidth(word) > room ? clipToWidth(word, Math.max(1, room)) : word;
+    const room = width - displayWidth(lines.length === 0 && empty ? first : rest);
+    const fitted = !keepLong && displayWidth(word) > room ? clipToWidth(word, Math.max(1, room)) : word;
     const w = displayWidth(fitted);
     if (!empty && lineWidth + 1 + w > width) {
       lines.push(line);
@@ -88,7 +88,7 @@ export function fitToWidth(text: string, width: number): string {
       if (displayWidth(line) <= width) return [line];
       // Colour codes before the indent stay with the text.
       const [, codes, indent, body] = /^((?:\u001b\[[0-9;]*m)*)( *)(.*)$/s.exec(line)!;
-      return wrapWords(codes! + body!, width, indent, `${indent}  `);
+      return wrapWords(codes! + body!, width, indent, `${indent}  `, true);
     })
     .join("\n");
 }

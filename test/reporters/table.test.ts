@@ -108,6 +108,15 @@ describe("the table at several widths", () => {
     expect(text).toContain("warns at warningThreshold=10");
   });
 
+  it("a location too long for the explanation line is left out, never clipped", () => {
+    const deep = `${CWD}/${"very-long-folder-name/".repeat(4)}run.jsonl`;
+    const text = table([{ ...build, file: deep, findings: build.findings.map((f) => ({ ...f, file: deep })) }], { width: 80 });
+    expect(text).not.toMatch(/very-long-folder-name\/[^\n]*…/);
+    // The header keeps the path whole, on a line of its own if need be.
+    expect(text).toContain(`\n  ${"very-long-folder-name/".repeat(4)}run.jsonl\n`);
+    expect(text).toContain('\n       command_status(commandId=build-42) returned "running" unchanged');
+  });
+
   it("at 60 columns the tool is clipped and the verdict count goes too", () => {
     const text = table([build], { width: 60 });
     expect(text).toMatch(/\n 11–20 22 +command_… known_poll_no_progress warning 10\n/);

@@ -29,9 +29,9 @@ describe("word wrapping", () => {
     }
   });
 
-  it("clips a word longer than a whole line instead of splitting it", () => {
-    const lines = wrapWords(`see ${"x".repeat(50)} here`, 20, "  ");
-    expect(lines).toEqual(["  see", `  ${"x".repeat(17)}…`, "  here"]);
+  it("clips a word longer than a whole line instead of splitting it, or keeps it whole on a line of its own", () => {
+    expect(wrapWords(`see ${"x".repeat(50)} here`, 20, "  ")).toEqual(["  see", `  ${"x".repeat(17)}…`, "  here"]);
+    expect(wrapWords(`see ${"x".repeat(50)} here`, 20, "  ", "  ", true)).toEqual(["  see", `  ${"x".repeat(50)}`, "  here"]);
   });
 
   it("fitToWidth leaves short lines alone and indents continuations under the line's own indent", () => {
