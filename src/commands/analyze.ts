@@ -31,6 +31,8 @@ interface AnalyzeOptions extends CommonOptions {
   failOn?: FailOn;
   all?: boolean;
   verbose?: boolean;
+  /** `--no-explain` sets it false. */
+  explain?: boolean;
 }
 
 export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: Io, version: string): Promise<number> {
@@ -49,7 +51,8 @@ export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: I
   const report = buildReport(analysis, configSummary(resolver, analysis.runs, options), version);
   reportNotices(io, resolver, options.quiet);
   reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);
-  writeReport(io, reporter(report, { all: options.all === true, verbose: options.verbose === true, color: useColor(options, io), width: io.columns }));
+  const reportOptions = { all: options.all === true, verbose: options.verbose === true, color: useColor(options, io), width: io.columns, explain: options.explain !== false, cwd: process.cwd() };
+  writeReport(io, reporter(report, reportOptions));
 
   if (strictViolation(io, options, analysis.lines.skipped)) return EXIT.usage;
   if (nothingUsable(io, analysis)) return EXIT.usage;
@@ -82,7 +85,8 @@ export function registerAnalyze(program: Command, io: Io, version: string, run: 
     .addOption(new Option("-f, --format <format>", "output format").choices(REPORT_FORMATS).default("table"))
     .addOption(new Option("--fail-on <level>", "exit 1 when a finding is at or above this level").choices(["warning", "block", "abort"]))
     .option("-a, --all", "show runs without findings too")
-    .option("-v, --verbose", "one row per verdict instead of one per pattern");
+    .option("-v, --verbose", "one row per verdict instead of one per pattern")
+    .option("--no-explain", "table and markdown: no plain-words line on what each row's pattern was");
   addConfigOptions(command);
   addInputOptions(command);
   command.addHelpText("after", `\n${detectorHelp()}\n`);

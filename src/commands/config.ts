@@ -30,7 +30,7 @@ export async function runConfig(options: ConfigCommandOptions, io: Io, version: 
     usesLooplensDefault: resolver.usesLooplensDefault,
     ...(options.profile !== undefined && { profile: options.profile }),
   };
-  io.stdout(options.format === "json" ? configReportJson(report) : configReportTable(report, useColor(options, io)));
+  io.stdout(options.format === "json" ? configReportJson(report) : configReportTable(report, useColor(options, io), io.columns));
   return EXIT.ok;
 }
 

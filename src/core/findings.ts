@@ -4,6 +4,7 @@
  */
 import type { DetectorName, ThresholdName } from "./detectors.js";
 import type { GuardWindow } from "./postCompactionGuard.js";
+import type { FindingPreview } from "./preview.js";
 import type { ProfileChoice } from "./profiles/profile.js";
 import type { RunTimeline } from "./timeline.js";
 
@@ -26,6 +27,11 @@ interface FindingBase {
   readonly message: string;
   /** Identifies the call pattern (tool + args) so reporters can collapse repeats; not printed. */
   readonly argsHash: string;
+  /**
+   * The pattern in a few words (arguments, what came back), for the table's explanation lines; only
+   * when replay was handed the input's events (analyze), never in machine outputs.
+   */
+  readonly preview?: FindingPreview;
 }
 
 /** A verdict (or abort) of replay: always of a run, at a known call. */
@@ -75,8 +81,13 @@ export interface ReplayedRun extends RunBase {
   readonly profile?: ProfileChoice;
   /** The run's calls in order, when the analysis was asked for them (`--format html`). */
   readonly timeline?: RunTimeline;
+  /** Call ordinals of the first recorded vetoes (at most `MAX_VETO_CALLS`; `recordedVetoes` counts them all). */
+  readonly recordedVetoCalls?: readonly number[];
   readonly source?: undefined;
 }
+
+/** Recorded vetoes whose call ordinals a run keeps: enough to name them, bounded whatever the input. */
+export const MAX_VETO_CALLS = 20;
 
 /** A run read from a Gateway log: what the live runtime did, not a replay. */
 export interface LiveRun extends RunBase {

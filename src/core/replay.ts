@@ -8,7 +8,9 @@
  * One replayer handles one input file; runs are keyed by their run id within it.
  */
 import type { ResolvedConfig } from "./config.js";
-import type { ReplayedFinding, ReplayedRun, RunStop } from "./findings.js";
+import type { LoopEvent } from "./events.js";
+import { MAX_VETO_CALLS, type ReplayedFinding, type ReplayedRun, type RunStop } from "./findings.js";
+import { findingPreview, patternPreview, RecentPatterns } from "./preview.js";
 import type { GuardWindow } from "./postCompactionGuard.js";
 import type { PreparedEvent } from "./prepare.js";
 import { PROFILES } from "./profiles/index.js";
@@ -45,12 +47,15 @@ interface RunState {
   firstStop: RunStop | null;
   guardWindows: readonly GuardWindow[];
   recordedVetoes: number;
+  recordedVetoCalls: readonly number[];
   readonly profile: ProfileChoice;
   open: boolean;
   /** The run's detection state, made when first needed (the agent, hence the config, may come late). */
   engine: RunEngine | undefined;
   /** Only when timelines are asked for (absent otherwise, so that runs cost what they did). */
   timeline?: RunTimeline;
+  /** References to the newest call and outcome of recent patterns, for previews (only with input events). */
+  recent: RecentPatterns | undefined;
 }
 
 /** Shared by every run without findings or guard windows (most runs), instead of two arrays each. */
@@ -91,7 +96,11 @@ export class Replayer {
     return this.sessionHistories.size + this.runHistories.size;
   }
 
-  push(event: PreparedEvent): void {
+  /**
+   * `input`: the input event `event` was prepared from, when the caller has it (analyze, not sweep):
+   * replay then keeps references to recent calls and outcomes so that findings carry a preview.
+   */
+  push(event: PreparedEvent, input?: LoopEvent): void {
     const state = this.runFor(event);
     switch (event.type) {
       case "run_start":
@@ -106,9 +115,9 @@ export class Replayer {
         return;
       }
       case "call":
-        return this.call(state, event);
+        return this.call(state, event, input);
       case "outcome":
-        return this.outcome(state, event);
+        return this.outcome(state, event, input);
     }
   }
 
@@ -146,10 +155,12 @@ export class Replayer {
         firstStop: null,
         guardWindows: NONE,
         recordedVetoes: 0,
+        recordedVetoCalls: NONE,
         // A run's profile is fixed by its first event: its run_start, when the input has one.
         profile: this.profileFor(event.type === "run_start" ? event.harnessVersion : undefined),
         open: false,
         engine: undefined,
+        recent: undefined,
       };
       this.runs.set(event.run, state);
     }
@@ -186,6 +197,7 @@ export class Replayer {
     if (window) state.guardWindows = appended(state.guardWindows, window);
     state.engine = undefined;
     this.recorders?.delete(state.run);
+    state.recent = undefined;
     const [histories, key] = this.historySlot(state);
     const entry = histories.get(key);
     // With no run of the session open, its old records can never be seen again: free them.
@@ -201,11 +213,25 @@ export class Replayer {
     return state.engine;
   }
 
-  private call(state: RunState, event: CallEvent): void {
+  /** The refs of the event's pattern, when replay was handed the input's events. */
+  private refsOf(state: RunState, argsHash: string, input: LoopEvent | undefined) {
+    if (input === undefined) return undefined;
+    state.recent ??= new RecentPatterns();
+    return state.recent.refs(argsHash);
+  }
+
+  private call(state: RunState, event: CallEvent, input: LoopEvent | undefined): void {
     const engine = this.engineOf(state);
     state.calls = event.call;
     this.recorders?.get(state.run)?.call(event.call, event.tool);
     const verdict = engine.call(event);
+    const refs = this.refsOf(state, event.argsHash, input);
+    // The preview reads the pattern's previous outcome before this call replaces the pattern's call.
+    const call = input?.type === "tool_call" ? input : undefined;
+    // An unknown-tool streak spans differing arguments: its outcome is the tool's newest refusal.
+    const unknown = verdict?.detector === "unknown_tool_repeat";
+    const preview = !verdict || !refs ? undefined : unknown ? findingPreview(call, state.recent!.unknownToolOutcome(event.tool)) : patternPreview(refs, call);
+    if (refs && call) refs.call = call;
     if (!verdict) return;
     this.addFinding(state, {
       line: event.line,
@@ -217,12 +243,23 @@ export class Replayer {
       threshold: verdict.threshold,
       message: verdict.message,
       argsHash: event.argsHash,
+      ...(preview && { preview }),
     });
   }
 
-  private outcome(state: RunState, event: OutcomeEvent): void {
-    if (event.veto) state.recordedVetoes++;
+  private outcome(state: RunState, event: OutcomeEvent, input: LoopEvent | undefined): void {
+    if (event.veto) {
+      state.recordedVetoes++;
+      if (state.recordedVetoCalls.length < MAX_VETO_CALLS) state.recordedVetoCalls = appended(state.recordedVetoCalls, event.call);
+    }
     const engine = this.engineOf(state);
+    const refs = this.refsOf(state, event.argsHash, input);
+    // A veto is the runtime's own answer, not what the tool returned: it does not replace the outcome.
+    if (refs && input?.type === "tool_result" && !event.veto) {
+      refs.outcome = input;
+      refs.outcomeHash = event.resultHash;
+      if (event.unknownTool !== undefined) state.recent!.noteUnknownTool(event.tool, input);
+    }
     const step = engine.outcome(event);
     if (step === undefined) return;
     if (step.kind === "closed") state.guardWindows = appended(state.guardWindows, step.window);
@@ -239,6 +276,7 @@ export class Replayer {
       threshold,
       message,
       argsHash: event.argsHash,
+      ...(refs && { preview: findingPreview(refs.call, refs.outcome) }),
     });
   }
 

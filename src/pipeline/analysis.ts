@@ -13,6 +13,7 @@ import type { ProfileName } from "../core/profiles/profile.js";
 import { selectProfiles } from "../core/profiles/selection.js";
 import type { LiveEvent } from "../core/liveEvents.js";
 import { LiveRunBook } from "../core/liveRuns.js";
+import type { LoopEvent } from "../core/events.js";
 import type { PreparedEvent } from "../core/prepare.js";
 import { Replayer, type ConfigForAgent, type ProfileForRun } from "../core/replay.js";
 import { readInputs, readUnit, type InputOptions, type PreparedSink, type ReadSummary, type UnusableFile } from "./reading.js";
@@ -134,7 +135,8 @@ export async function analyzeUnit(
   let replayer = newReplayer();
   const tally = new LineTally();
   const liveEvents: LiveEvent[] = [];
-  const push = (prepared: PreparedEvent) => replayer.push(prepared);
+  // The input event too: findings then carry a preview of their pattern (replay keeps references only).
+  const push = (prepared: PreparedEvent, event: LoopEvent) => replayer.push(prepared, event);
   const sink: PreparedSink = (again) => {
     if (again) {
       replayer = newReplayer();

@@ -3,13 +3,13 @@
  * global, agent, --set, adjusted), the detector state, and the notices, as a table or one JSON document.
  */
 import { Chalk } from "chalk";
-import Table from "cli-table3";
 import { configEntries, guardOn, rollingDetectorsOn, type ConfigNotice, type ResolvedConfig, type ValueSource } from "../core/config.js";
 import { NO_CONFIG_LINE, sourcesJson, thresholdLines } from "./configView.js";
 import { jsonText } from "./jsonText.js";
 import { detectorState } from "./phrases.js";
 import { sanitize } from "./sanitize.js";
-import { BORDERLESS } from "./tableParts.js";
+import { columnsOf, fitColumns, renderColumns } from "./tableParts.js";
+import { DEFAULT_WIDTH, fitToWidth, wrapWords } from "./textFit.js";
 import type { ProfileRequest } from "../core/profiles/choice.js";
 import { newestIgnoredReason } from "../core/profiles/newest/config.js";
 
@@ -72,28 +72,40 @@ function originLines(report: ConfigReport): string[] {
   return lines;
 }
 
-/** `--format table`: a header, one row per key, the agents with overrides, the notices. */
-export function configReportTable(report: ConfigReport, color: boolean): string {
-  const chalk = new Chalk({ level: color ? 1 : 0 });
-  const { effective } = report;
+/**
+ * The key/value/source table. The `why` column (under `--profile`) becomes footnote marks, the
+ * reasons listed under the table, when the terminal is too narrow for it.
+ */
+function valuesTable(report: ConfigReport, chalk: InstanceType<typeof Chalk>, color: boolean, width: number): string {
   const why = Object.values(report.sources).includes("fixed");
-  const table = new Table({
-    head: ["key", "value", "source", ...(why ? ["why"] : [])],
-    chars: BORDERLESS,
-    style: { head: color ? ["bold"] : [], border: [], "padding-left": 1, "padding-right": 0, compact: true },
-  });
-  for (const [key, value] of configEntries(effective)) {
+  const entries = configEntries(report.effective);
+  const reasons = entries.map(([key]) => fixedWhy(key, report.sources[key] ?? "default"));
+  const rows = entries.map(([key, value], i) => {
     const source = report.sources[key] ?? "default";
     const shown = value === undefined ? "false (unset)" : String(value);
-    table.push([key, shown, source === "default" ? chalk.dim(source) : source, ...(why ? [chalk.dim(fixedWhy(key, source))] : [])]);
-  }
+    return [key, shown, source === "default" ? chalk.dim(source) : source, ...(why ? [chalk.dim(reasons[i]!)] : [])];
+  });
+  const distinct = [...new Set(reasons.filter((reason) => reason !== ""))];
+  const marks = reasons.map((reason) => (reason === "" ? "" : `(${distinct.indexOf(reason) + 1})`));
+  const fitted = fitColumns(columnsOf(["key", "value", "source", ...(why ? ["why"] : [])], rows), width, [{ kind: "replace", key: "why", head: "why", cells: marks }]);
+  const table = renderColumns(fitted.columns, color).join("\n");
+  if (!why || fitted.applied.length === 0) return table;
+  const notes = distinct.flatMap((reason, i) => wrapWords(reason, width, `  (${i + 1}) `, "      ").map((line) => chalk.dim(line)));
+  return [table, ...notes].join("\n");
+}
+
+/** `--format table`: a header, one row per key, the agents with overrides, the notices. */
+export function configReportTable(report: ConfigReport, color: boolean, columns?: number): string {
+  const width = columns ?? DEFAULT_WIDTH;
+  const chalk = new Chalk({ level: color ? 1 : 0 });
+  const { effective } = report;
   const out = [
     chalk.bold(`looplens ${report.version} config — ${detectorState({ effective })}`),
     ...originLines(report).map((line) => `  ${line}`),
     ...(report.profile !== undefined ? [`  profile: ${report.profile}${report.profile === "auto" ? " (runs pick by their recorded OpenClaw version; values below: configurable)" : ""}`] : []),
     ...thresholdLines(effective).map((line) => `  ${line}`),
     "",
-    table.toString(),
+    valuesTable(report, chalk, color, width),
     "",
   ];
   if (report.agentsWithOverrides.length > 0) {
@@ -104,5 +116,7 @@ export function configReportTable(report: ConfigReport, color: boolean): string 
     out.push(chalk.bold("notices"));
     for (const n of report.notices) out.push(`  ${sanitize(n.origin)}: ${sanitize(n.message)}`); // a file may hold 100k unknown keys
   }
-  return `${out.join("\n").replace(/[ \t]+$/gm, "")}\n`;
+  // On a terminal, prose lines wrap at spaces too; on a pipe they stay whole, for grep.
+  const text = columns === undefined ? out.join("\n") : fitToWidth(out.join("\n"), width);
+  return `${text.replace(/[ \t]+$/gm, "")}\n`;
 }

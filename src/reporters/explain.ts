@@ -10,7 +10,7 @@ import type { ExplainedFinding, Explanation } from "./explainModel.js";
 import { letterKey, windowRows, type WindowRow } from "./explainRows.js";
 import { jsonText } from "./jsonText.js";
 import { clip, ID_WIDTH, sanitize } from "./sanitize.js";
-import { borderlessTable, levelColor } from "./tableParts.js";
+import { columnsOf, levelColor, renderColumns } from "./tableParts.js";
 
 export interface ExplainOptions {
   readonly color: boolean;
@@ -64,14 +64,13 @@ function placeCell(row: WindowRow, file: string): string {
 }
 
 function windowTable(explained: ExplainedFinding, rows: readonly WindowRow[], options: ExplainOptions, chalk: ChalkInstance): string {
-  const table = borderlessTable(["", "call", "line", "tool", "args", "result", "count"], options.color);
   const file = explained.traced.finding.file;
-  for (const row of rows) {
+  const cells = rows.map((row) => {
     const mark = row.judged ? "→" : row.counted ? "●" : "";
-    const cells = [mark, String(row.call), placeCell(row, file), clip(row.tool, 24), row.args, resultCell(row), countCell(row, explained, chalk)];
-    table.push(row.counted || row.judged ? cells : cells.map((cell) => chalk.dim(cell)));
-  }
-  return table.toString();
+    const line = [mark, String(row.call), placeCell(row, file), clip(row.tool, 24), row.args, resultCell(row), countCell(row, explained, chalk)];
+    return row.counted || row.judged ? line : line.map((cell) => chalk.dim(cell));
+  });
+  return renderColumns(columnsOf(["", "call", "line", "tool", "args", "result", "count"], cells), options.color).join("\n");
 }
 
 /** What each letter stands for (explainRows.ts `letterKey`), one line each. */

@@ -5,11 +5,13 @@
  * brackets, asterisks, angle brackets and ampersands cannot become code, links, emphasis, HTML or
  * entities.
  */
-import { levelLabel, type ReplayedRun } from "../core/findings.js";
+import { levelLabel, type LiveRun, type ReplayedRun } from "../core/findings.js";
 import { agreementText, comparisonSide } from "./comparisonText.js";
+import { explanation } from "./explanation.js";
 import { callRange, groupFindings, type FindingGroup } from "./findingGroups.js";
-import { detectorState, plural, runProfileLine, thresholdList, transcriptNote } from "./phrases.js";
-import type { ReportModel, Reporter } from "./model.js";
+import { detectorState, LEGEND, plural, runProfileLine, thresholdList, transcriptNote } from "./phrases.js";
+import type { ReportModel, ReportOptions, Reporter } from "./model.js";
+import { liveStopsByRun, location, runtimeFacts, worstRuns } from "./runFacts.js";
 import { clip, ID_WIDTH } from "./sanitize.js";
 
 /** Input text longer than this (a tool name, say) is cut, marked with `…`. */
@@ -26,26 +28,28 @@ export function markdownText(text: string, width = TEXT_WIDTH): string {
 
 const row = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
 
-const FINDING_HEAD = ["call", "line", "tool", "detector", "level", "count", "threshold", "after stop"];
-const FINDING_ALIGN = ["---:", "---:", "---", "---", "---", "---:", "---", ":---:"];
+const FINDING_HEAD = ["call", "file:line", "tool", "detector", "level", "count", "threshold", "after stop"];
+const FINDING_ALIGN = ["---:", "---", "---", "---", "---", "---:", "---", ":---:"];
 
-function findingRow(group: FindingGroup): string {
+function findingRow(group: FindingGroup, options: ReportOptions): string {
   const { first } = group;
   const count = group.minCount === group.maxCount ? String(group.maxCount) : `${group.minCount}–${group.maxCount}`;
   const level = `${levelLabel(first.level)}${group.verdicts > 1 ? ` ×${group.verdicts}` : ""}`;
   return row([
     callRange(group),
-    String(first.line),
+    markdownText(location(first.file, first.line, options.cwd), Infinity),
     markdownText(first.tool),
     first.detector,
     first.level === "warning" ? level : `**${level}**`,
     count,
     `${first.threshold.name}=${first.threshold.value}`,
     first.afterStop ? "⏹" : "",
+    // The explanation is built from sanitized pieces; escaping keeps it text.
+    ...(options.explain === false ? [] : [markdownText(explanation(group), Infinity)]),
   ]);
 }
 
-function runSection(run: ReplayedRun, verbose: boolean, config: ReportModel["config"]): string[] {
+function runSection(run: ReplayedRun, options: ReportOptions, config: ReportModel["config"], live: LiveRun | undefined): string[] {
   const facts = [
     run.agent !== null ? `agent ${markdownText(run.agent, ID_WIDTH)}` : undefined,
     run.session !== null ? `session ${markdownText(run.session, ID_WIDTH)}` : undefined,
@@ -60,13 +64,14 @@ function runSection(run: ReplayedRun, verbose: boolean, config: ReportModel["con
     const what = run.firstStop.kind === "abort" ? "aborted" : "blocked";
     lines.push("", `Under this config the run would have been **${what}** at call ${run.firstStop.call}; rows marked ⏹ come after that point.`);
   }
-  if (run.recordedVetoes > 0) lines.push("", `${plural(run.recordedVetoes, "call")} really blocked by the live runtime (loop veto in the transcript).`);
-  const groups = groupFindings(run.findings, verbose);
+  for (const fact of runtimeFacts(run, live, options.cwd)) lines.push("", `${markdownText(fact.charAt(0).toUpperCase() + fact.slice(1), Infinity)}.`);
+  const groups = groupFindings(run.findings, options.verbose);
   lines.push("");
   if (groups.length === 0) lines.push("No findings.");
   else {
-    lines.push(row(FINDING_HEAD), row(FINDING_ALIGN));
-    for (const group of groups) lines.push(findingRow(group)); // not push(...rows): 100k rows overflow the stack
+    const explain = options.explain === false ? [] : [["what happened"], ["---"]];
+    lines.push(row([...FINDING_HEAD, ...(explain[0] ?? [])]), row([...FINDING_ALIGN, ...(explain[1] ?? [])]));
+    for (const group of groups) lines.push(findingRow(group, options)); // not push(...rows): 100k rows overflow the stack
   }
   return [...lines, ""];
 }
@@ -97,7 +102,18 @@ function comparisonSection(data: ReportModel): string[] {
   ];
 }
 
-function summarySection(data: ReportModel): string[] {
+/** The runs that would have been stopped, worst first, as a list under the summary. */
+function worstRunLines(data: ReportModel, options: ReportOptions): string[] {
+  const { shown, total } = worstRuns(data.replayed, 5, options.cwd);
+  if (total === 0) return [];
+  const items = shown.map(({ run, where }) => {
+    const what = `${run.firstStop!.kind === "abort" ? "aborted" : "blocked"} at call ${run.firstStop!.call}`;
+    return `- ${markdownText(run.run, ID_WIDTH)}: ${what}${where ? ` (${markdownText(where, Infinity)})` : ""}`;
+  });
+  return ["", `Worst runs${total > shown.length ? ` (${shown.length} of ${total})` : ""}:`, "", ...items];
+}
+
+function summarySection(data: ReportModel, options: ReportOptions): string[] {
   const s = data.summary;
   const lines = [
     "### Summary",
@@ -114,25 +130,28 @@ function summarySection(data: ReportModel): string[] {
     row(["thresholds", thresholdList(data.config.effective)]),
   ];
   if (data.config.agentOverrides.length > 0) lines.push(row(["agent overrides applied", data.config.agentOverrides.map((id) => markdownText(id, ID_WIDTH)).join(", ")]));
+  for (const line of worstRunLines(data, options)) lines.push(line);
   if (s.findings.total === 0) lines.push("", `No loop findings in ${plural(s.runs, "run")}.`);
+  else lines.push("", markdownText(LEGEND, Infinity));
   return lines;
 }
 
 export const markdownReporter: Reporter = (data, options) => {
   // Live runs (from Gateway logs) are shown in the live section, not as replayed runs.
   const replayed = data.replayed;
-  const shown = replayed.filter((run) => options.all || run.findings.length > 0 || run.recordedVetoes > 0);
+  const liveStops = liveStopsByRun(data);
+  const shown = replayed.filter((run) => options.all || run.findings.length > 0 || run.recordedVetoes > 0 || liveStops.has(run.run));
   const hidden = replayed.length - shown.length;
   const out = [
     "## looplens report",
     "",
     `looplens ${data.version}: ${markdownText(detectorState(data.config), Infinity)}`,
     "",
-    ...shown.flatMap((run) => runSection(run, options.verbose, data.config)),
+    ...shown.flatMap((run) => runSection(run, options, data.config, liveStops.get(run.run))),
     ...liveSection(data, options.verbose),
     ...comparisonSection(data),
     ...(hidden > 0 && shown.length > 0 ? [`${plural(hidden, "run")} without findings not shown (\`--all\` shows them).`, ""] : []),
-    ...summarySection(data),
+    ...summarySection(data, options),
   ];
   return `${out.join("\n")}\n`;
 };

@@ -98,8 +98,12 @@ export interface ReportOptions {
   /** One row per verdict instead of one per pattern. */
   readonly verbose: boolean;
   readonly color: boolean;
-  /** Terminal width for the table, if known. */
+  /** Terminal width for the table, if known (80 when not). */
   readonly width?: number;
+  /** A plain-words line under each finding row (table, markdown); on unless `false` (`--no-explain`). */
+  readonly explain?: boolean;
+  /** The current directory, so that `file:line` can be shown relative to it when shorter. */
+  readonly cwd?: string;
 }
 
 /**

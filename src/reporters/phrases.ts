@@ -14,6 +14,9 @@ export function transcriptNote(s: Summary): string | undefined {
   return parts.length > 0 ? parts.join("; ") : undefined;
 }
 
+/** Human outputs say "block" for a critical verdict (levelLabel): said once, under the tables. */
+export const LEGEND = "block = critical verdict (the call is refused) · ⏹ = after the run's first stop";
+
 /** "1 run", "2 runs". */
 export const plural = (n: number, word: string): string => `${n} ${n === 1 ? word : pluralWord(word)}`;
 

@@ -6,9 +6,10 @@
 import { Chalk, type ChalkInstance } from "chalk";
 import type { VerdictChange } from "../core/sweepStats.js";
 import { detectorState, plural, thresholdList } from "./phrases.js";
-import { clip, sanitize } from "./sanitize.js";
+import { sanitize } from "./sanitize.js";
 import type { SweepReport, SweepReporter, SweepRow } from "./sweepReport.js";
-import { borderlessTable } from "./tableParts.js";
+import { columnsOf, fitColumns, renderColumns, type Shrink } from "./tableParts.js";
+import { DEFAULT_WIDTH, fitToWidth, wrapWords } from "./textFit.js";
 
 const CLAMP_MARK = "*";
 const BEST_MARK = "◀ best";
@@ -17,14 +18,15 @@ const SHOWN_CLAMP_NOTES = 10;
 
 const fixed = (value: number | null) => (value === null ? "–" : value.toFixed(2));
 
-function changesCell(changes: readonly VerdictChange[], width: number): string {
+function changesCell(changes: readonly VerdictChange[]): string {
   if (changes.length === 0) return "";
-  const shown = changes.slice(0, SHOWN_CHANGES).map((c) => `${sanitize(c.run)} ${c.from}→${c.to}`);
+  // Run ids are cut generously here; the table cuts the cell to the width the terminal leaves.
+  const shown = changes.slice(0, SHOWN_CHANGES).map((c) => `${sanitize(c.run.slice(0, 200))} ${c.from}→${c.to}`);
   const more = changes.length > SHOWN_CHANGES ? `, +${changes.length - SHOWN_CHANGES} more` : "";
-  return clip(`${shown.join(", ")}${more}`, width);
+  return `${shown.join(", ")}${more}`;
 }
 
-function rowCells(report: SweepReport, row: SweepRow, index: number, chalk: ChalkInstance, changeWidth: number): string[] {
+function rowCells(report: SweepReport, row: SweepRow, index: number, chalk: ChalkInstance): string[] {
   const values = report.axes.map((axis) => String(row.vary[axis.key]));
   if (row.clamped.length > 0) values[0] += CLAMP_MARK;
   const { warned, blocked, aborted, firstBlockMedianCall } = row.stats;
@@ -33,8 +35,38 @@ function rowCells(report: SweepReport, row: SweepRow, index: number, chalk: Chal
     const pr = `${fixed(row.score.precision)}/${fixed(row.score.recall)}`;
     cells.push(index === report.best ? chalk.green(`${pr} ${BEST_MARK}`) : pr);
   }
-  cells.push(changesCell(row.changed, changeWidth));
+  cells.push(changesCell(row.changed));
   return cells;
+}
+
+/**
+ * Narrower forms, in the order they are tried: heads get short names (`criticalThreshold` →
+ * `critical`), the change list is cut (json lists it whole), the best mark loses its word, and the
+ * change list leaves the row for lines of its own.
+ */
+function sweepShrinks(report: SweepReport, chalk: ChalkInstance): Array<Shrink | Shrink[]> {
+  const shortAxis = (key: string) => key.replace(/^.*\./, "").replace(/Threshold$/, "") || key;
+  const shortHeads: Shrink[] = [
+    ...report.axes.map((axis): Shrink => ({ kind: "head", key: axis.key, head: shortAxis(axis.key) })),
+    { kind: "head", key: "median 1st block", head: "1st block" },
+    { kind: "head", key: "changed (vs row above)", head: "changed" },
+  ];
+  const plainBest = report.rows.map((row, i) => {
+    const pr = row.score ? `${fixed(row.score.precision)}/${fixed(row.score.recall)}` : "";
+    return i === report.best ? chalk.green(`${pr} ◀`) : pr;
+  });
+  return [
+    shortHeads,
+    { kind: "clip", key: "changed (vs row above)", min: 24 },
+    [
+      { kind: "head", key: "warned", head: "warn" },
+      { kind: "head", key: "blocked", head: "block" },
+      { kind: "head", key: "aborted", head: "abort" },
+    ],
+    { kind: "clip", key: "changed (vs row above)", min: 12 },
+    ...(report.labels ? [{ kind: "replace", key: "P/R", head: "P/R", cells: plainBest } as const] : []),
+    { kind: "drop", key: "changed (vs row above)" },
+  ];
 }
 
 function footnotes(report: SweepReport, chalk: ChalkInstance): string[] {
@@ -69,19 +101,26 @@ export const sweepTableReporter: SweepReporter = (report, options) => {
   const head = [...report.axes.map((a) => a.key), "warned", "blocked", "aborted", "median 1st block"];
   if (report.labels) head.push("P/R");
   head.push("changed (vs row above)");
-  const table = borderlessTable(head, options.color);
-  // On a terminal the change list is cut to the width left over; on a pipe it is printed whole.
-  const fixedWidth = head.slice(0, -1).reduce((sum, h) => sum + h.length + 2, 0) + (report.labels ? 8 : 0);
-  const changeWidth = options.width === undefined ? Infinity : Math.max(24, options.width - fixedWidth);
-  report.rows.forEach((row, i) => table.push(rowCells(report, row, i, chalk, changeWidth)));
+  const width = options.width ?? DEFAULT_WIDTH;
+  const columns = columnsOf(head, report.rows.map((row, i) => rowCells(report, row, i, chalk)));
+  const fitted = fitColumns(columns, width, sweepShrinks(report, chalk));
+  // Too narrow for the change list as a column: it goes under its row, wrapped.
+  const changesBelow = fitted.applied.some((shrink) => shrink.kind === "drop");
+  const below = (i: number) => {
+    const changes = changesCell(report.rows[i]!.changed);
+    return changes === "" ? [] : wrapWords(`changed: ${changes}`, width, "   ").map((line) => chalk.dim(line));
+  };
+  const table = renderColumns(fitted.columns, options.color, changesBelow ? below : undefined).join("\n");
   const out = [
     chalk.dim(`looplens ${report.version} — ${detectorState(report.config)}`),
     `sweep: ${plural(report.rows.length, "config")} over ${plural(runs, "run")} (${plural(report.calls, "call")}) in ${plural(report.files, "file")}; input read once`,
     chalk.dim(`base: ${thresholdList(report.config.effective)}`),
     "",
-    table.toString(),
+    table,
     "",
     ...footnotes(report, chalk),
   ];
-  return `${out.join("\n").replace(/[ \t]+$/gm, "").trimEnd()}\n`;
+  // On a terminal, prose lines wrap at spaces too; on a pipe they stay whole, for grep.
+  const text = options.width === undefined ? out.join("\n") : fitToWidth(out.join("\n"), width);
+  return `${text.replace(/[ \t]+$/gm, "").trimEnd()}\n`;
 };

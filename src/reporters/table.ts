@@ -1,74 +1,116 @@
 /**
- * `--format table` (the default on a terminal): per run a header line and one row per pattern,
- * then a summary. Sized for 80 columns: the file is named in the run header, so rows carry only
- * line numbers, and long tool names are clipped.
+ * `--format table` (the default on a terminal): per run a header and one row per pattern with its
+ * explanation line under it, then a summary (with the worst runs) and a one-line legend. Fitted to
+ * the terminal width (80 when unknown): when the full table is too wide, the least telling columns
+ * give way first (findingColumns), and on a terminal prose lines wrap at spaces, never inside a word.
  */
 import { Chalk, type ChalkInstance } from "chalk";
-import { levelLabel, type ReplayedRun } from "../core/findings.js";
+import { levelLabel, type LiveRun, type ReplayedRun } from "../core/findings.js";
 import { configHeaderLines, overrideLine, thresholdLines } from "./configView.js";
+import { explanation } from "./explanation.js";
 import { callRange, groupFindings, type FindingGroup } from "./findingGroups.js";
-import { detectorState, plural, runProfileLine, transcriptNote } from "./phrases.js";
+import { detectorState, LEGEND, plural, runProfileLine, transcriptNote } from "./phrases.js";
 import type { ReportModel, ReportOptions, Reporter } from "./model.js";
+import { liveStopsByRun, location, runtimeFacts, shownPath, worstRuns } from "./runFacts.js";
 import { clip, ID_WIDTH, sanitize } from "./sanitize.js";
-import { borderlessTable, levelColor } from "./tableParts.js";
+import { fitColumns, levelColor, renderColumns, tableWidth, type Column, type Shrink } from "./tableParts.js";
 import { comparisonSection, liveSection } from "./tableLive.js";
+import { DEFAULT_WIDTH, displayWidth, fitToWidth, wrapWords } from "./textFit.js";
 
-function runHeader(run: ReplayedRun, chalk: ChalkInstance, config: ReportModel["config"]): string {
-  // Two lines (who, then where and how much) so that headers fit 80 columns.
+/** Runs named in the summary's list of worst runs. */
+const WORST_RUNS = 5;
+
+
+function runHeader(run: ReplayedRun, chalk: ChalkInstance, data: ReportModel, options: ReportOptions, live: LiveRun | undefined): string {
+  const config = data.config;
   const who = [
     chalk.bold(`run ${clip(run.run, ID_WIDTH)}`),
     run.agent !== null ? `agent ${clip(run.agent, ID_WIDTH)}` : undefined,
     run.session !== null ? `session ${clip(run.session, ID_WIDTH)}` : undefined,
   ];
-  const where = [sanitize(run.file), plural(run.calls, "call"), plural(run.compactions, "compaction")];
-  let header = who.filter((p) => p !== undefined).join(chalk.dim(" · "));
-  header += `\n  ${chalk.dim(where.join(" · "))}`;
+  const where = [shownPath(run.file, options.cwd), plural(run.calls, "call"), plural(run.compactions, "compaction")];
+  const lines = [who.filter((p) => p !== undefined).join(chalk.dim(" · ")), chalk.dim(`  ${where.join(" · ")}`)];
   const override = run.agent !== null ? config.agentConfigs?.find((view) => view.runAgents.includes(run.agent!)) : undefined;
   const changes = override ? overrideLine(override, config.effective) : "";
-  if (changes) header += `\n${chalk.dim(`  ${changes}`)}`;
   const profile = runProfileLine(run, config);
-  if (profile) header += `\n${chalk.dim(`  ${profile}`)}`;
-  if (run.firstStop) {
-    const what = run.firstStop.kind === "abort" ? "aborted" : "blocked";
-    header += `\n${chalk.dim(`  would have been ${what} at call ${run.firstStop.call} under this config (⏹: later rows)`)}`;
-  }
-  if (run.recordedVetoes > 0) header += `\n${chalk.dim(`  ${plural(run.recordedVetoes, "call")} really blocked by the live runtime (loop veto in the transcript)`)}`;
-  return header;
+  const stop = run.firstStop ? `would have been ${run.firstStop.kind === "abort" ? "aborted" : "blocked"} at call ${run.firstStop.call} under this config (⏹: later rows)` : "";
+  for (const line of [changes, profile ?? "", stop, ...runtimeFacts(run, live, options.cwd)]) if (line) lines.push(chalk.dim(`  ${line}`));
+  return lines.join("\n");
 }
 
-function findingRow(group: FindingGroup, chalk: ChalkInstance, toolWidth: number): string[] {
-  const { first } = group;
-  const color = levelColor(chalk, first.level);
-  const count = group.minCount === group.maxCount ? String(group.maxCount) : `${group.minCount}–${group.maxCount}`;
-  const level = color(levelLabel(first.level)) + (group.verdicts > 1 ? chalk.dim(` ×${group.verdicts}`) : "");
-  return [
-    callRange(group),
-    String(first.line),
-    clip(first.tool, toolWidth),
-    first.detector,
-    level,
-    count,
-    `${first.threshold.name}=${first.threshold.value}`,
-    first.afterStop ? chalk.dim("⏹") : "",
+/** The columns of a run's findings at full width, and the shorter forms the shrinks switch to. */
+function findingColumns(groups: readonly FindingGroup[], chalk: ChalkInstance, cwd: string | undefined, explain: boolean) {
+  const level = (group: FindingGroup, times: boolean) =>
+    levelColor(chalk, group.first.level)(levelLabel(group.first.level)) + (times && group.verdicts > 1 ? chalk.dim(` ×${group.verdicts}`) : "");
+  const cells = (f: (group: FindingGroup) => string) => groups.map(f);
+  const columns: Column[] = [
+    { key: "call", head: "call", cells: cells(callRange) },
+    { key: "where", head: "file:line", cells: cells((g) => location(g.first.file, g.first.line, cwd)) },
+    { key: "tool", head: "tool", cells: cells((g) => sanitize(g.first.tool)) },
+    { key: "detector", head: "detector", cells: cells((g) => g.first.detector) },
+    { key: "level", head: "level", cells: cells((g) => level(g, true)) },
+    { key: "count", head: "count", cells: cells((g) => (g.minCount === g.maxCount ? String(g.maxCount) : `${g.minCount}–${g.maxCount}`)) },
+    { key: "threshold", head: "threshold", cells: cells((g) => `${g.first.threshold.name}=${g.first.threshold.value}`) },
+    { key: "mark", head: "", cells: cells((g) => (g.first.afterStop ? chalk.dim("⏹") : "")) },
   ];
+  // In the order they are tried: the count is in the explanation line too, the threshold's name
+  // moves into it, the file to its start (and is in the run header).
+  const fileToLine: Shrink = { kind: "replace", key: "where", head: "line", cells: cells((g) => String(g.first.line)) };
+  const shrinks: Shrink[] = [
+    { kind: "drop", key: "count" },
+    { kind: "replace", key: "threshold", head: "limit", cells: cells((g) => String(g.first.threshold.value)) },
+    ...(explain ? [fileToLine] : []),
+    { kind: "clip", key: "tool", min: 12 },
+    { kind: "replace", key: "level", head: "level", cells: cells((g) => level(g, false)) },
+    { kind: "clip", key: "tool", min: 8 },
+    { kind: "clip", key: "detector", min: 12 },
+    // Without explanation lines the file has nowhere else to go: it is the last to give way.
+    ...(explain ? [] : [fileToLine]),
+    { kind: "clip", key: "tool", min: 4 },
+  ];
+  return { columns, shrinks };
 }
 
-function runTable(run: ReplayedRun, options: ReportOptions, chalk: ChalkInstance): string {
+function runTable(run: ReplayedRun, options: ReportOptions, chalk: ChalkInstance, width: number): string {
   const groups = groupFindings(run.findings, options.verbose);
   if (groups.length === 0) return chalk.dim("  no findings");
-  const toolWidth = Math.max(8, Math.min(24, (options.width ?? 80) - 66));
-  const table = borderlessTable(["call", "line", "tool", "detector", "level", "count", "threshold", ""], options.color);
-  for (const group of groups) table.push(findingRow(group, chalk, toolWidth));
-  return table.toString();
+  const { columns, shrinks } = findingColumns(groups, chalk, options.cwd, options.explain !== false);
+  const fitted = fitColumns(columns, width, shrinks);
+  // What the narrower table left out of the row goes into the explanation line.
+  const fileMoved = fitted.applied.some((shrink) => shrink.key === "where");
+  const thresholdNamed = fitted.applied.some((shrink) => shrink.key === "threshold");
+  // Explanations start under the second column, so the call numbers stay easy to scan.
+  const indent = " ".repeat(Math.min(12, tableWidth(fitted.columns.slice(0, 1)) + 1));
+  const below = (row: number) => {
+    const group = groups[row]!;
+    // Only whole: a clipped location opens nothing (the header names the file, the row the line).
+    const at = location(group.first.file, group.first.line, options.cwd);
+    const where = fileMoved && displayWidth(at) + 1 <= width - indent.length ? `${at}: ` : "";
+    return wrapWords(`${where}${explanation(group, thresholdNamed)}`, width, indent).map((line) => chalk.dim(line));
+  };
+  return renderColumns(fitted.columns, options.color, options.explain === false ? undefined : below).join("\n");
 }
 
-function summaryBlock(data: ReportModel, chalk: ChalkInstance): string {
+function worstRunLines(data: ReportModel, options: ReportOptions): string[] {
+  const { shown, total } = worstRuns(data.replayed, WORST_RUNS, options.cwd);
+  if (total === 0) return [];
+  const lines = [`  worst runs${total > shown.length ? ` (${shown.length} of ${total})` : ""}:`];
+  for (const { run, where } of shown) {
+    const stop = run.firstStop!;
+    const what = `${stop.kind === "abort" ? "aborted" : "blocked"} at call ${stop.call}`;
+    lines.push(`    ${clip(run.run, ID_WIDTH)}${run.agent !== null ? ` (agent ${clip(run.agent, ID_WIDTH)})` : ""}: ${what}${where ? ` · ${where}` : ""}`);
+  }
+  return lines;
+}
+
+function summaryBlock(data: ReportModel, chalk: ChalkInstance, options: ReportOptions): string {
   const s = data.summary;
   const lines = [
     chalk.bold("Summary"),
     `  ${plural(s.files, "file")}, ${plural(s.lines.read, "line")} (${s.lines.used} used, ${s.lines.ignored} ignored, ${s.lines.skipped} skipped)${s.filesNotRead > 0 ? `; ${plural(s.filesNotRead, "file")} not read` : ""}`,
     `  ${plural(s.runs, "run")}, ${plural(s.calls, "call")}, ${plural(s.compactions, "compaction")}`,
     `  runs with warnings ${s.runsWith.warning}, blocks ${s.runsWith.block}, aborts ${s.runsWith.abort}`,
+    ...worstRunLines(data, options),
     chalk.dim(`  findings: ${s.findings.warning} warning, ${s.findings.critical} block, ${s.findings.abort} abort`),
     // Two lines so the summary fits 80 columns.
     "  thresholds:",
@@ -87,16 +129,22 @@ function summaryBlock(data: ReportModel, chalk: ChalkInstance): string {
 
 export const tableReporter: Reporter = (data, options) => {
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
+  const width = options.width ?? DEFAULT_WIDTH;
   const header = configHeaderLines(data.config).map((line) => `  ${line}`);
   const out: string[] = [chalk.dim([`looplens ${data.version} — ${detectorState(data.config)}`, ...header].join("\n")), ""];
   const replayed = data.replayed;
-  const shown = replayed.filter((run) => options.all || run.findings.length > 0 || run.recordedVetoes > 0);
-  for (const run of shown) out.push(runHeader(run, chalk, data.config), runTable(run, options, chalk), "");
+  const liveStops = liveStopsByRun(data);
+  const shown = replayed.filter((run) => options.all || run.findings.length > 0 || run.recordedVetoes > 0 || liveStops.has(run.run));
+  for (const run of shown) out.push(runHeader(run, chalk, data, options, liveStops.get(run.run)), runTable(run, options, chalk, width), "");
   const hidden = replayed.length - shown.length;
   if (hidden > 0 && shown.length > 0) out.push(chalk.dim(`${plural(hidden, "run")} without findings not shown (--all shows them)`), "");
   // Loops, not push(...lines): a section per live run can exceed the arguments a call may take.
   if (data.live) for (const line of [...liveSection(data, options, chalk), ...comparisonSection(data, options, chalk)]) out.push(line);
-  out.push(summaryBlock(data, chalk));
-  // cli-table3 pads every cell; trailing blanks only make copy-paste and diffs noisy.
-  return `${out.join("\n").replace(/[ \t]+$/gm, "")}\n`;
+  out.push(summaryBlock(data, chalk, options));
+  // Human outputs say "block" for a critical verdict: said once, under the tables that use it.
+  if (data.summary.findings.total > 0) out.push("", chalk.dim(LEGEND));
+  // On a terminal, prose lines wrap at spaces too; on a pipe they stay whole, for grep.
+  const text = options.width === undefined ? out.join("\n") : fitToWidth(out.join("\n"), width);
+  // Trailing blanks (cell padding) only make copy-paste and diffs noisy.
+  return `${text.replace(/[ \t]+$/gm, "")}\n`;
 };

@@ -10,7 +10,8 @@ import { callRange, groupFindings, type FindingGroup } from "./findingGroups.js"
 import type { ReportModel, ReportOptions } from "./model.js";
 import { clip, ID_WIDTH, sanitize } from "./sanitize.js";
 import { plural } from "./phrases.js";
-import { borderlessTable, levelColor } from "./tableParts.js";
+import { columnsOf, fitColumns, levelColor, renderColumns, type Shrink } from "./tableParts.js";
+import { DEFAULT_WIDTH } from "./textFit.js";
 
 function liveRunHeader(run: LiveRun, chalk: ChalkInstance): string {
   const live = run.live;
@@ -45,14 +46,27 @@ function liveRow(group: FindingGroup<LiveFinding>, chalk: ChalkInstance, withCal
   return withCall ? [callRange(group), ...cells] : cells;
 }
 
+/** The least telling first: echo lines, then room taken from the tool, the count, the detector. */
+const LIVE_SHRINKS: readonly Shrink[] = [
+  { kind: "drop", key: "echo lines" },
+  { kind: "clip", key: "tool", min: 8 },
+  { kind: "drop", key: "count" },
+  { kind: "clip", key: "detector", min: 12 },
+];
+
 function liveTable(findings: readonly LiveFinding[], options: ReportOptions, chalk: ChalkInstance, withCall: boolean): string {
   const groups = groupFindings(findings, options.verbose);
   if (groups.length === 0) return chalk.dim("  no findings");
   const head = ["line", "tool", "detector", "level", "count", "echo lines", ""];
-  const table = borderlessTable(withCall ? ["call", ...head] : head, options.color);
-  for (const group of groups) table.push(liveRow(group, chalk, withCall));
-  return table.toString();
+  const columns = columnsOf(withCall ? ["call", ...head] : head, groups.map((group) => liveRow(group, chalk, withCall)));
+  return renderColumns(fitColumns(columns, options.width ?? DEFAULT_WIDTH, LIVE_SHRINKS).columns, options.color).join("\n");
 }
+
+const COMPARISON_SHRINKS: readonly Shrink[] = [
+  { kind: "clip", key: "tool", min: 8 },
+  { kind: "clip", key: "agreement", min: 11 },
+  { kind: "clip", key: "detector", min: 12 },
+];
 
 /** Live runs with their findings (all live runs with --all), then the findings outside any run. */
 export function liveSection(data: ReportModel, options: ReportOptions, chalk: ChalkInstance): string[] {
@@ -87,12 +101,12 @@ export function comparisonSection(data: ReportModel, options: ReportOptions, cha
       out.push(chalk.dim("  neither the replay nor the live runtime found anything: they agree"), "");
       continue;
     }
-    const table = borderlessTable(["detector", "tool", "level", "replay", "live", "agreement"], options.color);
-    for (const row of rows) {
+    const cells = rows.map((row) => {
       const level = levelColor(chalk, row.level)(levelLabel(row.level));
-      table.push([row.detector, clip(row.tool, 14), level, comparisonSide(row.replay), comparisonSide(row.live), agreementCell(row, chalk)]);
-    }
-    out.push(table.toString(), "");
+      return [row.detector, clip(row.tool, 14), level, comparisonSide(row.replay), comparisonSide(row.live), agreementCell(row, chalk)];
+    });
+    const columns = columnsOf(["detector", "tool", "level", "replay", "live", "agreement"], cells);
+    out.push(renderColumns(fitColumns(columns, options.width ?? DEFAULT_WIDTH, COMPARISON_SHRINKS).columns, options.color).join("\n"), "");
   }
   return out;
 }

@@ -77,13 +77,18 @@ describe("--format markdown", () => {
     expect(out).toContain("### Run poll-1\n\nagent main · session sess-poll · fixtures/poll-loop.jsonl · 22 calls · 0 compactions");
     expect(out).toContain(
       [
-        "| call | line | tool | detector | level | count | threshold | after stop |",
-        "| ---: | ---: | --- | --- | --- | ---: | --- | :---: |",
-        "| 11–20 | 22 | command_status | known_poll_no_progress | warning ×10 | 10–19 | warningThreshold=10 |  |",
-        "| 21 | 42 | command_status | known_poll_no_progress | **block** | 20 | criticalThreshold=20 |  |",
-        "| 22 | 44 | command_status | known_poll_no_progress | **block** | 20 | criticalThreshold=20 | ⏹ |",
+        "| call | file:line | tool | detector | level | count | threshold | after stop | what happened |",
+        "| ---: | --- | --- | --- | --- | ---: | --- | :---: | --- |",
+        '| 11–20 | fixtures/poll-loop.jsonl:22 | command_status | known_poll_no_progress | warning ×10 | 10–19 | warningThreshold=10 |  | command_status(commandId=build-42) returned "status: running" unchanged 10–19 times; warns at 10 |',
+        '| 21 | fixtures/poll-loop.jsonl:42 | command_status | known_poll_no_progress | **block** | 20 | criticalThreshold=20 |  | command_status(commandId=build-42) returned "status: running" unchanged 20 times; blocks at 20 |',
+        '| 22 | fixtures/poll-loop.jsonl:44 | command_status | known_poll_no_progress | **block** | 20 | criticalThreshold=20 | ⏹ | command_status(commandId=build-42) returned "status: running" unchanged 20 times; blocks at 20 |',
       ].join("\n"),
     );
+    expect(out).toContain("The live runtime blocked calls 21 and 22 (loop vetoes in the transcript).");
+    expect(out).toContain("Worst runs:\n\n- compact-stuck: aborted at call 6 (fixtures/compaction-loop.jsonl:14)\n");
+    // --no-explain: the tables as before, without the last column.
+    const plain = analyze("fixtures/poll-loop.jsonl", "--format", "markdown", "--no-explain");
+    expect(plain).toContain("| 21 | fixtures/poll-loop.jsonl:42 | command_status | known_poll_no_progress | **block** | 20 | criticalThreshold=20 |  |\n");
     expect(out).toContain("| runs with warnings / blocks / aborts | 3 / 3 / 1 |");
     expect(out).toContain("2 runs without findings not shown");
   });
@@ -96,8 +101,8 @@ describe("--format markdown", () => {
     const out = analyze(hostileFile(), "--format", "markdown");
     expect(out).toContain("### Run run\\|1  %0A");
     const row = out.split("\n").find((line) => line.startsWith("| 11 |"))!;
-    // Exactly the 9 pipes of an 8-column row: none from the tool name.
-    expect(row.replace(/\\\|/g, "").match(/\|/g)).toHaveLength(9);
+    // Exactly the 10 pipes of a 9-column row: none from the tool name (nor its explanation).
+    expect(row.replace(/\\\|/g, "").match(/\|/g)).toHaveLength(10);
     expect(row).toContain("evil\\|tool\\`x\\`&lt;b&gt;\\[a\\](http://x)\\* ::error::pwn");
     expect(out).not.toContain("\u001b");
   });

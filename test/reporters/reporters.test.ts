@@ -102,9 +102,9 @@ describe("the report model", () => {
 describe("reporters", () => {
   it("table: one collapsed row per pattern, the stop, the summary with the transcript counts", () => {
     const text = render("table", model(false));
-    expect(text).toMatch(/11–20 +22 +process +known_poll_no_progress +warning ×10 +10–19 +warningThreshold=10/);
+    expect(text).toMatch(/11–20 +t\.jsonl:22 +process +known_poll_no_progress +warning ×10 +10–19 +warningThreshold=10/);
     expect(text).toContain("would have been blocked at call 21 under this config");
-    expect(text).toMatch(/22 +44 +process .* block .* ⏹/);
+    expect(text).toMatch(/22 +t\.jsonl:44 +process .* block .* ⏹/);
     expect(text).toContain("2 rewritten copies of earlier entries skipped; 1 call rebuilt from results without a call");
     expect(text).not.toContain("Replay vs live");
     // --verbose: one row per verdict.

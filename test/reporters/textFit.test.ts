@@ -1,0 +1,88 @@
+/** Fitting text and tables to a width: display widths, word wrapping, and the table shrinks. */
+import { describe, expect, it } from "vitest";
+import { columnsOf, fitColumns, renderColumns, tableWidth } from "../../src/reporters/tableParts.js";
+import { clipToWidth, displayWidth, fitToWidth, wrapWords } from "../../src/reporters/textFit.js";
+
+describe("display width", () => {
+  it("counts colour codes as nothing and wide characters as two columns", () => {
+    expect(displayWidth("\u001b[33mwarn\u001b[39m")).toBe(4);
+    expect(displayWidth("読み込み")).toBe(8);
+    expect(displayWidth("e\u0301")).toBe(1);
+    expect(displayWidth("11–20 ⏹ …")).toBe(9);
+  });
+
+  it("clips to a width with a mark, never past it", () => {
+    expect(clipToWidth("command_status", 8)).toBe("command…");
+    expect(clipToWidth("読み込み", 5)).toBe("読み…");
+    expect(clipToWidth("short", 8)).toBe("short");
+  });
+});
+
+describe("word wrapping", () => {
+  const text = "command_status(commandId=build-42) returned \"status: running\" unchanged 10–19 times; warns at 10";
+
+  it("breaks only at spaces, every line within the width, the words in order", () => {
+    for (const width of [80, 60, 41]) {
+      const lines = wrapWords(text, width, "      ");
+      for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(width);
+      expect(lines.map((line) => line.trim()).join(" ")).toBe(text);
+    }
+  });
+
+  it("clips a word longer than a whole line instead of splitting it, or keeps it whole on a line of its own", () => {
+    expect(wrapWords(`see ${"x".repeat(50)} here`, 20, "  ")).toEqual(["  see", `  ${"x".repeat(17)}…`, "  here"]);
+    expect(wrapWords(`see ${"x".repeat(50)} here`, 20, "  ", "  ", true)).toEqual(["  see", `  ${"x".repeat(50)}`, "  here"]);
+  });
+
+  it("fitToWidth leaves short lines alone and indents continuations under the line's own indent", () => {
+    const out = fitToWidth(`short\n  ${"word ".repeat(20).trim()}`, 30).split("\n");
+    expect(out[0]).toBe("short");
+    expect(out[1]!.startsWith("  word")).toBe(true);
+    expect(out.slice(2).every((line) => line.startsWith("    word"))).toBe(true);
+    expect(out.every((line) => line.length <= 30)).toBe(true);
+  });
+});
+
+describe("fitted tables", () => {
+  const columns = columnsOf(
+    ["call", "tool", "detector", "threshold"],
+    [
+      ["11–20", "command_status", "known_poll_no_progress", "warningThreshold=10"],
+      ["21", "read", "generic_repeat", "criticalThreshold=20"],
+    ],
+  );
+  const shrinks = [
+    { kind: "replace", key: "threshold", head: "limit", cells: ["10", "20"] },
+    { kind: "clip", key: "tool", min: 6 },
+    { kind: "drop", key: "detector" },
+  ] as const;
+
+  it("applies no shrink when the table fits", () => {
+    const fitted = fitColumns(columns, 100, shrinks);
+    expect(fitted.applied).toEqual([]);
+    expect(renderColumns(fitted.columns, false)[1]!.trimEnd()).toBe(" 11–20 command_status known_poll_no_progress warningThreshold=10");
+  });
+
+  it("applies shrinks in order, only as many as needed", () => {
+    const fitted = fitColumns(columns, 46, shrinks);
+    expect(fitted.applied.map((s) => s.kind)).toEqual(["replace", "clip"]);
+    expect(tableWidth(fitted.columns)).toBe(46);
+    expect(renderColumns(fitted.columns, false).map((line) => line.trimEnd())).toEqual([
+      " call  tool       detector               limit",
+      " 11–20 command_s… known_poll_no_progress 10",
+      " 21    read       generic_repeat         20",
+    ]);
+  });
+
+  it("gives a clipped column back the room a later shrink freed", () => {
+    const fitted = fitColumns(columns, 40, shrinks);
+    expect(fitted.applied.map((s) => s.kind)).toEqual(["replace", "clip", "drop"]);
+    // Dropping the detector left room for the whole tool name again.
+    expect(renderColumns(fitted.columns, false)[1]!.trimEnd()).toBe(" 11–20 command_status 10");
+  });
+
+  it("puts the lines a row asks for under it", () => {
+    const lines = renderColumns(columnsOf(["a"], [["x"], ["y"]]), false, (row) => [`  under ${row}`]);
+    expect(lines).toEqual([" a", " x", "  under 0", " y", "  under 1"]);
+  });
+});
