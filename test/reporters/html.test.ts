@@ -89,6 +89,17 @@ describe("the HTML page", () => {
     expect(compacted.guardWindows.slice(0, 1)).toEqual([22]);
   });
 
+  it("explains each row in the table's plain words, with the runtime's message beside it", async () => {
+    const model = await hostileReport();
+    const data = dataOf(html(model));
+    const rows = data.drawn.flatMap((run) => run.rows);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.explanation).toMatch(/ at \d+$/);
+      expect(row.explanation).not.toBe(row.message);
+    }
+  });
+
   it("the page script writes input text only as text", () => {
     for (const sink of ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "Function(", "href", ".src", "setAttribute(\"on"]) expect(CLIENT_SCRIPT).not.toContain(sink);
   });

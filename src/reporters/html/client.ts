@@ -210,7 +210,9 @@ export const CLIENT_SCRIPT = String.raw`
       tr.appendChild(level);
       tr.appendChild(el("td", "mono nowrap", r.count));
       tr.appendChild(el("td", "mono nowrap", r.threshold));
-      tr.appendChild(el("td", "msg", (r.afterStop ? "(after the first stop) " : "") + r.message));
+      var msg = el("td", "msg", (r.afterStop ? "(after the first stop) " : "") + r.explanation);
+      msg.appendChild(el("div", "said", r.message));
+      tr.appendChild(msg);
       table.appendChild(tr);
     });
     return table;

@@ -4,6 +4,7 @@
  * string from the input is sanitized (controls and bidi overrides removed) and clipped here, so the
  * page script only places text, and a multi-megabyte name costs no more than a short one.
  */
+import { explanation } from "../explanation.js";
 import type { ResolvedConfig } from "../../core/config.js";
 import type { ThresholdName } from "../../core/detectors.js";
 import { detectorInfo } from "../../core/detectorInfo.js";
@@ -35,6 +36,9 @@ export interface PageRow {
   readonly count: string;
   readonly threshold: string;
   readonly afterStop: boolean;
+  /** The plain-words line the table shows under the row (reporters/explanation.ts). */
+  readonly explanation: string;
+  /** The runtime's own message for the verdict. */
   readonly message: string;
 }
 
@@ -175,6 +179,7 @@ function rowsOf(run: ReplayedRun, verbose: boolean): { rows: PageRow[]; rowsNotS
       count: group.minCount === group.maxCount ? String(group.maxCount) : `${group.minCount}–${group.maxCount}`,
       threshold: `${first.threshold.name}=${first.threshold.value}`,
       afterStop: first.afterStop,
+      explanation: text(explanation(group), 400),
       message: text(first.message, 400),
     };
   });

@@ -58,7 +58,7 @@ svg .ns { vector-effect: non-scaling-stroke; }
 table { border-collapse: collapse; width: 100%; font-size: 12.5px; }
 th { text-align: left; color: var(--dim); font-weight: 600; border-bottom: 1px solid var(--line); padding: 3px 8px 3px 0; }
 td { border-bottom: 1px solid #f0f2f5; padding: 4px 8px 4px 0; vertical-align: top; }
-td.msg { overflow-wrap: anywhere; } td.nowrap { white-space: nowrap; }
+td.msg { overflow-wrap: anywhere; } td.msg .said { color: #6b7280; font-size: 0.9em; margin-top: 2px; } td.nowrap { white-space: nowrap; }
 tr.after td { color: #98a2b3; }
 .lvl { font-weight: 700; } .lvl.warning { color: var(--warning); } .lvl.block { color: var(--block); } .lvl.abort { color: var(--abort); }
 .times { color: var(--dim); font-weight: 400; }
