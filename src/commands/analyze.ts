@@ -36,7 +36,12 @@ interface AnalyzeOptions extends CommonOptions {
 export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: Io, version: string): Promise<number> {
   const resolver = await createConfigResolver(options, io.env);
   const digest = await loadXxhashDigest();
-  const input = { inputFormat: options.inputFormat, activeBranch: options.activeBranch, ...(options.profile !== undefined && { profile: options.profile }) };
+  const input = {
+    inputFormat: options.inputFormat,
+    activeBranch: options.activeBranch,
+    maxLineBytes: options.maxLineBytes,
+    ...(options.profile !== undefined && { profile: options.profile }),
+  };
   const config = { config: options.config, agent: options.agent, set: options.set, profile: options.profile };
   const configFor = (agent: string | null, profile: ProfileName) => resolver.effectiveFor(agent, profile).config;
   const analysis = await analyzeAll(inputPaths(paths, io, options.quiet, options.agentHome), digest, configFor, { config, input }, io.env, progressDisplay(io, options));

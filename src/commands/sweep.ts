@@ -141,7 +141,7 @@ export async function runSweep(paths: string[], options: SweepOptions, io: Io, v
     throw new UsageError("--vary profile prepares the input once per profile (hashing differs by generation): name the input files, standard input cannot be read twice");
   }
   const read = (profile: SweepOptions["profile"]) =>
-    prepareInputs(files, digest, { inputFormat: options.inputFormat, activeBranch: options.activeBranch, ...(profile !== undefined && { profile }) });
+    prepareInputs(files, digest, { inputFormat: options.inputFormat, activeBranch: options.activeBranch, maxLineBytes: options.maxLineBytes, ...(profile !== undefined && { profile }) });
   // Hashing differs by generation, so each profile of the comparison prepares the input once.
   const passes: GridPass[] =
     profiles === undefined ? [{ inputs: await read(options.profile) }] : await Promise.all(profiles.map(async (profile) => ({ inputs: await read(profile), profile })));
