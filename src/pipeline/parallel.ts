@@ -18,6 +18,7 @@ import type { ConfigForAgent } from "../core/replay.js";
 import type { Digest } from "../core/hashing.js";
 import { analyzeUnit, analyzeSerially, mergeAnalyses, type Analysis, type FileAnalysis, type InputOptions, type ProgressSink } from "./analysis.js";
 import { createConfigResolver, type ConfigOptions } from "./configResolution.js";
+import { keepYoungGenerationSmall } from "./heapTuning.js";
 
 /** Below this much input, starting a worker (~100 ms of CPU: isolate, modules, JIT) costs more than it saves. */
 const PARALLEL_MIN_BYTES = 32 << 20;
@@ -115,6 +116,7 @@ export async function analyzeAll(
   env: NodeJS.ProcessEnv,
   startProgress?: StartProgress,
 ): Promise<Analysis> {
+  keepYoungGenerationSmall();
   const files = await expandUnits(paths);
   const sizes = await sizesOf(files);
   const total = sizes.reduce((sum, size) => sum + size, 0);

@@ -25,8 +25,8 @@ const CHUNK = 1 << 18;
 async function readPlainFile(path: string, handler: RawLineHandler, options: ReadOptions): Promise<void> {
   const { onBytes, maxLineBytes } = options;
   const fd = openSync(path, "r");
+  const buffer = freeBuffers.pop() ?? Buffer.allocUnsafe(CHUNK);
   try {
-    const buffer = Buffer.allocUnsafe(CHUNK);
     const splitter = new LineSplitter(handler, maxLineBytes);
     // Format sniffing stops after a few lines: the first read is small.
     for (let reads = 0, size = FIRST_READ; ; reads++, size = CHUNK) {
@@ -38,9 +38,18 @@ async function readPlainFile(path: string, handler: RawLineHandler, options: Rea
     }
     splitter.end();
   } finally {
+    freeBuffers.push(buffer);
     closeSync(fd);
   }
 }
+
+/**
+ * Read buffers are reused from file to file (a file is read up to three times: sniffing and two
+ * passes). A fresh 256 KB buffer per read of each file is memory outside the heap that only a GC
+ * frees: over a folder of 1,600 files those were ~1.2 GB of allocations, and a worker thread's RSS
+ * grew with them. A list, not one buffer: reads may overlap (a handler may read another file).
+ */
+const freeBuffers: Buffer[] = [];
 
 const YIELD_EVERY = 16;
 const FIRST_READ = 1 << 16;
