@@ -9,10 +9,15 @@
 //   - canonical looplens events (inputs.md §1): what `looplens events` prints for those transcripts.
 // Most runs are healthy; some poll, retry, ping-pong or call a missing tool, so replay has findings.
 //
-//   node bench/generate.mjs OUT_DIR [--seed N] [--files N] [--file-mb N] [--format session|events|claude-code]
+// Real-shaped transcripts (`real`, `tiny`: bench/generateReal.mjs) and Gateway logs (`gateway`:
+// bench/generateGateway.mjs) have generators of their own.
+//
+//   node bench/generate.mjs OUT_DIR [--seed N] [--files N] [--file-mb N] [--format session|events|claude-code|real|tiny|gateway] [--ascii]
 import { mkdirSync, openSync, writeSync, closeSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gatewayLines } from "./generateGateway.mjs";
+import { realFilePath, realFileSizes, realSessionLines, textMaker } from "./generateReal.mjs";
 
 /** mulberry32: small, fast, good enough for synthetic data, and reproducible. */
 export function rng(seed) {
@@ -54,19 +59,25 @@ const CODE_LINES = [
   "C:\\Users\\dev\\project\\node_modules\\.bin\\tsc --noEmit",
 ];
 
-/** A few MB of text that long strings are cut from: prose, code, logs, escapes and non-ASCII. */
-function makeCorpus(r, bytes) {
+const printable = (text) => /^[\x09\x20-\x7e]*$/.test(text);
+const ASCII_WORDS = WORDS.filter(printable);
+const ASCII_CODE_LINES = CODE_LINES.filter(printable);
+
+/** A few MB of text that long strings are cut from: prose, code, logs, escapes and non-ASCII (unless `ascii`). */
+function makeCorpus(r, bytes, ascii = false) {
+  const words = ascii ? ASCII_WORDS : WORDS;
+  const code = ascii ? ASCII_CODE_LINES : CODE_LINES;
   const parts = [];
   let size = 0;
   while (size < bytes) {
     let piece;
     if (r.chance(0.55)) {
       const n = r.int(5, 40);
-      const words = [];
-      for (let i = 0; i < n; i++) words.push(r.pick(WORDS));
-      piece = `${words.join(" ")}.`;
+      const picked = [];
+      for (let i = 0; i < n; i++) picked.push(r.pick(words));
+      piece = `${picked.join(" ")}.`;
     } else {
-      piece = `${r.pick(CODE_LINES)} ${r.int(0, 99999)}`;
+      piece = `${r.pick(code)} ${r.int(0, 99999)}`;
     }
     parts.push(piece);
     size += piece.length + 1;
@@ -365,8 +376,10 @@ function writeLines(path, lines, progress) {
  * Writes `files` transcripts of about `fileMb` MB each under `dir` (sessions under
  * agents/<agent>/sessions/ like OpenClaw's state folder; events as flat files). Returns the paths.
  */
-export function generate({ dir, seed = 1, files = 1, fileMb = 1, format = "events" }) {
-  const corpus = makeCorpus(rng(seed), 4 << 20);
+export function generate({ dir, seed = 1, files = 1, fileMb = 1, format = "events", ascii = false }) {
+  if (format === "real" || format === "tiny") return generateReal({ dir, seed, files, fileMb, tiny: format === "tiny" });
+  if (format === "gateway") return generateGateway({ dir, seed, files, fileMb });
+  const corpus = makeCorpus(rng(seed), 4 << 20, ascii);
   const paths = [];
   let bytes = 0;
   for (let i = 0; i < files; i++) {
@@ -384,16 +397,50 @@ export function generate({ dir, seed = 1, files = 1, fileMb = 1, format = "event
   return { paths, bytes };
 }
 
+/**
+ * Real-shaped session transcripts: `files` > 1 is a state directory of about files × fileMb MB in many
+ * files of real sizes (realFileSizes: thousands of small ones, a few large); one file is one large
+ * transcript of `fileMb` MB.
+ */
+function generateReal({ dir, seed, files, fileMb, tiny }) {
+  const r = rng(seed);
+  const corpusRng = { ...rng(seed + 1), seed };
+  const sizes = files > 1 ? realFileSizes(r, files * fileMb) : [fileMb * 1e6];
+  const paths = [];
+  let bytes = 0;
+  for (const [i, size] of sizes.entries()) {
+    const { path, sessionId } = realFilePath(dir, r, i);
+    const progress = { bytes: 0 };
+    bytes += writeLines(path, realSessionLines(textMaker(corpusRng, rng(seed * 7919 + i)), rng(seed * 7919 + i + 1), sessionId, size, progress, { tiny }), progress);
+    paths.push(path);
+  }
+  return { paths, bytes };
+}
+
+/** Gateway logs: one file a day, `fileMb` MB each. */
+function generateGateway({ dir, seed, files, fileMb }) {
+  mkdirSync(dir, { recursive: true });
+  const paths = [];
+  let bytes = 0;
+  for (let i = 0; i < files; i++) {
+    const path = join(dir, `openclaw-2026-05-${String(i + 1).padStart(2, "0")}.log`);
+    const progress = { bytes: 0 };
+    bytes += writeLines(path, gatewayLines(rng(seed * 31 + i), fileMb * 1e6, progress), progress);
+    paths.push(path);
+  }
+  return { paths, bytes };
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [dir, ...rest] = process.argv.slice(2);
   if (!dir) {
-    console.error("usage: node bench/generate.mjs OUT_DIR [--seed N] [--files N] [--file-mb N] [--format session|events|claude-code]");
+    console.error("usage: node bench/generate.mjs OUT_DIR [--seed N] [--files N] [--file-mb N] [--format session|events|claude-code|real|tiny|gateway] [--ascii]");
     process.exit(2);
   }
   const opt = (name, fallback) => {
     const i = rest.indexOf(`--${name}`);
     return i >= 0 ? rest[i + 1] : fallback;
   };
-  const result = generate({ dir, seed: Number(opt("seed", 1)), files: Number(opt("files", 1)), fileMb: Number(opt("file-mb", 1)), format: opt("format", "events") });
+  const result = generate({ dir, seed: Number(opt("seed", 1)), files: Number(opt("files", 1)), fileMb: Number(opt("file-mb", 1)), format: opt("format", "events"), ascii: rest.includes("--ascii") });
   console.log(`${result.paths.length} file(s), ${(result.bytes / 1e6).toFixed(1)} MB under ${dir}`);
 }

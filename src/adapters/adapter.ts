@@ -7,7 +7,7 @@ import type { Disposition } from "../core/disposition.js";
 import type { Diagnostic, LineCounts, TranscriptCounts } from "../core/findings.js";
 import type { LiveEvent } from "../core/liveEvents.js";
 import { isPlainObject } from "../core/plainObject.js";
-import { MAX_LINE_BYTES, TOO_LONG_LINE, type LineProblem, type LineSource } from "./io/lineSource.js";
+import { TOO_LONG_LINE, tooLongReason, type LineProblem, type LineSource } from "./io/lineSource.js";
 import { STORE_ROW_PROBLEM_PREFIX } from "./openclaw/sqliteRows.js";
 
 /**
@@ -168,8 +168,7 @@ export type ParsedLine =
  */
 export function parseJsonLine(text: string, terminated: boolean, problem?: LineProblem): ParsedLine {
   if (problem?.tooLong !== undefined || text === TOO_LONG_LINE) {
-    const size = problem?.tooLong !== undefined ? `${problem.tooLong} bytes, ` : "";
-    return { ok: false, reason: `line too long (${size}over the ${MAX_LINE_BYTES / 2 ** 20} MiB limit); not read` };
+    return { ok: false, reason: tooLongReason(problem?.tooLong) };
   }
   try {
     const value: unknown = JSON.parse(text);

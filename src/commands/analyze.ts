@@ -42,6 +42,7 @@ export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: I
   const input = {
     inputFormat: options.inputFormat,
     activeBranch: options.activeBranch,
+    maxLineBytes: options.maxLineBytes,
     ...(options.profile !== undefined && { profile: options.profile }),
     ...(reporter.needs?.timelines === true && { timelines: true }),
   };

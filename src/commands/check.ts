@@ -119,6 +119,7 @@ export async function runCheck(paths: string[], options: CheckOptions, io: Io): 
     const analysis = await analyzeInputs(unit, digest, (agent, profile) => resolver.effectiveFor(agent, profile).config, {
       inputFormat: options.inputFormat,
       activeBranch: options.activeBranch,
+      maxLineBytes: options.maxLineBytes,
       ...(options.profile !== undefined && { profile: options.profile }),
     });
     skipped += analysis.lines.skipped;

@@ -43,6 +43,8 @@ export interface CommonOptions {
   agentHome?: string[];
   /** Deprecated alias of today's default (file order); accepted with a notice. */
   allBranches?: boolean;
+  /** `--max-line-bytes` (or `$LOOPLENS_MAX_LINE_BYTES`): longer lines are skipped as bad, unread. */
+  maxLineBytes?: number;
   quiet?: boolean;
   color?: boolean;
   strict?: boolean;
@@ -72,6 +74,15 @@ export function addConfigOptions(command: Command): Command {
     );
 }
 
+/** Past V8's longest string (~512 MiB) a line could not be decoded or parsed anyway. */
+const MAX_LINE_LIMIT = 512 * 2 ** 20;
+
+function lineLimit(value: string): number {
+  const bytes = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < 1 || bytes > MAX_LINE_LIMIT) throw new InvalidArgumentError(`expected a number of bytes from 1 to ${MAX_LINE_LIMIT}.`);
+  return bytes;
+}
+
 export function addInputOptions(command: Command): Command {
   return command
     .addOption(
@@ -80,6 +91,11 @@ export function addInputOptions(command: Command): Command {
     .addOption(new Option("--agent-home <agent>", "read an agent's default transcripts folder (repeatable)").choices(AGENT_HOMES).argParser(collectChoice(AGENT_HOMES)))
     .option("--active-branch", "session transcripts: replay only the branch ending at the last entry (what the model saw), not every executed call")
     .addOption(new Option("--all-branches", "deprecated: every executed call in file order is now the default").hideHelp())
+    .addOption(
+      new Option("--max-line-bytes <bytes>", "skip longer input lines as bad without keeping them in memory (default 268435456, 256 MiB)")
+        .env("LOOPLENS_MAX_LINE_BYTES")
+        .argParser(lineLimit),
+    )
     .option("--strict", "exit 2 when any input line was skipped as bad")
     .option("-q, --quiet", "no diagnostics or progress on stderr (the summary still counts them)")
     .option("--no-color", "no colour (NO_COLOR is honoured too)")

@@ -144,7 +144,7 @@ export async function runSweep(paths: string[], options: SweepOptions, io: Io, v
   }
   const shown = await startInputProgress(files, progressDisplay(io, options));
   const read = (profile: SweepOptions["profile"]) =>
-    prepareInputs(files, digest, { inputFormat: options.inputFormat, activeBranch: options.activeBranch, ...(profile !== undefined && { profile }), ...(shown.progress && { progress: shown.progress }) });
+    prepareInputs(files, digest, { inputFormat: options.inputFormat, activeBranch: options.activeBranch, maxLineBytes: options.maxLineBytes, ...(profile !== undefined && { profile }), ...(shown.progress && { progress: shown.progress }) });
   // Hashing differs by generation, so each profile of the comparison prepares the input once.
   let passes: GridPass[];
   try {

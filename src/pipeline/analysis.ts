@@ -16,6 +16,7 @@ import { LiveRunBook } from "../core/liveRuns.js";
 import type { LoopEvent } from "../core/events.js";
 import type { PreparedEvent } from "../core/prepare.js";
 import { Replayer, type ConfigForAgent, type ProfileForRun } from "../core/replay.js";
+import { keepYoungGenerationSmall } from "./heapTuning.js";
 import { readInputs, readUnit, type InputOptions, type PreparedSink, type ReadSummary, type UnusableFile } from "./reading.js";
 
 export type { InputOptions, ReadSummary, UnusableFile } from "./reading.js";
@@ -53,6 +54,7 @@ export interface Analysis extends ReadSummary {
 
 /** Parses and hashes every input once, keeping the prepared events in memory for repeated replay. */
 export async function prepareInputs(paths: readonly string[], digest: Digest, options: InputOptions = {}): Promise<PreparedInputs> {
+  keepYoungGenerationSmall();
   const units: Array<{ events: PreparedEvent[] }> = [];
   const read = await readInputs(
     paths,

@@ -18,6 +18,7 @@ import type { Digest } from "../core/hashing.js";
 import { analyzeUnit, analyzeSerially, mergeAnalyses, type Analysis, type AnalysisOptions, type FileAnalysis } from "./analysis.js";
 import { InputProgress, inputBytes, sizeOf, type ProgressSink, type StartProgress } from "./progress.js";
 import { createConfigResolver, type ConfigOptions } from "./configResolution.js";
+import { keepYoungGenerationSmall } from "./heapTuning.js";
 
 /** Below this much input, starting a worker (~100 ms of CPU: isolate, modules, JIT) costs more than it saves. */
 const PARALLEL_MIN_BYTES = 32 << 20;
@@ -108,6 +109,7 @@ export async function analyzeAll(
   env: NodeJS.ProcessEnv,
   startProgress?: StartProgress,
 ): Promise<Analysis> {
+  keepYoungGenerationSmall();
   const files = await expandUnits(paths);
   const sizes = await sizesOf(files);
   const lanes = lanesFor(files, sizes.reduce((sum, size) => sum + size, 0), env);

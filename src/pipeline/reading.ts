@@ -9,7 +9,7 @@ import { LineTally, ReadAgain, UnitHistory, type AdapterOptions } from "../adapt
 import { adapterFor } from "../adapters/registry.js";
 import { expandUnits, openSource, type InputUnit } from "../adapters/discovery.js";
 import { sessionFileName } from "../adapters/openclaw/sessionFiles.js";
-import type { LineSource, RawLineHandler, ReadOptions } from "../adapters/io/lineSource.js";
+import { setLineLimit, type LineSource, type RawLineHandler, type ReadOptions } from "../adapters/io/lineSource.js";
 import type { LoopEvent } from "../core/events.js";
 import type { Diagnostic } from "../core/findings.js";
 import type { Digest } from "../core/hashing.js";
@@ -25,6 +25,8 @@ export interface InputOptions extends AdapterOptions {
   readonly profile?: ProfileRequest;
   /** Told as input is read (progress.ts: each file's bytes count once, whatever the passes). */
   readonly progress?: InputProgress;
+  /** Lines longer than this are skipped as bad without being kept (default MAX_LINE_BYTES, lineSource.ts). */
+  readonly maxLineBytes?: number;
 }
 
 /**
@@ -123,6 +125,8 @@ export async function readUnit(
   live: (event: LiveEvent) => void,
   forReplay: boolean,
 ): Promise<UnitRead> {
+  // Set per unit, not per process: a worker thread, or a test running the CLI in process, reads under the caller's limit.
+  setLineLimit(options.maxLineBytes);
   const start = tally.mark();
   const longWay = new Set<number>();
   for (let again = false; ; again = true) {

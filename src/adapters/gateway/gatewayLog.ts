@@ -24,7 +24,7 @@ import { isBlank, parseJsonLine, type AdapterContext, type InputAdapter, type Li
 import { isContinuation, isFullRecord, looksLikeTextLog, parseTextRecord, stripAnsi } from "./consoleLine.js";
 import { classify } from "./messages.js";
 import { LiveAttribution } from "./liveAttribution.js";
-import { MAX_LINE_BYTES, TOO_LONG_LINE, type LineSource } from "../io/lineSource.js";
+import { TOO_LONG_LINE, tooLongReason, type LineSource } from "../io/lineSource.js";
 import { looksLikeTslog, TslogParser, type TslogEntry } from "./tslogLine.js";
 
 /** A text record's message stops growing past this many characters of continuation lines. */
@@ -110,8 +110,7 @@ async function readText(source: LineSource, tally: LineTally, record: RecordHand
   await source.forEachLine((text, line, terminated, problem) => {
     if (problem?.tooLong !== undefined || text === TOO_LONG_LINE) {
       close();
-      const size = problem?.tooLong !== undefined ? `${problem.tooLong} bytes, ` : "";
-      return tally.skipped(file, line, `line too long (${size}over the ${MAX_LINE_BYTES / 2 ** 20} MiB limit); not read`);
+      return tally.skipped(file, line, tooLongReason(problem?.tooLong));
     }
     if (isBlank(text)) return tally.ignored();
     const parsed = parseTextRecord(text);

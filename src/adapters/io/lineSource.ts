@@ -5,8 +5,9 @@
  * themselves (files with gzip and zstd recognised by their magic bytes, standard input, text)
  * sources.ts.
  *
- * A line longer than MAX_LINE_BYTES is not kept in memory at all: its pieces are dropped as they
- * arrive and the handler gets TOO_LONG_LINE with `problem.tooLong` set, so memory stays bounded
+ * A line longer than the line limit (`--max-line-bytes`, default MAX_LINE_BYTES) is not kept in
+ * memory past the limit: its pieces are dropped as they arrive, as soon as the line is known to be over
+ * the limit, and the handler gets TOO_LONG_LINE with `problem.tooLong` set, so memory stays bounded
  * whatever the input (and V8's string length limit, ~512 MB, is never hit).
  */
 
@@ -53,8 +54,30 @@ export class InputError extends Error {}
 /** A compressed stream that ends early or is corrupt (what came before it is still read). */
 export class DecompressionError extends Error {}
 
-/** Lines above this size are skipped unread (a 100 MB line is still read). */
+/** Lines above this size are skipped unread (a 100 MB line is still read): the default line limit. */
 export const MAX_LINE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The line limit of this thread's reading (`--max-line-bytes`, `$LOOPLENS_MAX_LINE_BYTES`). Held here,
+ * not passed along, because every adapter names it in its diagnostic for an over-long line, and
+ * adapters get only the length of such a line; reading sets it (reading.ts) before each input unit.
+ */
+let lineLimit = MAX_LINE_BYTES;
+
+export function setLineLimit(bytes: number | undefined): void {
+  lineLimit = bytes ?? MAX_LINE_BYTES;
+}
+
+export function currentLineLimit(): number {
+  return lineLimit;
+}
+
+/** The diagnostic of a line over the limit (`bytes`: its length, when known). */
+export function tooLongReason(bytes: number | undefined): string {
+  const size = bytes !== undefined ? `${bytes} bytes, ` : "";
+  const limit = lineLimit % 2 ** 20 === 0 ? `${lineLimit / 2 ** 20} MiB` : `${lineLimit}-byte`;
+  return `line too long (${size}over the ${limit} limit); not read`;
+}
 
 /**
  * The text handed over in place of a dropped over-long line: not blank and never valid JSON, so that

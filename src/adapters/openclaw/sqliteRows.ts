@@ -11,7 +11,7 @@
  * `problem.unreadable` would report the reason itself.
  */
 import { decompress } from "fzstd";
-import { MAX_LINE_BYTES, TOO_LONG_LINE, type LineHandler, type LineProblem, type RawLineHandler, type ReadOptions } from "../io/lineSource.js";
+import { currentLineLimit, TOO_LONG_LINE, type LineHandler, type LineProblem, type RawLineHandler, type ReadOptions } from "../io/lineSource.js";
 import { decodeLine } from "../io/decoding.js";
 import { asStoreError } from "./sqliteImage.js";
 
@@ -68,7 +68,7 @@ export type RowHandler = { readonly raw: RawLineHandler } | { readonly text: Lin
 
 /** Hands one session's rows to `handler`, in seq order; stops when it returns false. */
 export async function rowLines(store: StoreRows, dbPath: string, sessionId: string, handler: RowHandler, options: ReadOptions = {}): Promise<void> {
-  const { onBytes, maxLineBytes = MAX_LINE_BYTES } = options;
+  const { onBytes, maxLineBytes = currentLineLimit() } = options;
   // CAST AS BLOB: the stored bytes as they are, so that invalid UTF-8 is flagged as in a file rather
   // than replaced unseen by the library's decoding.
   const json = store.hasJson ? "CAST(event_json AS BLOB)" : "NULL";
