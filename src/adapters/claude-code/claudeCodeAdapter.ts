@@ -13,7 +13,7 @@ import type { StringForm } from "../../core/byteText.js";
 import { parseObjectLine, type AdapterContext, type InputAdapter, type ObjectLine } from "../adapter.js";
 import { parseObjectBytes, type ObjectBytesLine } from "../io/jsonBytes.js";
 import type { LineSource } from "../io/lineSource.js";
-import { classifyClaudeLine, type ClaudeLine, type LineMeta } from "./claudeLines.js";
+import { classifyClaudeLine, type ClaudeLine, type CopyKey, type LineMeta } from "./claudeLines.js";
 import { copyStateFor, type CopyState } from "./copies.js";
 import { FORMAT, SessionNames } from "./identity.js";
 import { SessionReplay } from "./sessionReplay.js";
@@ -83,9 +83,9 @@ class ClaudeCodeReader {
     this.context.tally.ignored();
   }
 
-  /** Whether an entry with this key is a copy (keys are kept only when the unit has more files). */
-  private seen(key: string): boolean {
-    return this.context.unit.files.length > 1 && this.copies.isCopy(key);
+  /** Whether an entry with this key is a copy (keys are made and kept only when the unit has more files). */
+  private seen(key: CopyKey): boolean {
+    return this.context.unit.files.length > 1 && this.copies.isCopy(key());
   }
 
   private prompt(line: number, entry: LineOf<"prompt">): void {

@@ -46,6 +46,9 @@ export interface ToolResultBlock {
   readonly form: StringForm;
 }
 
+/** What tells the entry's copies (made only when asked: only a unit of several files compares them). */
+export type CopyKey = () => string;
+
 export type ClaudeLine =
   | { readonly kind: "calls"; readonly meta: LineMeta; readonly group: string | undefined; readonly calls: readonly ToolUse[]; readonly unnamed: number }
   | {
@@ -57,8 +60,8 @@ export type ClaudeLine =
       /** Newer builds name the call on the line too (`sourceToolUseID`), even when the block does not. */
       readonly sourceToolUseId: string | undefined;
     }
-  | { readonly kind: "prompt"; readonly meta: LineMeta; readonly promptId: string | undefined; readonly key: string }
-  | { readonly kind: "compaction"; readonly meta: LineMeta; readonly key: string }
+  | { readonly kind: "prompt"; readonly meta: LineMeta; readonly promptId: string | undefined; readonly key: CopyKey }
+  | { readonly kind: "compaction"; readonly meta: LineMeta; readonly key: CopyKey }
   | { readonly kind: "quiet"; readonly meta: LineMeta }
   | { readonly kind: "unknown"; readonly type: string }
   | { readonly kind: "bad"; readonly reason: string };
@@ -98,16 +101,42 @@ function text(value: unknown, form: StringForm): string | undefined {
   return typeof value === "string" && trimIn(form, value) !== "" ? textOf(form, value) : undefined;
 }
 
-function lineMeta(entry: Record<string, unknown>, form: StringForm): LineMeta {
-  return {
-    uuid: text(own(entry, "uuid"), form),
-    parent: text(own(entry, "parentUuid"), form) ?? text(own(entry, "logicalParentUuid"), form),
-    isSidechain: own(entry, "isSidechain") === true,
-    agentId: text(own(entry, "agentId"), form),
-    sessionId: text(own(entry, "sessionId"), form),
-    timestamp: text(own(entry, "timestamp"), form),
-  };
+/**
+ * The line's meta, each field read when asked: most lines need none of them but `isSidechain`
+ * (the session is named once per file, chains only in inline sidechains), and this runs per line.
+ */
+class LineMetaOf implements LineMeta {
+  readonly isSidechain: boolean;
+
+  constructor(
+    private readonly entry: Record<string, unknown>,
+    private readonly form: StringForm,
+  ) {
+    this.isSidechain = own(entry, "isSidechain") === true;
+  }
+
+  private field(key: string): string | undefined {
+    return text(own(this.entry, key), this.form);
+  }
+
+  get uuid() {
+    return this.field("uuid");
+  }
+  get parent() {
+    return this.field("parentUuid") ?? this.field("logicalParentUuid");
+  }
+  get agentId() {
+    return this.field("agentId");
+  }
+  get sessionId() {
+    return this.field("sessionId");
+  }
+  get timestamp() {
+    return this.field("timestamp");
+  }
 }
+
+const lineMeta = (entry: Record<string, unknown>, form: StringForm): LineMeta => new LineMetaOf(entry, form);
 
 /** The line classified; `entry` is a parsed JSON object whose strings are in `form`. */
 export function classifyClaudeLine(entry: Record<string, unknown>, form: StringForm = "text"): ClaudeLine {
@@ -121,7 +150,7 @@ export function classifyClaudeLine(entry: Record<string, unknown>, form: StringF
     case "user":
       return userLine(entry, meta, form);
     case "system":
-      return own(entry, "subtype") === "compact_boundary" ? { kind: "compaction", meta, key: copyKey(meta, own(entry, "compactMetadata")) } : { kind: "quiet", meta };
+      return own(entry, "subtype") === "compact_boundary" ? { kind: "compaction", meta, key: () => copyKey(meta, own(entry, "compactMetadata")) } : { kind: "quiet", meta };
     default:
       return QUIET_TYPES.has(type) ? { kind: "quiet", meta } : { kind: "unknown", type };
   }
@@ -166,7 +195,7 @@ function userLine(entry: Record<string, unknown>, meta: LineMeta, form: StringFo
   }
   if (own(entry, "isMeta") === true || own(entry, "isCompactSummary") === true) return { kind: "quiet", meta };
   if (!isPrompt(content, form)) return typeof content === "string" || Array.isArray(content) ? { kind: "quiet", meta } : { kind: "bad", reason: "user message whose content is neither text nor content blocks" };
-  return { kind: "prompt", meta, promptId: text(own(entry, "promptId"), form), key: copyKey(meta, content) };
+  return { kind: "prompt", meta, promptId: text(own(entry, "promptId"), form), key: () => copyKey(meta, content) };
 }
 
 function resultBlock(block: Record<string, unknown>, form: StringForm): ToolResultBlock {

@@ -30,8 +30,12 @@ export class CopyState {
   /** This file's, joined to the earlier ones once it is read through. */
   private fileKeys: string[] = [];
 
+  /** Only a unit of several files has earlier files (and so duplicates) to tell. */
+  private readonly severalFiles: boolean;
+
   constructor(unit: UnitHistory) {
     this.callIds = unit.callIds;
+    this.severalFiles = unit.files.length > 1;
   }
 
   /** Whether an earlier file of the unit held this entry (and remember it for the next files). */
@@ -44,17 +48,18 @@ export class CopyState {
   /** A call of this file. */
   addCall(id: string): void {
     this.callIds.add(id);
-    this.fileCalls.add(id);
+    if (this.severalFiles) this.fileCalls.add(id);
   }
 
   /** A result of this file replayed. */
   addAnswer(id: string): void {
     this.answered.add(id);
-    this.fileAnswers.add(id);
+    if (this.severalFiles) this.fileAnswers.add(id);
   }
 
   /** Whether calls (or results) already replayed were all held by earlier files: duplicates, else copies in this file. */
   fromEarlierFiles(ids: ReadonlyArray<string | undefined>, of: "calls" | "answers"): boolean {
+    if (!this.severalFiles) return false;
     const here = of === "calls" ? this.fileCalls : this.fileAnswers;
     return ids.every((id) => id !== undefined && !here.has(id));
   }

@@ -41,7 +41,11 @@ function firstCall(line: Record<string, unknown>): string | undefined {
  */
 export const claudeCodeForkTag: ForkTagger = () => {
   let first: string | undefined;
-  return (line): ForkTag | null | undefined => {
+  return (head): ForkTag | null | undefined => {
+    // After the first entry only a line with a call can decide: long text and thinking lines are not parsed.
+    if (first !== undefined && !head.text.includes('"tool_use"')) return undefined;
+    const line = head.value();
+    if (line === undefined) return null;
     const uuid = own(line, "uuid");
     if (typeof uuid !== "string" || uuid === "") return QUIET_TYPES.has(own(line, "type") as string) ? undefined : null;
     if (!looksLikeClaudeCode(line)) return null;

@@ -8,7 +8,8 @@
  * the copy, and everything after it is the fork's own.
  *
  * The parent must be in the same unit, read before (discovery groups a fork with its parent:
- * `codexForkTag`); a fork read alone replays all its items.
+ * `codexForkTag`); a fork read alone replays all its items. Two rollouts of one session id (a
+ * copied file) are grouped too, the second one's items being the first one's copies.
  */
 import type { UnitHistory } from "../adapter.js";
 import type { ForkTag, ForkTagger } from "../shared/forkFamilies.js";
@@ -19,7 +20,9 @@ import { sessionIdOf } from "./identity.js";
 const key = (session: string) => `codex:${session}`;
 
 /** Ties a rollout to its own session and to the one it was forked from (from its first line). */
-export const codexForkTag: ForkTagger = () => (line): ForkTag | null => {
+export const codexForkTag: ForkTagger = () => (head): ForkTag | null => {
+  const line = head.value();
+  if (line === undefined) return null;
   const payload = own(line, "payload");
   if (own(line, "type") !== "session_meta" || !isPlainObject(payload)) return null;
   const self = sessionIdOf(payload);
@@ -77,11 +80,12 @@ export class ForkCopies {
   /** The rollout's session, named by its first session_meta (`line`), which the fork's copy may repeat. */
   session(id: string, forkedFrom: string | undefined, line: Record<string, unknown>): void {
     if (this.items === undefined || this.own !== undefined) return;
+    // A second rollout of the same session (a copied file) starts with that session's items too.
+    const parent = (forkedFrom === undefined ? undefined : this.items.bySession.get(forkedFrom)) ?? this.items.bySession.get(id);
     this.own = new ItemList();
     this.own.add(itemHash(line));
     this.items.bySession.set(id, this.own);
-    const parent = forkedFrom === undefined ? undefined : this.items.bySession.get(forkedFrom);
-    if (parent !== undefined && parent !== this.own) this.copying = { list: parent, cursor: 0 };
+    if (parent !== undefined) this.copying = { list: parent, cursor: 0 };
   }
 
   /** Whether this line (after the first session_meta) is a copy of the parent's; every line is recorded. */

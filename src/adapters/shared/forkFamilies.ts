@@ -27,7 +27,31 @@ export interface ForkTag {
  * the file is not of its agent or ties to nothing, `undefined` to see the next line. A new one is
  * made for each file (`ForkTagger`), so that it may keep what the lines before told it.
  */
-export type ForkLineReader = (line: Record<string, unknown>) => ForkTag | null | undefined;
+export type ForkLineReader = (line: HeadLine) => ForkTag | null | undefined;
+
+/** A line of a file's head: its text, and its JSON object (parsed when asked; undefined when it is none). */
+export interface HeadLine {
+  readonly text: string;
+  value(): Record<string, unknown> | undefined;
+}
+
+function headLine(text: string): HeadLine {
+  let parsed: Record<string, unknown> | null | undefined;
+  return {
+    text,
+    value() {
+      if (parsed === undefined) {
+        try {
+          const value: unknown = JSON.parse(text);
+          parsed = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+        } catch {
+          parsed = null;
+        }
+      }
+      return parsed ?? undefined;
+    },
+  };
+}
 export type ForkTagger = () => ForkLineReader;
 
 /** Plain JSON-lines files only: a compressed transcript is not opened for its head. */
@@ -61,16 +85,10 @@ export async function forkTagOf(path: string, taggers: readonly ForkTagger[]): P
       rest = atEnd ? "" : lines.pop()!;
       for (const text of lines) {
         if (text.trim() === "") continue;
-        let value: unknown;
-        try {
-          value = JSON.parse(text);
-        } catch {
-          return undefined;
-        }
-        if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+        const line = headLine(text);
         const still: ForkLineReader[] = [];
         for (const reader of live) {
-          const tag = reader(value as Record<string, unknown>);
+          const tag = reader(line);
           if (tag) return tag;
           if (tag === undefined) still.push(reader);
         }

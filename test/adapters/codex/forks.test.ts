@@ -86,4 +86,16 @@ describe("Codex forks across files", () => {
     expect(analysis.transcript.duplicates).toBe(2);
     expect(analysis.runs.filter((run) => run.session === meta.id).map((run) => run.calls)).toEqual([1]);
   });
+
+  it("a rollout copied under another name replays nothing again", async () => {
+    const { dir, parent } = family();
+    const copy = join(dir, `copy-of-rollout-${PARENT}.jsonl`);
+    writeFileSync(copy, (await import("node:fs")).readFileSync(parent));
+    const lines = (await import("node:fs")).readFileSync(parent, "utf8").trimEnd().split("\n").length;
+    const together = await analyzePaths([parent, copy]);
+    const alone = await analyzePaths([parent]);
+    expect(together.runs.map((run) => [run.run, run.calls])).toEqual(alone.runs.map((run) => [run.run, run.calls]));
+    expect(together.transcript.duplicates).toBe(lines - 1);
+    expect(verdicts(together)).toEqual(verdicts(alone));
+  });
 });
