@@ -7,12 +7,15 @@
  */
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { claudeCodeForkTag } from "./claude-code/forks.js";
+import { codexForkTag } from "./codex/forks.js";
 import { GEMINI_CHAT_JSON_FILE } from "./gemini/identity.js";
 import { describeReadError, fileSource, stdinSource } from "./io/sources.js";
 import { InputError, type LineSource } from "./io/lineSource.js";
 import { ARCHIVE_FILE, groupSessionFiles } from "./openclaw/sessionFiles.js";
 import { isSqliteFile, storeSessions, storeSessionSource } from "./openclaw/sqliteStore.js";
 import { eventIndex, groupOpenHandsFiles, OPENHANDS_EVENT_FILE } from "./openhands/files.js";
+import { forkFamilies, forkTagsOf } from "./shared/forkFamilies.js";
 
 export { InputError };
 
@@ -108,16 +111,22 @@ export async function expandPaths(paths: readonly string[], { expandStores = tru
 
 /**
  * Expands folders and groups the files read as one history into one unit, in input order: the
- * files of an OpenClaw session (openclawFiles.ts) and the event files of an OpenHands conversation.
+ * files of an OpenClaw session (openclawFiles.ts), the event files of an OpenHands conversation,
+ * and a Claude Code or Codex session with the sessions forked from it (shared/forkFamilies.ts).
  */
 export async function expandUnits(paths: readonly string[]): Promise<InputUnit[]> {
   const files = await expandPaths(paths);
   const position = new Map(files.map((file, i) => [file, i]));
   const events = files.filter((file) => eventIndex(file) !== undefined);
-  const units = [...groupOpenHandsFiles(events), ...groupSessionFiles(files.filter((file) => eventIndex(file) === undefined))];
+  const others = files.filter((file) => eventIndex(file) === undefined);
+  const { families, rest } = forkFamilies(others, await forkTagsOf(others, FORK_TAGGERS));
+  const units = [...groupOpenHandsFiles(events), ...families, ...groupSessionFiles(rest)];
   const first = (unit: InputUnit) => unit.reduce((min, file) => Math.min(min, position.get(file)!), Infinity);
   return units.sort((a, b) => first(a) - first(b));
 }
+
+/** What ties the files of one forked conversation together, per agent. */
+const FORK_TAGGERS = [claudeCodeForkTag, codexForkTag];
 
 export async function openSource(path: string): Promise<LineSource> {
   try {

@@ -9,9 +9,11 @@
  */
 import { own, isPlainObject } from "../../core/plainObject.js";
 import { quote } from "../../core/quote.js";
-import { parseObjectLine, type AdapterContext, type InputAdapter } from "../adapter.js";
-import type { LineProblem, LineSource } from "../io/lineSource.js";
-import { classifyClaudeLine, type ClaudeLine, type LineMeta } from "./claudeLines.js";
+import type { StringForm } from "../../core/byteText.js";
+import { parseObjectLine, type AdapterContext, type InputAdapter, type ObjectLine } from "../adapter.js";
+import { parseObjectBytes, type ObjectBytesLine } from "../io/jsonBytes.js";
+import type { LineSource } from "../io/lineSource.js";
+import { classifyClaudeLine, type ClaudeLine, type CopyKey, type LineMeta } from "./claudeLines.js";
 import { copyStateFor, type CopyState } from "./copies.js";
 import { FORMAT, SessionNames } from "./identity.js";
 import { SessionReplay } from "./sessionReplay.js";
@@ -32,13 +34,14 @@ class ClaudeCodeReader {
     this.copies = copyStateFor(context.unit);
   }
 
-  line(text: string, line: number, terminated: boolean, problem?: LineProblem): void {
+  /** A parsed line: from its text, or from its bytes with the form of its strings. */
+  line(parsed: ObjectLine | ObjectBytesLine, line: number): void {
     const { tally } = this.context;
-    const parsed = parseObjectLine(text, terminated, problem);
     if (parsed.kind === "blank") return tally.ignored();
     if (parsed.kind === "bad") return tally.skipped(this.file, line, parsed.reason);
     if (parsed.notice !== undefined) tally.note({ file: this.file, line, reason: parsed.notice });
-    const entry = classifyClaudeLine(parsed.value);
+    const form: StringForm = "form" in parsed ? parsed.form : "text";
+    const entry = classifyClaudeLine(parsed.value, form);
     switch (entry.kind) {
       case "bad":
         return tally.skipped(this.file, line, entry.reason);
@@ -52,7 +55,7 @@ class ClaudeCodeReader {
       case "compaction":
         return this.compaction(line, entry);
       case "calls":
-        return this.calls(line, entry);
+        return this.calls(line, entry, form);
       case "results":
         return this.results(line, entry);
     }
@@ -73,37 +76,38 @@ class ClaudeCodeReader {
     return session;
   }
 
-  /** A copied entry: counted, not replayed again. */
-  private copy(): void {
-    this.context.tally.transcript.copies++;
+  /** A copied entry: counted (a duplicate when an earlier file of the unit held it), not replayed again. */
+  private copy(fromEarlierFile: boolean): void {
+    if (fromEarlierFile) this.context.tally.transcript.duplicates++;
+    else this.context.tally.transcript.copies++;
     this.context.tally.ignored();
   }
 
-  /** Whether an entry with this key is a copy (keys are kept only when the unit has more files). */
-  private seen(key: string): boolean {
-    return this.context.unit.files.length > 1 && this.copies.isCopy(key);
+  /** Whether an entry with this key is a copy (keys are made and kept only when the unit has more files). */
+  private seen(key: CopyKey): boolean {
+    return this.context.unit.files.length > 1 && this.copies.isCopy(key());
   }
 
   private prompt(line: number, entry: LineOf<"prompt">): void {
-    if (this.seen(entry.key)) return this.copy();
+    if (this.seen(entry.key)) return this.copy(true);
     this.session(entry.meta).prompt(line, entry.promptId);
     this.context.tally.used();
   }
 
   private compaction(line: number, entry: LineOf<"compaction">): void {
-    if (this.seen(entry.key)) return this.copy();
+    if (this.seen(entry.key)) return this.copy(true);
     this.session(entry.meta).compaction(line); // tallies the line with the event
   }
 
-  private calls(line: number, entry: LineOf<"calls">): void {
+  private calls(line: number, entry: LineOf<"calls">, form: StringForm): void {
     const { tally } = this.context;
     const unnamed = `${entry.unnamed} tool_use block${entry.unnamed === 1 ? "" : "s"} without a "name"; not replayed`;
     if (entry.calls.length === 0) return tally.skipped(this.file, line, unnamed);
     const fresh = entry.calls.filter((call) => call.id === undefined || !this.copies.callIds.has(call.id));
-    if (fresh.length === 0) return this.copy();
-    for (const call of fresh) if (call.id !== undefined) this.copies.callIds.add(call.id);
+    if (fresh.length === 0) return this.copy(this.copies.fromEarlierFiles(entry.calls.map((call) => call.id), "calls"));
+    for (const call of fresh) if (call.id !== undefined) this.copies.addCall(call.id);
     if (entry.unnamed > 0) tally.note({ file: this.file, line, reason: unnamed });
-    this.session(entry.meta).calls(line, entry.group ?? entry.meta.uuid ?? `line ${line}`, fresh);
+    this.session(entry.meta).calls(line, entry.group ?? entry.meta.uuid ?? `line ${line}`, fresh, form);
     tally.used();
   }
 
@@ -111,10 +115,10 @@ class ClaudeCodeReader {
     const session = this.session(entry.meta);
     const single = entry.results.length === 1;
     let handed = 0;
-    let copies = 0;
+    const copies: string[] = [];
     for (const block of entry.results) {
       if (block.id !== undefined && this.copies.answered.has(block.id)) {
-        copies++;
+        copies.push(block.id);
         continue;
       }
       // A block without `tool_use_id` may still be named by the line's `sourceToolUseID`.
@@ -122,11 +126,11 @@ class ClaudeCodeReader {
       const id = block.id ?? source;
       if (session.result(line, id, outcomeOf(block, single ? entry.toolUseResult : undefined))) {
         handed++;
-        if (id !== undefined) this.copies.answered.add(id);
+        if (id !== undefined) this.copies.addAnswer(id);
       }
     }
     if (handed > 0) return this.context.tally.used();
-    if (copies > 0) return this.copy();
+    if (copies.length > 0) return this.copy(this.copies.fromEarlierFiles(copies, "answers"));
     this.context.tally.ignored(this.file, line, "tool_result without tool_use_id while no call waits for a result; not replayed");
   }
 }
@@ -135,7 +139,7 @@ class ClaudeCodeReader {
 const META_TYPES = new Set(["permission-mode", "queue-operation", "last-prompt", "ai-title", "custom-title", "agent-name", "worktree-state", "pr-link", "bridge-session"]);
 
 /** A line Claude Code writes: a message or system entry in its `parentUuid` tree, or one of its own entry types. */
-function looksLikeClaudeCode(sample: unknown): boolean {
+export function looksLikeClaudeCode(sample: unknown): boolean {
   if (!isPlainObject(sample)) return false;
   const type = own(sample, "type");
   if (typeof type !== "string") return false;
@@ -165,7 +169,12 @@ export const claudeCodeAdapter: InputAdapter = {
 
   async read(source: LineSource, context: AdapterContext) {
     const reader = new ClaudeCodeReader(context, source.file);
-    await source.forEachLine((text, line, terminated, problem) => reader.line(text, line, terminated, problem));
+    // Arguments and results may stay byte strings (io/jsonBytes.ts) when only hashing will read them.
+    if (context.options.bytePayloads && source.forEachRawLine) {
+      await source.forEachRawLine((bytes, start, end, line, terminated, tooLong) => reader.line(parseObjectBytes(bytes, start, end, terminated, tooLong), line));
+    } else {
+      await source.forEachLine((text, line, terminated, problem) => reader.line(parseObjectLine(text, terminated, problem), line));
+    }
     reader.end();
   },
 };

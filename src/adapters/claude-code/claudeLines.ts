@@ -10,9 +10,15 @@
  * Every other known entry (snapshots, titles, attachments, progress, hooks, api errors, …) is
  * quiet; an unknown `type` is ignored with a diagnostic, so a new Claude Code build that adds one is
  * read and not refused.
+ *
+ * A line may come parsed from its bytes (`form: "bytes"`, io/jsonBytes.ts): the strings this reads
+ * (ids, names, timestamps, prompt text) are turned into text here; arguments, result content and
+ * `toolUseResult` stay as parsed, for hashing only. Type tags are ASCII, the same in both forms.
  */
+import { textOf, trimIn, type StringForm } from "../../core/byteText.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { callArguments } from "../openclaw/messages.js";
+import { hash53 } from "../shared/textHash.js";
 
 /** Where the line sits: its tree links, and which (sub-)agent wrote it. */
 export interface LineMeta {
@@ -36,7 +42,12 @@ export interface ToolResultBlock {
   /** `content` as written: a string, or content blocks. */
   readonly content: unknown;
   readonly isError: boolean;
+  /** The form of the strings of `content` (and of the line's `toolUseResult`). */
+  readonly form: StringForm;
 }
+
+/** What tells the entry's copies (made only when asked: only a unit of several files compares them). */
+export type CopyKey = () => string;
 
 export type ClaudeLine =
   | { readonly kind: "calls"; readonly meta: LineMeta; readonly group: string | undefined; readonly calls: readonly ToolUse[]; readonly unnamed: number }
@@ -49,14 +60,14 @@ export type ClaudeLine =
       /** Newer builds name the call on the line too (`sourceToolUseID`), even when the block does not. */
       readonly sourceToolUseId: string | undefined;
     }
-  | { readonly kind: "prompt"; readonly meta: LineMeta; readonly promptId: string | undefined; readonly key: string }
-  | { readonly kind: "compaction"; readonly meta: LineMeta; readonly key: string }
+  | { readonly kind: "prompt"; readonly meta: LineMeta; readonly promptId: string | undefined; readonly key: CopyKey }
+  | { readonly kind: "compaction"; readonly meta: LineMeta; readonly key: CopyKey }
   | { readonly kind: "quiet"; readonly meta: LineMeta }
   | { readonly kind: "unknown"; readonly type: string }
   | { readonly kind: "bad"; readonly reason: string };
 
 /** Entry types Claude Code writes that replay does not need (seen in 1.0.x–2.1.x transcripts). */
-const QUIET_TYPES = new Set([
+export const QUIET_TYPES: ReadonlySet<string> = new Set([
   "summary",
   "file-history-snapshot",
   "attachment",
@@ -85,31 +96,61 @@ const QUIET_TYPES = new Set([
  */
 const NOT_A_PROMPT = [/^\s*<local-command-(stdout|stderr|caveat)>/, /^\s*\[Request interrupted by user/];
 
-const text = (value: unknown): string | undefined => (typeof value === "string" && value.trim() !== "" ? value : undefined);
-
-function lineMeta(entry: Record<string, unknown>): LineMeta {
-  return {
-    uuid: text(own(entry, "uuid")),
-    parent: text(own(entry, "parentUuid")) ?? text(own(entry, "logicalParentUuid")),
-    isSidechain: own(entry, "isSidechain") === true,
-    agentId: text(own(entry, "agentId")),
-    sessionId: text(own(entry, "sessionId")),
-    timestamp: text(own(entry, "timestamp")),
-  };
+/** A non-blank string as text; `form` is the form of the line's strings. */
+function text(value: unknown, form: StringForm): string | undefined {
+  return typeof value === "string" && trimIn(form, value) !== "" ? textOf(form, value) : undefined;
 }
 
-/** The line classified; `entry` is a parsed JSON object. */
-export function classifyClaudeLine(entry: Record<string, unknown>): ClaudeLine {
-  const type = own(entry, "type");
-  if (typeof type !== "string") return { kind: "bad", reason: 'entry without a "type"' };
-  const meta = lineMeta(entry);
+/**
+ * The line's meta, each field read when asked: most lines need none of them but `isSidechain`
+ * (the session is named once per file, chains only in inline sidechains), and this runs per line.
+ */
+class LineMetaOf implements LineMeta {
+  readonly isSidechain: boolean;
+
+  constructor(
+    private readonly entry: Record<string, unknown>,
+    private readonly form: StringForm,
+  ) {
+    this.isSidechain = own(entry, "isSidechain") === true;
+  }
+
+  private field(key: string): string | undefined {
+    return text(own(this.entry, key), this.form);
+  }
+
+  get uuid() {
+    return this.field("uuid");
+  }
+  get parent() {
+    return this.field("parentUuid") ?? this.field("logicalParentUuid");
+  }
+  get agentId() {
+    return this.field("agentId");
+  }
+  get sessionId() {
+    return this.field("sessionId");
+  }
+  get timestamp() {
+    return this.field("timestamp");
+  }
+}
+
+const lineMeta = (entry: Record<string, unknown>, form: StringForm): LineMeta => new LineMetaOf(entry, form);
+
+/** The line classified; `entry` is a parsed JSON object whose strings are in `form`. */
+export function classifyClaudeLine(entry: Record<string, unknown>, form: StringForm = "text"): ClaudeLine {
+  const rawType = own(entry, "type");
+  if (typeof rawType !== "string") return { kind: "bad", reason: 'entry without a "type"' };
+  const type = textOf(form, rawType);
+  const meta = lineMeta(entry, form);
   switch (type) {
     case "assistant":
-      return assistantLine(entry, meta);
+      return assistantLine(entry, meta, form);
     case "user":
-      return userLine(entry, meta);
+      return userLine(entry, meta, form);
     case "system":
-      return own(entry, "subtype") === "compact_boundary" ? { kind: "compaction", meta, key: copyKey(meta, own(entry, "compactMetadata")) } : { kind: "quiet", meta };
+      return own(entry, "subtype") === "compact_boundary" ? { kind: "compaction", meta, key: () => copyKey(meta, own(entry, "compactMetadata")) } : { kind: "quiet", meta };
     default:
       return QUIET_TYPES.has(type) ? { kind: "quiet", meta } : { kind: "unknown", type };
   }
@@ -120,7 +161,7 @@ function contentOf(entry: Record<string, unknown>): { ok: true; message: Record<
   return isPlainObject(message) ? { ok: true, message, content: own(message, "content") } : { ok: false };
 }
 
-function assistantLine(entry: Record<string, unknown>, meta: LineMeta): ClaudeLine {
+function assistantLine(entry: Record<string, unknown>, meta: LineMeta, form: StringForm): ClaudeLine {
   const found = contentOf(entry);
   if (!found.ok) return { kind: "bad", reason: 'assistant entry without a "message" object' };
   if (!Array.isArray(found.content)) return { kind: "quiet", meta };
@@ -128,17 +169,17 @@ function assistantLine(entry: Record<string, unknown>, meta: LineMeta): ClaudeLi
   let unnamed = 0;
   for (const block of found.content) {
     if (!isPlainObject(block) || own(block, "type") !== "tool_use") continue;
-    const tool = text(own(block, "name"));
+    const tool = text(own(block, "name"), form);
     if (tool === undefined) unnamed++;
-    else calls.push({ id: text(own(block, "id")), tool, args: callArguments(block) });
+    else calls.push({ id: text(own(block, "id"), form), tool, args: callArguments(block) });
   }
   if (calls.length === 0 && unnamed === 0) return { kind: "quiet", meta };
   // The lines of one API response share message.id (and requestId): their calls are one group.
-  const group = text(own(found.message, "id")) ?? text(own(entry, "requestId"));
+  const group = text(own(found.message, "id"), form) ?? text(own(entry, "requestId"), form);
   return { kind: "calls", meta, group, calls, unnamed };
 }
 
-function userLine(entry: Record<string, unknown>, meta: LineMeta): ClaudeLine {
+function userLine(entry: Record<string, unknown>, meta: LineMeta, form: StringForm): ClaudeLine {
   const found = contentOf(entry);
   if (!found.ok) return { kind: "bad", reason: 'user entry without a "message" object' };
   const { content } = found;
@@ -147,20 +188,20 @@ function userLine(entry: Record<string, unknown>, meta: LineMeta): ClaudeLine {
     return {
       kind: "results",
       meta,
-      results: results.map(resultBlock),
+      results: results.map((block) => resultBlock(block, form)),
       toolUseResult: own(entry, "toolUseResult"),
-      sourceToolUseId: text(own(entry, "sourceToolUseID")),
+      sourceToolUseId: text(own(entry, "sourceToolUseID"), form),
     };
   }
   if (own(entry, "isMeta") === true || own(entry, "isCompactSummary") === true) return { kind: "quiet", meta };
-  if (!isPrompt(content)) return typeof content === "string" || Array.isArray(content) ? { kind: "quiet", meta } : { kind: "bad", reason: "user message whose content is neither text nor content blocks" };
-  return { kind: "prompt", meta, promptId: text(own(entry, "promptId")), key: copyKey(meta, content) };
+  if (!isPrompt(content, form)) return typeof content === "string" || Array.isArray(content) ? { kind: "quiet", meta } : { kind: "bad", reason: "user message whose content is neither text nor content blocks" };
+  return { kind: "prompt", meta, promptId: text(own(entry, "promptId"), form), key: () => copyKey(meta, content) };
 }
 
-function resultBlock(block: Record<string, unknown>): ToolResultBlock {
+function resultBlock(block: Record<string, unknown>, form: StringForm): ToolResultBlock {
   // 2.1.2xx writes the text both as `content` blocks and as `text`; older builds only `content`.
   const content = Object.prototype.hasOwnProperty.call(block, "content") ? own(block, "content") : own(block, "text");
-  return { id: text(own(block, "tool_use_id")), content, isError: own(block, "is_error") === true };
+  return { id: text(own(block, "tool_use_id"), form), content, isError: own(block, "is_error") === true, form };
 }
 
 /** A prompt's first text (string content, or its text blocks). */
@@ -171,9 +212,12 @@ function promptText(content: unknown): string | undefined {
   return block === undefined ? "" : ((block as Record<string, unknown>).text as string);
 }
 
-function isPrompt(content: unknown): boolean {
+function isPrompt(content: unknown, form: StringForm): boolean {
   const first = promptText(content);
-  return first !== undefined && !NOT_A_PROMPT.some((pattern) => pattern.test(first));
+  if (first === undefined) return false;
+  // Only the start matters to the patterns: a long pasted prompt is not turned into text whole.
+  const start = textOf(form, first.slice(0, 256));
+  return !NOT_A_PROMPT.some((pattern) => pattern.test(start));
 }
 
 /**
@@ -183,16 +227,4 @@ function isPrompt(content: unknown): boolean {
  */
 function copyKey(meta: LineMeta, body: unknown): string {
   return `${meta.uuid ?? ""}\u0000${meta.timestamp ?? ""}\u0000${hash53(JSON.stringify(body) ?? "")}`;
-}
-
-/** A 53-bit FNV-style hash of a string (two 32-bit lanes). */
-export function hash53(value: string): number {
-  let a = 0x811c9dc5 | 0;
-  let b = 0x01000193 | 0;
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-  }
-  return (a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff);
 }

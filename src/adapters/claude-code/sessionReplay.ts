@@ -11,6 +11,7 @@
  * Every call carries `format: "claude-code"`: OpenClaw's tool-specific hashing and known polls do
  * not apply to Claude Code's tools (rule 1).
  */
+import type { StringForm } from "../../core/byteText.js";
 import type { LoopEvent } from "../../core/events.js";
 import type { AdapterContext, EmitResult } from "../adapter.js";
 import { CallSequencer, type SequencedCall, type SequencedResult } from "../shared/callSequencer.js";
@@ -67,7 +68,7 @@ export class SessionReplay {
    * then starts a new group, since no call of the group is held back (it holds calls only until the
    * results before them came).
    */
-  calls(line: number, group: string, calls: ReadonlyArray<{ id: string | undefined; tool: string; args: unknown }>): void {
+  calls(line: number, group: string, calls: ReadonlyArray<{ id: string | undefined; tool: string; args: unknown }>, form: StringForm = "text"): void {
     if (this.group?.key !== group || this.group.answered === this.group.calls) {
       const generation = this.group?.key === group ? this.group.generation + 1 : 0;
       this.group = { key: group, seqKey: `${group}\u0000${generation}`, calls: 0, answered: 0, generation };
@@ -76,7 +77,7 @@ export class SessionReplay {
     for (const call of calls) {
       this.group.calls++;
       this.pending.push({ id: call.id, tool: call.tool, group: key });
-      this.sequencer.call(key, { line, id: call.id, tool: call.tool, args: call.args });
+      this.sequencer.call(key, { line, id: call.id, tool: call.tool, args: call.args, form });
     }
   }
 
@@ -141,6 +142,7 @@ export class SessionReplay {
     event.tool = call.tool;
     event.format = FORMAT;
     if (call.args !== undefined) event.args = call.args;
+    if (call.form === "bytes") event.form = call.form;
     this.emit(event);
   }
 

@@ -8,13 +8,18 @@
  * An error that is Claude Code's own "no such tool" message also names the tool for the
  * unknown-tool detector (`unknownTool`).
  */
+import { textOf } from "../../core/byteText.js";
 import { contentText } from "../shared/agentValues.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import type { ToolResultBlock } from "./claudeLines.js";
 
 export type ClaudeOutcome =
   | { readonly error: string; readonly unknownTool?: string }
-  | { readonly result: { readonly content: ReadonlyArray<{ type: "text"; text: string }>; readonly details: Record<string, unknown> } };
+  | {
+      readonly result: { readonly content: ReadonlyArray<{ type: "text"; text: string }>; readonly details: Record<string, unknown> };
+      /** Set when the result's strings are byte strings (the line was parsed from its bytes): only hashing reads them. */
+      readonly form?: "bytes";
+    };
 
 /**
  * Fields of `toolUseResult` that differ between two runs of the same call with the same outcome:
@@ -67,12 +72,18 @@ export function resultDetails(toolUseResult: unknown): Record<string, unknown> {
   return details;
 }
 
-/** The outcome of one block; `toolUseResult` is the line's, given only when the line holds this block alone. */
+/**
+ * The outcome of one block; `toolUseResult` is the line's, given only when the line holds this block
+ * alone. An error's text is always text (its message is matched against the unknown-tool patterns,
+ * and errors are few); a result keeps the form of the line's strings.
+ */
 export function outcomeOf(block: ToolResultBlock, toolUseResult: unknown): ClaudeOutcome {
   const text = resultText(block.content);
   if (block.isError) {
-    const unknownTool = unknownToolIn(text);
-    return unknownTool === undefined ? { error: text } : { error: text, unknownTool };
+    const error = textOf(block.form, text);
+    const unknownTool = unknownToolIn(error);
+    return unknownTool === undefined ? { error } : { error, unknownTool };
   }
-  return { result: { content: [{ type: "text", text }], details: resultDetails(toolUseResult) } };
+  const result = { content: [{ type: "text" as const, text }], details: resultDetails(toolUseResult) };
+  return block.form === "bytes" ? { result, form: "bytes" } : { result };
 }

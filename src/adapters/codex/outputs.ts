@@ -35,9 +35,13 @@ export const VOLATILE_DETAIL_FIELDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Codex's own answers to a call of a tool it does not have (codex-rs tool router: `unsupported
- * call: <name>` for function calls, `unsupported custom tool call: <name>` for custom tools). Read
- * from the source, not confirmed in a real rollout. OpenClaw's own two patterns apply as well.
+ * Codex's own answers to a call of a tool it does not have, written as the call's output text:
+ * - `unsupported call: <name>` for a function call (codex-rs/core/src/tools/registry.rs,
+ *   `unsupported_tool_call_message`; 0.4x builds wrote the same text from codex.rs
+ *   `handle_function_call` for a name no MCP server claims);
+ * - `unsupported custom tool call: <name>` for a custom (freeform) tool call (same function).
+ * Read from the source, not confirmed in a real rollout (the real 0.47.0 sample has none).
+ * OpenClaw's own two patterns apply as well.
  */
 const UNKNOWN_TOOL_MESSAGES: readonly RegExp[] = [/^unsupported custom tool call: ?(\S+)/, /^unsupported call: ?(\S+)/];
 

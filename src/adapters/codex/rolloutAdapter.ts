@@ -12,8 +12,9 @@
  * - Parallel calls: calls with no output between them are one model response (CallSequencer).
  * - Runs: turns.ts. Compactions: `compacted`, and `event_msg context_compacted`, which Codex writes
  *   right after it as an echo: one compaction, whichever of the two comes first (rule 5).
- * - Copies: an item whose `call_id` was already replayed (a fork or resume writes the parent's
- *   history again) is a copy: ignored and counted, never replayed twice (rule 7).
+ * - Forks: a rollout forked from another (`forked_from_id`) starts with the parent's items again;
+ *   read in one unit after the parent, those are duplicates, not replayed twice (forks.ts, rule 7).
+ *   Any other item whose `call_id` was already replayed is a copy: ignored and counted.
  * Every line is accounted for once: used, ignored (known kinds replay does not need, copies,
  * blank lines) or skipped (not JSON, not a rollout line, a call without a name, an output without
  * a call_id).
@@ -25,6 +26,7 @@ import { parseObjectLine, type AdapterContext, type InputAdapter } from "../adap
 import type { LineSource } from "../io/lineSource.js";
 import { TranscriptReplay } from "../openclaw/transcriptReplay.js";
 import { agentOf, CODEX_FORMAT, sessionIdFromRolloutName, sessionIdOf } from "./identity.js";
+import { ForkCopies, forkedFrom } from "./forks.js";
 import { outputOutcome } from "./outputs.js";
 import { classifyRolloutLine, looksLikeRollout, type RolloutRecord } from "./rolloutLines.js";
 import { CodexTurns } from "./turns.js";
@@ -50,24 +52,30 @@ class RolloutReader {
   /** The compaction marker last replayed, until other activity: its echo is not a second one. */
   private lastCompaction: "compacted" | "contextCompacted" | undefined;
   private sawEvent = false;
+  /** The parent's items a fork starts with (forks.ts). */
+  private readonly forks: ForkCopies;
 
   constructor(
     private readonly context: AdapterContext,
     private readonly file: string,
   ) {
     this.fallbackSession = sessionIdFromRolloutName(file);
+    this.forks = new ForkCopies(context.unit);
     this.replay = new TranscriptReplay(codexContext(context), file, this.turns.names, () => ({ session: this.session ?? this.fallbackSession, agent: this.agent }));
   }
 
-  line(line: number, record: RolloutRecord): void {
+  /** `value` is the parsed line (`record` its classification). */
+  line(line: number, record: RolloutRecord, value: Record<string, unknown>): void {
     const { tally } = this.context;
+    if (record.kind === "sessionMeta" && this.session === undefined && !this.sawEvent) return this.sessionMeta(line, record.meta, value);
+    if (this.forks.isCopy(value)) return this.duplicate();
     switch (record.kind) {
       case "bad":
         return tally.skipped(this.file, line, record.reason);
       case "other":
         return tally.ignored();
       case "sessionMeta":
-        return this.sessionMeta(line, record.meta);
+        return this.otherSessionMeta(line, record.meta);
       case "userMessage":
         return this.boundary(line, this.turns.userMessage());
       case "turnStart":
@@ -91,18 +99,22 @@ class RolloutReader {
     this.replay.end();
   }
 
-  /** The first session_meta names the session and agent; later ones (copied from a parent) do not. */
-  private sessionMeta(line: number, meta: Record<string, unknown>): void {
+  /** The first session_meta names the session and agent, and the session it was forked from. */
+  private sessionMeta(line: number, meta: Record<string, unknown>, value: Record<string, unknown>): void {
     const { tally } = this.context;
     const id = sessionIdOf(meta);
-    if (this.session !== undefined || this.sawEvent) {
-      if (id === this.session) return tally.ignored();
-      return tally.ignored(this.file, line, `another session_meta${id !== undefined ? ` (${quote(id)})` : ""}; the rollout's session stays ${quote(this.session ?? this.fallbackSession)}`);
-    }
     this.session = id;
     this.agent = agentOf(meta);
+    this.forks.session(id ?? this.fallbackSession, forkedFrom(meta), value);
     if (id === undefined) tally.note({ file: this.file, line, reason: "session_meta without an id; the session id is taken from the file name" });
     tally.used();
+  }
+
+  /** Later ones (a sub-agent's, or copied from a parent) do not. */
+  private otherSessionMeta(line: number, meta: Record<string, unknown>): void {
+    const id = sessionIdOf(meta);
+    if (id === this.session) return this.context.tally.ignored();
+    this.context.tally.ignored(this.file, line, `another session_meta${id !== undefined ? ` (${quote(id)})` : ""}; the rollout's session stays ${quote(this.session ?? this.fallbackSession)}`);
   }
 
   private boundary(line: number, starts: boolean): void {
@@ -155,6 +167,12 @@ class RolloutReader {
     this.context.tally.ignored();
   }
 
+  /** An item of the parent a fork starts with, which the parent's own file replayed. */
+  private duplicate(): void {
+    this.context.tally.transcript.duplicates++;
+    this.context.tally.ignored();
+  }
+
   private touch(): void {
     this.turns.touch();
     this.sawEvent = true;
@@ -179,7 +197,7 @@ export const codexRolloutAdapter: InputAdapter = {
       if (parsed.kind === "blank") return context.tally.ignored();
       if (parsed.kind === "bad") return context.tally.skipped(file, line, parsed.reason);
       if (parsed.notice !== undefined) context.tally.note({ file, line, reason: parsed.notice });
-      reader.line(line, classifyRolloutLine(parsed.value));
+      reader.line(line, classifyRolloutLine(parsed.value), parsed.value);
     });
     reader.end();
   },

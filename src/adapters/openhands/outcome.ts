@@ -31,10 +31,12 @@ export const VOLATILE_FIELDS: ReadonlySet<string> = new Set([
 
 /**
  * OpenHands' own "no such tool" messages (the tool name is group 1):
- * - V1 SDK (agent.py, when the model names a tool the agent lacks; written as an AgentErrorEvent):
- *   `Tool 'X' not found. Available: [...]`
- * - V0 CodeAct (function_calling.py FunctionCallNotExistsError, written as an ErrorObservation):
+ * - V1 SDK (openhands-sdk/openhands/sdk/agent/agent.py, when the model names a tool the agent
+ *   lacks; written as an AgentErrorEvent with the call's tool_call_id): `Tool 'X' not found. Available: [...]`
+ * - V0 CodeAct (openhands/agenthub/codeact_agent/function_calling.py, FunctionCallNotExistsError;
+ *   the agent controller writes its text as an ErrorObservation, with no action before it):
  *   `Tool X is not registered. (arguments: {...}). Please check the tool name and retry with an existing tool.`
+ * Read from the source; the real samples (3 V0 trajectories, 1 V1 stream) hold neither.
  */
 export const UNKNOWN_TOOL_MESSAGES: readonly RegExp[] = [/^\s*Tool '([^']+)' not found\b/, /^\s*Tool (\S+) is not registered\b/];
 

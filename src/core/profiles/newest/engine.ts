@@ -8,7 +8,7 @@ import type { Verdict } from "../../detectors.js";
 import type { CallEvent, OutcomeEvent, RunEngine } from "../profile.js";
 import { NEWEST_GUARD_WINDOW, NewestGuard } from "./guard.js";
 import { NEWEST_HISTORY_SIZE, type NewestHistory, type NewestRecord } from "./history.js";
-import { evaluateNewest, measureNewest } from "./verdicts.js";
+import { evaluateNewest, measureNewest, NEWEST_LOWEST_THRESHOLD } from "./verdicts.js";
 
 export class NewestRun implements RunEngine {
   private guard: NewestGuard | undefined;
@@ -25,9 +25,13 @@ export class NewestRun implements RunEngine {
   }
 
   call(event: CallEvent): Verdict | undefined {
-    const verdict = rollingDetectorsOn(this.config)
-      ? evaluateNewest(measureNewest(this.history.forRun(this.run), event))
-      : undefined;
+    // Every count the table reads is a number of the run's records (ping-pong's counts the probe
+    // too: one more), and no threshold is below NEWEST_LOWEST_THRESHOLD: with fewer records no row
+    // can hold, so the signals are not measured (most calls of short runs).
+    const verdict =
+      rollingDetectorsOn(this.config) && this.history.countFor(this.run) + 1 >= NEWEST_LOWEST_THRESHOLD
+        ? evaluateNewest(measureNewest(this.history.forRun(this.run), event))
+        : undefined;
     // Replay convention (§2): the call is recorded as written. Where the runtime vetoed it, the
     // transcript holds the veto outcome, which then attaches to this record: one record either way.
     // Built by assignment: conditional spreads cost an object each, once per call (bench/).

@@ -57,6 +57,11 @@ export function createNewestHashing(digest: Digest): Hashing {
   const argsValue = hashWith(ARGS_POLICY);
   const outcomeValue = hashWith(OUTCOME_POLICY);
 
+  // The last finished exec's hashed fields and hashes: a loop repeats one failing command with one
+  // output, whose masking and two digests are then made once (state of this hashing only; the
+  // same fields always give the same hashes).
+  let lastExec: { status: string; exitCode: number | null; timedOut: boolean; output: string; form: StringForm; hashed: OutcomeHash } | undefined;
+
   const execOutcome = (details: Record<string, unknown>, text: () => string, form: StringForm): OutcomeHash | undefined => {
     const status = own(details, "status");
     if (status === "running") {
@@ -69,15 +74,11 @@ export function createNewestHashing(digest: Digest): Hashing {
       const timedOut = own(details, "timedOut") === true;
       const aggregated = own(details, "aggregated");
       const output = isNonBlank(aggregated, form) ? trimIn(form, aggregated) : text();
-      const resultHash = outcomeValue({ status, exitCode, timedOut, output }, form);
-      const terminal =
-        exitCode !== null && Number.isFinite(exitCode) && exitCode !== 0 && !timedOut && output !== "" && output !== syntheticExitOutput(exitCode);
-      if (!terminal) return { resultHash };
-      // The identity masks what drifts between retries of one failure (times, pids, attempts, durations);
-      // with nothing to mask it is the result hash itself (the same value hashed), spared a second digest.
-      const masked = maskVolatileSpans(output);
-      const failureIdentity = masked === output ? resultHash : outcomeValue({ status, exitCode, timedOut, output: masked }, form);
-      return { resultHash, outcomeKind: "terminal-exec-failure", failureIdentity };
+      const last = lastExec;
+      if (last && last.output === output && last.status === status && last.exitCode === exitCode && last.timedOut === timedOut && last.form === form) return last.hashed;
+      const hashed = finishedExec(status, exitCode, timedOut, output, form);
+      lastExec = { status, exitCode, timedOut, output, form, hashed };
+      return hashed;
     }
     if (status === "approval-pending" || status === "approval-unavailable") {
       const host = own(details, "host");
@@ -96,6 +97,18 @@ export function createNewestHashing(digest: Digest): Hashing {
       };
     }
     return undefined; // other statuses fall through to the later rules
+  };
+
+  const finishedExec = (status: string, exitCode: number | null, timedOut: boolean, output: string, form: StringForm): OutcomeHash => {
+    const resultHash = outcomeValue({ status, exitCode, timedOut, output }, form);
+    const terminal =
+      exitCode !== null && Number.isFinite(exitCode) && exitCode !== 0 && !timedOut && output !== "" && output !== syntheticExitOutput(exitCode);
+    if (!terminal) return { resultHash };
+    // The identity masks what drifts between retries of one failure (times, pids, attempts, durations);
+    // with nothing to mask it is the result hash itself (the same value hashed), spared a second digest.
+    const masked = maskVolatileSpans(output);
+    const failureIdentity = masked === output ? resultHash : outcomeValue({ status, exitCode, timedOut, output: masked }, form);
+    return { resultHash, outcomeKind: "terminal-exec-failure", failureIdentity };
   };
 
   const writeOutcome = (details: Record<string, unknown>, text: () => string, form: StringForm): OutcomeHash | undefined => {

@@ -29,19 +29,39 @@ const isAnswered = (record: NewestRecord) => record.resultHash !== undefined || 
 
 export class NewestHistory {
   private records: NewestRecord[] = [];
+  /** The run of the newest record, and how many records at the end are of it: mostly all of them. */
+  private lastRun: string | undefined;
+  private lastRunTail = 0;
+
+  /** Whether every record is of this run (kept as records are appended: no walk per call). */
+  private allOf(run: string): boolean {
+    return run === this.lastRun && this.lastRunTail === this.records.length;
+  }
+
+  /** How many records are of this run (without making the list: most calls need only the count). */
+  countFor(run: string): number {
+    if (this.allOf(run)) return this.records.length;
+    let count = 0;
+    for (const record of this.records) if (record.run === run) count++;
+    return count;
+  }
 
   /** Records of one run, oldest first: the list itself when every record is of that run. */
   forRun(run: string): readonly NewestRecord[] {
-    const records = this.records;
-    for (let i = 0; i < records.length; i++) {
-      if (records[i]!.run !== run) return records.filter((record) => record.run === run);
-    }
-    return records;
+    return this.allOf(run) ? this.records : this.records.filter((record) => record.run === run);
   }
 
   append(record: NewestRecord): void {
     this.records.push(record);
-    if (this.records.length > NEWEST_HISTORY_SIZE) this.records.splice(0, this.records.length - NEWEST_HISTORY_SIZE);
+    if (record.run === this.lastRun) this.lastRunTail++;
+    else {
+      this.lastRun = record.run;
+      this.lastRunTail = 1;
+    }
+    if (this.records.length > NEWEST_HISTORY_SIZE) {
+      this.records.splice(0, this.records.length - NEWEST_HISTORY_SIZE);
+      this.lastRunTail = Math.min(this.lastRunTail, this.records.length);
+    }
   }
 
   /**
@@ -56,23 +76,26 @@ export class NewestHistory {
       if (candidate.run !== run) continue;
       if (call.callId !== undefined && candidate.callId !== call.callId) continue;
       if (candidate.tool !== call.tool || candidate.argsHash !== call.argsHash || isAnswered(candidate)) continue;
-      Object.assign(candidate, definedFields(outcome));
+      assignDefined(candidate, outcome);
       return;
     }
-    const record: NewestRecord = { tool: call.tool, argsHash: call.argsHash, run, ...definedFields(outcome) };
-    if (call.callId !== undefined) (record as { callId?: string }).callId = call.callId;
-    if (call.mutationTarget !== undefined) (record as { mutationTarget?: string }).mutationTarget = call.mutationTarget;
+    const record: { -readonly [K in keyof NewestRecord]: NewestRecord[K] } = { tool: call.tool, argsHash: call.argsHash, run };
+    assignDefined(record, outcome);
+    if (call.callId !== undefined) record.callId = call.callId;
+    if (call.mutationTarget !== undefined) record.mutationTarget = call.mutationTarget;
     this.append(record);
   }
 }
 
-/** The outcome's fields that are set (absent ones must not overwrite, nor appear as keys). */
-function definedFields(outcome: RecordedOutcome): RecordedOutcome {
-  const fields: { -readonly [K in keyof RecordedOutcome]: RecordedOutcome[K] } = {};
+/**
+ * Sets the outcome's fields that are set on the record (absent ones must not overwrite, nor appear
+ * as keys); assigned one by one, not through a copy: this runs once per outcome (bench/).
+ */
+function assignDefined(record: RecordedOutcome, outcome: RecordedOutcome): void {
+  const fields = record as { -readonly [K in keyof RecordedOutcome]: RecordedOutcome[K] };
   if (outcome.resultHash !== undefined) fields.resultHash = outcome.resultHash;
   if (outcome.outcomeKind !== undefined) fields.outcomeKind = outcome.outcomeKind;
   if (outcome.failureIdentity !== undefined) fields.failureIdentity = outcome.failureIdentity;
   if (outcome.noProgress === true) fields.noProgress = true;
   if (outcome.unknownTool !== undefined) fields.unknownTool = outcome.unknownTool;
-  return fields;
 }

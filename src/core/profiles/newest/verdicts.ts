@@ -19,6 +19,9 @@ export const NEWEST_THRESHOLDS = {
 
 type FixedThreshold = keyof typeof NEWEST_THRESHOLDS;
 
+/** The lowest fixed threshold: a count below it gives no verdict. */
+export const NEWEST_LOWEST_THRESHOLD = Math.min(...Object.values(NEWEST_THRESHOLDS));
+
 export interface NewestSignals {
   readonly tool: string;
   readonly knownPoll: boolean;

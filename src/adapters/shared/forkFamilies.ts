@@ -1,0 +1,162 @@
+/**
+ * Forked and resumed conversations of other agents, found across the files of one scan (agents.md
+ * rule 7: every executed call once). Claude Code's `--fork-session` (and older builds' `--resume`)
+ * writes a new file that starts with copies of the parent's entries, keeping their uuids; a Codex
+ * rollout with `session_meta.forked_from_id` repeats the parent's items. Read as separate units,
+ * the copied calls would be replayed once per file.
+ *
+ * So the files of one family are grouped into one input unit (the adapters share the unit's state:
+ * the first file holding an entry replays it, later files count it as a duplicate and skip it).
+ * Which files are a family is decided from the first lines of each file only, so that a scan reads
+ * no file whole twice; each agent says what in those lines ties files together (`ForkTagger`). A
+ * file read alone is its own unit, and replays all its calls.
+ */
+import { open } from "node:fs/promises";
+
+/** What the first lines of a file say about the family it belongs to. */
+export interface ForkTag {
+  /** Keys the file is known by: files sharing any key are one family. */
+  readonly keys: readonly string[];
+  /** A key that names the file itself, and one that names the file it was forked from: the parent is read first. */
+  readonly self?: string;
+  readonly parent?: string;
+}
+
+/**
+ * Reads a file's first parsed lines, one at a time: returns a tag once it has decided, `null` when
+ * the file is not of its agent or ties to nothing, `undefined` to see the next line. A new one is
+ * made for each file (`ForkTagger`), so that it may keep what the lines before told it.
+ */
+export type ForkLineReader = (line: HeadLine) => ForkTag | null | undefined;
+
+/** A line of a file's head: its text, and its JSON object (parsed when asked; undefined when it is none). */
+export interface HeadLine {
+  readonly text: string;
+  value(): Record<string, unknown> | undefined;
+}
+
+function headLine(text: string): HeadLine {
+  let parsed: Record<string, unknown> | null | undefined;
+  return {
+    text,
+    value() {
+      if (parsed === undefined) {
+        try {
+          const value: unknown = JSON.parse(text);
+          parsed = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+        } catch {
+          parsed = null;
+        }
+      }
+      return parsed ?? undefined;
+    },
+  };
+}
+export type ForkTagger = () => ForkLineReader;
+
+/** Plain JSON-lines files only: a compressed transcript is not opened for its head. */
+const HEAD_FILE = /\.jsonl$/i;
+const CHUNK = 64 * 1024;
+/** The first lines are short; a head this long without a decision ends the look. */
+const MAX_HEAD_BYTES = 1 << 20;
+const MAX_HEAD_LINES = 64;
+
+/** The tag of a file, from its first lines; undefined when no tagger claims it (or it cannot be read: reading says why). */
+export async function forkTagOf(path: string, taggers: readonly ForkTagger[]): Promise<ForkTag | undefined> {
+  if (!HEAD_FILE.test(path)) return undefined;
+  let handle;
+  try {
+    handle = await open(path, "r");
+  } catch {
+    return undefined;
+  }
+  try {
+    let live = taggers.map((tagger) => tagger());
+    let rest = "";
+    let index = 0;
+    let offset = 0;
+    const decoder = new TextDecoder();
+    for (;;) {
+      const buffer = Buffer.allocUnsafe(CHUNK);
+      const { bytesRead } = await handle.read(buffer, 0, CHUNK, offset);
+      offset += bytesRead;
+      const atEnd = bytesRead < CHUNK || offset >= MAX_HEAD_BYTES;
+      const lines = (rest + decoder.decode(buffer.subarray(0, bytesRead), { stream: !atEnd })).split("\n");
+      rest = atEnd ? "" : lines.pop()!;
+      for (const text of lines) {
+        if (text.trim() === "") continue;
+        const line = headLine(text);
+        const still: ForkLineReader[] = [];
+        for (const reader of live) {
+          const tag = reader(line);
+          if (tag) return tag;
+          if (tag === undefined) still.push(reader);
+        }
+        live = still;
+        if (live.length === 0 || ++index >= MAX_HEAD_LINES) return undefined;
+      }
+      if (atEnd) return undefined;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Files whose heads are read at once (a scan of many thousand files must not run out of file handles). */
+const AT_ONCE = 32;
+
+/** The tags of the files, in their order. */
+export async function forkTagsOf(files: readonly string[], taggers: readonly ForkTagger[]): Promise<Array<ForkTag | undefined>> {
+  const tags: Array<ForkTag | undefined> = [];
+  for (let i = 0; i < files.length; i += AT_ONCE) tags.push(...(await Promise.all(files.slice(i, i + AT_ONCE).map((file) => forkTagOf(file, taggers)))));
+  return tags;
+}
+
+/**
+ * Groups tagged files into families: each family of several files is one unit, parents before the
+ * files forked from them, else in the order given; every other file is left out (`rest`).
+ */
+export function forkFamilies(files: readonly string[], tags: ReadonlyArray<ForkTag | undefined>): { families: string[][]; rest: string[] } {
+  const root = files.map((_, i) => i);
+  const find = (i: number): number => (root[i] === i ? i : (root[i] = find(root[i]!)));
+  const byKey = new Map<string, number>();
+  tags.forEach((tag, i) => {
+    for (const key of tag?.keys ?? []) {
+      const other = byKey.get(key);
+      if (other === undefined) byKey.set(key, i);
+      else root[find(i)] = find(other);
+    }
+  });
+  const members = new Map<number, number[]>();
+  files.forEach((_, i) => {
+    const r = find(i);
+    const family = members.get(r);
+    if (family === undefined) members.set(r, [i]);
+    else family.push(i);
+  });
+  const families: string[][] = [];
+  const rest: string[] = [];
+  for (const indices of members.values()) {
+    if (indices.length === 1) rest.push(files[indices[0]!]!);
+    else families.push(parentsFirst(indices, tags).map((i) => files[i]!));
+  }
+  return { families, rest };
+}
+
+/** The indices (in input order) with every file after the one it was forked from, when that is in the family. */
+function parentsFirst(indices: readonly number[], tags: ReadonlyArray<ForkTag | undefined>): number[] {
+  const bySelf = new Map<string, number>();
+  for (const i of indices) if (tags[i]?.self !== undefined) bySelf.set(tags[i]!.self!, i);
+  const placed = new Set<number>();
+  const order: number[] = [];
+  const place = (i: number, path: Set<number>) => {
+    if (placed.has(i) || path.has(i)) return;
+    path.add(i);
+    const parent = tags[i]?.parent !== undefined ? bySelf.get(tags[i]!.parent!) : undefined;
+    if (parent !== undefined) place(parent, path);
+    placed.add(i);
+    order.push(i);
+  };
+  for (const i of indices) place(i, new Set());
+  return order;
+}

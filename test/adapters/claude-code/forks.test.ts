@@ -1,0 +1,136 @@
+/**
+ * A Claude Code session forked with `--fork-session` (or resumed into a new file): the new file
+ * starts with the parent's entries copied under the new session id, with their uuids, timestamps
+ * and messages. Read together (a folder scan), each executed call is replayed once and the copies
+ * are counted as duplicates; read alone, the fork replays all its calls.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { expandUnits } from "../../../src/adapters/discovery.js";
+import { analyzePaths, verdicts } from "../../helpers/inProcess.js";
+
+const PARENT = "7b1d0c3e-1111-4a2b-9c3d-00000000aa01";
+const FORK = "7b1d0c3e-2222-4a2b-9c3d-00000000bb02";
+
+type Entry = Record<string, unknown>;
+
+/** Entries of one conversation in the 2.1 shape; `sessionId` is set when a file is written. */
+class Conversation {
+  readonly entries: Entry[] = [];
+  private n = 0;
+  private parent: string | null = null;
+
+  constructor(private readonly prefix: string) {}
+
+  private push(fields: Entry): this {
+    const uuid = `${this.prefix}-${String(++this.n).padStart(4, "0")}-4000-8000-000000000000`;
+    const timestamp = new Date(Date.UTC(2026, 2, 1, 9, 0, this.n)).toISOString();
+    this.entries.push({ parentUuid: this.parent, isSidechain: false, userType: "external", cwd: "/home/dev/app", version: "2.1.90", gitBranch: "main", ...fields, uuid, timestamp });
+    this.parent = uuid;
+    return this;
+  }
+
+  prompt(text: string): this {
+    return this.push({ type: "user", message: { role: "user", content: text }, promptId: `prompt-${this.prefix}-${this.n}` });
+  }
+
+  /** A Bash call and its result, in two lines. */
+  bash(id: string, command: string, stdout: string): this {
+    this.push({ type: "assistant", requestId: `req_${id}`, message: { id: `msg_${id}`, type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [{ type: "tool_use", id, name: "Bash", input: { command } }] } });
+    return this.push({
+      type: "user",
+      message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: stdout, is_error: false }] },
+      toolUseResult: { stdout, stderr: "", interrupted: false, isImage: false },
+    });
+  }
+
+  /** Continues with this conversation's entries so far (a fork copies its parent's). */
+  continueFrom(other: Conversation, count = other.entries.length): this {
+    this.entries.push(...other.entries.slice(0, count).map((entry) => ({ ...entry })));
+    this.parent = this.entries.at(-1)!.uuid as string;
+    return this;
+  }
+}
+
+function write(dir: string, session: string, conversation: Conversation): string {
+  const snapshot = { type: "file-history-snapshot", messageId: null, snapshot: { messageId: null, trackedFileBackups: {}, timestamp: "2026-03-01T09:00:00.000Z" }, isSnapshotUpdate: false };
+  const lines = [snapshot, ...conversation.entries.map((entry) => ({ ...entry, sessionId: session }))];
+  const path = join(dir, `${session}.jsonl`);
+  writeFileSync(path, lines.map((line) => JSON.stringify(line)).join("\n") + "\n");
+  return path;
+}
+
+/** A parent that loops on `npm test` (12 identical calls) and then moves on, and a fork of its first run. */
+function family() {
+  const dir = join(mkdtempSync(join(tmpdir(), "looplens-cc-fork-")), "projects", "-home-dev-app");
+  mkdirSync(dir, { recursive: true });
+  const parent = new Conversation("7b1d0c3e").prompt("Make the tests pass");
+  for (let i = 1; i <= 12; i++) parent.bash(`toolu_p${i}`, "npm test", "1 failing");
+  const shared = parent.entries.length;
+  parent.prompt("Now run the linter").bash("toolu_p13", "npm run lint", "ok");
+  const fork = new Conversation("9c4e1f20").continueFrom(parent, shared).prompt("Try a different approach").bash("toolu_f1", "git diff", "");
+  return { dir, parent: write(dir, PARENT, parent), fork: write(dir, FORK, fork) };
+}
+
+const calls = (analysis: Awaited<ReturnType<typeof analyzePaths>>) => analysis.runs.reduce((sum, run) => sum + run.calls, 0);
+
+describe("Claude Code forks across files", () => {
+  it("a scan groups a fork with its parent, parent first", async () => {
+    const { dir, parent, fork } = family();
+    expect(await expandUnits([dir])).toEqual([[parent, fork]]);
+  });
+
+  it("read together, every call is replayed once: the copies are duplicates, the loop is found once", async () => {
+    const { dir, parent } = family();
+    const analysis = await analyzePaths([dir]);
+    expect(calls(analysis)).toBe(14);
+    // 1 prompt + 12 calls + 12 results copied into the fork
+    expect(analysis.transcript).toEqual({ copies: 0, duplicates: 25, reconstructedCalls: 0 });
+    expect(analysis.runs.map((run) => [run.session, run.calls])).toEqual([
+      [PARENT, 12],
+      [PARENT, 1],
+      [FORK, 1],
+    ]);
+    // the parent's findings, and none in the fork (its copy of the loop is not replayed again)
+    const alone = verdicts(await analyzePaths([parent]));
+    expect(alone.map(([, , detector]) => detector)).toContain("generic_repeat");
+    expect(verdicts(analysis)).toEqual(alone);
+    expect(analysis.diagnostics.map((d) => d.reason)).toContain("25 entries of this session held by more than one of its files; each replayed once");
+  });
+
+  it("read alone, the fork replays all its calls (the copied loop included)", async () => {
+    const { fork } = family();
+    const analysis = await analyzePaths([fork]);
+    expect(calls(analysis)).toBe(13);
+    expect(analysis.transcript.duplicates).toBe(0);
+    expect(analysis.runs.map((run) => [run.session, run.calls])).toEqual([
+      [FORK, 12],
+      [FORK, 1],
+    ]);
+    expect(verdicts(analysis).map(([, , detector]) => detector)).toContain("generic_repeat");
+  });
+
+  it("sessions that only begin alike are not a family: another first call, or placeholder uuids", async () => {
+    const { dir, parent } = family();
+    // the parent's first entry (same uuid, timestamp, prompt), then a call of its own
+    const sameStart = new Conversation("7b1d0c3e").prompt("Make the tests pass").bash("toolu_o1", "npm test", "1 failing");
+    const other = write(dir, "7b1d0c3e-3333-4a2b-9c3d-00000000cc03", sameStart);
+    // generated transcripts: the same placeholder uuid, timestamp, prompt and first call
+    const placeholder = (session: string) => {
+      const entries = [
+        { type: "user", message: { role: "user", content: "next task" } },
+        { type: "assistant", message: { id: "msg-1", role: "assistant", content: [{ type: "tool_use", id: "call-1", name: "Bash", input: { command: "ls" } }] } },
+      ];
+      const lines = entries.map((entry, i) => JSON.stringify({ parentUuid: i === 0 ? null : "u-1", isSidechain: false, sessionId: session, ...entry, uuid: `u-${i + 1}`, timestamp: "t1" }));
+      const path = join(dir, `${session}.jsonl`);
+      writeFileSync(path, lines.join("\n") + "\n");
+      return path;
+    };
+    const generated = [placeholder("g-1"), placeholder("g-2")];
+    const units = await expandUnits([dir]);
+    for (const path of [other, ...generated]) expect(units).toContainEqual([path]);
+    expect(units.find((unit) => unit.includes(parent))).toHaveLength(2);
+  });
+});
