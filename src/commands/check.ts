@@ -14,7 +14,7 @@ import type { ResolvedConfig } from "../core/config.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { diffLines, unifiedHunks } from "../reporters/lineDiff.js";
 import { sanitize } from "../reporters/sanitize.js";
-import { buildSnapshot, renderSnapshot } from "../reporters/snapshot.js";
+import { buildSnapshot, currentSnapshot, renderSnapshot } from "../reporters/snapshot.js";
 import { analyzeInputs } from "../pipeline/analysis.js";
 import {
   addConfigOptions,
@@ -61,7 +61,7 @@ function compare(existing: string | undefined, now: string): Comparison {
   } catch (error) {
     return { kind: "invalid", reason: (error as Error).message };
   }
-  const before = renderSnapshot(parsed);
+  const before = renderSnapshot(currentSnapshot(parsed));
   if (before === now) return { kind: "unchanged" };
   return { kind: "changed", hunks: unifiedHunks(diffLines(before.trimEnd().split("\n"), now.trimEnd().split("\n"))) };
 }

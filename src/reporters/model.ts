@@ -53,7 +53,8 @@ export interface Summary {
   readonly calls: number;
   readonly compactions: number;
   readonly findings: Readonly<Record<FindingLevel, number>> & { readonly total: number };
-  readonly runsWith: { readonly warning: number; readonly block: number; readonly abort: number };
+  /** Runs with a finding at each level (machine outputs say `critical` for a block: cli.md). */
+  readonly runsWith: { readonly warning: number; readonly critical: number; readonly abort: number };
   readonly lines: LineCounts;
   /** Transcript entries not replayed again (rewritten copies, entries several files held) and calls rebuilt from results alone. */
   readonly transcripts: { readonly copiesSkipped: number; readonly duplicatesSkipped: number; readonly reconstructedCalls: number };
@@ -65,6 +66,33 @@ export interface Summary {
     /** Live findings logged while no run was open. */
     readonly outsideRuns: number;
   };
+  /** What the filters hid (filters.ts); absent without filters. */
+  readonly filtered?: FilterSummary;
+}
+
+/** What the filters (`--run`, `--agent`, `--since`, `--top`, …) hid: present only when some were given. */
+export interface FilterSummary {
+  /** The filters given (`since`/`until` as ISO dates). */
+  readonly by: {
+    readonly run?: readonly string[];
+    readonly session?: readonly string[];
+    readonly agent?: string;
+    readonly tool?: readonly string[];
+    readonly detector?: readonly string[];
+    readonly since?: string;
+    readonly until?: string;
+    readonly top?: number;
+  };
+  /** Runs left out by the run filters. */
+  readonly runsHidden: number;
+  /** Runs whose input dates nothing (so `--since`/`--until` cannot place them; left out). */
+  readonly runsUndated: number;
+  /** Findings left out: in runs left out, or not matching `--tool`/`--detector`. */
+  readonly findingsHidden: number;
+  /** `--top N`: the runs listed, of the runs selected (which the summary counts). */
+  readonly listed?: { readonly runs: number; readonly of: number };
+  /** `--agent ID` matched no run: nothing was left out for it (ID's override replayed every run). */
+  readonly agentMatchedNoRun?: boolean;
 }
 
 /** What Gateway logs told (present when one was read). */

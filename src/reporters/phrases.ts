@@ -14,6 +14,23 @@ export function transcriptNote(s: Summary): string | undefined {
   return parts.length > 0 ? parts.join("; ") : undefined;
 }
 
+/** The summary's sentence on what the filters hid (filters.ts), if filters were given; it holds ids as given: not sanitized. */
+export function filterNote(s: Summary): string | undefined {
+  const f = s.filtered;
+  if (f === undefined) return undefined;
+  const flags = Object.entries(f.by)
+    .filter(([key]) => key !== "top")
+    .map(([key, value]) => `--${key} ${Array.isArray(value) ? value.join(",") : String(value)}`);
+  const parts: string[] = [];
+  if (flags.length > 0) {
+    const undated = f.runsUndated > 0 ? `; ${plural(f.runsUndated, "run")} without a recorded start time among them` : "";
+    parts.push(`filtered by ${flags.join(" ")}: ${plural(f.runsHidden, "run")} and ${plural(f.findingsHidden, "finding")} hidden${undated}`);
+  }
+  if (f.agentMatchedNoRun === true) parts.push(`no run is agent ${f.by.agent}'s: every run shown, replayed under its override`);
+  if (f.listed !== undefined) parts.push(`the ${f.listed.runs} worst of ${plural(f.listed.of, "run")} listed (--top ${f.by.top})`);
+  return parts.join("; ");
+}
+
 /** "1 run", "2 runs". */
 export const plural = (n: number, word: string): string => `${n} ${n === 1 ? word : pluralWord(word)}`;
 
