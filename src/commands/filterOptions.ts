@@ -3,7 +3,7 @@
  * (pipeline/filters.ts). Times are read here, in the command: `--since 2h` is two hours before now,
  * and the pipeline only ever sees ISO dates.
  */
-import { InvalidArgumentError, type Command } from "commander";
+import { InvalidArgumentError, Option, type Command } from "commander";
 import { DETECTOR_NAMES } from "../core/detectorInfo.js";
 import type { DetectorName } from "../core/detectors.js";
 import { AGENT_KINDS, type ReportFilters } from "../pipeline/filters.js";
@@ -20,7 +20,7 @@ export interface FilterOptions {
 }
 
 /** Repeatable and comma-separated: `--run a,b --run c` is three runs. */
-const list = (value: string, previous: string[] = []) => [
+export const listOption = (value: string, previous: string[] = []) => [
   ...previous,
   ...value
     .split(",")
@@ -29,7 +29,7 @@ const list = (value: string, previous: string[] = []) => [
 ];
 
 const detectorList = (value: string, previous: DetectorName[] = []) => {
-  const names = list(value);
+  const names = listOption(value);
   const unknown = names.filter((name) => !DETECTOR_NAMES.includes(name as DetectorName));
   if (unknown.length > 0) throw new InvalidArgumentError(`unknown detector ${unknown.map((n) => JSON.stringify(n)).join(", ")} (detectors: ${DETECTOR_NAMES.join(", ")}).`);
   return [...previous, ...(names as DetectorName[])];
@@ -70,14 +70,14 @@ const topCount = (value: string) => {
 /** Run filters (all commands that read runs); `findings`: also the finding filters and `--top`. */
 export function addFilterOptions(command: Command, what: { findings: boolean }): Command {
   command
-    .option("--run <ids>", "only these runs (repeatable, or comma-separated)", list)
-    .option("--session <ids>", "only the runs of these sessions (repeatable, or comma-separated)", list)
+    .option("--run <ids>", "only these runs (repeatable, or comma-separated)", listOption)
+    .option("--session <ids>", "only the runs of these sessions (repeatable, or comma-separated)", listOption)
     .option("--since <when>", "only runs started at or after this: a duration back from now (30m, 2h, 3d, 1w) or an ISO date; runs whose input records no time are left out", timeForm)
     .option("--until <when>", "only runs started at or before this (same forms as --since)", timeForm);
   if (!what.findings) return command;
   return command
-    .option("--tool <names>", "only findings of these tools (repeatable, or comma-separated)", list)
-    .option("--detector <names>", `only findings of these detectors (repeatable, or comma-separated): ${DETECTOR_NAMES.join(", ")}`, detectorList)
+    .option("--tool <names>", "only findings of these tools (repeatable, or comma-separated)", listOption)
+    .addOption(new Option("--detector <names>", "only findings of these detectors (repeatable, or comma-separated)").choices(DETECTOR_NAMES).argParser(detectorList))
     .option("--top <n>", "list only the N worst runs, worst first: aborts before blocks before warnings, then the earliest first stop, then the most findings (the summary still counts every selected run)", topCount);
 }
 

@@ -49,13 +49,15 @@ export function hasFilters(filters: ReportFilters): boolean {
 
 type RunTest = (run: { readonly run: string | null; readonly session: string | null; readonly agent: string | null; readonly file: string; readonly startedAt?: string | null }) => boolean;
 
-function agentTest(report: ReportModel, agent: string): RunTest {
-  const formats = new Map(report.files.map((f) => [f.file, f.format]));
+type Files = ReadonlyArray<{ readonly file: string; readonly format: string }>;
+
+function agentTest(files: Files, agent: string): RunTest {
+  const formats = new Map(files.map((f) => [f.file, f.format]));
   return (run) => run.agent === agent || (run.agent?.startsWith(`${agent}/`) ?? false) || AGENT_KIND[formats.get(run.file) ?? ""] === agent;
 }
 
 /** The run-level tests the filters ask for (an empty list keeps every run). */
-function runTests(report: ReportModel, filters: ReportFilters, runs: readonly RunReport[]): { tests: RunTest[]; agentMatchedNoRun: boolean } {
+function runTests(files: Files, filters: ReportFilters, runs: readonly RunReport[]): { tests: RunTest[]; agentMatchedNoRun: boolean } {
   const tests: RunTest[] = [];
   const among = (values: readonly string[] | undefined, pick: (run: Parameters<RunTest>[0]) => string | null) => {
     if (values === undefined || values.length === 0) return;
@@ -66,12 +68,18 @@ function runTests(report: ReportModel, filters: ReportFilters, runs: readonly Ru
   among(filters.session, (run) => run.session);
   let agentMatchedNoRun = false;
   if (filters.agent !== undefined) {
-    const test = agentTest(report, filters.agent);
+    const test = agentTest(files, filters.agent);
     if (runs.some(test)) tests.push(test);
     else agentMatchedNoRun = true;
   }
   if (filters.since !== undefined || filters.until !== undefined) tests.push((run) => inWindow(run.startedAt ?? null, filters));
   return { tests, agentMatchedNoRun };
+}
+
+/** The runs the run filters keep (`sweep`: it counts runs, not findings); `files` name each input's format. */
+export function selectRuns<R extends RunReport>(runs: readonly R[], filters: ReportFilters, files: Files): R[] {
+  const { tests } = runTests(files, filters, runs);
+  return runs.filter((run) => tests.every((test) => test(run)));
 }
 
 function inWindow(startedAt: string | null, { since, until }: ReportFilters): boolean {
@@ -118,7 +126,7 @@ const findingCount = (report: ReportModel) => report.summary.findings.total;
 export function filterReport(report: ReportModel, filters: ReportFilters): { readonly selected: ReportModel; readonly shown: ReportModel } {
   if (!hasFilters(filters)) return { selected: report, shown: report };
   const allRuns: RunReport[] = [...report.replayed, ...(report.live?.runs ?? [])];
-  const { tests, agentMatchedNoRun } = runTests(report, filters, allRuns);
+  const { tests, agentMatchedNoRun } = runTests(report.files, filters, allRuns);
   const runKept = (run: Parameters<RunTest>[0]) => tests.every((test) => test(run));
   const keep = findingTest(filters);
   const replayed = report.replayed.filter(runKept).map((run) => keepFindings(run, keep));
