@@ -18,6 +18,7 @@
  * blank lines) or skipped (not JSON, not a rollout line, a call without a name, an output without
  * a call_id).
  */
+import { recordedTime } from "../shared/recordedTime.js";
 import type { LoopEvent } from "../../core/events.js";
 import type { LiveEvent } from "../../core/liveEvents.js";
 import { quote } from "../../core/quote.js";
@@ -59,7 +60,8 @@ class RolloutReader {
     this.replay = new TranscriptReplay(codexContext(context), file, this.turns.names, () => ({ session: this.session ?? this.fallbackSession, agent: this.agent }));
   }
 
-  line(line: number, record: RolloutRecord): void {
+  /** `time`: the line's `timestamp`, which dates the run a boundary line starts (`--since`). */
+  line(line: number, record: RolloutRecord, time?: string | number): void {
     const { tally } = this.context;
     switch (record.kind) {
       case "bad":
@@ -69,9 +71,9 @@ class RolloutReader {
       case "sessionMeta":
         return this.sessionMeta(line, record.meta);
       case "userMessage":
-        return this.boundary(line, this.turns.userMessage());
+        return this.boundary(line, this.turns.userMessage(), time);
       case "turnStart":
-        return this.boundary(line, this.turns.turnStart(record.turnId));
+        return this.boundary(line, this.turns.turnStart(record.turnId), time);
       case "turnEnd":
         this.turns.turnEnd();
         return tally.used();
@@ -105,9 +107,9 @@ class RolloutReader {
     tally.used();
   }
 
-  private boundary(line: number, starts: boolean): void {
+  private boundary(line: number, starts: boolean, time: string | number | undefined): void {
     if (starts) {
-      this.replay.userMessage(line);
+      this.replay.userMessage(line, time);
       this.lastCompaction = undefined;
     }
     this.context.tally.used();
@@ -179,7 +181,7 @@ export const codexRolloutAdapter: InputAdapter = {
       if (parsed.kind === "blank") return context.tally.ignored();
       if (parsed.kind === "bad") return context.tally.skipped(file, line, parsed.reason);
       if (parsed.notice !== undefined) context.tally.note({ file, line, reason: parsed.notice });
-      reader.line(line, classifyRolloutLine(parsed.value));
+      reader.line(line, classifyRolloutLine(parsed.value), recordedTime(parsed.value));
     });
     reader.end();
   },
