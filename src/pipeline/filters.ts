@@ -13,22 +13,11 @@
  * - `--top N` lists the N worst runs, worst first, after the others: the summary still counts every
  *   selected run.
  */
-import type { DetectorName } from "../core/detectors.js";
 import { LEVEL_RANK, type Finding, type LiveFinding, type LiveRun, type ReplayedRun, type RunReport } from "../core/findings.js";
-import type { FilterSummary, ReportModel } from "../reporters/model.js";
+import type { FilterSummary, ReportFilters, ReportModel } from "../reporters/model.js";
 import { reportOfRuns } from "./report.js";
 
-export interface ReportFilters {
-  readonly run?: readonly string[];
-  readonly session?: readonly string[];
-  readonly agent?: string;
-  readonly tool?: readonly string[];
-  readonly detector?: readonly DetectorName[];
-  /** ISO dates, inclusive. */
-  readonly since?: string;
-  readonly until?: string;
-  readonly top?: number;
-}
+export type { ReportFilters };
 
 /** The kind of agent that recorded an input of each format (agents.md; Gateway logs are OpenClaw's). */
 const AGENT_KIND: Readonly<Record<string, string>> = {

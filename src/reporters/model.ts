@@ -6,6 +6,7 @@
 import type { ConfigNotice, ResolvedConfig, ValueSource } from "../core/config.js";
 import type { Diagnostic, FindingLevel, LineCounts, LiveFinding, LiveRun, ReplayedRun, TranscriptCounts } from "../core/findings.js";
 import type { ProfileRequest } from "../core/profiles/choice.js";
+import type { DetectorName } from "../core/detectors.js";
 import type { Comparison } from "./comparison.js";
 
 export type LevelCounts = Readonly<Record<FindingLevel, number>> & { readonly total: number };
@@ -70,19 +71,23 @@ export interface Summary {
   readonly filtered?: FilterSummary;
 }
 
+/** The filters of a report (cli.md "Selecting and writing"; applied by src/pipeline/filters.ts). */
+export interface ReportFilters {
+  readonly run?: readonly string[];
+  readonly session?: readonly string[];
+  readonly agent?: string;
+  readonly tool?: readonly string[];
+  readonly detector?: readonly DetectorName[];
+  /** ISO dates, inclusive. */
+  readonly since?: string;
+  readonly until?: string;
+  readonly top?: number;
+}
+
 /** What the filters (`--run`, `--agent`, `--since`, `--top`, …) hid: present only when some were given. */
 export interface FilterSummary {
-  /** The filters given (`since`/`until` as ISO dates). */
-  readonly by: {
-    readonly run?: readonly string[];
-    readonly session?: readonly string[];
-    readonly agent?: string;
-    readonly tool?: readonly string[];
-    readonly detector?: readonly string[];
-    readonly since?: string;
-    readonly until?: string;
-    readonly top?: number;
-  };
+  /** The filters given. */
+  readonly by: ReportFilters;
   /** Runs left out by the run filters. */
   readonly runsHidden: number;
   /** Runs whose input dates nothing (so `--since`/`--until` cannot place them; left out). */

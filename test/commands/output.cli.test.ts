@@ -6,27 +6,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { main } from "../../src/cli.js";
 import { runMain } from "../helpers/cli.js";
 
 const ANSI = /\u001b\[/;
 const tmp = () => mkdtempSync(join(tmpdir(), "looplens-out-"));
 
-/** The CLI in-process with stdout as a terminal (so that "auto" means colour). */
-async function onTerminal(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ status: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const status = await main(["node", "looplens", ...args], {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-    stdoutIsTTY: true,
-    stdinIsTTY: true,
-    stderrIsTTY: false,
-    columns: 100,
-    env: { HOME: process.env.HOME, ...env },
-  });
-  return { status, stdout, stderr };
-}
+/** The CLI in-process with stdout as a terminal (so that "auto" means colour), NO_COLOR unset unless given. */
+const onTerminal = (args: string[], env: NodeJS.ProcessEnv = {}) => runMain(args, { stdoutIsTTY: true, env: { NO_COLOR: undefined, ...env } });
 
 describe("-o/--output-file", () => {
   it("writes the report to the file, nothing to stdout; diagnostics stay on stderr", async () => {
