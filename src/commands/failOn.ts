@@ -41,7 +41,7 @@ export function failureLines(runs: readonly RunReport[], options: FailOnOptions)
     const failing = findings.filter((f) => LEVEL_RANK[f.level] >= floor);
     if (failing.length > 0) {
       const inRuns = runs.filter((run) => run.findings.some((f) => LEVEL_RANK[f.level] >= floor)).length;
-      lines.push(`✖ ${plural(failing.length, "finding")} at or above ${options.failOn} in ${plural(inRuns, "run")} (--fail-on ${options.failOn})`);
+      lines.push(`✖ ${plural(failing.length, "finding")} at or above ${options.failOn} in ${plural(inRuns, "run")}`);
     }
   }
   if (options.maxWarnings !== undefined) {

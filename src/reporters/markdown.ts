@@ -8,7 +8,7 @@
 import { levelLabel, type ReplayedRun } from "../core/findings.js";
 import { agreementText, comparisonSide } from "./comparisonText.js";
 import { callRange, groupFindings, type FindingGroup } from "./findingGroups.js";
-import { detectorState, filterNote, plural, runProfileLine, thresholdList, transcriptNote } from "./phrases.js";
+import { detectorState, filterNotes, plural, runProfileLine, thresholdList, transcriptNote } from "./phrases.js";
 import type { ReportModel, Reporter } from "./model.js";
 import { clip, ID_WIDTH } from "./sanitize.js";
 
@@ -107,7 +107,7 @@ function summarySection(data: ReportModel): string[] {
     row(["files", s.filesNotRead > 0 ? `${s.files} (${s.filesNotRead} more not read)` : String(s.files)]),
     row(["lines", `${s.lines.read} (${s.lines.used} used, ${s.lines.ignored} ignored, ${s.lines.skipped} skipped)`]),
     ...(transcriptNote(s) !== undefined ? [row(["transcripts", transcriptNote(s)!])] : []),
-    ...(filterNote(s) !== undefined ? [row(["filters", markdownText(filterNote(s)!, Infinity)])] : []),
+    ...(s.filtered !== undefined ? [row(["filters", markdownText(filterNotes(s).join("; "), Infinity)])] : []),
     row(["runs", String(s.runs)]),
     row(["calls", String(s.calls)]),
     row(["runs with warnings / blocks / aborts", `${s.runsWith.warning} / ${s.runsWith.critical} / ${s.runsWith.abort}`]),

@@ -14,10 +14,13 @@ export function transcriptNote(s: Summary): string | undefined {
   return parts.length > 0 ? parts.join("; ") : undefined;
 }
 
-/** The summary's sentence on what the filters hid (filters.ts), if filters were given; it holds ids as given: not sanitized. */
-export function filterNote(s: Summary): string | undefined {
+/**
+ * The summary's sentences on what the filters hid (filters.ts): none without filters. They hold ids
+ * as given: not sanitized.
+ */
+export function filterNotes(s: Summary): string[] {
   const f = s.filtered;
-  if (f === undefined) return undefined;
+  if (f === undefined) return [];
   const flags = Object.entries(f.by)
     .filter(([key]) => key !== "top")
     .map(([key, value]) => `--${key} ${Array.isArray(value) ? value.join(",") : String(value)}`);
@@ -28,7 +31,7 @@ export function filterNote(s: Summary): string | undefined {
   }
   if (f.agentMatchedNoRun === true) parts.push(`no run is agent ${f.by.agent}'s: every run shown, replayed under its override`);
   if (f.listed !== undefined) parts.push(`the ${f.listed.runs} worst of ${plural(f.listed.of, "run")} listed (--top ${f.by.top})`);
-  return parts.join("; ");
+  return parts;
 }
 
 /** "1 run", "2 runs". */

@@ -7,7 +7,7 @@ import { Chalk, type ChalkInstance } from "chalk";
 import { levelLabel, type ReplayedRun } from "../core/findings.js";
 import { configHeaderLines, overrideLine, thresholdLines } from "./configView.js";
 import { callRange, groupFindings, type FindingGroup } from "./findingGroups.js";
-import { detectorState, filterNote, plural, runProfileLine, transcriptNote } from "./phrases.js";
+import { detectorState, filterNotes, plural, runProfileLine, transcriptNote } from "./phrases.js";
 import type { ReportModel, ReportOptions, Reporter } from "./model.js";
 import { clip, ID_WIDTH, sanitize } from "./sanitize.js";
 import { borderlessTable, levelColor } from "./tableParts.js";
@@ -80,8 +80,7 @@ function summaryBlock(data: ReportModel, chalk: ChalkInstance): string {
     const outside = s.live.outsideRuns > 0 ? `, ${s.live.outsideRuns} outside any run` : "";
     lines.splice(3, 0, chalk.dim(`  of which from Gateway logs: ${plural(s.live.runs, "live run")}, ${plural(s.live.findings.total, "live finding")}${outside}`));
   }
-  const filters = filterNote(s);
-  if (filters !== undefined) lines.push(chalk.dim(`  ${sanitize(filters)}`));
+  for (const note of filterNotes(s)) lines.push(chalk.dim(`  ${sanitize(note)}`));
   if (data.config.agentOverrides.length > 0) lines.push(`  agent overrides applied: ${data.config.agentOverrides.map(sanitize).join(", ")}`);
   if (s.findings.total === 0) lines.push(chalk.green(`  No loop findings in ${plural(s.runs, "run")}.`));
   return lines.join("\n");
