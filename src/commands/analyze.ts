@@ -86,5 +86,5 @@ export function registerAnalyze(program: Command, io: Io, version: string, run: 
   addConfigOptions(command, AGENT_FILTER_HELP);
   addInputOptions(command);
   command.addHelpText("after", `\n${detectorHelp()}\n`);
-  command.action((paths: string[], options: AnalyzeOptions) => run(() => withOutput(io, options, (out) => runAnalyze(paths, options, out, version))));
+  command.action((paths: string[], options: AnalyzeOptions) => run(() => withOutput(io, options, (out) => runAnalyze(paths, options, out, version), paths)));
 }

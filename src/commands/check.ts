@@ -162,5 +162,5 @@ export function registerCheck(program: Command, io: Io, version: string, run: (w
   addOutputOptions(command);
   addConfigOptions(command);
   addInputOptions(command);
-  command.action((paths: string[], options: CheckOptions) => run(() => withOutput(io, options, (out) => runCheck(paths, options, out, version))));
+  command.action((paths: string[], options: CheckOptions) => run(() => withOutput(io, options, (out) => runCheck(paths, options, out, version), paths)));
 }

@@ -82,5 +82,5 @@ export function registerEvents(program: Command, io: Io, run: (work: () => Promi
     .option("--session <ids>", "only the events of these sessions (repeatable, or comma-separated)", listOption);
   addOutputOptions(command);
   addInputOptions(command);
-  command.action((paths: string[], options: EventsOptions) => run(() => withOutput(io, options, (out) => runEvents(paths, options, out))));
+  command.action((paths: string[], options: EventsOptions) => run(() => withOutput(io, options, (out) => runEvents(paths, options, out), paths)));
 }

@@ -4,6 +4,8 @@
  * `--color auto|always|never` (with `--no-color`, NO_COLOR and FORCE_COLOR) decides the colour.
  */
 import { closeSync, openSync, writeSync } from "node:fs";
+import { resolve } from "node:path";
+import { UsageError } from "../pipeline/errors.js";
 import { Option, type Command } from "commander";
 import { InputError } from "../adapters/io/lineSource.js";
 import type { Io } from "./common.js";
@@ -40,9 +42,11 @@ export function useColor(options: OutputOptions, io: Io): boolean {
  * Runs a command with its standard output sent to `--output-file` when given. The file is written
  * as the report is made (a large report is never held whole) and closed whatever happens.
  */
-export async function withOutput(io: Io, options: OutputOptions, work: (io: Io) => Promise<number>): Promise<number> {
+export async function withOutput(io: Io, options: OutputOptions, work: (io: Io) => Promise<number>, inputs: readonly string[] = []): Promise<number> {
   if (options.outputFile === undefined) return work(io);
   const path = options.outputFile;
+  // Opening the file empties it: an input named as the output would be gone before it is read.
+  if (inputs.some((input) => input !== "-" && resolve(input) === resolve(path))) throw new UsageError(`--output-file ${path} is also an input: name another file`);
   let fd: number;
   try {
     fd = openSync(path, "w");

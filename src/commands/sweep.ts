@@ -195,5 +195,5 @@ export function registerSweep(program: Command, io: Io, version: string, run: (w
   addInputOptions(command);
   addFilterOptions(command, { findings: false });
   addOutputOptions(command);
-  command.action((paths: string[], options: SweepOptions) => run(() => withOutput(io, options, (out) => runSweep(paths, options, out, version))));
+  command.action((paths: string[], options: SweepOptions) => run(() => withOutput(io, options, (out) => runSweep(paths, options, out, version), paths)));
 }

@@ -53,6 +53,15 @@ describe("-o/--output-file", () => {
     expect(readFileSync(join(dir, "colour.txt"), "utf8")).toMatch(ANSI);
   });
 
+  it("an input named as the output is refused before it is emptied", async () => {
+    const input = join(tmp(), "events.jsonl");
+    writeFileSync(input, readFileSync("fixtures/ping-pong.jsonl"));
+    const result = await runMain(["events", input, "-o", input]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(`looplens: --output-file ${input} is also an input: name another file (see looplens events --help)\n`);
+    expect(readFileSync(input, "utf8")).toBe(readFileSync("fixtures/ping-pong.jsonl", "utf8"));
+  });
+
   it("a file that cannot be written is an error naming it (exit 2)", async () => {
     const result = await runMain(["analyze", "fixtures/poll-loop.jsonl", "-o", join(tmp(), "no", "such", "dir.txt")]);
     expect(result.status).toBe(2);
