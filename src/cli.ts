@@ -14,6 +14,7 @@ import { registerCheck } from "./commands/check.js";
 import { registerEvents } from "./commands/events.js";
 import { registerExplain } from "./commands/explain.js";
 import { registerSweep } from "./commands/sweep.js";
+import { registerCompletion } from "./commands/completion.js";
 import { sanitize } from "./reporters/sanitize.js";
 
 /** The version in package.json: one level up from dist/cli.js, two from the bundle in dist/bundle/. */
@@ -60,6 +61,19 @@ function sanitizeLines(text: string): string {
   return text.split("\n").map(sanitize).join("\n");
 }
 
+/** `(see looplens analyze --help)`: the help of the command whose flags or values were wrong. */
+const helpHint = (command: Command | undefined) => `(see looplens ${command !== undefined && command.parent ? `${command.name()} ` : ""}--help)`;
+
+/**
+ * Each subcommand reports a bad flag or value with its own help named; set once every command is
+ * registered, so that a command added later (registerX above) gets it too.
+ */
+function nameHelpInErrors(program: Command, io: Io): void {
+  for (const command of program.commands) {
+    command.configureOutput({ outputError: (text) => io.stderr(`looplens: ${oneLine(text)} ${helpHint(command)}\n`) });
+  }
+}
+
 /** Known failure kinds: reported as `looplens: message`, exit 2. */
 function isUserError(error: unknown): error is Error {
   return error instanceof UsageError || error instanceof ConfigError || error instanceof InputError;
@@ -82,10 +96,12 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       writeOut: (text) => io.stdout(text),
       writeErr: (text) => io.stderr(sanitizeLines(text)),
       // A bad flag or value: one line, whatever commander would spread over several.
-      outputError: (text) => io.stderr(`looplens: ${oneLine(text)} (see looplens --help)\n`),
+      outputError: (text) => io.stderr(`looplens: ${oneLine(text)} ${helpHint(undefined)}\n`),
     });
   // Deprecated flags still work, with one notice naming what replaced them.
+  let active: Command | undefined;
   program.hook("preAction", (_program, action) => {
+    active = action;
     if (action.opts().allBranches === true && action.opts().quiet !== true) {
       io.stderr("looplens: notice: --all-branches is deprecated: every executed call is now replayed once, in file order, by default (--active-branch gives the old default view)\n");
     }
@@ -93,9 +109,11 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
   registerAnalyze(program, io, version, run);
   registerEvents(program, io, run);
   registerSweep(program, io, version, run);
-  registerCheck(program, io, run);
+  registerCheck(program, io, version, run);
   registerConfig(program, io, version, run);
   registerExplain(program, io, version, run);
+  registerCompletion(program, io);
+  nameHelpInErrors(program, io);
 
   // `looplens help frob` would print the whole help on stderr; one line says more.
   const [first, topic] = argv.slice(2);
@@ -113,7 +131,9 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
     if (isUserError(error)) {
-      io.stderr(`looplens: ${sanitize(error.message)}\n`);
+      // A usage mistake names the help that shows the right usage; a config or input error does not.
+      const hint = error instanceof UsageError ? ` ${helpHint(active)}` : "";
+      io.stderr(`looplens: ${sanitize(error.message)}${hint}\n`);
       return EXIT.usage;
     }
     const err = error as Error;

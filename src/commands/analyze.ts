@@ -3,6 +3,7 @@ import { Option, type Command } from "commander";
 import { detectorHelp } from "../core/detectorInfo.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { buildReport } from "../pipeline/report.js";
+import { filterReport } from "../pipeline/filters.js";
 import { REPORTERS, REPORT_FORMATS } from "../reporters/index.js";
 import type { ReportOutput } from "../reporters/model.js";
 import { analyzeAll } from "../pipeline/parallel.js";
@@ -13,29 +14,30 @@ import {
   addInputOptions,
   configSummary,
   inputPaths,
-  meetsFailOn,
   reportDiagnostics,
   reportNotices,
   strictViolation,
   useColor,
   type CommonOptions,
-  type FailOn,
   type Io,
 } from "./common.js";
+import { addFailOnOption, failureLines, type FailOnOptions } from "./failOn.js";
+import { addFilterOptions, AGENT_FILTER_HELP, reportFilters, type FilterOptions } from "./filterOptions.js";
+import { addOutputOptions, withOutput, type OutputOptions } from "./output.js";
 import { createConfigResolver } from "../pipeline/configResolution.js";
 import { EXIT } from "../pipeline/errors.js";
 import type { ProfileName } from "../core/profiles/profile.js";
 
-interface AnalyzeOptions extends CommonOptions {
+interface AnalyzeOptions extends CommonOptions, FailOnOptions, FilterOptions, OutputOptions {
   format: string;
-  failOn?: FailOn;
   all?: boolean;
   verbose?: boolean;
   /** `--no-explain` sets it false. */
   explain?: boolean;
 }
 
-export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: Io, version: string): Promise<number> {
+export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: Io, version: string, now = new Date()): Promise<number> {
+  const filters = reportFilters(options, now);
   const resolver = await createConfigResolver(options, io.env);
   const digest = await loadXxhashDigest();
   const reporter = REPORTERS[options.format]!;
@@ -49,16 +51,18 @@ export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: I
   const config = { config: options.config, agent: options.agent, set: options.set, profile: options.profile };
   const configFor = (agent: string | null, profile: ProfileName) => resolver.effectiveFor(agent, profile).config;
   const analysis = await analyzeAll(inputPaths(paths, io, options.quiet, options.agentHome), digest, configFor, { config, input }, io.env, progressDisplay(io, options));
-  const report = buildReport(analysis, configSummary(resolver, analysis.runs, options), version);
+  const { selected, shown } = filterReport(buildReport(analysis, configSummary(resolver, analysis.runs, options), version), filters);
   reportNotices(io, resolver, options.quiet);
   reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);
   const reportOptions = { all: options.all === true, verbose: options.verbose === true, color: useColor(options, io), width: io.columns, explain: options.explain !== false, cwd: process.cwd() };
-  writeReport(io, reporter(report, reportOptions));
+  writeReport(io, reporter(shown, reportOptions));
 
   if (strictViolation(io, options, analysis.lines.skipped)) return EXIT.usage;
   if (nothingUsable(io, analysis)) return EXIT.usage;
   // Live runs count too: a block the runtime really logged is a finding at that level.
-  return meetsFailOn([...report.replayed, ...(report.live?.runs ?? [])], options.failOn) ? EXIT.findings : EXIT.ok;
+  const failures = failureLines([...selected.replayed, ...(selected.live?.runs ?? [])], options);
+  for (const line of failures) io.stderr(`${line}\n`);
+  return failures.length > 0 ? EXIT.findings : EXIT.ok;
 }
 
 /** Writes a report's pieces in writes of about WRITE_BATCH characters (a write per run would be a system call per run). */
@@ -77,19 +81,20 @@ function writeReport(io: Io, output: ReportOutput): void {
 
 const WRITE_BATCH = 1 << 16;
 
-
 export function registerAnalyze(program: Command, io: Io, version: string, run: (work: () => Promise<number>) => Promise<void>): void {
   const command = program
     .command("analyze", { isDefault: true })
     .description("replay every run through the loop detectors and print the report")
     .argument("[paths...]", "transcript files, folders, or - for standard input")
     .addOption(new Option("-f, --format <format>", "output format").choices(REPORT_FORMATS).default("table"))
-    .addOption(new Option("--fail-on <level>", "exit 1 when a finding is at or above this level").choices(["warning", "block", "abort"]))
     .option("-a, --all", "show runs without findings too")
     .option("-v, --verbose", "one row per verdict instead of one per pattern")
     .option("--no-explain", "table and markdown: no plain-words line on what each row's pattern was");
-  addConfigOptions(command);
+  addFailOnOption(command, { maxWarnings: true });
+  addFilterOptions(command, { findings: true });
+  addOutputOptions(command);
+  addConfigOptions(command, AGENT_FILTER_HELP);
   addInputOptions(command);
   command.addHelpText("after", `\n${detectorHelp()}\n`);
-  command.action((paths: string[], options: AnalyzeOptions) => run(() => runAnalyze(paths, options, io, version)));
+  command.action((paths: string[], options: AnalyzeOptions) => run(() => withOutput(io, options, (out) => runAnalyze(paths, options, out, version), paths)));
 }

@@ -5,16 +5,20 @@
  * nobody recorded), unless `--update`, which writes every snapshot that is missing or differs.
  */
 import { readFile, writeFile } from "node:fs/promises";
-import { Chalk, type ChalkInstance } from "chalk";
-import type { Command } from "commander";
+import { Chalk } from "chalk";
+import { Option, type Command } from "commander";
 import { dirname } from "node:path";
 import { expandPaths, InputError } from "../adapters/discovery.js";
 import { eventIndex, groupOpenHandsFiles } from "../adapters/openhands/files.js";
 import type { ResolvedConfig } from "../core/config.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { diffLines, unifiedHunks } from "../reporters/lineDiff.js";
-import { sanitize } from "../reporters/sanitize.js";
-import { buildSnapshot, renderSnapshot } from "../reporters/snapshot.js";
+import { checkJson, checkNdjson, checkTableFixture, checkTableTally, snapshotChanges, type CheckedFixture, type CheckTally } from "../reporters/checkReport.js";
+import type { RunReport } from "../core/findings.js";
+import type { Digest } from "../core/hashing.js";
+import { addFailOnOption, failureLines, type FailOnOptions } from "./failOn.js";
+import { addOutputOptions, withOutput, type OutputOptions } from "./output.js";
+import { buildSnapshot, currentSnapshot, renderSnapshot } from "../reporters/snapshot.js";
 import { analyzeInputs } from "../pipeline/analysis.js";
 import {
   addConfigOptions,
@@ -28,20 +32,17 @@ import {
   type CommonOptions,
   type Io,
 } from "./common.js";
-import { createConfigResolver } from "../pipeline/configResolution.js";
+import { createConfigResolver, type ConfigResolver } from "../pipeline/configResolution.js";
 import { EXIT, UsageError } from "../pipeline/errors.js";
 
-interface CheckOptions extends CommonOptions {
+interface CheckOptions extends CommonOptions, FailOnOptions, OutputOptions {
   update?: boolean;
+  format: (typeof CHECK_FORMATS)[number];
 }
 
-export const SNAPSHOT_SUFFIX = ".looplens.json";
+const CHECK_FORMATS = ["table", "json", "ndjson"] as const;
 
-type Comparison =
-  | { readonly kind: "unchanged" }
-  | { readonly kind: "missing" }
-  | { readonly kind: "invalid"; readonly reason: string }
-  | { readonly kind: "changed"; readonly hunks: string[] };
+export const SNAPSHOT_SUFFIX = ".looplens.json";
 
 async function readSnapshot(path: string): Promise<string | undefined> {
   try {
@@ -53,43 +54,22 @@ async function readSnapshot(path: string): Promise<string | undefined> {
 }
 
 /** Compares as data: the old snapshot is re-rendered, so only content differences count and show. */
-function compare(existing: string | undefined, now: string): Comparison {
-  if (existing === undefined) return { kind: "missing" };
+function compare(input: string, snapshot: string, existing: string | undefined, now: Record<string, unknown>): CheckedFixture {
+  const base = { input, snapshot };
+  if (existing === undefined) return { ...base, status: "missing" };
   let parsed: unknown;
   try {
     parsed = JSON.parse(existing);
   } catch (error) {
-    return { kind: "invalid", reason: (error as Error).message };
+    return { ...base, status: "invalid", reason: (error as Error).message };
   }
-  const before = renderSnapshot(parsed);
-  if (before === now) return { kind: "unchanged" };
-  return { kind: "changed", hunks: unifiedHunks(diffLines(before.trimEnd().split("\n"), now.trimEnd().split("\n"))) };
-}
-
-function colourHunk(line: string, chalk: ChalkInstance): string {
-  if (line.startsWith("@@")) return chalk.cyan(line);
-  if (line.startsWith("-")) return chalk.red(line);
-  if (line.startsWith("+")) return chalk.green(line);
-  return line;
-}
-
-function describe(file: string, snapshot: string, comparison: Comparison, chalk: ChalkInstance): string[] {
-  const name = sanitize(file);
-  switch (comparison.kind) {
-    case "unchanged":
-      return [`${chalk.green("✓")} ${name}`];
-    case "missing":
-      return [`${chalk.red("✗")} ${name}: no snapshot ${sanitize(snapshot)} (looplens check --update creates it)`];
-    case "invalid":
-      return [`${chalk.red("✗")} ${name}: snapshot ${sanitize(snapshot)} is not valid JSON (${sanitize(comparison.reason)}); --update rewrites it`];
-    case "changed":
-      return [
-        `${chalk.red("✗")} ${name}: findings differ from ${sanitize(snapshot)}`,
-        chalk.red(`--- ${sanitize(snapshot)} (snapshot)`),
-        chalk.green(`+++ ${name} (now)`),
-        ...comparison.hunks.map((line) => colourHunk(sanitize(line), chalk)),
-      ];
-  }
+  const current = currentSnapshot(parsed);
+  const before = renderSnapshot(current);
+  const after = renderSnapshot(now);
+  if (before === after) return { ...base, status: "unchanged" };
+  const hunks = unifiedHunks(diffLines(before.trimEnd().split("\n"), after.trimEnd().split("\n")));
+  const old = typeof current === "object" && current !== null && !Array.isArray(current) ? (current as Record<string, unknown>) : {};
+  return { ...base, status: "changed", hunks, changes: snapshotChanges(old, now) };
 }
 
 /**
@@ -100,7 +80,45 @@ function checkInputs(files: readonly string[]): Array<{ name: string; files: str
   return groupOpenHandsFiles(files).map((unit) => ({ name: eventIndex(unit[0]!) === undefined ? unit[0]! : dirname(unit[0]!), files: unit }));
 }
 
-export async function runCheck(paths: string[], options: CheckOptions, io: Io): Promise<number> {
+/** One fixture analysed, snapshotted and compared (or, under `--update`, its snapshot written). */
+async function checkOne(input: { name: string; files: string[] }, context: CheckContext): Promise<CheckedFixture> {
+  const { options, resolver, digest, io } = context;
+  const file = input.name;
+  const analysis = await analyzeInputs(input.files, digest, (agent, profile) => resolver.effectiveFor(agent, profile).config, {
+    inputFormat: options.inputFormat,
+    activeBranch: options.activeBranch,
+    maxLineBytes: options.maxLineBytes,
+    ...(options.profile !== undefined && { profile: options.profile }),
+  });
+  context.skipped += analysis.lines.skipped;
+  context.runs.push(...analysis.runs);
+  reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);
+  const agentConfigs = new Map<string, ResolvedConfig>(
+    options.agent === undefined ? appliedAgentOverrides(resolver, analysis.runs, undefined).map((id) => [id, resolver.effectiveFor(id).config]) : [],
+  );
+  const snapshot = buildSnapshot({ file, config: resolver.base.config, agentConfigs, lines: analysis.lines, runs: analysis.runs, ...(options.profile !== undefined && { profile: options.profile }) });
+  const now = renderSnapshot(snapshot);
+  const snapshotPath = `${file}${SNAPSHOT_SUFFIX}`;
+  const existing = await readSnapshot(snapshotPath);
+  if (!options.update) return compare(file, snapshotPath, existing, snapshot);
+  if (existing === now) return { input: file, snapshot: snapshotPath, status: "unchanged" };
+  await writeFile(snapshotPath, now).catch((error: Error) => {
+    throw new InputError(`cannot write snapshot ${snapshotPath}: ${error.message}`);
+  });
+  return { input: file, snapshot: snapshotPath, status: existing === undefined ? "created" : "updated" };
+}
+
+interface CheckContext {
+  readonly options: CheckOptions;
+  readonly resolver: ConfigResolver;
+  readonly digest: Digest;
+  readonly io: Io;
+  skipped: number;
+  /** Every fixture's runs, for `--fail-on`. */
+  readonly runs: RunReport[];
+}
+
+export async function runCheck(paths: string[], options: CheckOptions, io: Io, version = ""): Promise<number> {
   const resolver = await createConfigResolver(options);
   const digest = await loadXxhashDigest();
   // A shell glob like `fixtures/*` also names the snapshots themselves: they are not inputs.
@@ -112,61 +130,38 @@ export async function runCheck(paths: string[], options: CheckOptions, io: Io): 
   if (files.includes("-")) throw new UsageError("check compares files with their snapshots; standard input has none: name the fixture files or folders");
   if (files.length === 0) throw new UsageError("check: no input files (snapshots *.looplens.json are not inputs)");
   const chalk = new Chalk({ level: useColor(options, io) ? 1 : 0 });
-  const tally = { unchanged: 0, changed: 0, missing: 0, created: 0, updated: 0 };
-  let skipped = 0;
-
-  for (const { name: file, files: unit } of inputs) {
-    const analysis = await analyzeInputs(unit, digest, (agent, profile) => resolver.effectiveFor(agent, profile).config, {
-      inputFormat: options.inputFormat,
-      activeBranch: options.activeBranch,
-      maxLineBytes: options.maxLineBytes,
-      ...(options.profile !== undefined && { profile: options.profile }),
-    });
-    skipped += analysis.lines.skipped;
-    reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);
-    const agentConfigs = new Map<string, ResolvedConfig>(
-      options.agent === undefined ? appliedAgentOverrides(resolver, analysis.runs, undefined).map((id) => [id, resolver.effectiveFor(id).config]) : [],
-    );
-    const now = renderSnapshot(
-      buildSnapshot({ file, config: resolver.base.config, agentConfigs, lines: analysis.lines, runs: analysis.runs, ...(options.profile !== undefined && { profile: options.profile }) }),
-    );
-    const snapshotPath = `${file}${SNAPSHOT_SUFFIX}`;
-    const existing = await readSnapshot(snapshotPath);
-    const comparison = compare(existing, now);
-
-    if (options.update) {
-      if (existing === now) {
-        tally.unchanged++;
-        continue;
-      }
-      await writeFile(snapshotPath, now).catch((error: Error) => {
-        throw new InputError(`cannot write snapshot ${snapshotPath}: ${error.message}`);
-      });
-      tally[existing === undefined ? "created" : "updated"]++;
-      io.stdout(`${existing === undefined ? "created" : "updated"} ${sanitize(snapshotPath)}\n`);
-      continue;
-    }
-    tally[comparison.kind === "invalid" ? "changed" : comparison.kind]++;
-    io.stdout(`${describe(file, snapshotPath, comparison, chalk).join("\n")}\n`);
+  const update = options.update === true;
+  const context: CheckContext = { options, resolver, digest, io, skipped: 0, runs: [] };
+  const fixtures: CheckedFixture[] = [];
+  for (const input of inputs) {
+    const fixture = await checkOne(input, context);
+    fixtures.push(fixture);
+    // The readable form is written fixture by fixture, as each is checked.
+    if (options.format === "table") io.stdout(checkTableFixture(fixture, update, chalk));
   }
-
   reportNotices(io, resolver, options.quiet);
-  const summary = options.update
-    ? `${tally.created} created, ${tally.updated} updated, ${tally.unchanged} unchanged`
-    : `${tally.unchanged} unchanged, ${tally.changed} changed, ${tally.missing} missing`;
-  io.stdout(`\ncheck: ${inputs.length} fixture${inputs.length === 1 ? "" : "s"}: ${summary}\n`);
+  const count = (...statuses: CheckedFixture["status"][]) => fixtures.filter((f) => statuses.includes(f.status)).length;
+  const tally: CheckTally = { fixtures: inputs.length, unchanged: count("unchanged"), changed: count("changed", "invalid"), missing: count("missing"), created: count("created"), updated: count("updated") };
+  if (options.format === "table") io.stdout(checkTableTally(tally, update));
+  else io.stdout(options.format === "json" ? checkJson(fixtures, tally, version) : checkNdjson(fixtures));
 
-  if (strictViolation(io, options, skipped)) return EXIT.usage;
-  return !options.update && tally.changed + tally.missing > 0 ? EXIT.findings : EXIT.ok;
+  if (strictViolation(io, options, context.skipped)) return EXIT.usage;
+  const failures = failureLines(context.runs, options);
+  for (const line of failures) io.stderr(`${line}\n`);
+  const differs = !update && tally.changed + tally.missing > 0;
+  return differs || failures.length > 0 ? EXIT.findings : EXIT.ok;
 }
 
-export function registerCheck(program: Command, io: Io, run: (work: () => Promise<number>) => Promise<void>): void {
+export function registerCheck(program: Command, io: Io, version: string, run: (work: () => Promise<number>) => Promise<void>): void {
   const command = program
     .command("check")
     .description("compare each input's findings with its snapshot <input>.looplens.json; exit 1 on any difference")
     .argument("[paths...]", "transcript fixture files or folders")
-    .option("-u, --update", "write the snapshots that are missing or differ");
+    .option("-u, --update", "write the snapshots that are missing or differ")
+    .addOption(new Option("-f, --format <format>", "output format: table (a readable diff), json or ndjson (the difference as data: runs and findings added and removed, fields changed)").choices(CHECK_FORMATS).default("table"));
+  addFailOnOption(command, { maxWarnings: false });
+  addOutputOptions(command);
   addConfigOptions(command);
   addInputOptions(command);
-  command.action((paths: string[], options: CheckOptions) => run(() => runCheck(paths, options, io)));
+  command.action((paths: string[], options: CheckOptions) => run(() => withOutput(io, options, (out) => runCheck(paths, options, out, version), paths)));
 }

@@ -6,8 +6,8 @@ import type { Command } from "commander";
 import { InvalidArgumentError, Option } from "commander";
 import type { InputFormat } from "../adapters/adapter.js";
 import { INPUT_FORMATS } from "../adapters/registry.js";
-import type { Diagnostic, FindingLevel, RunReport } from "../core/findings.js";
-import { LEVEL_RANK } from "../core/findings.js";
+import type { Diagnostic, RunReport } from "../core/findings.js";
+import type { OutputOptions } from "./output.js";
 import { sanitize } from "../reporters/sanitize.js";
 import type { AgentBlock } from "../adapters/openclaw/configFile.js";
 import type { AgentConfigView } from "../reporters/model.js";
@@ -46,7 +46,8 @@ export interface CommonOptions {
   /** `--max-line-bytes` (or `$LOOPLENS_MAX_LINE_BYTES`): longer lines are skipped as bad, unread. */
   maxLineBytes?: number;
   quiet?: boolean;
-  color?: boolean;
+  /** `--color WHEN`, or false for `--no-color` (output.ts). */
+  color?: OutputOptions["color"];
   strict?: boolean;
   debug?: boolean;
 }
@@ -62,10 +63,11 @@ function collectChoice(choices: readonly string[]) {
   };
 }
 
-export function addConfigOptions(command: Command): Command {
+/** `agentHelp`: what `--agent` does on this command (it also filters runs where there are runs: filterOptions.ts). */
+export function addConfigOptions(command: Command, agentHelp = "apply this agent's loopDetection override to every run"): Command {
   return command
     .option("--config <file>", "OpenClaw config (openclaw.json, JSON5) or a bare loopDetection block; `auto`: $OPENCLAW_CONFIG_PATH or ~/.openclaw/openclaw.json")
-    .option("--agent <id>", "apply this agent's loopDetection override to every run")
+    .option("--agent <id>", agentHelp)
     .option("--set <key=value>", "override a config value (dotted keys, repeatable), e.g. criticalThreshold=12", collect)
     .addOption(
       new Option("--profile <profile>", "detector generation: configurable (default; thresholds honoured), newest (fixed thresholds, argument_churn), auto (by the OpenClaw version the input records)").choices(
@@ -98,7 +100,6 @@ export function addInputOptions(command: Command): Command {
     )
     .option("--strict", "exit 2 when any input line was skipped as bad")
     .option("-q, --quiet", "no diagnostics or progress on stderr (the summary still counts them)")
-    .option("--no-color", "no colour (NO_COLOR is honoured too)")
     .option("--debug", "show stack traces of internal errors");
 }
 
@@ -119,12 +120,7 @@ export function inputPaths(paths: readonly string[], io: Io, quiet = false, agen
   return state.paths;
 }
 
-export function useColor(options: CommonOptions, io: Io): boolean {
-  if (options.color === false) return false;
-  if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== "") return false;
-  if (io.env.FORCE_COLOR !== undefined && io.env.FORCE_COLOR !== "0") return true;
-  return io.stdoutIsTTY;
-}
+export { useColor } from "./output.js";
 
 const SHOWN_DIAGNOSTICS = 20;
 
@@ -138,16 +134,6 @@ export function reportDiagnostics(io: Io, diagnostics: readonly Diagnostic[], to
 export function reportNotices(io: Io, resolver: ConfigResolver, quiet: boolean | undefined): void {
   if (quiet) return;
   for (const notice of resolver.notices()) io.stderr(`looplens: notice: ${sanitize(notice.origin)}: ${sanitize(notice.message)}\n`);
-}
-
-export type FailOn = "warning" | "block" | "abort";
-const FAIL_ON_LEVEL: Record<FailOn, FindingLevel> = { warning: "warning", block: "critical", abort: "abort" };
-
-/** True when some finding is at or above the --fail-on level. */
-export function meetsFailOn(runs: readonly RunReport[], failOn: FailOn | undefined): boolean {
-  if (!failOn) return false;
-  const floor = LEVEL_RANK[FAIL_ON_LEVEL[failOn]];
-  return runs.some((run) => run.findings.some((f) => LEVEL_RANK[f.level] >= floor));
 }
 
 /** The configs agent overrides produced for these runs (none with --agent: that one is the base). */

@@ -6,6 +6,7 @@
 import { Option, type Command } from "commander";
 import { configReportJson, configReportTable, type ConfigReport } from "../reporters/configReport.js";
 import { addConfigOptions, useColor, type CommonOptions, type Io } from "./common.js";
+import { addOutputOptions, withOutput } from "./output.js";
 import { createConfigResolver } from "../pipeline/configResolution.js";
 import { EXIT } from "../pipeline/errors.js";
 
@@ -38,8 +39,8 @@ export function registerConfig(program: Command, io: Io, version: string, run: (
   const command = program
     .command("config")
     .description("print the effective configuration (file, agent override, --set, clamping) and where each value came from")
-    .addOption(new Option("-f, --format <format>", "output format").choices(["table", "json"]).default("table"))
-    .option("--no-color", "no colour (NO_COLOR is honoured too)");
+    .addOption(new Option("-f, --format <format>", "output format").choices(["table", "json"]).default("table"));
+  addOutputOptions(command);
   addConfigOptions(command);
-  command.action((options: ConfigCommandOptions) => run(() => runConfig(options, io, version)));
+  command.action((options: ConfigCommandOptions) => run(() => withOutput(io, options, (out) => runConfig(options, out, version))));
 }

@@ -19,6 +19,8 @@ import { addInputOptions, inputPaths, nothingUsable, reportDiagnostics, strictVi
 import { EXIT } from "../pipeline/errors.js";
 import { startInputProgress } from "../pipeline/progress.js";
 import { progressDisplay } from "./progressDisplay.js";
+import { listOption, type FilterOptions } from "./filterOptions.js";
+import { addOutputOptions, withOutput, type OutputOptions } from "./output.js";
 
 /** Canonical key order: what the event is, whose it is, then its payload, then where it came from. */
 export function canonicalEventJson(event: LoopEvent): string {
@@ -44,7 +46,17 @@ export function liveEventJson(event: LiveEvent): string {
   return jsonText(liveEventFields(event));
 }
 
-export async function runEvents(paths: string[], options: CommonOptions, io: Io): Promise<number> {
+type EventsOptions = CommonOptions & OutputOptions & Pick<FilterOptions, "run" | "session">;
+
+/** `--run`, `--session`: only the events of those runs (live events outside any run have none). */
+function eventFilter(options: EventsOptions): (event: LoopEvent | LiveEvent) => boolean {
+  const runs = options.run !== undefined && options.run.length > 0 ? new Set(options.run) : undefined;
+  const sessions = options.session !== undefined && options.session.length > 0 ? new Set(options.session) : undefined;
+  return (event) => (runs === undefined || runs.has(event.run ?? "")) && (sessions === undefined || sessions.has(event.session ?? ""));
+}
+
+export async function runEvents(paths: string[], options: EventsOptions, io: Io): Promise<number> {
+  const wanted = eventFilter(options);
   const digest = await loadXxhashDigest();
   const files = inputPaths(paths, io, options.quiet, options.agentHome);
   // The bar is on stderr; when stdout is the same terminal, it is erased before each write.
@@ -59,6 +71,7 @@ export async function runEvents(paths: string[], options: CommonOptions, io: Io)
   let result: Awaited<ReturnType<typeof readEvents>>;
   try {
     result = await readEvents(files, digest, { ...options, ...(shown.progress && { progress: shown.progress }) }, (event) => {
+      if (!wanted(event)) return;
       lines.push(`${isLiveEvent(event) ? liveEventJson(event) : canonicalEventJson(event)}\n`);
       if (lines.length >= 1024) flush();
     });
@@ -77,6 +90,10 @@ export function registerEvents(program: Command, io: Io, run: (work: () => Promi
     .command("events")
     .description("print the canonical events that the detectors would see")
     .argument("[paths...]", "transcript files, folders, or - for standard input");
+  command
+    .option("--run <ids>", "only the events of these runs (repeatable, or comma-separated)", listOption)
+    .option("--session <ids>", "only the events of these sessions (repeatable, or comma-separated)", listOption);
+  addOutputOptions(command);
   addInputOptions(command);
-  command.action((paths: string[], options: CommonOptions) => run(() => runEvents(paths, options, io)));
+  command.action((paths: string[], options: EventsOptions) => run(() => withOutput(io, options, (out) => runEvents(paths, options, out), paths)));
 }

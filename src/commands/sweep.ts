@@ -25,6 +25,10 @@ import {
   type Io,
 } from "./common.js";
 import { createConfigResolver, type ConfigResolver } from "../pipeline/configResolution.js";
+import { hasFilters, selectRuns } from "../pipeline/filters.js";
+import { plural } from "../reporters/phrases.js";
+import { addFilterOptions, AGENT_FILTER_HELP, reportFilters, type FilterOptions } from "./filterOptions.js";
+import { addOutputOptions, withOutput, type OutputOptions } from "./output.js";
 import { EXIT, UsageError } from "../pipeline/errors.js";
 import { gridPoints, parseAxes, type Axis } from "../pipeline/sweepGrid.js";
 import { PROFILE_NAMES, type ProfileName } from "../core/profiles/profile.js";
@@ -37,7 +41,7 @@ const SWEEP_REPORTERS: Readonly<Record<string, SweepReporter>> = {
   ndjson: sweepNdjsonReporter,
 };
 
-interface SweepOptions extends CommonOptions {
+interface SweepOptions extends CommonOptions, FilterOptions, OutputOptions {
   format: string;
   vary?: string[];
   expectStuck?: string[];
@@ -85,7 +89,7 @@ interface GridPass {
 }
 
 /** Replays the prepared input once per grid point; only per-run verdicts outlive each replay. */
-function replayGrid(passes: readonly GridPass[], base: ConfigResolver, axes: Axis[], options: SweepOptions): SweepRows {
+function replayGrid(passes: readonly GridPass[], base: ConfigResolver, axes: Axis[], options: SweepOptions, keep: (runs: RunReport[]) => RunReport[]): SweepRows {
   const rows: SweepRow[] = [];
   let labels: Labels | undefined;
   let firstRuns: RunReport[] = [];
@@ -93,7 +97,7 @@ function replayGrid(passes: readonly GridPass[], base: ConfigResolver, axes: Axi
   for (const pass of passes) for (const point of gridPoints(axes)) {
     const resolver = base.withOverrides({ origin: "--vary", source: "--set", values: nestSettings(Object.entries(point).map(([key, value]) => ({ key, value }))) });
     const profileFor = pass.profile !== undefined ? () => ({ profile: pass.profile!, reason: "--vary profile" }) : undefined;
-    const runs = replayPrepared(pass.inputs, (agent, profile) => resolver.effectiveFor(agent, profile).config, profileFor);
+    const runs = keep(replayPrepared(pass.inputs, (agent, profile) => resolver.effectiveFor(agent, profile).config, profileFor));
     if (rows.length === 0) {
       firstRuns = runs;
       labels = parseLabels(options, runs);
@@ -134,7 +138,8 @@ function profileAxis(vary: readonly string[], request: SweepOptions["profile"]):
   return { profiles: profiles as ProfileName[], axes: others.length > 0 ? parseAxes(others) : [] };
 }
 
-export async function runSweep(paths: string[], options: SweepOptions, io: Io, version: string): Promise<number> {
+export async function runSweep(paths: string[], options: SweepOptions, io: Io, version: string, now = new Date()): Promise<number> {
+  const filters = reportFilters(options, now);
   const { profiles, axes } = profileAxis(options.vary ?? [], options.profile);
   const base = await createConfigResolver(options);
   const digest = await loadXxhashDigest();
@@ -154,7 +159,17 @@ export async function runSweep(paths: string[], options: SweepOptions, io: Io, v
   }
   const inputs = passes[0]!.inputs;
   const allAxes: Axis[] = profiles === undefined ? axes : [{ key: "profile", values: profiles }, ...axes];
-  const { rows, labels, firstRuns } = replayGrid(passes, base, axes, options);
+  // The run filters select the runs every config is judged on (the same runs under all of them).
+  const formats = inputs.files.flatMap((file) => file.files);
+  let kept: { of: number; runs: number } | undefined;
+  const keep = (runs: RunReport[]) => {
+    if (!hasFilters(filters)) return runs;
+    const selected = selectRuns(runs, filters, formats);
+    kept ??= { of: runs.length, runs: selected.length };
+    return selected;
+  };
+  const { rows, labels, firstRuns } = replayGrid(passes, base, axes, options, keep);
+  if (kept !== undefined && !options.quiet) io.stderr(`looplens: the filters kept ${kept.runs} of ${plural(kept.of, "run")}\n`);
 
   const report: SweepReport = {
     version,
@@ -183,7 +198,9 @@ export function registerSweep(program: Command, io: Io, version: string, run: (w
     .addOption(new Option("-f, --format <format>", "output format").choices(Object.keys(SWEEP_REPORTERS)).default("table"))
     .option("--expect-stuck <runs...>", "run ids known to be stuck (scores each config; others count as healthy unless --expect-healthy)")
     .option("--expect-healthy <runs...>", "run ids known to be healthy");
-  addConfigOptions(command);
+  addConfigOptions(command, AGENT_FILTER_HELP);
   addInputOptions(command);
-  command.action((paths: string[], options: SweepOptions) => run(() => runSweep(paths, options, io, version)));
+  addFilterOptions(command, { findings: false });
+  addOutputOptions(command);
+  command.action((paths: string[], options: SweepOptions) => run(() => withOutput(io, options, (out) => runSweep(paths, options, out, version), paths)));
 }

@@ -72,6 +72,11 @@ interface RunBase {
   readonly guardWindows: readonly GuardWindow[];
   /** Loop vetoes already present in the input (the live runtime really blocked these calls). */
   readonly recordedVetoes: number;
+  /**
+   * When the run started, as an ISO string: the time of its first event that the input dated
+   * (canonical `ts`, a transcript entry's `timestamp`); `null` or absent when none was.
+   */
+  readonly startedAt?: string | null;
 }
 
 /** A run replayed through the detectors. */
@@ -135,6 +140,14 @@ export interface Diagnostic {
 
 /** Level order for `--fail-on` and for sorting: a block is a critical verdict. */
 export const LEVEL_RANK: Readonly<Record<FindingLevel, number>> = { warning: 1, critical: 2, abort: 3 };
+
+/**
+ * A stop as machine outputs write it (`{kind, call}`, kind a level: `critical` or `abort`, as cli.md
+ * names levels); the human reports say "blocked" for the critical one.
+ */
+export function stopJson(stop: RunStop): { readonly kind: "critical" | "abort"; readonly call: number } {
+  return { kind: stop.kind === "block" ? "critical" : "abort", call: stop.call };
+}
 
 /** The word a human reads for a level: the runtime blocks on a critical verdict. */
 export function levelLabel(level: FindingLevel): "warning" | "block" | "abort" {

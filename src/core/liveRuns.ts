@@ -7,6 +7,7 @@ import { detectorInfo } from "./detectorInfo.js";
 import type { DetectorName, ThresholdName } from "./detectors.js";
 import type { FindingLevel, LiveFinding, LiveRun } from "./findings.js";
 import type { LiveEvent, LiveFindingEvent } from "./liveEvents.js";
+import { eventTime } from "./eventTime.js";
 
 export interface LiveAnalysis {
   /** Live runs in order of first appearance; each has `source: "log"`. */
@@ -38,6 +39,8 @@ interface LiveRunState {
   armed: number;
   windowsClosed: number;
   findings: Draft[];
+  /** The time of the run's first dated log line (eventTime.ts). */
+  startedAt: string | null;
 }
 
 export class LiveRunBook {
@@ -54,6 +57,7 @@ export class LiveRunBook {
     const state = this.runFor(event.run, event.file);
     state.agent ??= event.agent ?? null;
     state.session ??= event.session ?? null;
+    state.startedAt ??= eventTime(event.ts);
     if (event.type === "live_finding") {
       state.findings.push(toFinding(event));
       return;
@@ -91,7 +95,7 @@ export class LiveRunBook {
   private runFor(run: string, file: string): LiveRunState {
     let state = this.runs.get(run);
     if (!state) {
-      state = { run, file, agent: null, session: null, calls: 0, compactions: 0, started: false, ended: false, armed: 0, windowsClosed: 0, findings: [] };
+      state = { run, file, agent: null, session: null, calls: 0, compactions: 0, started: false, ended: false, armed: 0, windowsClosed: 0, findings: [], startedAt: null };
       this.runs.set(run, state);
     }
     return state;
@@ -119,6 +123,7 @@ export class LiveRunBook {
       firstStop: null,
       guardWindows: [],
       recordedVetoes: 0,
+      startedAt: state.startedAt,
       source: "log",
       live: {
         started: state.started,

@@ -9,11 +9,14 @@ import { argsForOutcome, isKnownPoll, type Hashing, type OutcomeKind } from "./h
 import type { Disposition as GenericDisposition } from "./disposition.js";
 import { PendingCalls, type PendingCall } from "./pendingCalls.js";
 import { quote } from "./quote.js";
+import { eventTime } from "./eventTime.js";
 
 interface Located {
   readonly run: string;
   readonly file: string;
   readonly line: number;
+  /** The run's start time (eventTime.ts), on the first event of the run whose input recorded one. */
+  readonly ts?: string;
 }
 
 export type PreparedEvent =
@@ -74,6 +77,8 @@ export type Disposition = GenericDisposition<{ readonly prepared: PreparedEvent 
 
 interface RunLinks {
   calls: number;
+  /** The run's start time was put on an event already (only the first timed event carries it). */
+  timed?: boolean;
   readonly pending: PendingCalls;
   readonly hashing: Hashing;
 }
@@ -105,11 +110,11 @@ export class EventPreparer {
         this.links(event.run, event.harnessVersion);
         const prepared: Mutable<RunStart> = { type: "run_start", run: event.run, file: event.file, line: event.line };
         if (event.harnessVersion !== undefined) prepared.harnessVersion = event.harnessVersion;
-        return { used: true, prepared: withIdentity(prepared, event) };
+        return { used: true, prepared: this.timed(withIdentity(prepared, event), event) };
       }
       case "compaction":
         this.links(event.run);
-        return { used: true, prepared: withIdentity<Mutable<BoundaryEvent>>({ type: event.type, run: event.run, file: event.file, line: event.line }, event) };
+        return { used: true, prepared: this.timed(withIdentity<Mutable<BoundaryEvent>>({ type: event.type, run: event.run, file: event.file, line: event.line }, event), event) };
       case "run_end": {
         // The run's unanswered calls (and their arguments) can no longer be answered: release them.
         const links = this.runs.get(event.run);
@@ -143,11 +148,26 @@ export class EventPreparer {
           call,
         };
         if (mutationTarget !== undefined) prepared.mutationTarget = mutationTarget;
-        return { used: true, prepared: withIdentity(prepared, event) };
+        return { used: true, prepared: this.timed(withIdentity(prepared, event), event) };
       }
       case "tool_result":
         return this.result(event);
     }
+  }
+
+  /**
+   * Puts the run's start time on the first of its events whose input recorded a time: one string a
+   * run, not one an event (prepared events are held for a whole sweep).
+   */
+  private timed<T extends { run: string; ts?: string }>(prepared: T, event: LoopEvent): T {
+    if (event.ts === undefined) return prepared;
+    const links = this.runs.get(event.run);
+    if (links === undefined || links.timed === true) return prepared;
+    const ts = eventTime(event.ts);
+    if (ts === null) return prepared;
+    links.timed = true;
+    prepared.ts = ts;
+    return prepared;
   }
 
   /** A run's links; its hashing is fixed when they are made (a run's first event, ideally its run_start). */

@@ -48,6 +48,8 @@ interface RunState {
   guardWindows: readonly GuardWindow[];
   recordedVetoes: number;
   recordedVetoCalls: readonly number[];
+  /** The time of the run's first timed event (eventTime.ts), `null` when the input recorded none. */
+  startedAt: string | null;
   readonly profile: ProfileChoice;
   open: boolean;
   /** The run's detection state, made when first needed (the agent, hence the config, may come late). */
@@ -156,6 +158,7 @@ export class Replayer {
         guardWindows: NONE,
         recordedVetoes: 0,
         recordedVetoCalls: NONE,
+        startedAt: null,
         // A run's profile is fixed by its first event: its run_start, when the input has one.
         profile: this.profileFor(event.type === "run_start" ? event.harnessVersion : undefined),
         open: false,
@@ -166,6 +169,7 @@ export class Replayer {
     }
     // Identity may arrive on any event; the first value seen names the run. The session is fixed
     // once the run is open because it selects the history the run's records live in.
+    if (event.ts !== undefined && state.startedAt === null) state.startedAt = event.ts;
     if ("agent" in event && state.agent === null && event.agent !== undefined) state.agent = event.agent;
     if ("session" in event && state.session === null && event.session !== undefined && !state.open) state.session = event.session;
     if (!state.open) this.reopen(state);

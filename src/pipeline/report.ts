@@ -3,7 +3,7 @@
  * summary counts, the live section of Gateway logs and the replay-vs-live comparison are computed
  * here once, and every reporter only formats them.
  */
-import type { Finding, FindingLevel } from "../core/findings.js";
+import type { Finding, FindingLevel, LiveFinding, LiveRun, ReplayedRun } from "../core/findings.js";
 import type { ConfigSummary, LevelCounts, ReportModel, Summary } from "../reporters/model.js";
 import type { Analysis } from "./analysis.js";
 import { compareReplayWithLive } from "./comparison.js";
@@ -32,6 +32,17 @@ export function buildReport(analysis: Analysis, config: ConfigSummary, version: 
   return { ...base, ...(live ? { live } : {}), summary: summarize(base, live) };
 }
 
+/**
+ * The same report over a selection of its runs and live findings (filters.ts): the replay-vs-live
+ * comparison and the summary are computed again over what was kept; what was read stays as it was.
+ */
+export function reportOfRuns(report: ReportModel, replayed: readonly ReplayedRun[], live: { readonly runs: readonly LiveRun[]; readonly findings: readonly LiveFinding[] } | undefined): ReportModel {
+  const selected = live ? { runs: live.runs, findings: live.findings, comparison: compareReplayWithLive(replayed, live.runs) } : undefined;
+  const base = { ...report, replayed };
+  delete (base as { live?: unknown }).live;
+  return { ...base, ...(selected ? { live: selected } : {}), summary: summarize(base, selected) };
+}
+
 function countLevels(findings: readonly Finding[]): LevelCounts {
   const counts: Record<FindingLevel, number> & { total: number } = { warning: 0, critical: 0, abort: 0, total: 0 };
   for (const finding of findings) {
@@ -45,7 +56,7 @@ type SummaryInput = Pick<ReportModel, "files" | "unusable" | "replayed" | "lines
 
 /** Counts over replayed and live runs alike; `live` says how much of it came from Gateway logs. */
 function summarize(data: SummaryInput, liveReport: ReportModel["live"]): Summary {
-  const runsWith = { warning: 0, block: 0, abort: 0 };
+  const runsWith = { warning: 0, critical: 0, abort: 0 };
   let calls = 0;
   let compactions = 0;
   const runs = [...data.replayed, ...(liveReport?.runs ?? [])];
@@ -54,7 +65,7 @@ function summarize(data: SummaryInput, liveReport: ReportModel["live"]): Summary
     compactions += run.compactions;
     const levels = new Set<FindingLevel>(run.findings.map((finding) => finding.level));
     if (levels.has("warning")) runsWith.warning++;
-    if (levels.has("critical")) runsWith.block++;
+    if (levels.has("critical")) runsWith.critical++;
     if (levels.has("abort")) runsWith.abort++;
   }
   const liveFindings = liveReport?.findings;

@@ -1,6 +1,6 @@
 /** `--format json`: one document with config, summary, runs (with findings) and diagnostics. */
 import { configJson, sourcesJson } from "./configView.js";
-import type { RunReport } from "../core/findings.js";
+import { stopJson, type RunReport } from "../core/findings.js";
 import { jsonText } from "./jsonText.js";
 import { publicFinding } from "./findingGroups.js";
 import type { ConfigSummary, ReportModel, Reporter } from "./model.js";
@@ -61,7 +61,7 @@ function runDocument(run: RunReport, withProfile: boolean): Record<string, unkno
     file: run.file,
     calls: run.calls,
     compactions: run.compactions,
-    firstStop: run.firstStop,
+    firstStop: run.firstStop && stopJson(run.firstStop),
     recordedVetoes: run.recordedVetoes,
     guardWindows: run.guardWindows,
     ...(withProfile && run.source === undefined && run.profile ? { profile: { name: run.profile.profile, reason: run.profile.reason } } : {}),

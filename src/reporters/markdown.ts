@@ -9,7 +9,7 @@ import { levelLabel, type LiveRun, type ReplayedRun } from "../core/findings.js"
 import { agreementText, comparisonSide } from "./comparisonText.js";
 import { explanation } from "./explanation.js";
 import { callRange, groupFindings, type FindingGroup } from "./findingGroups.js";
-import { detectorState, LEGEND, plural, runProfileLine, thresholdList, transcriptNote } from "./phrases.js";
+import { detectorState, filterNotes, LEGEND, plural, runProfileLine, thresholdList, transcriptNote } from "./phrases.js";
 import type { ReportModel, ReportOptions, Reporter } from "./model.js";
 import { liveStopsByRun, location, runtimeFacts, worstRuns } from "./runFacts.js";
 import { clip, ID_WIDTH } from "./sanitize.js";
@@ -123,9 +123,10 @@ function summarySection(data: ReportModel, options: ReportOptions): string[] {
     row(["files", s.filesNotRead > 0 ? `${s.files} (${s.filesNotRead} more not read)` : String(s.files)]),
     row(["lines", `${s.lines.read} (${s.lines.used} used, ${s.lines.ignored} ignored, ${s.lines.skipped} skipped)`]),
     ...(transcriptNote(s) !== undefined ? [row(["transcripts", transcriptNote(s)!])] : []),
+    ...(s.filtered !== undefined ? [row(["filters", markdownText(filterNotes(s).join("; "), Infinity)])] : []),
     row(["runs", String(s.runs)]),
     row(["calls", String(s.calls)]),
-    row(["runs with warnings / blocks / aborts", `${s.runsWith.warning} / ${s.runsWith.block} / ${s.runsWith.abort}`]),
+    row(["runs with warnings / blocks / aborts", `${s.runsWith.warning} / ${s.runsWith.critical} / ${s.runsWith.abort}`]),
     row(["findings", `${s.findings.warning} warning, ${s.findings.critical} block, ${s.findings.abort} abort`]),
     row(["thresholds", thresholdList(data.config.effective)]),
   ];

@@ -6,6 +6,7 @@
 import type { ConfigNotice, ResolvedConfig, ValueSource } from "../core/config.js";
 import type { Diagnostic, FindingLevel, LineCounts, LiveFinding, LiveRun, ReplayedRun, TranscriptCounts } from "../core/findings.js";
 import type { ProfileRequest } from "../core/profiles/choice.js";
+import type { DetectorName } from "../core/detectors.js";
 import type { Comparison } from "./comparison.js";
 
 export type LevelCounts = Readonly<Record<FindingLevel, number>> & { readonly total: number };
@@ -53,7 +54,8 @@ export interface Summary {
   readonly calls: number;
   readonly compactions: number;
   readonly findings: Readonly<Record<FindingLevel, number>> & { readonly total: number };
-  readonly runsWith: { readonly warning: number; readonly block: number; readonly abort: number };
+  /** Runs with a finding at each level (machine outputs say `critical` for a block: cli.md). */
+  readonly runsWith: { readonly warning: number; readonly critical: number; readonly abort: number };
   readonly lines: LineCounts;
   /** Transcript entries not replayed again (rewritten copies, entries several files held) and calls rebuilt from results alone. */
   readonly transcripts: { readonly copiesSkipped: number; readonly duplicatesSkipped: number; readonly reconstructedCalls: number };
@@ -65,6 +67,37 @@ export interface Summary {
     /** Live findings logged while no run was open. */
     readonly outsideRuns: number;
   };
+  /** What the filters hid (filters.ts); absent without filters. */
+  readonly filtered?: FilterSummary;
+}
+
+/** The filters of a report (cli.md "Selecting and writing"; applied by src/pipeline/filters.ts). */
+export interface ReportFilters {
+  readonly run?: readonly string[];
+  readonly session?: readonly string[];
+  readonly agent?: string;
+  readonly tool?: readonly string[];
+  readonly detector?: readonly DetectorName[];
+  /** ISO dates, inclusive. */
+  readonly since?: string;
+  readonly until?: string;
+  readonly top?: number;
+}
+
+/** What the filters (`--run`, `--agent`, `--since`, `--top`, …) hid: present only when some were given. */
+export interface FilterSummary {
+  /** The filters given. */
+  readonly by: ReportFilters;
+  /** Runs left out by the run filters. */
+  readonly runsHidden: number;
+  /** Runs whose input dates nothing (so `--since`/`--until` cannot place them; left out). */
+  readonly runsUndated: number;
+  /** Findings left out: in runs left out, or not matching `--tool`/`--detector`. */
+  readonly findingsHidden: number;
+  /** `--top N`: the runs listed, of the runs selected (which the summary counts). */
+  readonly listed?: { readonly runs: number; readonly of: number };
+  /** `--agent ID` matched no run: nothing was left out for it (ID's override replayed every run). */
+  readonly agentMatchedNoRun?: boolean;
 }
 
 /** What Gateway logs told (present when one was read). */

@@ -17,6 +17,26 @@ export function transcriptNote(s: Summary): string | undefined {
 /** Human outputs say "block" for a critical verdict (levelLabel): said once, under the tables. */
 export const LEGEND = "block = critical verdict (the call is refused) · ⏹ = after the run's first stop";
 
+/**
+ * The summary's sentences on what the filters hid (filters.ts): none without filters. They hold ids
+ * as given: not sanitized.
+ */
+export function filterNotes(s: Summary): string[] {
+  const f = s.filtered;
+  if (f === undefined) return [];
+  const flags = Object.entries(f.by)
+    .filter(([key]) => key !== "top")
+    .map(([key, value]) => `--${key} ${Array.isArray(value) ? value.join(",") : String(value)}`);
+  const parts: string[] = [];
+  if (flags.length > 0) {
+    const undated = f.runsUndated > 0 ? `; ${plural(f.runsUndated, "run")} without a recorded start time among them` : "";
+    parts.push(`filtered by ${flags.join(" ")}: ${plural(f.runsHidden, "run")} and ${plural(f.findingsHidden, "finding")} hidden${undated}`);
+  }
+  if (f.agentMatchedNoRun === true) parts.push(`no run is agent ${f.by.agent}'s: every run shown, replayed under its override`);
+  if (f.listed !== undefined) parts.push(`the ${f.listed.runs} worst of ${plural(f.listed.of, "run")} listed (--top ${f.by.top})`);
+  return parts;
+}
+
 /** "1 run", "2 runs". */
 export const plural = (n: number, word: string): string => `${n} ${n === 1 ? word : pluralWord(word)}`;
 

@@ -13,7 +13,7 @@
 import { basename } from "node:path";
 import type { LineCounts } from "../core/findings.js";
 import { configEntries, type ResolvedConfig } from "../core/config.js";
-import type { ReplayedFinding, ReplayedRun } from "../core/findings.js";
+import { stopJson, type ReplayedFinding, type ReplayedRun } from "../core/findings.js";
 
 /** Bumped when the snapshot shape changes, so old snapshots read as a difference, not as garbage. */
 export const SNAPSHOT_FORMAT = 1;
@@ -55,7 +55,7 @@ function snapshotRun(run: ReplayedRun): Record<string, unknown> {
     session: run.session,
     calls: run.calls,
     compactions: run.compactions,
-    firstStop: run.firstStop ? { kind: run.firstStop.kind, call: run.firstStop.call } : null,
+    firstStop: run.firstStop && stopJson(run.firstStop),
   };
 }
 
@@ -102,6 +102,20 @@ function render(value: unknown, indent: string, inlineItems: boolean): string {
     return `{\n${items.join(",\n")}\n${indent}}`;
   }
   return JSON.stringify(value) ?? "null";
+}
+
+/**
+ * A snapshot as this version writes it. Snapshots written by looplens 0.1.0 name a run's first stop
+ * `"block"` (the level is now `"critical"` in every machine output): read as the same, so that
+ * upgrading looplens does not fail every fixture's check; `--update` rewrites them.
+ */
+export function currentSnapshot(snapshot: unknown): unknown {
+  if (!isObject(snapshot) || !Array.isArray(snapshot.runs)) return snapshot;
+  const runs = snapshot.runs.map((run: unknown) => {
+    if (!isObject(run) || !isObject(run.firstStop) || run.firstStop.kind !== "block") return run;
+    return { ...run, firstStop: { ...run.firstStop, kind: "critical" } };
+  });
+  return { ...snapshot, runs };
 }
 
 export function renderSnapshot(snapshot: unknown): string {

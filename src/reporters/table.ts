@@ -9,7 +9,7 @@ import { levelLabel, type LiveRun, type ReplayedRun } from "../core/findings.js"
 import { configHeaderLines, overrideLine, thresholdLines } from "./configView.js";
 import { explanation } from "./explanation.js";
 import { callRange, groupFindings, type FindingGroup } from "./findingGroups.js";
-import { detectorState, LEGEND, plural, runProfileLine, transcriptNote } from "./phrases.js";
+import { detectorState, filterNotes, LEGEND, plural, runProfileLine, transcriptNote } from "./phrases.js";
 import type { ReportModel, ReportOptions, Reporter } from "./model.js";
 import { liveStopsByRun, location, runtimeFacts, shownPath, worstRuns } from "./runFacts.js";
 import { clip, ID_WIDTH, sanitize } from "./sanitize.js";
@@ -109,7 +109,7 @@ function summaryBlock(data: ReportModel, chalk: ChalkInstance, options: ReportOp
     chalk.bold("Summary"),
     `  ${plural(s.files, "file")}, ${plural(s.lines.read, "line")} (${s.lines.used} used, ${s.lines.ignored} ignored, ${s.lines.skipped} skipped)${s.filesNotRead > 0 ? `; ${plural(s.filesNotRead, "file")} not read` : ""}`,
     `  ${plural(s.runs, "run")}, ${plural(s.calls, "call")}, ${plural(s.compactions, "compaction")}`,
-    `  runs with warnings ${s.runsWith.warning}, blocks ${s.runsWith.block}, aborts ${s.runsWith.abort}`,
+    `  runs with warnings ${s.runsWith.warning}, blocks ${s.runsWith.critical}, aborts ${s.runsWith.abort}`,
     ...worstRunLines(data, options),
     chalk.dim(`  findings: ${s.findings.warning} warning, ${s.findings.critical} block, ${s.findings.abort} abort`),
     // Two lines so the summary fits 80 columns.
@@ -122,6 +122,7 @@ function summaryBlock(data: ReportModel, chalk: ChalkInstance, options: ReportOp
     const outside = s.live.outsideRuns > 0 ? `, ${s.live.outsideRuns} outside any run` : "";
     lines.splice(3, 0, chalk.dim(`  of which from Gateway logs: ${plural(s.live.runs, "live run")}, ${plural(s.live.findings.total, "live finding")}${outside}`));
   }
+  for (const note of filterNotes(s)) lines.push(chalk.dim(`  ${sanitize(note)}`));
   if (data.config.agentOverrides.length > 0) lines.push(`  agent overrides applied: ${data.config.agentOverrides.map(sanitize).join(", ")}`);
   if (s.findings.total === 0) lines.push(chalk.green(`  No loop findings in ${plural(s.runs, "run")}.`));
   return lines.join("\n");

@@ -3,7 +3,7 @@
  * --set beats both, `enabled` semantics, invalid values and notices, and report headers that state
  * the thresholds in force.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -65,19 +65,28 @@ describe("agent overrides", () => {
     expect(forced.rows.filter((r) => r[0] === "main-poll")[0]).toEqual(["main-poll", 6, "warning", 5, "warningThreshold=5", false]);
   });
 
-  it("--agent applies one agent's override to every run", async () => {
+  const expectedUnder = (run: string): Row[] => [
+    ...warnings(run, 6, 8, 5),
+    [run, 9, "critical", 8, "criticalThreshold=8", false],
+    ...range(10, 12).map((call): Row => [run, call, "critical", call - 1, "criticalThreshold=8", true]),
+  ];
+
+  it("--agent applies one agent's override to every run, and shows that agent's runs", async () => {
     const { rows } = await findings(EVENTS, "--config", OPENCLAW, "--agent", "safe-runner");
-    const expected = (run: string): Row[] => [
-      ...warnings(run, 6, 8, 5),
-      [run, 9, "critical", 8, "criticalThreshold=8", false],
-      ...range(10, 12).map((call): Row => [run, call, "critical", call - 1, "criticalThreshold=8", true]),
-    ];
-    expect(rows).toEqual([...expected("main-poll"), ...expected("safe-poll")]);
+    expect(rows).toEqual(expectedUnder("safe-poll"));
   });
 
-  it("--agent with no override in the file uses the global block for every run, with a notice", async () => {
+  it("--agent naming no run's agent applies its override to every run (a what-if), hiding none", async () => {
+    // The same events, every run's agent renamed: safe-runner's override now applies only by --agent.
+    const renamed = join(mkdtempSync(join(tmpdir(), "looplens-whatif-")), "events.jsonl");
+    writeFileSync(renamed, readFileSync(EVENTS, "utf8").replaceAll('"agent":"safe-runner"', '"agent":"other"'));
+    const { rows } = await findings(renamed, "--config", OPENCLAW, "--agent", "safe-runner");
+    expect(rows).toEqual([...expectedUnder("main-poll"), ...expectedUnder("safe-poll")]);
+  });
+
+  it("--agent with no override in the file uses the global block, with a notice", async () => {
     const { rows, stderr } = await findings(EVENTS, "--config", OPENCLAW, "--agent", "main");
-    expect(rows).toEqual([...MAIN_DEFAULT, ...warnings("safe-poll", 11, 12, 10)]);
+    expect(rows).toEqual(MAIN_DEFAULT);
     expect(stderr).toBe(`looplens: notice: ${OPENCLAW}: --agent main: the config has no loopDetection override for this agent; using the global block\n`);
   });
 

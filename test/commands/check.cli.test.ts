@@ -48,7 +48,7 @@ describe("check", () => {
     expect(doc.input).toBe("poll-loop.jsonl");
     expect(doc.config).toMatchObject({ enabled: true, warningThreshold: 10, criticalThreshold: 20, "detectors.pingPong": true });
     expect(doc.lines).toEqual({ read: 46, used: 46, ignored: 0, skipped: 0 });
-    expect(doc.runs).toEqual([{ run: "poll-1", agent: "main", session: "sess-poll", calls: 22, compactions: 0, firstStop: { kind: "block", call: 21 } }]);
+    expect(doc.runs).toEqual([{ run: "poll-1", agent: "main", session: "sess-poll", calls: 22, compactions: 0, firstStop: { kind: "critical", call: 21 } }]);
     expect(doc.findings).toHaveLength(12);
     expect(doc.findings[10]).toEqual({
       run: "poll-1",
@@ -83,7 +83,7 @@ describe("check", () => {
     expect(result.stdout).toContain("--- poll-loop.jsonl.looplens.json (snapshot)\n+++ poll-loop.jsonl (now)\n@@ ");
     expect(result.stdout).toMatch(/\n- {2}"lines": \{"read":46,"used":46,"ignored":0,"skipped":0\},\n\+ {2}"lines": \{"read":41,"used":41,"ignored":0,"skipped":0\},/);
     expect(result.stdout).toContain(
-      '\n-    {"run":"poll-1","agent":"main","session":"sess-poll","calls":22,"compactions":0,"firstStop":{"kind":"block","call":21}}' +
+      '\n-    {"run":"poll-1","agent":"main","session":"sess-poll","calls":22,"compactions":0,"firstStop":{"kind":"critical","call":21}}' +
         '\n+    {"run":"poll-1","agent":"main","session":"sess-poll","calls":20,"compactions":0,"firstStop":null}',
     );
     expect(result.stdout).toMatch(/\n- {4}\{"run":"poll-1","call":21,"line":42,[^\n]*"level":"critical"[^\n]*\n- {4}\{"run":"poll-1","call":22,[^\n]*\n\+ {4}\{"run":"poll-1","call":20,/);
@@ -98,7 +98,7 @@ describe("check", () => {
     const viaSet = check("poll-loop.jsonl", "--set", "criticalThreshold=15");
     expect(viaSet.status).toBe(1);
     expect(viaSet.stdout).toContain('-    "criticalThreshold": 20,\n+    "criticalThreshold": 15,');
-    expect(viaSet.stdout).toMatch(/\n- {4}\{"run":"poll-1",[^\n]*"firstStop":\{"kind":"block","call":21\}\}\n\+ {4}\{"run":"poll-1",[^\n]*"firstStop":\{"kind":"block","call":16\}\}\n/);
+    expect(viaSet.stdout).toMatch(/\n- {4}\{"run":"poll-1",[^\n]*"firstStop":\{"kind":"critical","call":21\}\}\n\+ {4}\{"run":"poll-1",[^\n]*"firstStop":\{"kind":"critical","call":16\}\}\n/);
 
     writeFileSync(join(dir, "openclaw.json"), "// only the breaker moves\n{ tools: { loopDetection: { enabled: true, globalCircuitBreakerThreshold: 40 } } }\n");
     const viaFile = check("poll-loop.jsonl", "--config", "openclaw.json");
@@ -112,7 +112,7 @@ describe("check", () => {
     const doc = JSON.parse(readFileSync(snap("poll-loop.jsonl"), "utf8"));
     expect(doc.config.criticalThreshold).toBe(20);
     expect(doc.agentConfigs.main).toMatchObject({ enabled: true, criticalThreshold: 15 });
-    expect(doc.runs[0].firstStop).toEqual({ kind: "block", call: 16 });
+    expect(doc.runs[0].firstStop).toEqual({ kind: "critical", call: 16 });
     expect(doc.findings.find((f: { level: string }) => f.level === "critical").threshold).toEqual({ name: "criticalThreshold", value: 15 });
   });
 

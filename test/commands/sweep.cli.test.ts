@@ -51,7 +51,7 @@ describe("sweep --format ndjson", () => {
         runs: Array<{ firstStop: { kind: string; call: number } | null; findings: Array<{ level: string; afterStop: boolean }> }>;
       };
       const stops = doc.runs.map((r) => r.firstStop);
-      expect(row.blocked).toBe(stops.filter((s) => s?.kind === "block").length);
+      expect(row.blocked).toBe(stops.filter((s) => s?.kind === "critical").length);
       expect(row.aborted).toBe(stops.filter((s) => s?.kind === "abort").length);
       expect(row.warned).toBe(doc.runs.filter((r) => r.findings.some((f) => f.level === "warning" && !f.afterStop)).length);
     }

@@ -35,17 +35,17 @@ export function ndjsonFindings(stdout: string): Array<Record<string, unknown>> {
  * option checks where spawning a Node process per case would make the suite slow. Paths resolve
  * against the working directory of the test run (the project root).
  */
-export async function runMain(args: readonly string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+export async function runMain(args: readonly string[], options: { env?: NodeJS.ProcessEnv; stdoutIsTTY?: boolean; columns?: number } = {}): Promise<CliResult> {
   const { main } = await import("../../src/cli.js");
   let stdout = "";
   let stderr = "";
   const status = await main(["node", "looplens", ...args], {
     stdout: (text) => void (stdout += text),
     stderr: (text) => void (stderr += text),
-    stdoutIsTTY: false,
+    stdoutIsTTY: options.stdoutIsTTY ?? false,
     stdinIsTTY: true,
     stderrIsTTY: false,
-    columns: 80,
+    columns: options.columns ?? 80,
     env: { NO_COLOR: "1", HOME: process.env.HOME, ...options.env },
   });
   return { status, stdout, stderr };

@@ -90,7 +90,7 @@ class ClaudeCodeReader {
 
   private prompt(line: number, entry: LineOf<"prompt">): void {
     if (this.seen(entry.key)) return this.copy(true);
-    this.session(entry.meta).prompt(line, entry.promptId);
+    this.session(entry.meta).prompt(line, entry.promptId, entry.meta.timestamp);
     this.context.tally.used();
   }
 

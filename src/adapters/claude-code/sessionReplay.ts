@@ -51,7 +51,8 @@ export class SessionReplay {
     });
   }
 
-  prompt(line: number, promptId: string | undefined): void {
+  /** `time`: the prompt line's `timestamp`, on the run's `run_start` as `ts` (it dates the run: `--since`). */
+  prompt(line: number, promptId: string | undefined, time?: string | number): void {
     this.sequencer.flush();
     this.group = undefined;
     this.endRun(line);
@@ -59,7 +60,9 @@ export class SessionReplay {
     const named = promptId !== undefined && !this.identity.subAgent && !this.runNames.has(promptId) ? promptId : undefined;
     this.run = named ?? `${this.identity.session}#${this.runs}`;
     this.runNames.add(this.run);
-    this.emit(this.base("run_start", line));
+    const start = this.base("run_start", line);
+    if (time !== undefined) start.ts = time;
+    this.emit(start);
   }
 
   /**

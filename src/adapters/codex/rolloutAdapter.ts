@@ -19,6 +19,7 @@
  * blank lines) or skipped (not JSON, not a rollout line, a call without a name, an output without
  * a call_id).
  */
+import { recordedTime } from "../shared/recordedTime.js";
 import type { LoopEvent } from "../../core/events.js";
 import type { LiveEvent } from "../../core/liveEvents.js";
 import { quote } from "../../core/quote.js";
@@ -64,8 +65,8 @@ class RolloutReader {
     this.replay = new TranscriptReplay(codexContext(context), file, this.turns.names, () => ({ session: this.session ?? this.fallbackSession, agent: this.agent }));
   }
 
-  /** `value` is the parsed line (`record` its classification). */
-  line(line: number, record: RolloutRecord, value: Record<string, unknown>): void {
+  /** `value` is the parsed line (`record` its classification); `time` its `timestamp`, which dates the run a boundary line starts (`--since`). */
+  line(line: number, record: RolloutRecord, value: Record<string, unknown>, time?: string | number): void {
     const { tally } = this.context;
     if (record.kind === "sessionMeta" && this.session === undefined && !this.sawEvent) return this.sessionMeta(line, record.meta, value);
     if (this.forks.isCopy(value)) return this.duplicate();
@@ -77,9 +78,9 @@ class RolloutReader {
       case "sessionMeta":
         return this.otherSessionMeta(line, record.meta);
       case "userMessage":
-        return this.boundary(line, this.turns.userMessage());
+        return this.boundary(line, this.turns.userMessage(), time);
       case "turnStart":
-        return this.boundary(line, this.turns.turnStart(record.turnId));
+        return this.boundary(line, this.turns.turnStart(record.turnId), time);
       case "turnEnd":
         this.turns.turnEnd();
         return tally.used();
@@ -117,9 +118,9 @@ class RolloutReader {
     this.context.tally.ignored(this.file, line, `another session_meta${id !== undefined ? ` (${quote(id)})` : ""}; the rollout's session stays ${quote(this.session ?? this.fallbackSession)}`);
   }
 
-  private boundary(line: number, starts: boolean): void {
+  private boundary(line: number, starts: boolean, time: string | number | undefined): void {
     if (starts) {
-      this.replay.userMessage(line);
+      this.replay.userMessage(line, time);
       this.lastCompaction = undefined;
     }
     this.context.tally.used();
@@ -197,7 +198,7 @@ export const codexRolloutAdapter: InputAdapter = {
       if (parsed.kind === "blank") return context.tally.ignored();
       if (parsed.kind === "bad") return context.tally.skipped(file, line, parsed.reason);
       if (parsed.notice !== undefined) context.tally.note({ file, line, reason: parsed.notice });
-      reader.line(line, classifyRolloutLine(parsed.value), parsed.value);
+      reader.line(line, classifyRolloutLine(parsed.value), parsed.value, recordedTime(parsed.value));
     });
     reader.end();
   },

@@ -37,10 +37,13 @@ export class GeminiReplay {
   }
 
   /** A user message: the next run starts here. Returns whether replay used its `run_start`. */
-  userMessage(line: number): boolean {
+  userMessage(line: number, time?: string | number): boolean {
     this.endRun();
     this.runs.userMessage();
-    return this.emit(this.base("run_start", line));
+    const start = this.base("run_start", line);
+    // The message's `timestamp` dates the run (`--since`).
+    if (time !== undefined) start.ts = time;
+    return this.emit(start);
   }
 
   /** The calls of one `gemini` message, each at its own line; returns the lines of the events replay used. */

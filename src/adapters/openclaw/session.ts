@@ -32,6 +32,7 @@ import {
   classifySessionBytes,
   classifySessionLine,
   entryMessage,
+  entryTime,
   entryRunMarker,
   type SessionLine,
 } from "./sessionEntries.js";
@@ -144,7 +145,7 @@ class SessionReader {
     switch (role) {
       case "user":
         if (this.isCopy(role, message, form, [])) return;
-        this.replay.userMessage(line);
+        this.replay.userMessage(line, entryTime(entry, message));
         return tally.used();
       case "assistant":
         return this.assistant(line, message, form);

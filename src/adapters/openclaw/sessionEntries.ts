@@ -3,6 +3,7 @@
  * session adapter: the header `{type:"session", version, id, …}`, an entry `{type, id, parentId,
  * timestamp, …}`, a blank line, or a bad one.
  */
+import { recordedTime } from "../shared/recordedTime.js";
 import { textOf, type StringForm } from "../../core/byteText.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { parseObjectLine, type ObjectLine } from "../adapter.js";
@@ -68,3 +69,8 @@ export const QUIET_ENTRY_TYPES: ReadonlySet<string> = new Set([
 
 /** Message roles other than user/assistant/toolResult that pi writes: not tool activity. */
 export const QUIET_MESSAGE_ROLES: ReadonlySet<string> = new Set(["bashExecution", "custom", "branchSummary", "compactionSummary", "hookMessage", "system"]);
+
+/** When an entry was written: its own `timestamp` (ISO), else its message's (epoch ms); dates a run (`--since`). */
+export function entryTime(entry: Record<string, unknown>, message?: Record<string, unknown>): string | number | undefined {
+  return recordedTime(entry) ?? recordedTime(message);
+}

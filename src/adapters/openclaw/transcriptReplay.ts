@@ -39,6 +39,11 @@ export class TranscriptReplay {
   private silentRunLine: number | undefined;
   /** Call ids of the session so far, to recognise a result that no call carries. */
   private readonly callIds: Set<string>;
+  /**
+   * When the run in progress started (its user message's `timestamp`), until its first event
+   * carries it as `ts`: replay dates the run by it (`--since`), and one event a run is enough.
+   */
+  private runTime: string | number | undefined;
 
   constructor(
     private readonly context: AdapterContext,
@@ -54,11 +59,12 @@ export class TranscriptReplay {
     });
   }
 
-  userMessage(line: number): void {
+  userMessage(line: number, time?: string | number): void {
     this.sequencer.flush();
     this.startSilentRun();
     this.endRun();
     this.runs.userMessage();
+    this.runTime = time;
     const version = this.context.unit.harnessVersion;
     if (version === undefined) this.silentRunLine = line;
     // The build a sidecar records must reach replay before the run's first event (`--profile auto`).
@@ -138,6 +144,10 @@ export class TranscriptReplay {
     this.openRunLine = line;
     const event: Record<string, unknown> = { type, run, session };
     if (agent !== undefined) event.agent = agent;
+    if (this.runTime !== undefined) {
+      event.ts = this.runTime;
+      this.runTime = undefined;
+    }
     event.file = this.file;
     event.line = line;
     return event;

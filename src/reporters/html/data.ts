@@ -224,7 +224,7 @@ function summaryLines(data: ReportModel): string[] {
   return [
     `${plural(s.files, "file")}, ${plural(s.lines.read, "line")} (${s.lines.used} used, ${s.lines.ignored} ignored, ${s.lines.skipped} skipped)`,
     `${plural(s.runs, "run")}, ${plural(s.calls, "call")}, ${plural(s.compactions, "compaction")}`,
-    `runs with warnings ${s.runsWith.warning}, blocks ${s.runsWith.block}, aborts ${s.runsWith.abort}`,
+    `runs with warnings ${s.runsWith.warning}, blocks ${s.runsWith.critical}, aborts ${s.runsWith.abort}`,
     `findings: ${s.findings.warning} warning, ${s.findings.critical} block, ${s.findings.abort} abort`,
     ...live,
   ];

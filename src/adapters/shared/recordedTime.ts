@@ -1,0 +1,12 @@
+/**
+ * When a record says it was written: its `timestamp` (or another field) as recorded, an ISO string
+ * or a number of milliseconds. Adapters put it on a run's first event as `ts`, which dates the run
+ * (core/eventTime.ts; `--since`/`--until`).
+ */
+import { own } from "../../core/plainObject.js";
+
+export function recordedTime(value: Record<string, unknown> | undefined, field = "timestamp"): string | number | undefined {
+  const time = value === undefined ? undefined : own(value, field);
+  if (typeof time === "string") return time !== "" ? time : undefined;
+  return typeof time === "number" && Number.isFinite(time) ? time : undefined;
+}

@@ -1,0 +1,163 @@
+/**
+ * Filters (cli.md "Selecting and writing"): which runs and findings of a finished report are shown.
+ * A pure function of the report and the parsed filters, applied before any reporter, so every
+ * format shows the same selection; the summary counts what was selected and says what was hidden.
+ *
+ * - Run filters: `--run`, `--session`, `--agent`, `--since`/`--until` keep whole runs. A run matches
+ *   `--agent ID` when its agent id is ID (or a sub-agent of it, `ID/…`), or when ID names the kind
+ *   of agent that recorded it (`openclaw`, `claude-code`, `codex`, `gemini-cli`, `openhands`). When
+ *   no run matches, `--agent` selects nothing away: it is a what-if replay under ID's override.
+ * - `--since`/`--until` compare a run's start time (its first dated event); a run whose input dates
+ *   nothing cannot be placed in the window and is left out (the summary counts those apart).
+ * - Finding filters: `--tool`, `--detector` keep the findings that match; their runs stay.
+ * - `--top N` lists the N worst runs, worst first, after the others: the summary still counts every
+ *   selected run.
+ */
+import { LEVEL_RANK, type Finding, type LiveFinding, type LiveRun, type ReplayedRun, type RunReport } from "../core/findings.js";
+import type { FilterSummary, ReportFilters, ReportModel } from "../reporters/model.js";
+import { reportOfRuns } from "./report.js";
+
+export type { ReportFilters };
+
+/** The kind of agent that recorded an input of each format (agents.md; Gateway logs are OpenClaw's). */
+const AGENT_KIND: Readonly<Record<string, string>> = {
+  "openclaw-session": "openclaw",
+  "openclaw-trajectory": "openclaw",
+  "gateway-log": "openclaw",
+  "claude-code": "claude-code",
+  codex: "codex",
+  "gemini-cli": "gemini-cli",
+  openhands: "openhands",
+};
+
+export const AGENT_KINDS: readonly string[] = [...new Set(Object.values(AGENT_KIND))];
+
+export function hasFilters(filters: ReportFilters): boolean {
+  return Object.values(filters).some((value) => value !== undefined && (!Array.isArray(value) || value.length > 0));
+}
+
+type RunTest = (run: { readonly run: string | null; readonly session: string | null; readonly agent: string | null; readonly file: string; readonly startedAt?: string | null }) => boolean;
+
+type Files = ReadonlyArray<{ readonly file: string; readonly format: string }>;
+
+function agentTest(files: Files, agent: string): RunTest {
+  const formats = new Map(files.map((f) => [f.file, f.format]));
+  return (run) => run.agent === agent || (run.agent?.startsWith(`${agent}/`) ?? false) || AGENT_KIND[formats.get(run.file) ?? ""] === agent;
+}
+
+/** The run-level tests the filters ask for (an empty list keeps every run). */
+function runTests(files: Files, filters: ReportFilters, runs: readonly RunReport[]): { tests: RunTest[]; agentMatchedNoRun: boolean } {
+  const tests: RunTest[] = [];
+  const among = (values: readonly string[] | undefined, pick: (run: Parameters<RunTest>[0]) => string | null) => {
+    if (values === undefined || values.length === 0) return;
+    const wanted = new Set(values);
+    tests.push((run) => wanted.has(pick(run) ?? ""));
+  };
+  among(filters.run, (run) => run.run);
+  among(filters.session, (run) => run.session);
+  let agentMatchedNoRun = false;
+  if (filters.agent !== undefined) {
+    const test = agentTest(files, filters.agent);
+    if (runs.some(test)) tests.push(test);
+    else agentMatchedNoRun = true;
+  }
+  if (filters.since !== undefined || filters.until !== undefined) tests.push((run) => inWindow(run.startedAt ?? null, filters));
+  return { tests, agentMatchedNoRun };
+}
+
+/** The runs the run filters keep (`sweep`: it counts runs, not findings); `files` name each input's format. */
+export function selectRuns<R extends RunReport>(runs: readonly R[], filters: ReportFilters, files: Files): R[] {
+  const { tests } = runTests(files, filters, runs);
+  return runs.filter((run) => tests.every((test) => test(run)));
+}
+
+function inWindow(startedAt: string | null, { since, until }: ReportFilters): boolean {
+  if (startedAt === null) return false;
+  const at = Date.parse(startedAt);
+  return (since === undefined || at >= Date.parse(since)) && (until === undefined || at <= Date.parse(until));
+}
+
+function findingTest(filters: ReportFilters): (finding: Finding) => boolean {
+  const tools = filters.tool !== undefined && filters.tool.length > 0 ? new Set(filters.tool) : undefined;
+  const detectors = filters.detector !== undefined && filters.detector.length > 0 ? new Set<string>(filters.detector) : undefined;
+  return (finding) => (tools === undefined || tools.has(finding.tool)) && (detectors === undefined || detectors.has(finding.detector));
+}
+
+/** A run with only the findings that pass (the same object when all do). */
+function keepFindings<R extends RunReport>(run: R, keep: (finding: Finding) => boolean): R {
+  const findings = run.findings.filter(keep);
+  return findings.length === run.findings.length ? run : { ...run, findings };
+}
+
+/**
+ * Worst first: the highest level among its findings (abort, then critical, then warning), then the
+ * earlier first stop, then more findings; input order breaks ties.
+ */
+function worstFirst(runs: readonly RunReport[]): RunReport[] {
+  const key = (run: RunReport) => {
+    const top = Math.max(0, ...run.findings.map((f) => LEVEL_RANK[f.level]));
+    const stop = run.findings.find((f) => f.level !== "warning")?.call ?? Number.MAX_SAFE_INTEGER;
+    return { top, stop, count: run.findings.length };
+  };
+  return runs
+    .map((run, index) => ({ run, index, ...key(run) }))
+    .sort((a, b) => b.top - a.top || a.stop - b.stop || b.count - a.count || a.index - b.index)
+    .map(({ run }) => run);
+}
+
+const findingCount = (report: ReportModel) => report.summary.findings.total;
+
+/**
+ * The report as the filters select it (`selected`: what the summary counts and `--fail-on` judges)
+ * and as it is shown (`shown`: the `--top` runs of it, with the summary of the selection); the same
+ * report twice when no filter is given.
+ */
+export function filterReport(report: ReportModel, filters: ReportFilters): { readonly selected: ReportModel; readonly shown: ReportModel } {
+  if (!hasFilters(filters)) return { selected: report, shown: report };
+  const allRuns: RunReport[] = [...report.replayed, ...(report.live?.runs ?? [])];
+  const { tests, agentMatchedNoRun } = runTests(report.files, filters, allRuns);
+  const runKept = (run: Parameters<RunTest>[0]) => tests.every((test) => test(run));
+  const keep = findingTest(filters);
+  const replayed = report.replayed.filter(runKept).map((run) => keepFindings(run, keep));
+  const liveRuns = (report.live?.runs ?? []).filter(runKept).map((run) => keepFindings(run, keep));
+  const keptLive = new Set(liveRuns.map((run) => run.run));
+  // A finding logged outside any run has no run to select: it stays only while no run filter is given.
+  const liveFinding = (f: LiveFinding) => keep(f) && (f.run === null ? tests.length === 0 : keptLive.has(f.run));
+  const live = report.live && { runs: liveRuns, findings: report.live.findings.filter(liveFinding) };
+  const selected = reportOfRuns(report, replayed, live);
+
+  const undated = filters.since !== undefined || filters.until !== undefined ? allRuns.filter((run) => (run.startedAt ?? null) === null).length : 0;
+  const listed = filters.top !== undefined ? topRuns(selected, filters.top) : selected;
+  const summary: FilterSummary = {
+    by: filterWords(filters),
+    runsHidden: allRuns.length - selected.summary.runs,
+    runsUndated: undated,
+    findingsHidden: findingCount(report) - findingCount(selected),
+    ...(filters.top !== undefined ? { listed: { runs: listed.replayed.length + (listed.live?.runs.length ?? 0), of: selected.summary.runs } } : {}),
+    ...(agentMatchedNoRun ? { agentMatchedNoRun } : {}),
+  };
+  const withNote = { ...selected.summary, filtered: summary };
+  return { selected: { ...selected, summary: withNote }, shown: { ...listed, summary: withNote } };
+}
+
+/** `--top N`: the N worst runs, worst first (replayed and live runs ranked together). */
+function topRuns(report: ReportModel, top: number): ReportModel {
+  const chosen = new Set(worstFirst([...report.replayed, ...(report.live?.runs ?? [])]).slice(0, top));
+  const order = worstFirst([...chosen]);
+  const replayed = order.filter((run): run is ReplayedRun => run.source === undefined);
+  const liveRuns = order.filter((run): run is LiveRun => run.source === "log");
+  const liveIds = new Set(liveRuns.map((run) => run.run));
+  const live = report.live && { runs: liveRuns, findings: report.live.findings.filter((f) => f.run !== null && liveIds.has(f.run)) };
+  const listed = reportOfRuns(report, replayed, live);
+  return { ...listed, summary: report.summary };
+}
+
+/** The filters as given, for the summary (only those given). */
+function filterWords(filters: ReportFilters): FilterSummary["by"] {
+  const by: Record<string, unknown> = {};
+  for (const key of ["run", "session", "agent", "tool", "detector", "since", "until", "top"] as const) {
+    const value = filters[key];
+    if (value !== undefined && (!Array.isArray(value) || value.length > 0)) by[key] = value;
+  }
+  return by as FilterSummary["by"];
+}

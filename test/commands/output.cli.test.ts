@@ -1,0 +1,98 @@
+/**
+ * Where the report goes and in what colour: `-o/--output-file` (diagnostics stay on stderr), and
+ * `--color auto|always|never` with `--no-color`, NO_COLOR and FORCE_COLOR.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runMain } from "../helpers/cli.js";
+
+const ANSI = /\u001b\[/;
+const tmp = () => mkdtempSync(join(tmpdir(), "looplens-out-"));
+
+/** The CLI in-process with stdout as a terminal (so that "auto" means colour), NO_COLOR unset unless given. */
+const onTerminal = (args: string[], env: NodeJS.ProcessEnv = {}) => runMain(args, { stdoutIsTTY: true, env: { NO_COLOR: undefined, ...env } });
+
+describe("-o/--output-file", () => {
+  it("writes the report to the file, nothing to stdout; diagnostics stay on stderr", async () => {
+    const dir = tmp();
+    const input = join(dir, "bad.jsonl");
+    writeFileSync(input, `${readFileSync("fixtures/poll-loop.jsonl", "utf8")}{broken\n`);
+    const out = join(dir, "report.json");
+    const result = await runMain(["analyze", input, "-f", "json", "-o", out]);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(/bad\.jsonl:47: /);
+    const plain = await runMain(["analyze", input, "-f", "json"]);
+    expect(readFileSync(out, "utf8")).toBe(plain.stdout);
+  });
+
+  it("works for every command that writes a report", async () => {
+    const dir = tmp();
+    for (const [name, args] of [
+      ["events", ["events", "fixtures/ping-pong.jsonl"]],
+      ["sweep", ["sweep", "fixtures/ping-pong.jsonl", "--vary", "criticalThreshold=10,20", "-f", "ndjson"]],
+      ["config", ["config", "-f", "json"]],
+      ["check", ["check", "fixtures/ping-pong.jsonl", "-f", "ndjson"]],
+    ] as const) {
+      const file = join(dir, `${name}.out`);
+      const written = await runMain([...args, "--output-file", file]);
+      const printed = await runMain([...args]);
+      expect(written.stdout, name).toBe("");
+      expect(readFileSync(file, "utf8").replace(/"version": "[^"]*"/, ""), name).toBe(printed.stdout.replace(/"version": "[^"]*"/, ""));
+      expect(printed.stdout.length, name).toBeGreaterThan(0);
+    }
+  });
+
+  it("a file is no terminal: no colour unless --color always", async () => {
+    const dir = tmp();
+    await onTerminal(["analyze", "fixtures/poll-loop.jsonl", "-o", join(dir, "plain.txt")]);
+    expect(readFileSync(join(dir, "plain.txt"), "utf8")).not.toMatch(ANSI);
+    await onTerminal(["analyze", "fixtures/poll-loop.jsonl", "-o", join(dir, "colour.txt"), "--color", "always"]);
+    expect(readFileSync(join(dir, "colour.txt"), "utf8")).toMatch(ANSI);
+  });
+
+  it("an input named as the output is refused before it is emptied", async () => {
+    const input = join(tmp(), "events.jsonl");
+    writeFileSync(input, readFileSync("fixtures/ping-pong.jsonl"));
+    const result = await runMain(["events", input, "-o", input]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe(`looplens: --output-file ${input} is also an input: name another file (see looplens events --help)\n`);
+    expect(readFileSync(input, "utf8")).toBe(readFileSync("fixtures/ping-pong.jsonl", "utf8"));
+  });
+
+  it("a file that cannot be written is an error naming it (exit 2)", async () => {
+    const result = await runMain(["analyze", "fixtures/poll-loop.jsonl", "-o", join(tmp(), "no", "such", "dir.txt")]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^looplens: cannot write the report to .*dir\.txt: ENOENT\n$/);
+  });
+});
+
+describe("--color", () => {
+  const coloured = async (args: string[], env: NodeJS.ProcessEnv = {}) => ANSI.test((await onTerminal(["analyze", "fixtures/poll-loop.jsonl", ...args], env)).stdout);
+
+  it("auto (the default): colour on a terminal, none on a pipe", async () => {
+    expect(await coloured([])).toBe(true);
+    expect(await coloured(["--color", "auto"])).toBe(true);
+    expect(ANSI.test((await runMain(["analyze", "fixtures/poll-loop.jsonl"], { env: { NO_COLOR: "" } })).stdout)).toBe(false);
+  });
+
+  it("never and --no-color turn it off; NO_COLOR too, unless --color always", async () => {
+    expect(await coloured(["--color", "never"])).toBe(false);
+    expect(await coloured(["--no-color"])).toBe(false);
+    expect(await coloured([], { NO_COLOR: "1" })).toBe(false);
+    expect(await coloured(["--color", "always"], { NO_COLOR: "1" })).toBe(true);
+  });
+
+  it("FORCE_COLOR colours a pipe; --color never wins over it", async () => {
+    expect(ANSI.test((await runMain(["analyze", "fixtures/poll-loop.jsonl"], { env: { NO_COLOR: "", FORCE_COLOR: "1" } })).stdout)).toBe(true);
+    expect(ANSI.test((await runMain(["analyze", "fixtures/poll-loop.jsonl", "--color", "never"], { env: { NO_COLOR: "", FORCE_COLOR: "1" } })).stdout)).toBe(false);
+  });
+
+  it("a bad value names the choices and the command's help", async () => {
+    const result = await runMain(["analyze", "fixtures", "--color", "sometimes"]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("Allowed choices are auto, always, never. (see looplens analyze --help)");
+  });
+});
