@@ -3,7 +3,7 @@
  * `-o/--output-file FILE` puts the report in a file (diagnostics and progress stay on stderr), and
  * `--color auto|always|never` (with `--no-color`, NO_COLOR and FORCE_COLOR) decides the colour.
  */
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, existsSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
 import { UsageError } from "../pipeline/errors.js";
 import { Option, type Command } from "commander";
@@ -47,18 +47,26 @@ export async function withOutput(io: Io, options: OutputOptions, work: (io: Io) 
   const path = options.outputFile;
   // Opening the file empties it: an input named as the output would be gone before it is read.
   if (inputs.some((input) => input !== "-" && resolve(input) === resolve(path))) throw new UsageError(`--output-file ${path} is also an input: name another file`);
+  // Opened before the work, so that an unwritable path fails at once, not after a long analysis.
+  const existed = existsSync(path);
   let fd: number;
   try {
     fd = openSync(path, "w");
   } catch (error) {
     throw new InputError(`cannot write the report to ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+  let written = false;
   try {
     const write = (text: string) => {
       let buffer = Buffer.from(text);
+      written ||= buffer.length > 0;
       while (buffer.length > 0) buffer = buffer.subarray(writeSync(fd, buffer));
     };
     return await work({ ...io, stdout: write, stdoutIsTTY: false, columns: undefined });
+  } catch (error) {
+    // A command that failed before writing anything leaves no empty report file behind it.
+    if (!written && !existed) unlinkSync(path);
+    throw error;
   } finally {
     closeSync(fd);
   }

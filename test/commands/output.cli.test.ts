@@ -2,7 +2,7 @@
  * Where the report goes and in what colour: `-o/--output-file` (diagnostics stay on stderr), and
  * `--color auto|always|never` with `--no-color`, NO_COLOR and FORCE_COLOR.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -60,6 +60,18 @@ describe("-o/--output-file", () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toBe(`looplens: --output-file ${input} is also an input: name another file (see looplens events --help)\n`);
     expect(readFileSync(input, "utf8")).toBe(readFileSync("fixtures/ping-pong.jsonl", "utf8"));
+  });
+
+  it("a command that fails before writing leaves no empty report file; an existing file is kept", async () => {
+    const dir = tmp();
+    const out = join(dir, "report.json");
+    const missing = join(dir, "no-such-input.jsonl");
+    const failed = await runMain(["analyze", missing, "-f", "json", "-o", out]);
+    expect(failed.status).toBe(2);
+    expect(existsSync(out)).toBe(false);
+    writeFileSync(out, "old report\n");
+    expect((await runMain(["analyze", missing, "-f", "json", "-o", out])).status).toBe(2);
+    expect(existsSync(out)).toBe(true);
   });
 
   it("a file that cannot be written is an error naming it (exit 2)", async () => {
