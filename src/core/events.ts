@@ -47,7 +47,7 @@ export interface ToolCallEvent extends EventBase {
   readonly format?: string;
   /** Any JSON; `undefined` when the input had no `args` (which hashes differently from `null`). */
   readonly args?: unknown;
-  /** The form of the strings in `args` (byteText.ts): byte strings when the adapter parsed the line as latin1. Default text. */
+  /** The form of the strings in `args` (byteText.ts): byte strings when the adapter parsed the line as latin1. Read it with `formOf`. */
   readonly form?: StringForm;
 }
 
@@ -66,6 +66,16 @@ export interface ToolResultEvent extends EventBase {
   readonly unknownTool?: string;
   /** The form of the strings in `result` / `error` (as for a call's `args`). Identity fields (run, id, tool…) are always text. */
   readonly form?: StringForm;
+}
+
+/**
+ * The form of an event's strings: the one place it is decided, for the preparer (prepare.ts) and the
+ * previews. An event without `form` is text: canonical events read by `JSON.parse` of a decoded line
+ * (and every adapter that decodes its lines as UTF-8) hold text, and the adapters that parse latin1
+ * lines (io/jsonBytes.ts) always say "bytes" when they leave byte strings.
+ */
+export function formOf(event: { readonly form?: StringForm }): StringForm {
+  return event.form ?? "text";
 }
 
 export interface CompactionEvent extends EventBase {

@@ -6,15 +6,15 @@
  * The digest function is injected (xxhash in production) so that this module stays pure.
  */
 import { isPlainObject, own } from "./plainObject.js";
-import { fromBytes, toBytes, trimIn, type StringForm } from "./byteText.js";
+import { fromBytes, toBytes, trimIn, type ByteString, type InForm, type StringForm } from "./byteText.js";
 import { stableSerialize, wellFormed, type KeyFilter } from "./stableSerialize.js";
 
 /**
  * Maps a text to a short fixed-size digest of its UTF-8 bytes: a byte string's own bytes, a text's
  * UTF-8 encoding (see byteText.ts), so that both forms of the same text digest alike. Only equality
- * of digests matters.
+ * of digests matters. Under the literal form "bytes" the text must be a `ByteString`.
  */
-export type Digest = (text: string, form: StringForm) => string;
+export type Digest = <F extends StringForm>(text: InForm<F>, form: F) => string;
 
 export interface OutcomeHash {
   /** Absent for a loop veto or an absent result: such outcomes are never recorded. */
@@ -113,7 +113,7 @@ export function isOutboundSend(tool: string, args: unknown): boolean {
 const isNonBlank = (value: unknown, form: StringForm): value is string => typeof value === "string" && trimIn(form, value) !== "";
 
 /** update_plan reduced to its shape: rewording steps is not progress. */
-export function normalizePlan(value: unknown, form: StringForm = "text"): unknown {
+export function normalizePlan(value: unknown, form: StringForm): unknown {
   const obj = isPlainObject(value) ? value : {};
   const planValue = own(obj, "plan");
   const plan = Array.isArray(planValue) ? planValue : [];
@@ -140,7 +140,7 @@ function isMessageLike(obj: Record<string, unknown>): boolean {
 export const omitVolatile: KeyFilter = (obj, key) => VOLATILE_KEYS.has(key) || (key === "id" && isMessageLike(obj));
 
 /** Text of every `{type: string, text: string}` entry of `result.content`, joined and trimmed (in the result's form). */
-export function contentText(result: Record<string, unknown>, form: StringForm = "text"): string {
+export function contentText(result: Record<string, unknown>, form: StringForm): string {
   const content = own(result, "content");
   if (!Array.isArray(content)) return "";
   const texts: string[] = [];
@@ -154,16 +154,17 @@ export function contentText(result: Record<string, unknown>, form: StringForm = 
 }
 
 /** The text an error is hashed by, as the runtime renders thrown values: a byte string (lone surrogates dropped). */
-export function errorBytes(error: unknown, form: StringForm = "text"): string {
-  const bytes = (text: string) => (form === "bytes" ? text : toBytes(wellFormed(text)));
-  if (typeof error === "string") return error === "" ? "Error" : bytes(error);
-  if (typeof error === "number" || typeof error === "boolean") return String(error);
+export function errorBytes(error: unknown, form: StringForm): ByteString {
+  // A string of a "bytes" error is a byte string already.
+  const bytes = (text: string) => (form === "bytes" ? (text as ByteString) : toBytes(wellFormed(text)));
+  if (typeof error === "string") return bytes(error === "" ? "Error" : error);
+  if (typeof error === "number" || typeof error === "boolean") return toBytes(String(error));
   if (isPlainObject(error) && typeof own(error, "message") === "string") {
     // A recorded Error: an empty message falls back to its name, like `String(new Error(""))`.
     const message = own(error, "message") as string;
     if (message !== "") return bytes(message);
     const name = own(error, "name");
-    return typeof name === "string" && name !== "" ? bytes(name) : "Error";
+    return bytes(typeof name === "string" && name !== "" ? name : "Error");
   }
   return stableSerialize(error, undefined, undefined, form);
 }
@@ -181,12 +182,12 @@ export function isLoopVeto(details: Record<string, unknown>): boolean {
 }
 
 export interface Hashing {
-  /** `form`: the form of the strings in `args` (text unless the adapter left them as byte strings). */
-  argsHash(tool: string, args: unknown, form?: StringForm): string;
+  /** `form`: the form of the strings in `args` (the preparer decides it per event: prepare.ts). */
+  argsHash(tool: string, args: unknown, form: StringForm): string;
   /** `form`: the form of the strings in the outcome; `args` is what `argsForOutcome` kept of the call's. */
-  outcomeHash(tool: string, args: unknown, outcome: Outcome, form?: StringForm): OutcomeHash;
+  outcomeHash(tool: string, args: unknown, outcome: Outcome, form: StringForm): OutcomeHash;
   /** Newest generation only: the hash of the file a `write` call changes (generations.md §6 b). */
-  mutationTarget?(tool: string, args: unknown, form?: StringForm): string | undefined;
+  mutationTarget?(tool: string, args: unknown, form: StringForm): string | undefined;
 }
 
 /**
@@ -275,10 +276,10 @@ export function createHashing(digest: Digest): Hashing {
   };
 
   return {
-    argsHash(tool, args, form = "text") {
+    argsHash(tool, args, form) {
       return `${tool}:${hashValue(tool === "update_plan" ? normalizePlan(args, form) : args, form)}`;
     },
-    outcomeHash(tool, args, outcome, form = "text") {
+    outcomeHash(tool, args, outcome, form) {
       if (outcome.kind === "error") {
         const bytes = errorBytes(outcome.value, form);
         const unknownTool = unknownToolName(fromBytes(bytes));

@@ -4,7 +4,7 @@
  * Its output, a stream of `PreparedEvent`s, can be replayed under any number of configs without
  * hashing again (that is what makes `sweep` cheap).
  */
-import type { LoopEvent, ToolResultEvent } from "./events.js";
+import { formOf, type LoopEvent, type ToolResultEvent } from "./events.js";
 import { argsForOutcome, isKnownPoll, type Hashing, type OutcomeKind } from "./hashing.js";
 import type { Disposition as GenericDisposition } from "./disposition.js";
 import { PendingCalls, type PendingCall } from "./pendingCalls.js";
@@ -129,8 +129,9 @@ export class EventPreparer {
         // Another agent's tool is hashed under a name no OpenClaw rule knows (agents.md rule 1): the
         // generic rules apply to it whatever it is called.
         const hashTool = event.format === undefined ? event.tool : `${event.format}/${event.tool}`;
-        const argsHash = links.hashing.argsHash(hashTool, event.args, event.form);
-        const mutationTarget = links.hashing.mutationTarget?.(hashTool, event.args, event.form);
+        const form = formOf(event); // decided once here (events.ts): an event without `form` is text
+        const argsHash = links.hashing.argsHash(hashTool, event.args, form);
+        const mutationTarget = links.hashing.mutationTarget?.(hashTool, event.args, form);
         const call = ++links.calls;
         // Only what the outcome hash reads of the arguments (`argsForOutcome`) is kept, not the arguments.
         const pendingCall: PendingCall = { id: event.id, tool: event.tool, args: argsForOutcome(event.args), argsHash, call };
@@ -190,7 +191,7 @@ export class EventPreparer {
     }
     const outcome =
       event.error !== undefined ? ({ kind: "error", value: event.error } as const) : ({ kind: "result", value: event.result } as const);
-    const hashed = links!.hashing.outcomeHash(call.hashTool ?? call.tool, call.args, outcome, event.form);
+    const hashed = links!.hashing.outcomeHash(call.hashTool ?? call.tool, call.args, outcome, formOf(event));
     const prepared: Mutable<OutcomeEvent> = {
         type: "outcome",
         run: event.run,

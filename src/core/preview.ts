@@ -5,8 +5,8 @@
  * reads them. Every piece is bounded (a multi-megabyte argument or result costs no more than a short
  * one). The text is one line but not sanitized: reporters strip control characters when they print.
  */
-import { fromBytes, type StringForm } from "./byteText.js";
-import type { ToolCallEvent, ToolResultEvent } from "./events.js";
+import { fromBytes, type ByteString, type StringForm } from "./byteText.js";
+import { formOf, type ToolCallEvent, type ToolResultEvent } from "./events.js";
 import { isPlainObject, own } from "./plainObject.js";
 
 export interface FindingPreview {
@@ -50,12 +50,13 @@ export function oneLine(text: string, width: number): string {
   return end >= flat.length && head === text ? flat : `${flat.slice(0, end).trimEnd()}…`;
 }
 
-const textIn = (form: StringForm | undefined, value: string) => (form === "bytes" ? fromBytes(value.slice(0, READ_AHEAD * 4)) : value);
+// A string of a "bytes" value is a byte string (a cut one may end in a partial char: U+FFFD, in a preview).
+const textIn = (form: StringForm, value: string) => (form === "bytes" ? fromBytes(value.slice(0, READ_AHEAD * 4) as ByteString) : value);
 
 const isScalar = (value: unknown) => value === null || ["string", "number", "boolean"].includes(typeof value);
 
 /** A bare value when it reads as one word, quoted otherwise. */
-function valueText(value: unknown, form: StringForm | undefined): string {
+function valueText(value: unknown, form: StringForm): string {
   if (typeof value !== "string") return String(value);
   const text = oneLine(textIn(form, value), VALUE_WIDTH);
   return /^[^\s,=()"']+$/.test(text) ? text : `"${text.replace(/"/g, '\\"')}"`;
@@ -65,16 +66,17 @@ function valueText(value: unknown, form: StringForm | undefined): string {
 export function argsPreview(call: RawCall | undefined): string {
   const args = call?.args;
   if (args === undefined) return "";
-  if (!isPlainObject(args)) return isScalar(args) ? valueText(args, call!.form) : Array.isArray(args) ? `[${args.length} items]` : "";
+  const form = formOf(call!);
+  if (!isPlainObject(args)) return isScalar(args) ? valueText(args, form) : Array.isArray(args) ? `[${args.length} items]` : "";
   const keys = Object.keys(args);
   const scalar = keys.filter((key) => isScalar(own(args, key)));
   const telling = TELLING_KEYS.filter((key) => scalar.includes(key));
   const rest = scalar.filter((key) => !TELLING_KEYS.includes(key));
   const chosen = [...telling, ...rest].slice(0, MAX_KEYS);
-  const name = (key: string) => oneLine(textIn(call!.form, key), KEY_WIDTH);
+  const name = (key: string) => oneLine(textIn(form, key), KEY_WIDTH);
   if (chosen.length === 0) return keys.slice(0, MAX_KEYS).map((key) => `${name(key)}=…`).join(", ") + (keys.length > MAX_KEYS ? ", …" : "");
   const more = keys.length > chosen.length ? ", …" : "";
-  return chosen.map((key) => `${name(key)}=${valueText(own(args, key), call!.form)}`).join(", ") + more;
+  return chosen.map((key) => `${name(key)}=${valueText(own(args, key), form)}`).join(", ") + more;
 }
 
 /** At most `budget` characters of JSON for `value` (a result without text), without serializing all of it. */
@@ -123,15 +125,16 @@ function firstContentText(result: Record<string, unknown>): string | undefined {
 function outcomeText(outcome: RawOutcome): string | undefined {
   const value = outcome.error !== undefined ? outcome.error : outcome.result;
   if (value === undefined) return undefined;
-  if (typeof value === "string") return textIn(outcome.form, value);
+  const form = formOf(outcome);
+  if (typeof value === "string") return textIn(form, value);
   if (!isPlainObject(value)) return compactJson(value, READ_AHEAD);
   const message = own(value, "message");
-  if (outcome.error !== undefined && typeof message === "string") return textIn(outcome.form, message);
+  if (outcome.error !== undefined && typeof message === "string") return textIn(form, message);
   const text = firstContentText(value);
-  if (text !== undefined) return textIn(outcome.form, text);
+  if (text !== undefined) return textIn(form, text);
   const details = own(value, "details");
   const status = isPlainObject(details) ? own(details, "status") : undefined;
-  if (typeof status === "string") return textIn(outcome.form, status);
+  if (typeof status === "string") return textIn(form, status);
   return compactJson(value, READ_AHEAD);
 }
 

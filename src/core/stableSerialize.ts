@@ -15,14 +15,14 @@
  * The fast path recurses; input nested deeper than MAX_RECURSION (50 000-deep arguments exist in the
  * wild) is redone by an explicit-stack walk so that no input can overflow the call stack.
  */
-import { isAscii, toBytes, type StringForm } from "./byteText.js";
+import { isAscii, toBytes, type ByteString, type InForm, type StringForm } from "./byteText.js";
 
 const MAX_RECURSION = 800;
 const UNDEFINED_TOKEN = "~";
 export const LONG_TEXT = 256;
 
-/** Digest of a long string (well-formed text, or a byte string), for `stableSerialize`'s `longText`. */
-export type LongText = (text: string, form: StringForm) => string;
+/** Digest of a long string (well-formed text, or a `ByteString` under "bytes"), for `stableSerialize`'s `longText`. */
+export type LongText = <F extends StringForm>(text: InForm<F>, form: F) => string;
 
 class TooDeep extends Error {}
 
@@ -56,7 +56,8 @@ function policyToken(raw: string, form: StringForm, longText: LongText | undefin
 function stringToken(value: string, form: StringForm, longText: LongText | undefined): string {
   // A text is never shorter in UTF-8 bytes than in chars: one that long needs no encoding to tell.
   if (form === "bytes" || isAscii(value)) {
-    return longText !== undefined && value.length > LONG_TEXT ? `#${JSON.stringify(longText(value, "bytes"))}` : JSON.stringify(value);
+    // A string of a "bytes" value, or an ASCII text (its own byte string).
+    return longText !== undefined && value.length > LONG_TEXT ? `#${JSON.stringify(longText(value as ByteString, "bytes"))}` : JSON.stringify(value);
   }
   const clean = wellFormed(value);
   if (longText !== undefined && clean.length > LONG_TEXT) return `#${JSON.stringify(longText(clean, "text"))}`;
@@ -187,12 +188,16 @@ function iterative(root: unknown, omit: KeyFilter | undefined, form: StringForm,
   return parts.join("");
 }
 
-export function stableSerialize(value: unknown, omit?: KeyFilter, longText?: LongText, form: StringForm = "text", policy?: StringPolicy): string {
-  if (value === null || typeof value !== "object") return scalar(value, form, longText, policy);
+/**
+ * The serialization of `value`, whose strings are in `form`. A byte string: every token is ASCII
+ * (JSON punctuation, numbers, digests) or a string already turned into bytes.
+ */
+export function stableSerialize(value: unknown, omit: KeyFilter | undefined, longText: LongText | undefined, form: StringForm, policy?: StringPolicy): ByteString {
+  if (value === null || typeof value !== "object") return scalar(value, form, longText, policy) as ByteString;
   try {
-    return recursive(value, 0, omit, form, longText, policy);
+    return recursive(value, 0, omit, form, longText, policy) as ByteString;
   } catch (error) {
-    if (error instanceof TooDeep || error instanceof RangeError) return iterative(value, omit, form, longText, policy);
+    if (error instanceof TooDeep || error instanceof RangeError) return iterative(value, omit, form, longText, policy) as ByteString;
     throw error;
   }
 }

@@ -5,7 +5,7 @@
  */
 import { LineTally } from "../adapters/adapter.js";
 import { expandUnits } from "../adapters/discovery.js";
-import type { LoopEvent } from "../core/events.js";
+import { formOf, type LoopEvent } from "../core/events.js";
 import type { ReplayedFinding } from "../core/findings.js";
 import type { Digest } from "../core/hashing.js";
 import type { PreparedEvent } from "../core/prepare.js";
@@ -79,7 +79,7 @@ function explained1(traced: TracedFinding, previews: ReadonlyMap<string, CallPre
 
 /** The calls' previews, by run and call number (an outcome adds its preview to its call's). */
 function notePreview(previews: Map<string, { args: string; outcome?: string }>, prepared: PreparedEvent, event: LoopEvent): void {
-  if (prepared.type === "call" && event.type === "tool_call") previews.set(key(prepared.run, prepared.call), { args: argsPreview(event.args, event.form) });
+  if (prepared.type === "call" && event.type === "tool_call") previews.set(key(prepared.run, prepared.call), { args: argsPreview(event.args, formOf(event)) });
   if (prepared.type === "outcome" && event.type === "tool_result") {
     const preview = previews.get(key(prepared.run, prepared.call));
     if (preview) preview.outcome = outcomePreview(event);

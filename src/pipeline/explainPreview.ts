@@ -6,7 +6,7 @@
  */
 import { textOf, type StringForm } from "../core/byteText.js";
 import { contentText } from "../core/hashing.js";
-import type { ToolResultEvent } from "../core/events.js";
+import { formOf, type ToolResultEvent } from "../core/events.js";
 import { isPlainObject } from "../core/plainObject.js";
 
 export const PREVIEW_CHARS = 80;
@@ -27,7 +27,7 @@ function valueText(value: unknown, form: StringForm): string {
 }
 
 /** `key=value key=value` for an object, the value itself otherwise; `(no arguments)` when absent. */
-export function argsPreview(args: unknown, form: StringForm = "text"): string {
+export function argsPreview(args: unknown, form: StringForm): string {
   if (args === undefined) return "(no arguments)";
   if (!isPlainObject(args)) return cut(valueText(args, form));
   let text = "";
@@ -40,7 +40,7 @@ export function argsPreview(args: unknown, form: StringForm = "text"): string {
 
 /** The outcome's first text (or `error: …`), cut. */
 export function outcomePreview(event: ToolResultEvent): string {
-  const form = event.form ?? "text";
+  const form = formOf(event);
   if (event.error !== undefined) return cut(`error: ${valueText(event.error, form)}`);
   const result = event.result;
   if (result === undefined) return "(no result)";

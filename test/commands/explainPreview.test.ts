@@ -7,17 +7,17 @@ const result = (fields: Record<string, unknown>) => ({ type: "tool_result" as co
 
 describe("argsPreview", () => {
   it("writes an object as key=value pairs, strings bare, other values as JSON", () => {
-    expect(argsPreview({ action: "poll", sessionId: "p9", n: 3, flags: ["a"] })).toBe('action=poll sessionId=p9 n=3 flags=["a"]');
-    expect(argsPreview(undefined)).toBe("(no arguments)");
-    expect(argsPreview({})).toBe("{}");
-    expect(argsPreview("just text")).toBe("just text");
+    expect(argsPreview({ action: "poll", sessionId: "p9", n: 3, flags: ["a"] }, "text")).toBe('action=poll sessionId=p9 n=3 flags=["a"]');
+    expect(argsPreview(undefined, "text")).toBe("(no arguments)");
+    expect(argsPreview({}, "text")).toBe("{}");
+    expect(argsPreview("just text", "text")).toBe("just text");
   });
 
   it("cuts long or multi-line arguments to one short line, whatever their size", () => {
-    const preview = argsPreview({ command: `echo ${"x".repeat(5_000_000)}\nsecond line` });
+    const preview = argsPreview({ command: `echo ${"x".repeat(5_000_000)}\nsecond line` }, "text");
     expect(preview.length).toBeLessThanOrEqual(PREVIEW_CHARS);
     expect(preview.endsWith("…")).toBe(true);
-    expect(argsPreview({ a: "one\n  two" })).toBe("a=one two");
+    expect(argsPreview({ a: "one\n  two" }, "text")).toBe("a=one two");
   });
 
   it("decodes byte strings (arguments the adapter kept as bytes)", () => {

@@ -5,8 +5,9 @@
  */
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { fromBytes, toBytes, trimBytes } from "../../src/core/byteText.js";
-import { createHashing, type Hashing, type Outcome } from "../../src/core/hashing.js";
+import { fromBytes, toBytes, trimBytes, type ByteString } from "../../src/core/byteText.js";
+import { createHashing, errorBytes, type Hashing, type Outcome } from "../../src/core/hashing.js";
+import { stableSerialize } from "../../src/core/stableSerialize.js";
 import { loadXxhashDigest } from "../../src/core/xxhashDigest.js";
 
 /** Every whitespace char `trim()` removes, and a few it keeps. */
@@ -49,6 +50,29 @@ describe("trimBytes", () => {
 
   it("round-trips through fromBytes", () => {
     fc.assert(fc.property(text, (t) => fromBytes(toBytes(t)) === t));
+  });
+});
+
+describe("the ByteString brand", () => {
+  it("is a type only: a byte string is the plain string at run time", () => {
+    const bytes: ByteString = toBytes("é");
+    expect(typeof bytes).toBe("string");
+    expect(bytes).toBe("\u00c3\u00a9");
+  });
+
+  // The @ts-expect-error lines are the test of the brand: `tsc -p tsconfig.test.json` fails when one is not an error.
+  it("makes a plain text where a byte string is required a compile error", async () => {
+    const digest = await loadXxhashDigest();
+    // @ts-expect-error a text is not a byte string
+    expect(fromBytes("plain")).toBe("plain");
+    // @ts-expect-error the digest's "bytes" form takes a ByteString
+    expect(digest("plain", "bytes")).toBe(digest(toBytes("plain"), "bytes"));
+    // @ts-expect-error trimBytes takes a ByteString
+    expect(trimBytes(" plain ")).toBe("plain");
+    // What produces bytes is typed so: serializations and error texts feed the "bytes" digest as they are.
+    const serialized: ByteString = stableSerialize({ k: "é" }, undefined, undefined, "text");
+    expect(digest(serialized, "bytes")).toBe(digest(stableSerialize({ k: toBytes("é") }, undefined, undefined, "bytes"), "bytes"));
+    expect(fromBytes(errorBytes({ message: "é" }, "text"))).toBe("é");
   });
 });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { errorBytes as errorText, unknownToolName } from "../../src/core/hashing.js";
 import { hashing } from "../helpers/replay.js";
 
-const failure = (value: unknown, tool = "read") => hashing.outcomeHash(tool, {}, { kind: "error", value });
+const failure = (value: unknown, tool = "read") => hashing.outcomeHash(tool, {}, { kind: "error", value }, "text");
 const errorHash = (value: unknown) => failure(value).resultHash;
 
 describe("error hash", () => {
@@ -11,25 +11,25 @@ describe("error hash", () => {
     expect(errorHash("boom")).toMatch(/^error:/);
     expect(errorHash("boom")).toBe(errorHash("boom"));
     expect(errorHash("boom")).not.toBe(errorHash("bang"));
-    const asResult = hashing.outcomeHash("read", {}, { kind: "result", value: "boom" }).resultHash;
+    const asResult = hashing.outcomeHash("read", {}, { kind: "result", value: "boom" }, "text").resultHash;
     expect(errorHash("boom")).not.toBe(asResult);
   });
 
   it("hashes an Error-like object by its message", () => {
     expect(errorHash({ message: "boom" })).toBe(errorHash("boom"));
     expect(errorHash({ name: "TypeError", message: "boom", stack: "TypeError: boom\n    at x" })).toBe(errorHash("boom"));
-    expect(errorText({ message: "boom", code: "E1" })).toBe("boom");
+    expect(errorText({ message: "boom", code: "E1" }, "text")).toBe("boom");
   });
 
   it("hashes an empty string like `Error` (the name of new Error(''))", () => {
-    expect(errorText("")).toBe("Error");
+    expect(errorText("", "text")).toBe("Error");
     expect(errorHash("")).toBe(errorHash("Error"));
     expect(errorHash("")).not.toBe(errorHash(" "));
   });
 
   it("renders numbers and booleans as text", () => {
-    expect(errorText(404)).toBe("404");
-    expect(errorText(false)).toBe("false");
+    expect(errorText(404, "text")).toBe("404");
+    expect(errorText(false, "text")).toBe("false");
     expect(errorHash(404)).toBe(errorHash("404"));
     expect(errorHash(true)).toBe(errorHash("true"));
     expect(errorHash(1)).toBe(errorHash(JSON.parse("1.0")));
@@ -86,8 +86,8 @@ describe("unknown tool name", () => {
   });
 
   it("is read only from errors, never from results", () => {
-    const outcome = hashing.outcomeHash("browser", {}, { kind: "result", value: { content: [{ type: "text", text: "Unknown tool: browser" }] } });
+    const outcome = hashing.outcomeHash("browser", {}, { kind: "result", value: { content: [{ type: "text", text: "Unknown tool: browser" }] } }, "text");
     expect(outcome.unknownTool).toBeUndefined();
-    expect(hashing.outcomeHash("browser", {}, { kind: "result", value: "Unknown tool: browser" }).unknownTool).toBeUndefined();
+    expect(hashing.outcomeHash("browser", {}, { kind: "result", value: "Unknown tool: browser" }, "text").unknownTool).toBeUndefined();
   });
 });

@@ -4,7 +4,7 @@ import { isKnownPoll } from "../../src/core/hashing.js";
 import { hashing } from "../helpers/replay.js";
 
 const resultHash = (tool: string, args: unknown, details: unknown, text = "") =>
-  hashing.outcomeHash(tool, args, { kind: "result", value: { content: [{ type: "text", text }], details } }).resultHash;
+  hashing.outcomeHash(tool, args, { kind: "result", value: { content: [{ type: "text", text }], details } }, "text").resultHash;
 const exec = (details: Record<string, unknown>, text = "") => resultHash("exec", { command: "make" }, details, text);
 
 describe("exec", () => {

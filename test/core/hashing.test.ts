@@ -5,9 +5,9 @@
 import { describe, expect, it } from "vitest";
 import { hashing } from "../helpers/replay.js";
 
-const argsHash = (tool: string, args: unknown) => hashing.argsHash(tool, args);
+const argsHash = (tool: string, args: unknown) => hashing.argsHash(tool, args, "text");
 const resultHash = (tool: string, value: unknown, args: unknown = {}) =>
-  hashing.outcomeHash(tool, args, { kind: "result", value }).resultHash;
+  hashing.outcomeHash(tool, args, { kind: "result", value }, "text").resultHash;
 const content = (...texts: string[]) => texts.map((text) => ({ type: "text", text }));
 
 describe("args hash", () => {
@@ -80,7 +80,7 @@ describe("results that are not plain objects", () => {
   it("a null result is hashed; only an absent result has no hash", () => {
     expect(resultHash("read", null)).toEqual(expect.any(String));
     expect(resultHash("read", null)).not.toBe(resultHash("read", "null"));
-    expect(hashing.outcomeHash("read", {}, { kind: "result", value: undefined })).toEqual({});
+    expect(hashing.outcomeHash("read", {}, { kind: "result", value: undefined }, "text")).toEqual({});
   });
 });
 
@@ -89,7 +89,7 @@ describe("the loop detector's own veto", () => {
 
   it("has no hash, whatever the tool", () => {
     for (const tool of ["read", "exec", "process", "message"]) {
-      expect(hashing.outcomeHash(tool, { action: "poll" }, { kind: "result", value: veto })).toEqual({ veto: true });
+      expect(hashing.outcomeHash(tool, { action: "poll" }, { kind: "result", value: veto }, "text")).toEqual({ veto: true });
     }
   });
 

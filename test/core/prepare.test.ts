@@ -29,7 +29,7 @@ describe("calls", () => {
       call("r1", "c2", "command_status", {}),
     ]).map((d) => (d.used ? d.prepared : undefined));
     expect(prepared).toEqual([
-      expect.objectContaining({ type: "call", run: "r1", call: 1, tool: "read", argsHash: hashing.argsHash("read", { path: "a" }), knownPoll: false, callId: "c1" }),
+      expect.objectContaining({ type: "call", run: "r1", call: 1, tool: "read", argsHash: hashing.argsHash("read", { path: "a" }, "text"), knownPoll: false, callId: "c1" }),
       expect.objectContaining({ type: "call", run: "r2", call: 1, knownPoll: true }),
       expect.objectContaining({ type: "call", run: "r1", call: 2, knownPoll: true }),
     ]);
@@ -45,8 +45,8 @@ describe("linking results to calls", () => {
       result("r", "c2", "read", "B"),
     ]);
     expect(linked.map((o) => [o.call, o.callId, o.argsHash])).toEqual([
-      [1, "c1", hashing.argsHash("read", { path: "a" })],
-      [2, "c2", hashing.argsHash("read", { path: "b" })],
+      [1, "c1", hashing.argsHash("read", { path: "a" }, "text")],
+      [2, "c2", hashing.argsHash("read", { path: "b" }, "text")],
     ]);
   });
 
@@ -59,8 +59,8 @@ describe("linking results to calls", () => {
       noId(result("r", "", "read", "second")),
     ]);
     expect(linked.map((o) => [o.call, o.tool, o.argsHash])).toEqual([
-      [2, "read", hashing.argsHash("read", { path: "b" })],
-      [1, "read", hashing.argsHash("read", { path: "a" })],
+      [2, "read", hashing.argsHash("read", { path: "b" }, "text")],
+      [1, "read", hashing.argsHash("read", { path: "a" }, "text")],
     ]);
   });
 
@@ -82,7 +82,7 @@ describe("linking results to calls", () => {
       { type: "tool_result", run: "r", id: "p2", result: details(2) },
     ]);
     expect(poll1!.resultHash).toBe(poll2!.resultHash);
-    expect(poll1!.resultHash).toBe(hashing.outcomeHash("process", { action: "poll" }, { kind: "result", value: details(1) }).resultHash);
+    expect(poll1!.resultHash).toBe(hashing.outcomeHash("process", { action: "poll" }, { kind: "result", value: details(1) }, "text").resultHash);
   });
 
   it("matches only calls of the same run, each at most once", () => {

@@ -12,7 +12,7 @@ const VOLATILE_KEYS = [
 
 const sendArgs = { action: "send", to: "telegram:1", text: "hi" };
 const resultHash = (details: unknown, tool = "message", args: unknown = sendArgs, text = "sent") =>
-  hashing.outcomeHash(tool, args, { kind: "result", value: { content: [{ type: "text", text }], details } }).resultHash;
+  hashing.outcomeHash(tool, args, { kind: "result", value: { content: [{ type: "text", text }], details } }, "text").resultHash;
 
 describe("which calls are outbound sends", () => {
   it("sessions_send always", () => {
@@ -97,6 +97,6 @@ describe("send result hash", () => {
   });
 
   it("leaves the args hash of a send alone", () => {
-    expect(hashing.argsHash("message", { ...sendArgs, idempotencyKey: "a" })).not.toBe(hashing.argsHash("message", { ...sendArgs, idempotencyKey: "b" }));
+    expect(hashing.argsHash("message", { ...sendArgs, idempotencyKey: "a" }, "text")).not.toBe(hashing.argsHash("message", { ...sendArgs, idempotencyKey: "b" }, "text"));
   });
 });

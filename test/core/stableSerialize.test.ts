@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { stableSerialize } from "../../src/core/stableSerialize.js";
 import { hashing } from "../helpers/replay.js";
 
-const argsHash = (args: unknown) => hashing.argsHash("tool", args);
+const argsHash = (args: unknown) => hashing.argsHash("tool", args, "text");
 
 /** `depth` objects nested under key `k`, around `leaf`. */
 function nest(depth: number, leaf: unknown, wrap: (inner: unknown) => unknown = (inner) => ({ k: inner })): unknown {
@@ -29,8 +29,8 @@ describe("undefined and null", () => {
   });
 
   it("an undefined value differs from null", () => {
-    expect(stableSerialize({ a: undefined })).not.toBe(stableSerialize({ a: null }));
-    expect(stableSerialize([undefined])).not.toBe(stableSerialize([null]));
+    expect(stableSerialize({ a: undefined }, undefined, undefined, "text")).not.toBe(stableSerialize({ a: null }, undefined, undefined, "text"));
+    expect(stableSerialize([undefined], undefined, undefined, "text")).not.toBe(stableSerialize([null], undefined, undefined, "text"));
   });
 });
 
@@ -51,14 +51,14 @@ describe("key order", () => {
   it("is irrelevant at every depth (property)", () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.integer(), (value, seed) => {
-        expect(stableSerialize(reorderKeys(value, seed))).toBe(stableSerialize(value));
+        expect(stableSerialize(reorderKeys(value, seed), undefined, undefined, "text")).toBe(stableSerialize(value, undefined, undefined, "text"));
       }),
       { numRuns: 200 },
     );
   });
 
   it("sorts keys by UTF-16 code units, like Array.prototype.sort", () => {
-    expect(stableSerialize({ b: 1, a: 2, B: 3, "10": 4, "9": 5 })).toBe('{"10":4,"9":5,"B":3,"a":2,"b":1}');
+    expect(stableSerialize({ b: 1, a: 2, B: 3, "10": 4, "9": 5 }, undefined, undefined, "text")).toBe('{"10":4,"9":5,"B":3,"a":2,"b":1}');
   });
 });
 
@@ -84,16 +84,16 @@ describe("deep nesting", () => {
   it("deep values serialize exactly as shallow ones would (the explicit-stack path matches)", () => {
     const inner = { z: [1, "two", null, { y: "\uD800x", b: [true] }], a: {} };
     const depth = 5_000;
-    const expected = '{"k":'.repeat(depth) + stableSerialize(inner) + "}".repeat(depth);
-    expect(stableSerialize(nest(depth, inner))).toBe(expected);
+    const expected = '{"k":'.repeat(depth) + stableSerialize(inner, undefined, undefined, "text") + "}".repeat(depth);
+    expect(stableSerialize(nest(depth, inner), undefined, undefined, "text")).toBe(expected);
   });
 
   it("deep results hash too, and a send's volatile keys are dropped even deep down", () => {
     const details = (id: string) => nest(10_000, { messageId: id, ok: true });
     const hash = (id: string) =>
-      hashing.outcomeHash("message", { action: "send" }, { kind: "result", value: { details: details(id) } }).resultHash;
+      hashing.outcomeHash("message", { action: "send" }, { kind: "result", value: { details: details(id) } }, "text").resultHash;
     expect(hash("m-1")).toBe(hash("m-2"));
-    const error = (leaf: string) => hashing.outcomeHash("read", {}, { kind: "error", value: nest(10_000, leaf) }).resultHash;
+    const error = (leaf: string) => hashing.outcomeHash("read", {}, { kind: "error", value: nest(10_000, leaf) }, "text").resultHash;
     expect(error("a")).not.toBe(error("b"));
   });
 });

@@ -105,15 +105,15 @@ describe("50 000-deep nesting", () => {
   it("stableSerialize writes it without recursion, the same text the recursive writer gives", () => {
     let value: unknown = 1;
     for (let i = 0; i < DEPTH; i++) value = { a: value };
-    expect(stableSerialize(value)).toBe(deepObject("1"));
+    expect(stableSerialize(value, undefined, undefined, "text")).toBe(deepObject("1"));
     // Past 800 levels the explicit-stack writer takes over: wrapping any value 1000 deep must give
     // exactly the wrapper around the value's own (recursively written) text.
     fc.assert(
       fc.property(fc.jsonValue(), (inner) => {
         let wrapped: unknown = inner;
         for (let i = 0; i < 1000; i++) wrapped = i % 2 ? [wrapped] : { k: wrapped };
-        const ownText = stableSerialize(inner);
-        expect(stableSerialize(wrapped)).toBe(`${'[{"k":'.repeat(500)}${ownText}${"}]".repeat(500)}`);
+        const ownText = stableSerialize(inner, undefined, undefined, "text");
+        expect(stableSerialize(wrapped, undefined, undefined, "text")).toBe(`${'[{"k":'.repeat(500)}${ownText}${"}]".repeat(500)}`);
       }),
       { numRuns: 100 },
     );

@@ -139,7 +139,7 @@ class LineMetaOf implements LineMeta {
 const lineMeta = (entry: Record<string, unknown>, form: StringForm): LineMeta => new LineMetaOf(entry, form);
 
 /** The line classified; `entry` is a parsed JSON object whose strings are in `form`. */
-export function classifyClaudeLine(entry: Record<string, unknown>, form: StringForm = "text"): ClaudeLine {
+export function classifyClaudeLine(entry: Record<string, unknown>, form: StringForm): ClaudeLine {
   const rawType = own(entry, "type");
   if (typeof rawType !== "string") return { kind: "bad", reason: 'entry without a "type"' };
   const type = textOf(form, rawType);

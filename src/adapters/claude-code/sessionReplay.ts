@@ -71,7 +71,7 @@ export class SessionReplay {
    * then starts a new group, since no call of the group is held back (it holds calls only until the
    * results before them came).
    */
-  calls(line: number, group: string, calls: ReadonlyArray<{ id: string | undefined; tool: string; args: unknown }>, form: StringForm = "text"): void {
+  calls(line: number, group: string, calls: ReadonlyArray<{ id: string | undefined; tool: string; args: unknown }>, form: StringForm): void {
     if (this.group?.key !== group || this.group.answered === this.group.calls) {
       const generation = this.group?.key === group ? this.group.generation + 1 : 0;
       this.group = { key: group, seqKey: `${group}\u0000${generation}`, calls: 0, answered: 0, generation };
@@ -99,7 +99,9 @@ export class SessionReplay {
     const call = index >= 0 ? this.pending.splice(index, 1)[0]! : undefined;
     if (call === undefined && id === undefined) return false;
     if (call !== undefined && this.group !== undefined && call.group === this.group.seqKey) this.group.answered++;
-    const result: ClaudeResult = { line, id, tool: call?.tool, outcome: outcomeFields(outcome), claudeOutcome: outcome };
+    // outcomeOf marks a result whose strings stayed bytes; an error is always text.
+    const form: StringForm = "result" in outcome && outcome.form === "bytes" ? "bytes" : "text";
+    const result: ClaudeResult = { line, id, tool: call?.tool, outcome: outcomeFields(outcome), claudeOutcome: outcome, form };
     if (!this.sequencer.result(result)) this.emitResult(result);
     return true;
   }

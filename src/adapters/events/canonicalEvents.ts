@@ -29,7 +29,7 @@ export function runNameForFile(file: string): string {
 }
 
 /** Canonical events trim their ids (shared/ids.ts). */
-const idText = (value: unknown, form: StringForm = "text") => sharedIdText(value, form, "trim");
+const idText = (value: unknown, form: StringForm) => sharedIdText(value, form, "trim");
 
 function optionalString(value: unknown, form: StringForm): string | undefined {
   return typeof value === "string" && value !== "" ? textOf(form, value) : undefined;
@@ -42,7 +42,7 @@ type Parsed = { ok: true; event: LoopEvent | LiveEvent; notice?: string } | { ok
  * input), so that a printed stream analyses with the findings at the original transcript's lines;
  * else this line of this file. A location is a pair: one without the other is not used.
  */
-export function recordedOrigin(value: Record<string, unknown>, file: string, line: number, form: StringForm = "text"): { file: string; line: number; notice?: string } {
+export function recordedOrigin(value: Record<string, unknown>, file: string, line: number, form: StringForm): { file: string; line: number; notice?: string } {
   const recordedFile = own(value, "file");
   const recordedLine = own(value, "line");
   if (recordedFile === undefined && recordedLine === undefined) return { file, line };
@@ -57,7 +57,7 @@ export function recordedOrigin(value: Record<string, unknown>, file: string, lin
  * `form`: the form of the line's strings (jsonBytes.ts); `args`, `result` and `error` keep it, the
  * rest becomes text. Live events must be given as text.
  */
-export function toEvent(value: unknown, file: string, line: number, fallbackRun: string | undefined, form: StringForm = "text"): Parsed {
+export function toEvent(value: unknown, file: string, line: number, fallbackRun: string | undefined, form: StringForm): Parsed {
   if (!isPlainObject(value)) return { ok: false, reason: "not a JSON object" };
   const rawType = own(value, "type");
   if (typeof rawType !== "string") return { ok: false, reason: rawType === undefined ? 'missing "type"' : '"type" is not a string' };
@@ -144,7 +144,7 @@ async function hasRunIds(source: LineSource): Promise<boolean> {
       if (problem?.tooLong === undefined && !isBlank(text) && text.length <= MAX_SAMPLE_LINE) {
         const parsed = parseJsonLine(text, true);
         const value = parsed.ok ? parsed.value : undefined;
-        found = isPlainObject(value) && EVENT_TYPES.has(own(value, "type") as string) && idText(own(value, "run")) !== undefined;
+        found = isPlainObject(value) && EVENT_TYPES.has(own(value, "type") as string) && idText(own(value, "run"), "text") !== undefined;
       }
       return !found && line < RUN_SCAN_LINES;
     },

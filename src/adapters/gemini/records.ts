@@ -9,6 +9,7 @@
  *   is compressed or tool outputs masked);
  * - `{"$rewindTo": "<message id>"}`: the user rewound the conversation to before that message.
  * The legacy `.json` file is one object holding the metadata and a `messages` array: a `document`.
+ * Both are parsed from decoded text: every string read from them is in form "text".
  */
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { idText } from "../openclaw/messages.js";
@@ -36,7 +37,7 @@ export function isMetadata(value: Record<string, unknown>): boolean {
 
 /** What one parsed JSON object of the file is. */
 export function classifyRecord(value: Record<string, unknown>): GeminiRecord {
-  if (hasOwn(value, "$rewindTo")) return { kind: "rewind", target: idText(own(value, "$rewindTo")) };
+  if (hasOwn(value, "$rewindTo")) return { kind: "rewind", target: idText(own(value, "$rewindTo"), "text") };
   if (hasOwn(value, "$set")) {
     const fields = own(value, "$set");
     return isPlainObject(fields) ? { kind: "set", fields } : { kind: "unknown", reason: '"$set" is not an object' };
@@ -46,7 +47,7 @@ export function classifyRecord(value: Record<string, unknown>): GeminiRecord {
     return Array.isArray(messages) ? { kind: "document", value, messages } : { kind: "metadata", value };
   }
   const type = own(value, "type");
-  if (typeof type === "string" && type !== "") return { kind: "message", id: idText(own(value, "id")), type, value };
+  if (typeof type === "string" && type !== "") return { kind: "message", id: idText(own(value, "id"), "text"), type, value };
   return { kind: "unknown", reason: hasOwn(value, "type") ? 'message record whose "type" is not a string' : "not a Gemini CLI record (no type, $set, $rewindTo or sessionId)" };
 }
 
@@ -69,7 +70,7 @@ export function toolCallsOf(message: Record<string, unknown>): { calls: GeminiCa
   list.forEach((record, index) => {
     const name = isPlainObject(record) ? own(record, "name") : undefined;
     if (!isPlainObject(record) || typeof name !== "string" || name.trim() === "") return void unnamed++;
-    calls.push({ index, id: idText(own(record, "id")), tool: name, args: own(record, "args"), record });
+    calls.push({ index, id: idText(own(record, "id"), "text"), tool: name, args: own(record, "args"), record });
   });
   return { calls, unnamed };
 }

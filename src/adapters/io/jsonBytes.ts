@@ -8,7 +8,8 @@
  * - A valid UTF-8 line with no `\u` escape above U+007F parsed as latin1 has every char ≥ U+0080 of
  *   its strings from a raw byte: they are byte strings (core/byteText.ts), `form: "bytes"`. Adapters
  *   turn the strings they read (ids, names) into text with `textOf`, and hand the arguments and
- *   results they pass on to hashing as they are.
+ *   results they pass on to hashing as they are. The strings of the parsed object are `unknown`
+ *   members no type can brand (`ByteString`, byteText.ts): the line's `form` travels with it instead.
  * - Anything else (invalid UTF-8, escapes of non-ASCII chars or surrogates) is decoded as UTF-8 and
  *   parsed as text, as before; invalid bytes become U+FFFD with a notice.
  * Whether a line is valid JSON does not depend on the decoding: JSON's structure is ASCII.

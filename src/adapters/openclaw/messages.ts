@@ -32,7 +32,7 @@ export interface ToolResultMessage {
 }
 
 /** An OpenClaw id, kept as written (shared/ids.ts), from a value in `form`. */
-export function idText(value: unknown, form: StringForm = "text"): string | undefined {
+export function idText(value: unknown, form: StringForm): string | undefined {
   return sharedIdText(value, form, "keep");
 }
 
@@ -48,7 +48,7 @@ function hasOwn(value: object, key: string): boolean {
 }
 
 /** The tool call blocks of an assistant message's content (strings in `form`), and how many were unusable. */
-export function toolCallBlocks(message: Record<string, unknown>, form: StringForm = "text"): { calls: ToolCallBlock[]; unnamed: number } {
+export function toolCallBlocks(message: Record<string, unknown>, form: StringForm): { calls: ToolCallBlock[]; unnamed: number } {
   const content = own(message, "content");
   const calls: ToolCallBlock[] = [];
   let unnamed = 0;
@@ -109,7 +109,7 @@ export function outcomeOf(holder: Record<string, unknown>, failed: boolean): Out
 /** A `toolResult` message (strings in `form`), or why it cannot be replayed. */
 export function toolResultMessage(
   message: Record<string, unknown>,
-  form: StringForm = "text",
+  form: StringForm,
 ): { ok: true; value: ToolResultMessage } | { ok: false; reason: string } {
   const id = idText(own(message, "toolCallId"), form);
   const tool = nameText(own(message, "toolName"), form);

@@ -25,7 +25,7 @@ export const BOOTSTRAP_CUSTOM_TYPE = "openclaw:bootstrap-context:full";
 export const PROMPT_ERROR_CUSTOM_TYPE = "openclaw:prompt-error";
 
 /** The marker a custom entry (its `customType` and `data`, strings in `form`) stands for, if any. */
-export function customRunMarker(line: number, customType: unknown, data: unknown, form: StringForm = "text"): RunMarker | undefined {
+export function customRunMarker(line: number, customType: unknown, data: unknown, form: StringForm): RunMarker | undefined {
   if (customType !== BOOTSTRAP_CUSTOM_TYPE && customType !== PROMPT_ERROR_CUSTOM_TYPE) return undefined;
   const rawRunId = typeof data === "object" && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>).runId : undefined;
   if (typeof rawRunId !== "string") return undefined;

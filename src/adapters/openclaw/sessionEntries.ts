@@ -50,7 +50,7 @@ export function entryMessage(entry: Record<string, unknown>): Record<string, unk
 }
 
 /** What an entry means for run naming: a user message, a bootstrap or prompt-error custom entry. */
-export function entryRunMarker(line: number, type: string, entry: Record<string, unknown>, form: StringForm = "text"): RunMarker | undefined {
+export function entryRunMarker(line: number, type: string, entry: Record<string, unknown>, form: StringForm): RunMarker | undefined {
   if (type === "message") return entryMessage(entry)?.role === "user" ? { kind: "user", line } : undefined;
   if (type === "custom") return customRunMarker(line, own(entry, "customType"), own(entry, "data"), form);
   return undefined;

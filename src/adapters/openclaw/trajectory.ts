@@ -47,6 +47,7 @@
  * (see `TrajectoryScan`). The recorder also redacts secrets and shortens long strings, arrays and
  * deep objects in args and results, so hashes may differ from the live runtime's on such values;
  * identical values are shortened identically, so repeats still compare equal.
+ * Its lines are parsed from decoded text: every string read from them is in form "text".
  */
 import type { LoopEvent } from "../../core/events.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
@@ -98,7 +99,7 @@ class TrajectoryReader {
   }
 
   event(line: number, type: string, transcript: boolean, value: Record<string, unknown>, data: Record<string, unknown>): void {
-    const session = idText(own(value, "sessionId"));
+    const session = idText(own(value, "sessionId"), "text");
     if (session !== undefined) this.session = session;
     this.agent = this.pathAgent ?? agentIdFromSessionKey(own(value, "sessionKey")) ?? this.agent;
     if (transcript) return this.besideRuntime ? this.transcriptBesideRuntime(line, type) : this.transcriptEvent(line, type, data);
@@ -127,7 +128,7 @@ class TrajectoryReader {
     if (isCutForSize(data)) return tally.skipped(this.file, line, `${type} cut by the trajectory recorder (event over its size limit); its payload is lost`);
     const run = runIdOf(value) ?? this.run;
     if (run === undefined) return tally.skipped(this.file, line, `${type} without runId, outside any started run`);
-    const id = idText(own(data, "toolCallId"));
+    const id = idText(own(data, "toolCallId"), "text");
     const name = own(data, "name");
     const tool = typeof name === "string" && name.trim() !== "" ? name : undefined;
     if (type === "tool.call") {
@@ -155,18 +156,18 @@ class TrajectoryReader {
         this.transcriptReplay.userMessage(line);
         return tally.used();
       case "session.custom":
-        return customRunMarker(line, own(data, "customType"), own(data, "data")) ? tally.used() : tally.ignored();
+        return customRunMarker(line, own(data, "customType"), own(data, "data"), "text") ? tally.used() : tally.ignored();
       case "tool.call": {
         const name = own(data, "name");
         if (typeof name !== "string" || name.trim() === "") return tally.skipped(this.file, line, 'tool.call without a tool "name"');
         const group = own(data, "assistantEntryId") ?? line;
-        this.transcriptReplay.toolCalls(group, line, [{ id: idText(own(data, "toolCallId")), tool: name, args: callArguments(data), form: "text" }]);
+        this.transcriptReplay.toolCalls(group, line, [{ id: idText(own(data, "toolCallId"), "text"), tool: name, args: callArguments(data), form: "text" }]);
         return tally.used();
       }
       case "tool.result": {
         const message = own(data, "message");
         if (!isPlainObject(message)) return tally.skipped(this.file, line, 'transcript tool.result without its toolResult "message"');
-        const result = toolResultMessage(message);
+        const result = toolResultMessage(message, "text");
         if (!result.ok) return tally.skipped(this.file, line, result.reason);
         return this.transcriptReplay.toolResult(line, result.value);
       }

@@ -74,7 +74,7 @@ export function isCutForSize(data: Record<string, unknown>): boolean {
 }
 
 export function runIdOf(value: Record<string, unknown>): string | undefined {
-  const run = idText(own(value, "runId"));
+  const run = idText(own(value, "runId"), "text");
   return run?.trim();
 }
 
@@ -131,7 +131,7 @@ function holdsTools(snapshot: readonly unknown[]): boolean {
     const role = own(message, "role");
     if (role === "toolResult") return true;
     if (role !== "assistant") return false;
-    const { calls, unnamed } = toolCallBlocks(message);
+    const { calls, unnamed } = toolCallBlocks(message, "text");
     return calls.length > 0 || unnamed > 0;
   });
 }
@@ -168,7 +168,7 @@ export async function scanTrajectory(source: LineSource): Promise<TrajectoryScan
     if (isToolEvent(type)) transcriptTools = true;
     else if (type === "user.message") markers.push({ kind: "user", line });
     else if (type === "session.custom") {
-      const marker = customRunMarker(line, own(data, "customType"), own(data, "data"));
+      const marker = customRunMarker(line, own(data, "customType"), own(data, "data"), "text");
       if (marker) markers.push(marker);
     }
   });

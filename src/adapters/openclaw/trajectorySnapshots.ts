@@ -99,7 +99,7 @@ export class SnapshotReplay {
   }
 
   private assistant(message: Record<string, unknown>): void {
-    const { calls, unnamed } = toolCallBlocks(message);
+    const { calls, unnamed } = toolCallBlocks(message, "text");
     if (unnamed > 0) this.note(this.line, `${unnamed} toolCall block${unnamed === 1 ? "" : "s"} without a "name" in messagesSnapshot; not replayed`);
     for (const call of calls) {
       if (call.id !== undefined) this.callIds.add(call.id);
@@ -108,7 +108,7 @@ export class SnapshotReplay {
   }
 
   private toolResult(message: Record<string, unknown>): void {
-    const parsed = toolResultMessage(message);
+    const parsed = toolResultMessage(message, "text");
     if (!parsed.ok) return this.note(this.line, `${parsed.reason} in messagesSnapshot; not replayed`);
     const result: SequencedResult = { line: this.line, ...parsed.value };
     if (result.id === undefined || this.callIds.has(result.id)) {
@@ -122,7 +122,7 @@ export class SnapshotReplay {
     this.callIds.add(result.id);
     this.context.tally.transcript.reconstructedCalls++; // the summary counts them
     this.sequencer.flush();
-    this.emitCall({ line: this.line, id: result.id, tool: result.tool, args: undefined });
+    this.emitCall({ line: this.line, id: result.id, tool: result.tool, args: undefined, form: "text" });
     this.emitResult(result);
   }
 
@@ -179,8 +179,8 @@ function messageKey(message: Record<string, unknown>): string {
 
 /** The message's tool-call ids joined, "" when it has none, undefined when one lacks its id. */
 function messageIds(message: Record<string, unknown>): string | undefined {
-  if (own(message, "role") === "toolResult") return idText(own(message, "toolCallId"));
-  const { calls, unnamed } = toolCallBlocks(message);
+  if (own(message, "role") === "toolResult") return idText(own(message, "toolCallId"), "text");
+  const { calls, unnamed } = toolCallBlocks(message, "text");
   if (unnamed > 0 || calls.some((call) => call.id === undefined)) return undefined;
   return calls.map((call) => call.id).join("\u0000");
 }

@@ -28,6 +28,7 @@ export interface RecordPlace {
   readonly tallies: boolean;
 }
 
+// OpenHands documents are parsed from decoded text (documentRecords.ts): every call and result is in form "text".
 interface HeldCall extends SequencedCall {
   readonly place: RecordPlace;
   readonly session: OpenHandsSession;
@@ -98,7 +99,7 @@ export class OpenHandsReplay {
     if (record.eventId !== undefined && id !== undefined) this.callOfEvent.set(record.eventId, id);
     const session = this.current;
     session.compactedLast = false;
-    this.sequencer.call(record.group ?? id, { line: place.line, id, tool: record.tool, args: record.args, place, session } as HeldCall);
+    this.sequencer.call(record.group ?? id, { line: place.line, id, tool: record.tool, args: record.args, form: "text", place, session } as HeldCall);
     this.account(place, { used: true });
     if (record.delegate !== undefined && record.eventId !== undefined) {
       this.sequencer.flush(); // the sub-agent's events are not the parent's response
@@ -113,7 +114,7 @@ export class OpenHandsReplay {
     if (record.cause !== undefined) this.closeDelegate(record.cause);
     const id = viaCause ?? record.callId;
     this.current.compactedLast = false;
-    const held: HeldResult = { line: place.line, id, tool: record.tool, outcome: record.outcome, place, session: this.current, unknownTool: unknownToolOf(record.outcome) };
+    const held: HeldResult = { line: place.line, id, tool: record.tool, outcome: record.outcome, form: "text", place, session: this.current, unknownTool: unknownToolOf(record.outcome) };
     if (!this.sequencer.result(held)) this.emitResult(held);
   }
 
@@ -135,9 +136,9 @@ export class OpenHandsReplay {
     session.compactedLast = false;
     const id = `openhands-event-${eventId ?? place.line}`;
     this.context.tally.transcript.reconstructedCalls++;
-    this.emitCall({ line: place.line, id, tool: named, args: undefined, place: { ...place, tallies: false }, session });
+    this.emitCall({ line: place.line, id, tool: named, args: undefined, form: "text", place: { ...place, tallies: false }, session });
     const outcome: Outcome = { error: text };
-    this.emitResult({ line: place.line, id, tool: named, outcome, place, session, unknownTool });
+    this.emitResult({ line: place.line, id, tool: named, outcome, form: "text", place, session, unknownTool });
   }
 
   private compaction(place: RecordPlace): void {

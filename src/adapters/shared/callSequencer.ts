@@ -17,7 +17,7 @@ export interface SequencedCall {
   readonly id: string | undefined;
   readonly tool: string;
   readonly args: unknown;
-  readonly form?: StringForm;
+  readonly form: StringForm;
 }
 
 export interface SequencedResult {
@@ -25,7 +25,7 @@ export interface SequencedResult {
   readonly id: string | undefined;
   readonly tool: string | undefined;
   readonly outcome: Outcome;
-  readonly form?: StringForm;
+  readonly form: StringForm;
 }
 
 export interface SequencerOutput {

@@ -49,9 +49,9 @@ describe("the events adapter's origin fields", () => {
   const call = { type: "tool_call", run: "r", tool: "read", args: {} };
 
   it("takes a recorded file and line, and the event's own place without them", () => {
-    const recorded = toEvent({ ...call, file: "orig.jsonl", line: 18 }, "printed.jsonl", 15, undefined);
+    const recorded = toEvent({ ...call, file: "orig.jsonl", line: 18 }, "printed.jsonl", 15, undefined, "text");
     expect(recorded.ok && [recorded.event.file, recorded.event.line]).toEqual(["orig.jsonl", 18]);
-    const own = toEvent(call, "printed.jsonl", 15, undefined);
+    const own = toEvent(call, "printed.jsonl", 15, undefined, "text");
     expect(own.ok && [own.event.file, own.event.line, own.notice]).toEqual(["printed.jsonl", 15, undefined]);
   });
 
@@ -63,14 +63,14 @@ describe("the events adapter's origin fields", () => {
     [{ file: "orig.jsonl", line: 1.5 }],
     [{ file: 7, line: 18 }],
   ])("keeps its own place, with a notice, for a location that is not one: %j", (origin) => {
-    const parsed = toEvent({ ...call, ...origin }, "printed.jsonl", 15, undefined);
+    const parsed = toEvent({ ...call, ...origin }, "printed.jsonl", 15, undefined, "text");
     expect(parsed.ok && [parsed.event.file, parsed.event.line]).toEqual(["printed.jsonl", 15]);
     expect(parsed.ok && parsed.notice).toMatch(/not a location/);
   });
 
   it("reads the origin of live events too", () => {
     const live = { type: "live_marker", marker: "run_start", run: "r", file: "gw.log", line: 40 };
-    const parsed = toEvent(live, "printed.jsonl", 3, undefined);
+    const parsed = toEvent(live, "printed.jsonl", 3, undefined, "text");
     expect(parsed.ok && [parsed.event.file, parsed.event.line]).toEqual(["gw.log", 40]);
   });
 });

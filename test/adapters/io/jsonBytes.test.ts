@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { parseObjectLine } from "../../../src/adapters/adapter.js";
 import { parseObjectBytes } from "../../../src/adapters/io/jsonBytes.js";
-import { fromBytes } from "../../../src/core/byteText.js";
+import { fromBytes, type ByteString } from "../../../src/core/byteText.js";
 
 function parse(bytes: Buffer, terminated = true) {
   const padded = Buffer.concat([Buffer.from("xx"), bytes, Buffer.from("yy")]);
@@ -19,8 +19,9 @@ describe("parseObjectBytes", () => {
   it("leaves the strings of valid UTF-8 lines without non-ASCII escapes as byte strings", () => {
     const parsed = parse(line('{"ключ":"naïve 🚀 \\\\u00e9 \\u001b[0m"}'));
     expect(parsed.kind === "object" && parsed.form).toBe("bytes");
-    const value = (parsed as { value: Record<string, string> }).value;
-    const [[key, text]] = Object.entries(value) as [[string, string]];
+    // A "bytes" line's strings are byte strings: the test asserts what the compiler cannot see inside `unknown`.
+    const value = (parsed as { value: Record<string, ByteString> }).value;
+    const [[key, text]] = Object.entries(value) as [[ByteString, ByteString]];
     expect(fromBytes(key)).toBe("ключ");
     expect(fromBytes(text)).toBe("naïve 🚀 \\u00e9 \u001b[0m");
   });

@@ -8,8 +8,8 @@ import { CallSequencer, type SequencedCall, type SequencedResult } from "../../.
 function sequencer() {
   const out: string[] = [];
   const s = new CallSequencer({ call: (c) => void out.push(`call ${c.id}`), result: (r) => void out.push(`result ${r.id}`) });
-  const call = (group: string, id: string) => s.call(group, { line: 1, id, tool: "read", args: {} } satisfies SequencedCall);
-  const result = (id: string) => s.result({ line: 2, id, tool: "read", outcome: { result: {} } } satisfies SequencedResult);
+  const call = (group: string, id: string) => s.call(group, { line: 1, id, tool: "read", args: {}, form: "text" } satisfies SequencedCall);
+  const result = (id: string) => s.result({ line: 2, id, tool: "read", outcome: { result: {} }, form: "text" } satisfies SequencedResult);
   return { out, s, call, result };
 }
 

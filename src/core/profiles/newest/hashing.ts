@@ -8,7 +8,7 @@
  *
  * The digest is injected, as for the default rules: the module stays pure.
  */
-import { fromBytes, trimIn, type StringForm } from "../../byteText.js";
+import { fromBytes, trimIn, type ByteString, type StringForm } from "../../byteText.js";
 import {
   contentText,
   isLoopVeto,
@@ -157,21 +157,21 @@ export function createNewestHashing(digest: Digest): Hashing {
   };
 
   return {
-    argsHash(tool, args, form = "text") {
+    argsHash(tool, args, form) {
       return `${tool}:${argsValue(args, form)}`;
     },
-    mutationTarget(tool, args, form = "text") {
+    mutationTarget(tool, args, form) {
       if (tool !== "write" || !isPlainObject(args)) return undefined;
       const path = own(args, "path");
       // Replay has no cwd to resolve against: the raw path string is the target.
       return typeof path === "string" && path !== "" ? argsValue({ path }, form) : undefined;
     },
-    outcomeHash(tool, args, outcome, form = "text") {
+    outcomeHash(tool, args, outcome, form) {
       if (outcome.kind === "error") {
         const error = errorText(outcome.value, form);
         // The unknown-tool name comes from the raw (trimmed) text, never nonce-normalised.
         const raw = trimIn(error.form, error.text);
-        const unknownTool = unknownToolName(error.form === "bytes" ? fromBytes(raw) : raw);
+        const unknownTool = unknownToolName(error.form === "bytes" ? fromBytes(raw as ByteString) : raw);
         const resultHash = `error:${outcomeValue(error.text, error.form)}`;
         return unknownTool === undefined ? { resultHash, noProgress: true } : { resultHash, noProgress: true, unknownTool };
       }

@@ -83,22 +83,22 @@ describe("in outcome hashes", () => {
   const result = (id: string) => ({ content: [{ type: "text", text: pair(id) }], details: { nested: { raw: JSON.stringify({ page: pair(id) }) } } });
 
   it("results differing only in the nonce hash equal, at any depth", () => {
-    expect(newestHashing.outcomeHash("web_fetch", {}, { kind: "result", value: result(ID) }).resultHash).toBe(
-      newestHashing.outcomeHash("web_fetch", {}, { kind: "result", value: result(OTHER) }).resultHash,
+    expect(newestHashing.outcomeHash("web_fetch", {}, { kind: "result", value: result(ID) }, "text").resultHash).toBe(
+      newestHashing.outcomeHash("web_fetch", {}, { kind: "result", value: result(OTHER) }, "text").resultHash,
     );
   });
 
   it("a pair split across two fields is not canonicalised", () => {
     const split = (id: string) => ({ details: { a: `<<<EXTERNAL_UNTRUSTED_CONTENT id="${id}">>>x`, b: `<<<END_EXTERNAL_UNTRUSTED_CONTENT id="${id}">>>` } });
-    expect(newestHashing.outcomeHash("web_fetch", {}, { kind: "result", value: split(ID) }).resultHash).not.toBe(
-      newestHashing.outcomeHash("web_fetch", {}, { kind: "result", value: split(OTHER) }).resultHash,
+    expect(newestHashing.outcomeHash("web_fetch", {}, { kind: "result", value: split(ID) }, "text").resultHash).not.toBe(
+      newestHashing.outcomeHash("web_fetch", {}, { kind: "result", value: split(OTHER) }, "text").resultHash,
     );
   });
 
   it("keys are canonicalised too", () => {
     const keyed = (id: string) => ({ details: { [pair(id)]: 1 } });
-    expect(newestHashing.outcomeHash("t", {}, { kind: "result", value: keyed(ID) }).resultHash).toBe(
-      newestHashing.outcomeHash("t", {}, { kind: "result", value: keyed(OTHER) }).resultHash,
+    expect(newestHashing.outcomeHash("t", {}, { kind: "result", value: keyed(ID) }, "text").resultHash).toBe(
+      newestHashing.outcomeHash("t", {}, { kind: "result", value: keyed(OTHER) }, "text").resultHash,
     );
   });
 });

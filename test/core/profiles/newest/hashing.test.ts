@@ -10,69 +10,69 @@ import type { Outcome } from "../../../../src/core/hashing.js";
 const ok = (value: unknown): Outcome => ({ kind: "result", value });
 const err = (value: unknown): Outcome => ({ kind: "error", value });
 const text = (t: string, details: Record<string, unknown> = {}) => ({ content: [{ type: "text", text: t }], details });
-const outcome = (tool: string, value: unknown, args: unknown = {}) => newestHashing.outcomeHash(tool, args, ok(value));
+const outcome = (tool: string, value: unknown, args: unknown = {}) => newestHashing.outcomeHash(tool, args, ok(value), "text");
 
 describe("arguments hash", () => {
   it("does not normalise update_plan any more: rewording a step is a different call", () => {
     const a = { plan: [{ step: "read the file", status: "pending" }] };
     const b = { plan: [{ step: "read the config", status: "pending" }] };
-    expect(newestHashing.argsHash("update_plan", a)).not.toBe(newestHashing.argsHash("update_plan", b));
+    expect(newestHashing.argsHash("update_plan", a, "text")).not.toBe(newestHashing.argsHash("update_plan", b, "text"));
     // The default generation reduces both to their shape.
-    expect(configurableHashing.argsHash("update_plan", a)).toBe(configurableHashing.argsHash("update_plan", b));
+    expect(configurableHashing.argsHash("update_plan", a, "text")).toBe(configurableHashing.argsHash("update_plan", b, "text"));
   });
 
   it("keeps lone surrogates: a string with one differs from the string without it", () => {
-    expect(newestHashing.argsHash("read", { path: "a\uD800" })).not.toBe(newestHashing.argsHash("read", { path: "a" }));
-    expect(configurableHashing.argsHash("read", { path: "a\uD800" })).toBe(configurableHashing.argsHash("read", { path: "a" }));
+    expect(newestHashing.argsHash("read", { path: "a\uD800" }, "text")).not.toBe(newestHashing.argsHash("read", { path: "a" }, "text"));
+    expect(configurableHashing.argsHash("read", { path: "a\uD800" }, "text")).toBe(configurableHashing.argsHash("read", { path: "a" }, "text"));
   });
 
   it("keeps lone surrogates in keys too", () => {
-    expect(newestHashing.argsHash("read", { ["k\uDC00"]: 1 })).not.toBe(newestHashing.argsHash("read", { k: 1 }));
+    expect(newestHashing.argsHash("read", { ["k\uDC00"]: 1 }, "text")).not.toBe(newestHashing.argsHash("read", { k: 1 }, "text"));
   });
 
   it("sorts keys: key order does not matter", () => {
-    expect(newestHashing.argsHash("read", { a: 1, b: 2 })).toBe(newestHashing.argsHash("read", { b: 2, a: 1 }));
+    expect(newestHashing.argsHash("read", { a: 1, b: 2 }, "text")).toBe(newestHashing.argsHash("read", { b: 2, a: 1 }, "text"));
   });
 
   it("never canonicalises nonces in arguments", () => {
     const wrap = (id: string) => `<<<EXTERNAL_UNTRUSTED_CONTENT id="${id}">>>x<<<END_EXTERNAL_UNTRUSTED_CONTENT id="${id}">>>`;
-    expect(newestHashing.argsHash("read", { q: wrap("0123456789abcdef") })).not.toBe(newestHashing.argsHash("read", { q: wrap("fedcba9876543210") }));
+    expect(newestHashing.argsHash("read", { q: wrap("0123456789abcdef") }, "text")).not.toBe(newestHashing.argsHash("read", { q: wrap("fedcba9876543210") }, "text"));
   });
 
   it("is prefixed by the tool name", () => {
-    expect(newestHashing.argsHash("read", {}).startsWith("read:")).toBe(true);
+    expect(newestHashing.argsHash("read", {}, "text").startsWith("read:")).toBe(true);
   });
 });
 
 describe("errors", () => {
   it("are marked no-progress and hash by their text", () => {
-    const a = newestHashing.outcomeHash("read", {}, err("ENOENT: no such file"));
+    const a = newestHashing.outcomeHash("read", {}, err("ENOENT: no such file"), "text");
     expect(a.noProgress).toBe(true);
     expect(a.resultHash?.startsWith("error:")).toBe(true);
-    expect(newestHashing.outcomeHash("read", {}, err({ message: "ENOENT: no such file" })).resultHash).toBe(a.resultHash);
+    expect(newestHashing.outcomeHash("read", {}, err({ message: "ENOENT: no such file" }), "text").resultHash).toBe(a.resultHash);
   });
 
   it("an empty error string hashes like the Error name", () => {
-    expect(newestHashing.outcomeHash("read", {}, err("")).resultHash).toBe(newestHashing.outcomeHash("read", {}, err({ message: "", name: "Error" })).resultHash);
+    expect(newestHashing.outcomeHash("read", {}, err(""), "text").resultHash).toBe(newestHashing.outcomeHash("read", {}, err({ message: "", name: "Error" }), "text").resultHash);
   });
 
   it("name the unknown tool, lower-cased, from the raw text", () => {
-    expect(newestHashing.outcomeHash("Browser", {}, err("  Unknown tool: Browser  ")).unknownTool).toBe("browser");
-    expect(newestHashing.outcomeHash("x", {}, err('Tool "web.fetch" not found')).unknownTool).toBe("web.fetch");
-    expect(newestHashing.outcomeHash("x", {}, err("permission denied")).unknownTool).toBeUndefined();
+    expect(newestHashing.outcomeHash("Browser", {}, err("  Unknown tool: Browser  "), "text").unknownTool).toBe("browser");
+    expect(newestHashing.outcomeHash("x", {}, err('Tool "web.fetch" not found'), "text").unknownTool).toBe("web.fetch");
+    expect(newestHashing.outcomeHash("x", {}, err("permission denied"), "text").unknownTool).toBeUndefined();
   });
 
   it("canonicalise nonces in the error text", () => {
     const wrap = (id: string) => `failed: <<<EXTERNAL_UNTRUSTED_CONTENT id="${id}">>>x<<<END_EXTERNAL_UNTRUSTED_CONTENT id="${id}">>>`;
-    expect(newestHashing.outcomeHash("web_fetch", {}, err(wrap("0123456789abcdef"))).resultHash).toBe(
-      newestHashing.outcomeHash("web_fetch", {}, err(wrap("aaaaaaaaaaaaaaaa"))).resultHash,
+    expect(newestHashing.outcomeHash("web_fetch", {}, err(wrap("0123456789abcdef")), "text").resultHash).toBe(
+      newestHashing.outcomeHash("web_fetch", {}, err(wrap("aaaaaaaaaaaaaaaa")), "text").resultHash,
     );
   });
 });
 
 describe("results", () => {
   it("an absent result has no hash; null is hashed", () => {
-    expect(newestHashing.outcomeHash("read", {}, ok(undefined))).toEqual({});
+    expect(newestHashing.outcomeHash("read", {}, ok(undefined), "text")).toEqual({});
     expect(outcome("read", null).resultHash).toBeDefined();
   });
 
@@ -169,10 +169,10 @@ describe("write outcomes", () => {
   });
 
   it("the mutation target is the raw path of a write", () => {
-    expect(newestHashing.mutationTarget?.("write", { path: "a.txt", content: "1" })).toBe(newestHashing.mutationTarget?.("write", { path: "a.txt", content: "2" }));
-    expect(newestHashing.mutationTarget?.("write", { path: "a.txt" })).not.toBe(newestHashing.mutationTarget?.("write", { path: " a.txt" }));
-    expect(newestHashing.mutationTarget?.("write", { path: "" })).toBeUndefined();
-    expect(newestHashing.mutationTarget?.("edit", { path: "a.txt" })).toBeUndefined();
+    expect(newestHashing.mutationTarget?.("write", { path: "a.txt", content: "1" }, "text")).toBe(newestHashing.mutationTarget?.("write", { path: "a.txt", content: "2" }, "text"));
+    expect(newestHashing.mutationTarget?.("write", { path: "a.txt" }, "text")).not.toBe(newestHashing.mutationTarget?.("write", { path: " a.txt" }, "text"));
+    expect(newestHashing.mutationTarget?.("write", { path: "" }, "text")).toBeUndefined();
+    expect(newestHashing.mutationTarget?.("edit", { path: "a.txt" }, "text")).toBeUndefined();
   });
 });
 
