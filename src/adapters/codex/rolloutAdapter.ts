@@ -65,8 +65,8 @@ class RolloutReader {
     this.replay = new TranscriptReplay(codexContext(context), file, this.turns.names, () => ({ session: this.session ?? this.fallbackSession, agent: this.agent }));
   }
 
-  /** `value` is the parsed line (`record` its classification); `time` its `timestamp`, which dates the run a boundary line starts (`--since`). */
-  line(line: number, record: RolloutRecord, value: Record<string, unknown>, time?: string | number): void {
+  /** `value` is the parsed line (`record` its classification). */
+  line(line: number, record: RolloutRecord, value: Record<string, unknown>): void {
     const { tally } = this.context;
     if (record.kind === "sessionMeta" && this.session === undefined && !this.sawEvent) return this.sessionMeta(line, record.meta, value);
     if (this.forks.isCopy(value)) return this.duplicate();
@@ -78,9 +78,9 @@ class RolloutReader {
       case "sessionMeta":
         return this.otherSessionMeta(line, record.meta);
       case "userMessage":
-        return this.boundary(line, this.turns.userMessage(), time);
+        return this.boundary(line, this.turns.userMessage(), value);
       case "turnStart":
-        return this.boundary(line, this.turns.turnStart(record.turnId), time);
+        return this.boundary(line, this.turns.turnStart(record.turnId), value);
       case "turnEnd":
         this.turns.turnEnd();
         return tally.used();
@@ -118,9 +118,10 @@ class RolloutReader {
     this.context.tally.ignored(this.file, line, `another session_meta${id !== undefined ? ` (${quote(id)})` : ""}; the rollout's session stays ${quote(this.session ?? this.fallbackSession)}`);
   }
 
-  private boundary(line: number, starts: boolean, time: string | number | undefined): void {
+  /** A run that `value` starts is dated by its `timestamp` (`--since`). */
+  private boundary(line: number, starts: boolean, value: Record<string, unknown>): void {
     if (starts) {
-      this.replay.userMessage(line, time);
+      this.replay.userMessage(line, recordedTime(value));
       this.lastCompaction = undefined;
     }
     this.context.tally.used();
@@ -198,7 +199,7 @@ export const codexRolloutAdapter: InputAdapter = {
       if (parsed.kind === "blank") return context.tally.ignored();
       if (parsed.kind === "bad") return context.tally.skipped(file, line, parsed.reason);
       if (parsed.notice !== undefined) context.tally.note({ file, line, reason: parsed.notice });
-      reader.line(line, classifyRolloutLine(parsed.value), parsed.value, recordedTime(parsed.value));
+      reader.line(line, classifyRolloutLine(parsed.value), parsed.value);
     });
     reader.end();
   },
