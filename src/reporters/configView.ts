@@ -29,6 +29,12 @@ export function configDifferences(config: ResolvedConfig, base: ResolvedConfig):
 }
 
 /** What an agent's override changes, in one line (empty when it changes nothing). */
+/** The agent override a run was replayed under, if its agent has one. */
+export function overrideOf(run: { readonly agent: string | null }, config: ConfigSummary): AgentConfigView | undefined {
+  const agent = run.agent;
+  return agent !== null ? config.agentConfigs?.find((view) => view.runAgents.includes(agent)) : undefined;
+}
+
 export function overrideLine(view: AgentConfigView, base: ResolvedConfig): string {
   const changes = configDifferences(view.effective, base);
   return changes.length === 0 ? "" : `agent ${sanitize(view.agent)}'s override: ${changes.join(" ")}`;

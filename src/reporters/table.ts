@@ -6,7 +6,7 @@
  */
 import { Chalk, type ChalkInstance } from "chalk";
 import { levelLabel, type LiveRun, type ReplayedRun } from "../core/findings.js";
-import { configHeaderLines, overrideLine, thresholdLines } from "./configView.js";
+import { configHeaderLines, overrideLine, overrideOf, thresholdLines } from "./configView.js";
 import { explanation } from "./explanation.js";
 import { callRange, groupFindings, type FindingGroup } from "./findingGroups.js";
 import { detectorState, filterNotes, LEGEND, plural, runProfileLine, transcriptNote } from "./phrases.js";
@@ -30,7 +30,7 @@ function runHeader(run: ReplayedRun, chalk: ChalkInstance, data: ReportModel, op
   ];
   const where = [shownPath(run.file, options.cwd), plural(run.calls, "call"), plural(run.compactions, "compaction")];
   const lines = [who.filter((p) => p !== undefined).join(chalk.dim(" · ")), chalk.dim(`  ${where.join(" · ")}`)];
-  const override = run.agent !== null ? config.agentConfigs?.find((view) => view.runAgents.includes(run.agent!)) : undefined;
+  const override = overrideOf(run, config);
   const changes = override ? overrideLine(override, config.effective) : "";
   const profile = runProfileLine(run, config);
   const stop = run.firstStop ? `would have been ${run.firstStop.kind === "abort" ? "aborted" : "blocked"} at call ${run.firstStop.call} under this config (⏹: later rows)` : "";

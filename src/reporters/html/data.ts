@@ -9,7 +9,7 @@ import type { ResolvedConfig } from "../../core/config.js";
 import type { ThresholdName } from "../../core/detectors.js";
 import { detectorInfo } from "../../core/detectorInfo.js";
 import { LEVEL_RANK, levelLabel, type ReplayedFinding, type ReplayedRun } from "../../core/findings.js";
-import { configHeaderLines } from "../configView.js";
+import { configHeaderLines, overrideOf } from "../configView.js";
 import { callRange, groupFindings } from "../findingGroups.js";
 import type { ReportModel, ReportOptions } from "../model.js";
 import { detectorState, plural, runProfileLine } from "../phrases.js";
@@ -187,8 +187,7 @@ function rowsOf(run: ReplayedRun, verbose: boolean): { rows: PageRow[]; rowsNotS
 }
 
 function configFor(run: ReplayedRun, config: ReportModel["config"]): ResolvedConfig {
-  const override = run.agent !== null ? config.agentConfigs?.find((view) => view.runAgents.includes(run.agent!)) : undefined;
-  return override?.effective ?? config.effective;
+  return overrideOf(run, config)?.effective ?? config.effective;
 }
 
 function identity(run: ReplayedRun, severity: Severity): RunIdentity {
