@@ -142,8 +142,8 @@ export function filterReport(report: ReportModel, filters: ReportFilters): { rea
 
 /** `--top N`: the N worst runs, worst first (replayed and live runs ranked together). */
 function topRuns(report: ReportModel, top: number): ReportModel {
-  const chosen = new Set(worstFirst([...report.replayed, ...(report.live?.runs ?? [])]).slice(0, top));
-  const order = worstFirst([...chosen]);
+  // A slice of the ranking is in ranking order already.
+  const order = worstFirst([...report.replayed, ...(report.live?.runs ?? [])]).slice(0, top);
   const replayed = order.filter((run): run is ReplayedRun => run.source === undefined);
   const liveRuns = order.filter((run): run is LiveRun => run.source === "log");
   const liveIds = new Set(liveRuns.map((run) => run.run));
