@@ -15,7 +15,7 @@
  * Whether a line is valid JSON does not depend on the decoding: JSON's structure is ASCII.
  */
 import { isAscii, isUtf8 } from "node:buffer";
-import type { StringForm } from "../../core/byteText.js";
+import { fromBytes, type ByteString, type StringForm } from "../../core/byteText.js";
 import { isPlainObject } from "../../core/plainObject.js";
 import { parseJsonLine, parseObjectLine, type ObjectLine } from "../adapter.js";
 import { TOO_LONG_LINE } from "./lineSource.js";
@@ -35,27 +35,34 @@ function hexValue(byte: number | undefined): number {
 }
 
 /**
- * True when the line has an escape `\uXXXX` above U+007F (or a malformed one). Searches for the
- * two bytes `\u` (most lines have none; `\n` and `\"` are common), then counts the backslashes
+ * True when the text has an escape `\uXXXX` above U+007F (or a malformed one). Searches for the
+ * two chars `\u` (most lines have none; `\n` and `\"` are common), then counts the backslashes
  * before: after an even number the `\` starts an escape, after an odd one it is itself escaped
- * (`\\u` is a backslash and a `u`). `line` must be the line alone: a search in the whole read
- * buffer would run on past the line's end each time it finds nothing.
+ * (`\\u` is a backslash and a `u`). The text is a line's bytes (`codeAt` a byte) or a string
+ * (`codeAt` a char code), read through these two accessors.
  */
-function hasNonAsciiEscape(line: Buffer): boolean {
-  const end = line.length;
-  for (let i = line.indexOf(ESCAPE_U); i !== -1; i = line.indexOf(ESCAPE_U, i + 2)) {
+function nonAsciiEscape(length: number, codeAt: (i: number) => number | undefined, nextEscape: (from: number) => number): boolean {
+  for (let i = nextEscape(0); i !== -1; i = nextEscape(i + 2)) {
     let before = 0;
-    while (i - 1 - before >= 0 && line[i - 1 - before] === BACKSLASH) before++;
+    while (i - 1 - before >= 0 && codeAt(i - 1 - before) === BACKSLASH) before++;
     if (before % 2 === 1) continue;
     let code = 0;
     for (let k = i + 2; k < i + 6; k++) {
-      const digit = k < end ? hexValue(line[k]) : -1;
+      const digit = k < length ? hexValue(codeAt(k)) : -1;
       if (digit < 0) return true;
       code = code * 16 + digit;
     }
     if (code >= 0x80) return true;
   }
   return false;
+}
+
+/**
+ * `nonAsciiEscape` of a line's bytes. `line` must be the line alone: a search in the whole read
+ * buffer would run on past the line's end each time it finds nothing.
+ */
+function hasNonAsciiEscape(line: Buffer): boolean {
+  return nonAsciiEscape(line.length, (i) => line[i], (from) => line.indexOf(ESCAPE_U, from));
 }
 
 /**
@@ -86,4 +93,36 @@ function latin1Form(bytes: Buffer, start: number, end: number): StringForm | und
   if (!ascii && !isUtf8(line)) return undefined;
   if (!hasNonAsciiEscape(line)) return "bytes";
   return ascii ? "text" : undefined;
+}
+
+/** `nonAsciiEscape` of a string (a JSON text held in a string of an already parsed line). */
+function hasNonAsciiEscapeIn(json: string): boolean {
+  return nonAsciiEscape(json.length, (i) => json.charCodeAt(i), (from) => json.indexOf("\\u", from));
+}
+
+/**
+ * `JSON.parse` of a JSON text that is itself a string of a parsed line (Codex's JSON-string
+ * `arguments` and outputs), in `form`, with the form of the parsed value's strings; undefined when
+ * it is not JSON. A byte string parses to byte strings, as a line does, unless an escape in it makes
+ * a char above U+007F (`\u00e9`, surrogates): such a char would be text among raw bytes, so the
+ * string is decoded and parsed as text. Whether it is JSON does not depend on the form (JSON's
+ * structure is ASCII).
+ */
+export function parseJsonIn(form: StringForm, json: string): { readonly value: unknown; readonly form: StringForm } | undefined {
+  const exact: StringForm = form === "bytes" && hasNonAsciiEscapeIn(json) ? "text" : form;
+  try {
+    return { value: JSON.parse(exact === form ? json : fromBytes(json as ByteString)), form: exact };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A parsed value with its strings as text: itself in "text" form; else parsed again from its JSON
+ * decoded. Exact for its strings: `JSON.stringify` of a value of byte strings is the byte string of
+ * the text value's JSON (it escapes no char above U+007F but lone surrogates, which byte strings
+ * have none of). For values read once a file (a Codex session_meta): it serializes the whole value.
+ */
+export function valueAsText<T>(form: StringForm, value: T): T {
+  return form === "bytes" ? (JSON.parse(fromBytes(JSON.stringify(value) as ByteString)) as T) : value;
 }
