@@ -56,6 +56,12 @@ export type ForkTagger = () => ForkLineReader;
 
 /** Plain JSON-lines files only: a compressed transcript is not opened for its head. */
 const HEAD_FILE = /\.jsonl$/i;
+/**
+ * The first read is small: most files a scan meets are decided by their first line (another
+ * format's header, a Codex session_meta) and reading and decoding 64 KB of each of a state folder's
+ * 1601 files was most of the cost; later reads are larger.
+ */
+const FIRST_CHUNK = 4 * 1024;
 const CHUNK = 64 * 1024;
 /** The first lines are short; a head this long without a decision ends the look. */
 const MAX_HEAD_BYTES = 1 << 20;
@@ -77,10 +83,11 @@ export async function forkTagOf(path: string, taggers: readonly ForkTagger[]): P
     let offset = 0;
     const decoder = new TextDecoder();
     for (;;) {
-      const buffer = Buffer.allocUnsafe(CHUNK);
-      const { bytesRead } = await handle.read(buffer, 0, CHUNK, offset);
+      const size = offset === 0 ? FIRST_CHUNK : Math.min(CHUNK, MAX_HEAD_BYTES - offset);
+      const buffer = Buffer.allocUnsafe(size);
+      const { bytesRead } = await handle.read(buffer, 0, size, offset);
       offset += bytesRead;
-      const atEnd = bytesRead < CHUNK || offset >= MAX_HEAD_BYTES;
+      const atEnd = bytesRead < size || offset >= MAX_HEAD_BYTES;
       const lines = (rest + decoder.decode(buffer.subarray(0, bytesRead), { stream: !atEnd })).split("\n");
       rest = atEnd ? "" : lines.pop()!;
       for (const text of lines) {
