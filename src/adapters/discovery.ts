@@ -16,7 +16,7 @@ import { inOpenClawSessionsFolder } from "./openclaw/identity.js";
 import { ARCHIVE_FILE, groupSessionFiles } from "./openclaw/sessionFiles.js";
 import { isSqliteFile, storeSessions, storeSessionSource } from "./openclaw/sqliteStore.js";
 import { eventIndex, groupOpenHandsFiles, OPENHANDS_EVENT_FILE } from "./openhands/files.js";
-import { forkFamilies, forkTagsOf, type ForkTag } from "./shared/forkFamilies.js";
+import { forkFamilies, forkTagsOf, seekParents, type ForkTag } from "./shared/forkFamilies.js";
 
 export { InputError };
 
@@ -141,7 +141,7 @@ const FORK_TAGGERS = [claudeCodeForkTag, codexForkTag];
 async function forkTags(files: readonly string[]): Promise<Array<ForkTag | undefined>> {
   const candidates = files.filter((file) => !inOpenClawSessionsFolder(file));
   const found = new Map(candidates.map((file, i) => [file, i]));
-  const tags = await forkTagsOf(candidates, FORK_TAGGERS);
+  const tags = await seekParents(candidates, await forkTagsOf(candidates, FORK_TAGGERS));
   return files.map((file) => {
     const i = found.get(file);
     return i === undefined ? undefined : tags[i];

@@ -22,7 +22,7 @@ const key = (session: string) => `codex:${session}`;
 
 /** Ties a rollout to its own session and to the one it was forked from (from its first line). */
 export const codexForkTag: ForkTagger = () => (head): ForkTag | null => {
-  const line = head.value();
+  const line = head?.value();
   if (line === undefined) return null;
   const payload = own(line, "payload");
   if (own(line, "type") !== "session_meta" || !isPlainObject(payload)) return null;

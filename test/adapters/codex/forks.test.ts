@@ -51,6 +51,17 @@ describe("Codex forks across files", () => {
     expect(await expandUnits([dir])).toEqual([[parent, fork]]);
   });
 
+  it("a fork whose file sorts before its parent's is read after it (forked_from_id names the parent)", async () => {
+    const { dir, parent, fork } = family();
+    const first = join(dir, `rollout-2026-01-01T00-00-00-${FORK}.jsonl`);
+    (await import("node:fs")).renameSync(fork, first);
+    expect(first < parent).toBe(true);
+    expect(await expandUnits([dir])).toEqual([[parent, first]]);
+    const analysis = await analyzePaths([dir]);
+    expect(calls(analysis)).toBe(14);
+    expect(analysis.runs.map((run) => run.session)).toEqual([PARENT, PARENT, FORK]);
+  });
+
   it("a session_meta longer than the first chunk of the head still groups the fork", async () => {
     const { dir, parent, fork } = family(undefined, "Rule: keep edits small — « précis ».\n".repeat(600));
     expect((await import("node:fs")).readFileSync(fork, "utf8").indexOf("\n")).toBeGreaterThan(20_000);
