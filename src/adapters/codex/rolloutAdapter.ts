@@ -27,7 +27,7 @@ import type { LiveEvent } from "../../core/liveEvents.js";
 import { quote } from "../../core/quote.js";
 import type { StringForm } from "../../core/byteText.js";
 import { parseObjectLine, type AdapterContext, type InputAdapter, type ObjectLine } from "../adapter.js";
-import { parseObjectBytes, type ObjectBytesLine } from "../io/jsonBytes.js";
+import { lineForm, parseObjectBytes, usableObject, type ObjectBytesLine } from "../io/jsonBytes.js";
 import type { LineSource } from "../io/lineSource.js";
 import { TranscriptReplay } from "../openclaw/transcriptReplay.js";
 import { agentOf, CODEX_FORMAT, sessionIdFromRolloutName, sessionIdOf } from "./identity.js";
@@ -71,12 +71,10 @@ class RolloutReader {
 
   /** A parsed line: from its text, or from its bytes with the form of its strings. */
   parsed(parsed: ObjectLine | ObjectBytesLine, line: number): void {
-    const { tally } = this.context;
-    if (parsed.kind === "blank") return tally.ignored();
-    if (parsed.kind === "bad") return tally.skipped(this.file, line, parsed.reason);
-    if (parsed.notice !== undefined) tally.note({ file: this.file, line, reason: parsed.notice });
-    const form: StringForm = "form" in parsed ? parsed.form : "text";
-    this.line(line, classifyRolloutLine(parsed.value, form), parsed.value, form);
+    const object = usableObject(parsed, this.context.tally, this.file, line);
+    if (object === undefined) return;
+    const form = lineForm(object);
+    this.line(line, classifyRolloutLine(object.value, form), object.value, form);
   }
 
   /** `value` is the parsed line (`record` its classification). */

@@ -17,7 +17,7 @@
 import { isAscii, isUtf8 } from "node:buffer";
 import { fromBytes, type ByteString, type StringForm } from "../../core/byteText.js";
 import { isPlainObject } from "../../core/plainObject.js";
-import { parseJsonLine, parseObjectLine, type ObjectLine } from "../adapter.js";
+import { parseJsonLine, parseObjectLine, type LineTally, type ObjectLine } from "../adapter.js";
 import { TOO_LONG_LINE } from "./lineSource.js";
 import { afterBom, decodeLine, latin1Text } from "./decoding.js";
 
@@ -100,6 +100,17 @@ function hasNonAsciiEscapeIn(json: string): boolean {
   return nonAsciiEscape(json.length, (i) => json.charCodeAt(i), (from) => json.indexOf("\\u", from));
 }
 
+/** Chars a JSON text can start with after its white space: `{ [ "`, a digit, `-`, and `t f n` (true, false, null). */
+const JSON_START = /^[ \t\n\r]*[{["\-0-9tfn]/;
+
+/**
+ * False for a string `JSON.parse` would reject at its first char: freeform tool input (Codex's
+ * apply_patch `*** Begin Patch…`) is then neither searched for escapes nor parsed into an exception.
+ */
+function mayBeJson(json: string): boolean {
+  return JSON_START.test(json);
+}
+
 /**
  * `JSON.parse` of a JSON text that is itself a string of a parsed line (Codex's JSON-string
  * `arguments` and outputs), in `form`, with the form of the parsed value's strings; undefined when
@@ -109,6 +120,7 @@ function hasNonAsciiEscapeIn(json: string): boolean {
  * structure is ASCII).
  */
 export function parseJsonIn(form: StringForm, json: string): { readonly value: unknown; readonly form: StringForm } | undefined {
+  if (!mayBeJson(json)) return undefined;
   const exact: StringForm = form === "bytes" && hasNonAsciiEscapeIn(json) ? "text" : form;
   try {
     return { value: JSON.parse(exact === form ? json : fromBytes(json as ByteString)), form: exact };
@@ -126,3 +138,17 @@ export function parseJsonIn(form: StringForm, json: string): { readonly value: u
 export function valueAsText<T>(form: StringForm, value: T): T {
   return form === "bytes" ? (JSON.parse(fromBytes(JSON.stringify(value) as ByteString)) as T) : value;
 }
+
+/**
+ * The object of a parsed line (from its text, or from its bytes), or undefined once a blank line is
+ * tallied as ignored and a bad one as skipped; a notice about its bytes is recorded either way.
+ */
+export function usableObject(parsed: ObjectLine | ObjectBytesLine, tally: LineTally, file: string, line: number): Extract<ObjectLine | ObjectBytesLine, { kind: "object" }> | undefined {
+  if (parsed.kind === "blank") return void tally.ignored();
+  if (parsed.kind === "bad") return void tally.skipped(file, line, parsed.reason);
+  if (parsed.notice !== undefined) tally.note({ file, line, reason: parsed.notice });
+  return parsed;
+}
+
+/** The form of a parsed object line's strings: text unless it was parsed from its bytes as such. */
+export const lineForm = (parsed: ObjectLine | ObjectBytesLine): StringForm => ("form" in parsed ? parsed.form : "text");

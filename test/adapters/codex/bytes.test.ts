@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { analyzePaths, comparable, verdicts } from "../../helpers/inProcess.js";
+import { sameFromBytesAndText, verdicts } from "../../helpers/inProcess.js";
 
 const SESSION = "0199aa00-1111-7222-8333-c0dexb17e500";
 
@@ -60,12 +60,8 @@ describe("Codex rollout lines read from their bytes", () => {
     mkdirSync(dir, { recursive: true });
     const path = join(dir, `rollout-2026-03-01T09-00-00-${SESSION}.jsonl`);
     writeFileSync(path, rollout());
-    const fromBytes = await analyzePaths([path]);
-    const fromText = await analyzePaths([path], { bytePayloads: false });
-    expect(comparable(fromBytes)).toEqual(comparable(fromText));
-    expect(verdicts(fromBytes)).toEqual(verdicts(fromText));
+    const { fromBytes, fromText, detectors } = await sameFromBytesAndText([path]);
     // The repeats span the raw and the escaped lines: every one of them was counted.
-    const detectors = new Set(verdicts(fromBytes).map(([, , detector]) => detector));
     expect(detectors).toEqual(new Set(["generic_repeat", "ping_pong", "unknown_tool_repeat"]));
     const maxCount = (detector: string) => Math.max(...verdicts(fromBytes).filter(([, , d]) => d === detector).map(([, , , , count]) => count));
     // (a finding's count is the repeats before the call: the 12th call of a run counts 11)

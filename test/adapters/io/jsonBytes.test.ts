@@ -68,6 +68,12 @@ describe("parseJsonIn (a JSON text held in a string of a parsed line)", () => {
   it("is undefined for what is not JSON, in either form", () => {
     expect(parseJsonIn("bytes", toBytes("naïve {"))).toBeUndefined();
     expect(parseJsonIn("text", "naïve {")).toBeUndefined();
+    expect(parseJsonIn("bytes", "*** Begin Patch\n*** End Patch")).toBeUndefined();
+    expect(parseJsonIn("text", "nope")).toBeUndefined();
+    expect(parseJsonIn("text", "  ")).toBeUndefined();
+    expect(parseJsonIn("bytes", " \n\t-12")).toEqual({ value: -12, form: "bytes" });
+    expect(parseJsonIn("bytes", "true")).toEqual({ value: true, form: "bytes" });
+    expect(parseJsonIn("text", '"x"')).toEqual({ value: "x", form: "text" });
   });
 
   it("valueAsText gives the text of a value of byte strings", () => {
