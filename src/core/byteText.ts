@@ -59,8 +59,7 @@ export function textOf(form: StringForm, value: string): string {
   return form === "bytes" ? fromBytes(value as ByteString) : value;
 }
 
-/** ASCII white space as `trim()` removes it: tab to CR, and space. */
-export const isAsciiSpace = (c: number) => c === 0x20 || (c >= 0x09 && c <= 0x0d);
+const isAsciiSpace = (c: number) => c === 0x20 || (c >= 0x09 && c <= 0x0d);
 
 /**
  * Bytes of the whitespace char that starts (forward) or ends (backward) at `i`, 0 if none: the

@@ -25,7 +25,6 @@ import { afterBom, decodeLine, latin1Text } from "./decoding.js";
 export type ObjectBytesLine = Exclude<ObjectLine, { kind: "object" }> | (Extract<ObjectLine, { kind: "object" }> & { readonly form: StringForm });
 
 const BACKSLASH = 0x5c;
-const ESCAPE_U = Buffer.from("\\u");
 
 function hexValue(byte: number | undefined): number {
   if (byte === undefined) return -1;
@@ -35,20 +34,21 @@ function hexValue(byte: number | undefined): number {
 }
 
 /**
- * True when the text has an escape `\uXXXX` above U+007F (or a malformed one). Searches for the
- * two chars `\u` (most lines have none; `\n` and `\"` are common), then counts the backslashes
- * before: after an even number the `\` starts an escape, after an odd one it is itself escaped
- * (`\\u` is a backslash and a `u`). The text is a line's bytes (`codeAt` a byte) or a string
- * (`codeAt` a char code), read through these two accessors.
+ * True when the JSON text has an escape `\uXXXX` above U+007F (or a malformed one): a line read as
+ * latin1, or a JSON text held in a string of a parsed line. Searches for the two chars `\u` (most
+ * lines have none; `\n` and `\"` are common), then counts the backslashes before: after an even
+ * number the `\` starts an escape, after an odd one it is itself escaped (`\\u` is a backslash and
+ * a `u`). Searching the latin1 string, which the parse needs anyway, is quicker than the bytes.
  */
-function nonAsciiEscape(length: number, codeAt: (i: number) => number | undefined, nextEscape: (from: number) => number): boolean {
-  for (let i = nextEscape(0); i !== -1; i = nextEscape(i + 2)) {
+function hasNonAsciiEscape(json: string): boolean {
+  const end = json.length;
+  for (let i = json.indexOf("\\u"); i !== -1; i = json.indexOf("\\u", i + 2)) {
     let before = 0;
-    while (i - 1 - before >= 0 && codeAt(i - 1 - before) === BACKSLASH) before++;
+    while (i - 1 - before >= 0 && json.charCodeAt(i - 1 - before) === BACKSLASH) before++;
     if (before % 2 === 1) continue;
     let code = 0;
     for (let k = i + 2; k < i + 6; k++) {
-      const digit = k < length ? hexValue(codeAt(k)) : -1;
+      const digit = k < end ? hexValue(json.charCodeAt(k)) : -1;
       if (digit < 0) return true;
       code = code * 16 + digit;
     }
@@ -58,24 +58,16 @@ function nonAsciiEscape(length: number, codeAt: (i: number) => number | undefine
 }
 
 /**
- * `nonAsciiEscape` of a line's bytes. `line` must be the line alone: a search in the whole read
- * buffer would run on past the line's end each time it finds nothing.
- */
-function hasNonAsciiEscape(line: Buffer): boolean {
-  return nonAsciiEscape(line.length, (i) => line[i], (from) => line.indexOf(ESCAPE_U, from));
-}
-
-/**
  * Blank, bad (with the reason) or an object, like `parseObjectLine` of the decoded line. A line that
  * does not parse is decoded and handed to `parseObjectLine`, so that blank lines (any Unicode
  * whitespace) and the reasons for bad ones are exactly as for text.
  */
 export function parseObjectBytes(bytes: Buffer, start: number, end: number, terminated: boolean, tooLong?: number): ObjectBytesLine {
   const from = afterBom(bytes, start, end);
-  const form = tooLong === undefined ? latin1Form(bytes, from, end) : undefined;
-  if (form !== undefined) {
-    const parsed = parseJsonLine(latin1Text(bytes, from, end), terminated);
-    if (parsed.ok && isPlainObject(parsed.value)) return { kind: "object", value: parsed.value, form };
+  const latin1 = tooLong === undefined ? latin1Line(bytes, from, end) : undefined;
+  if (latin1 !== undefined) {
+    const parsed = parseJsonLine(latin1.text, terminated);
+    if (parsed.ok && isPlainObject(parsed.value)) return { kind: "object", value: parsed.value, form: latin1.form };
   }
   const { text, problem } = tooLong !== undefined ? { text: TOO_LONG_LINE, problem: { tooLong } } : decodeLine(bytes, start, end);
   const object = parseObjectLine(text, terminated, problem);
@@ -83,21 +75,17 @@ export function parseObjectBytes(bytes: Buffer, start: number, end: number, term
 }
 
 /**
- * The form a latin1 parse of the line gives its strings, or undefined when it must be decoded as
- * UTF-8. An ASCII line without escapes above U+007F has only ASCII strings, the same in both forms:
- * "bytes" spares hashing its checks for non-ASCII text and lone surrogates.
+ * The line as latin1 and the form a parse of it gives its strings, or undefined when it must be
+ * decoded as UTF-8. An ASCII line without escapes above U+007F has only ASCII strings, the same in
+ * both forms: "bytes" spares hashing its checks for non-ASCII text and lone surrogates.
  */
-function latin1Form(bytes: Buffer, start: number, end: number): StringForm | undefined {
+function latin1Line(bytes: Buffer, start: number, end: number): { readonly text: string; readonly form: StringForm } | undefined {
   const line = bytes.subarray(start, end);
   const ascii = isAscii(line);
   if (!ascii && !isUtf8(line)) return undefined;
-  if (!hasNonAsciiEscape(line)) return "bytes";
-  return ascii ? "text" : undefined;
-}
-
-/** `nonAsciiEscape` of a string (a JSON text held in a string of an already parsed line). */
-function hasNonAsciiEscapeIn(json: string): boolean {
-  return nonAsciiEscape(json.length, (i) => json.charCodeAt(i), (from) => json.indexOf("\\u", from));
+  const text = latin1Text(bytes, start, end);
+  if (!hasNonAsciiEscape(text)) return { text, form: "bytes" };
+  return ascii ? { text, form: "text" } : undefined;
 }
 
 /** Chars a JSON text can start with after its white space: `{ [ "`, a digit, `-`, and `t f n` (true, false, null). */
@@ -121,7 +109,7 @@ function mayBeJson(json: string): boolean {
  */
 export function parseJsonIn(form: StringForm, json: string): { readonly value: unknown; readonly form: StringForm } | undefined {
   if (!mayBeJson(json)) return undefined;
-  const exact: StringForm = form === "bytes" && hasNonAsciiEscapeIn(json) ? "text" : form;
+  const exact: StringForm = form === "bytes" && hasNonAsciiEscape(json) ? "text" : form;
   try {
     return { value: JSON.parse(exact === form ? json : fromBytes(json as ByteString)), form: exact };
   } catch {
