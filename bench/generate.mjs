@@ -9,13 +9,15 @@
 //   - canonical looplens events (inputs.md §1): what `looplens events` prints for those transcripts.
 // Most runs are healthy; some poll, retry, ping-pong or call a missing tool, so replay has findings.
 //
-// Real-shaped transcripts (`real`, `tiny`: bench/generateReal.mjs) and Gateway logs (`gateway`:
-// bench/generateGateway.mjs) have generators of their own.
+// Claude Code transcripts (`claude-code`) and Codex rollouts (`codex`: bench/generateCodex.mjs) are
+// written from the same model. Real-shaped transcripts (`real`, `tiny`: bench/generateReal.mjs) and
+// Gateway logs (`gateway`: bench/generateGateway.mjs) have generators of their own.
 //
-//   node bench/generate.mjs OUT_DIR [--seed N] [--files N] [--file-mb N] [--format session|events|claude-code|real|tiny|gateway] [--ascii]
+//   node bench/generate.mjs OUT_DIR [--seed N] [--files N] [--file-mb N] [--format session|events|claude-code|codex|real|tiny|gateway] [--ascii]
 import { mkdirSync, openSync, writeSync, closeSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { codexLines, codexRolloutPath } from "./generateCodex.mjs";
 import { gatewayLines } from "./generateGateway.mjs";
 import { realFilePath, realFileSizes, realSessionLines, textMaker } from "./generateReal.mjs";
 
@@ -386,11 +388,14 @@ export function generate({ dir, seed = 1, files = 1, fileMb = 1, format = "event
     const progress = { bytes: 0 };
     // Per-file streams: file i holds the same runs in both formats (the events file more of them).
     const session = makeSession(rng(seed * 1_000_003 + i), corpus, i, fileMb * 1e6, progress);
-    const name = `${session.id}.jsonl`;
-    const sub = format === "session" ? join(dir, "agents", session.agent, "sessions") : format === "claude-code" ? join(dir, "projects", `-home-u-ws${i % 4}`) : dir;
+    const rollout = codexRolloutPath(i, session.id);
+    const name = format === "codex" ? rollout.name : `${session.id}.jsonl`;
+    const sub =
+      format === "session" ? join(dir, "agents", session.agent, "sessions") : format === "claude-code" ? join(dir, "projects", `-home-u-ws${i % 4}`) : format === "codex" ? join(dir, ...rollout.dir) : dir;
     mkdirSync(sub, { recursive: true });
     const path = join(sub, name);
-    const lines = format === "session" ? sessionLines(session, rng(seed * 7919 + i)) : format === "claude-code" ? claudeLines(session, rng(seed * 7919 + i)) : eventLines(session);
+    const r = rng(seed * 7919 + i);
+    const lines = format === "session" ? sessionLines(session, r) : format === "claude-code" ? claudeLines(session, r) : format === "codex" ? codexLines(session, r) : eventLines(session);
     bytes += writeLines(path, lines, progress);
     paths.push(path);
   }
@@ -434,7 +439,7 @@ function generateGateway({ dir, seed, files, fileMb }) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [dir, ...rest] = process.argv.slice(2);
   if (!dir) {
-    console.error("usage: node bench/generate.mjs OUT_DIR [--seed N] [--files N] [--file-mb N] [--format session|events|claude-code|real|tiny|gateway] [--ascii]");
+    console.error("usage: node bench/generate.mjs OUT_DIR [--seed N] [--files N] [--file-mb N] [--format session|events|claude-code|codex|real|tiny|gateway] [--ascii]");
     process.exit(2);
   }
   const opt = (name, fallback) => {

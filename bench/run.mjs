@@ -52,6 +52,7 @@ const DATASETS = [
   { name: "canonical events, one file", format: "events", files: 1, fileMb: scale(48) },
   { name: "Gateway log", format: "gateway", files: 1, fileMb: scale(32) },
   { name: "Claude Code folder", format: "claude-code", files: 48, fileMb: scale(3) },
+  { name: "Codex folder", format: "codex", files: 48, fileMb: scale(3) },
   ...(LARGE
     ? [
         { name: "real state folder, large", format: "real", files: 200, fileMb: 3 },

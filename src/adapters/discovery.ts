@@ -12,10 +12,11 @@ import { codexForkTag } from "./codex/forks.js";
 import { GEMINI_CHAT_JSON_FILE } from "./gemini/identity.js";
 import { describeReadError, fileSource, stdinSource } from "./io/sources.js";
 import { InputError, type LineSource } from "./io/lineSource.js";
+import { inOpenClawSessionsFolder } from "./openclaw/identity.js";
 import { ARCHIVE_FILE, groupSessionFiles } from "./openclaw/sessionFiles.js";
 import { isSqliteFile, storeSessions, storeSessionSource } from "./openclaw/sqliteStore.js";
 import { eventIndex, groupOpenHandsFiles, OPENHANDS_EVENT_FILE } from "./openhands/files.js";
-import { forkFamilies, forkTagsOf } from "./shared/forkFamilies.js";
+import { forkFamilies, forkTagsOf, seekParents, type ForkTag } from "./shared/forkFamilies.js";
 
 export { InputError };
 
@@ -119,7 +120,7 @@ export async function expandUnits(paths: readonly string[]): Promise<InputUnit[]
   const position = new Map(files.map((file, i) => [file, i]));
   const events = files.filter((file) => eventIndex(file) !== undefined);
   const others = files.filter((file) => eventIndex(file) === undefined);
-  const { families, rest } = forkFamilies(others, await forkTagsOf(others, FORK_TAGGERS));
+  const { families, rest } = forkFamilies(others, await forkTags(others));
   const units = [...groupOpenHandsFiles(events), ...families, ...groupSessionFiles(rest)];
   const first = (unit: InputUnit) => unit.reduce((min, file) => Math.min(min, position.get(file)!), Infinity);
   return units.sort((a, b) => first(a) - first(b));
@@ -127,6 +128,25 @@ export async function expandUnits(paths: readonly string[]): Promise<InputUnit[]
 
 /** What ties the files of one forked conversation together, per agent. */
 const FORK_TAGGERS = [claudeCodeForkTag, codexForkTag];
+
+/**
+ * The fork tags of the files (forkFamilies.ts), in their order. A file directly in an OpenClaw
+ * agent's `sessions/` folder (`agents/<agentId>/sessions/<file>`) is not opened for its head: only
+ * Claude Code and Codex files have tags, and neither agent writes there (Claude Code writes
+ * `projects/<slug>/<sessionId>.jsonl`, its sub-agents `<sessionId>/subagents/…`; Codex
+ * `sessions/YYYY/MM/DD/rollout-….jsonl`, three folders below `sessions/`). A state folder's
+ * thousands of transcripts were each opened for nothing (1601 files: ~170-340 ms of a 4.5 s run).
+ * Such a file copied there by hand is still read, as its format; only its forks are not grouped.
+ */
+async function forkTags(files: readonly string[]): Promise<Array<ForkTag | undefined>> {
+  const candidates = files.filter((file) => !inOpenClawSessionsFolder(file));
+  const found = new Map(candidates.map((file, i) => [file, i]));
+  const tags = await seekParents(candidates, await forkTagsOf(candidates, FORK_TAGGERS));
+  return files.map((file) => {
+    const i = found.get(file);
+    return i === undefined ? undefined : tags[i];
+  });
+}
 
 export async function openSource(path: string): Promise<LineSource> {
   try {

@@ -75,6 +75,11 @@ function compare(input: string, snapshot: string, existing: string | undefined, 
 /**
  * What check compares: each file, except the event files of one OpenHands conversation, which are one
  * input named by their folder (grouped and ordered as analyze reads them).
+ *
+ * Forked sessions (a Claude Code or Codex fork and its parent: shared/forkFamilies.ts) are not
+ * grouped here, unlike analyze: a snapshot is a fixture's own regression record, and a fork's must
+ * not change when the file beside it is edited, renamed or removed. So a fork's snapshot holds the
+ * calls it copied, as the fork analysed alone does (README, "Forked sessions").
  */
 function checkInputs(files: readonly string[]): Array<{ name: string; files: string[] }> {
   return groupOpenHandsFiles(files).map((unit) => ({ name: eventIndex(unit[0]!) === undefined ? unit[0]! : dirname(unit[0]!), files: unit }));

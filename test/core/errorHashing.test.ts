@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { errorBytes as errorText, unknownToolName } from "../../src/core/hashing.js";
 import { hashing } from "../helpers/replay.js";
+import { toBytes } from "../../src/core/byteText.js";
 
 const failure = (value: unknown, tool = "read") => hashing.outcomeHash(tool, {}, { kind: "error", value }, "text");
 const errorHash = (value: unknown) => failure(value).resultHash;
@@ -89,5 +90,17 @@ describe("unknown tool name", () => {
     const outcome = hashing.outcomeHash("browser", {}, { kind: "result", value: { content: [{ type: "text", text: "Unknown tool: browser" }] } }, "text");
     expect(outcome.unknownTool).toBeUndefined();
     expect(hashing.outcomeHash("browser", {}, { kind: "result", value: "Unknown tool: browser" }, "text").unknownTool).toBeUndefined();
+  });
+});
+
+describe("unknown tool in an error of byte strings", () => {
+  const inBytes = (text: string) => hashing.outcomeHash("read", {}, { kind: "error", value: toBytes(text) }, "bytes");
+  it("is read as from the text, any case, behind Unicode white space", () => {
+    for (const text of ["Unknown tool:\u00a0browser", "TOOL\u2003'shell'\u3000not found", "échec — unknown TOOL: x.y"]) {
+      expect(inBytes(text).unknownTool).toBe(unknownToolName(text));
+      expect(inBytes(text).unknownTool).toBeDefined();
+      expect(inBytes(text).resultHash).toBe(failure(text).resultHash);
+    }
+    expect(inBytes("échec — nothing of the kind").unknownTool).toBeUndefined();
   });
 });

@@ -36,3 +36,16 @@ export function comparable(analysis: Analysis) {
   const runs = analysis.runs.map((r) => [r.session, r.run, r.agent, r.calls, r.compactions, r.recordedVetoes].join(" "));
   return { findings: findings.sort(), runs: runs.sort() };
 }
+
+/**
+ * The files analysed from their bytes (the replay path) and as text: asserts that both give the same
+ * findings and runs, and returns the byte path's analysis and its detectors.
+ */
+export async function sameFromBytesAndText(paths: readonly string[]): Promise<{ fromBytes: Analysis; fromText: Analysis; detectors: Set<string> }> {
+  const { expect } = await import("vitest");
+  const fromBytes = await analyzePaths(paths);
+  const fromText = await analyzePaths(paths, { bytePayloads: false });
+  expect(comparable(fromBytes)).toEqual(comparable(fromText));
+  expect(verdicts(fromBytes)).toEqual(verdicts(fromText));
+  return { fromBytes, fromText, detectors: new Set(verdicts(fromBytes).map(([, , detector]) => detector)) };
+}

@@ -11,7 +11,7 @@ import { own, isPlainObject } from "../../core/plainObject.js";
 import { quote } from "../../core/quote.js";
 import type { StringForm } from "../../core/byteText.js";
 import { parseObjectLine, type AdapterContext, type InputAdapter, type ObjectLine } from "../adapter.js";
-import { parseObjectBytes, type ObjectBytesLine } from "../io/jsonBytes.js";
+import { lineForm, parseObjectBytes, usableObject, type ObjectBytesLine } from "../io/jsonBytes.js";
 import type { LineSource } from "../io/lineSource.js";
 import { classifyClaudeLine, type ClaudeLine, type CopyKey, type LineMeta } from "./claudeLines.js";
 import { copyStateFor, type CopyState } from "./copies.js";
@@ -37,11 +37,10 @@ class ClaudeCodeReader {
   /** A parsed line: from its text, or from its bytes with the form of its strings. */
   line(parsed: ObjectLine | ObjectBytesLine, line: number): void {
     const { tally } = this.context;
-    if (parsed.kind === "blank") return tally.ignored();
-    if (parsed.kind === "bad") return tally.skipped(this.file, line, parsed.reason);
-    if (parsed.notice !== undefined) tally.note({ file: this.file, line, reason: parsed.notice });
-    const form: StringForm = "form" in parsed ? parsed.form : "text";
-    const entry = classifyClaudeLine(parsed.value, form);
+    const object = usableObject(parsed, tally, this.file, line);
+    if (object === undefined) return;
+    const form = lineForm(object);
+    const entry = classifyClaudeLine(object.value, form);
     switch (entry.kind) {
       case "bad":
         return tally.skipped(this.file, line, entry.reason);

@@ -11,9 +11,20 @@
  * is only taken for a copy when its first entry is a random uuid and its first call (id, tool and
  * input) is the other's too.
  *
- * Not grouped: a fork whose copy starts elsewhere than the parent's first entry (e.g. after a
- * compaction, if a build copies only from the compact boundary on), or whose head holds no call
- * (`MAX_HEAD_LINES`); its copied calls are replayed in both files.
+ * Two cases the first entry and first call do not settle:
+ * - A head with no call (none in the first 64 lines / 1 MB: long prompts, attachments, or a
+ *   conversation that has none): its first entry alone is a weak key (forkFamilies.ts), so such a
+ *   file joins the files that begin with the same entry, and two files that both have a call still
+ *   need the same call to be joined. The first entry's random uuid, timestamp and content are what
+ *   tells a copy then; a placeholder uuid (`u-1`) ties nothing, as above.
+ * - A copy that starts at a compaction (a build that copies only from the compact boundary on): the
+ *   fork's first entry is a `compact_boundary`, which lies deep in the parent's file, beyond its
+ *   head. Such a head asks for its parent to be searched (`seek`: the files of its folder are read
+ *   for the boundary's uuid, shared/forkFamilies.ts `seekParents`), and the file that holds it is
+ *   read first. Files that begin at a compaction are rare: the cost is paid only for them.
+ * Which of two files with the same head is the parent the heads cannot tell (the copies carry the
+ * fork's session id): they are read in scan order, and the entries they share are replayed, and
+ * attributed, as the first one's.
  */
 import { isPlainObject, own } from "../../core/plainObject.js";
 import type { ForkTag, ForkTagger } from "../shared/forkFamilies.js";
@@ -41,7 +52,15 @@ function firstCall(line: Record<string, unknown>): string | undefined {
  */
 export const claudeCodeForkTag: ForkTagger = () => {
   let first: string | undefined;
+  /** The uuid of the compact boundary the file begins with, if it does. */
+  let boundary: string | undefined;
+  const tag = (keys: string[]): ForkTag => ({
+    keys,
+    weak: `claude-code:${first}`,
+    ...(boundary !== undefined ? { seek: `"uuid":${JSON.stringify(boundary)}` } : {}),
+  });
   return (head): ForkTag | null | undefined => {
+    if (head === undefined) return first === undefined ? null : tag([]);
     // After the first entry only a line with a call can decide: long text and thinking lines are not parsed.
     if (first !== undefined && !head.text.includes('"tool_use"')) return undefined;
     const line = head.value();
@@ -53,8 +72,9 @@ export const claudeCodeForkTag: ForkTagger = () => {
       if (!UUID.test(uuid)) return null;
       const body = own(line, "message") ?? own(line, "attachment") ?? own(line, "content") ?? null;
       first = `${uuid}\u0000${String(own(line, "timestamp"))}\u0000${hashed(body)}`;
+      if (own(line, "type") === "system" && own(line, "subtype") === "compact_boundary") boundary = uuid;
     }
     const call = firstCall(line);
-    return call === undefined ? undefined : { keys: [`claude-code:${first}\u0000${call}`] };
+    return call === undefined ? undefined : tag([`claude-code:${first}\u0000${call}`]);
   };
 };

@@ -14,6 +14,7 @@
 import type { UnitHistory } from "../adapter.js";
 import type { ForkTag, ForkTagger } from "../shared/forkFamilies.js";
 import { hash53 } from "../shared/textHash.js";
+import { toBytes, type StringForm } from "../../core/byteText.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { sessionIdOf } from "./identity.js";
 
@@ -21,7 +22,7 @@ const key = (session: string) => `codex:${session}`;
 
 /** Ties a rollout to its own session and to the one it was forked from (from its first line). */
 export const codexForkTag: ForkTagger = () => (head): ForkTag | null => {
-  const line = head.value();
+  const line = head?.value();
   if (line === undefined) return null;
   const payload = own(line, "payload");
   if (own(line, "type") !== "session_meta" || !isPlainObject(payload)) return null;
@@ -31,9 +32,15 @@ export const codexForkTag: ForkTagger = () => (head): ForkTag | null => {
   return parent === undefined ? { keys: [key(self)], self: key(self) } : { keys: [key(self), key(parent)], self: key(self), parent: key(parent) };
 };
 
-/** A line's identity for copy matching: its item kind and payload, without the line's timestamp. */
-export function itemHash(line: Record<string, unknown>): number {
-  return hash53(`${String(own(line, "type"))}\u0000${JSON.stringify(own(line, "payload")) ?? ""}`);
+/**
+ * A line's identity for copy matching: its item kind and payload, without the line's timestamp. The
+ * same in either form of the line's strings (a parent read from its bytes, a copy with an escape
+ * read as text): the payload's JSON is hashed as a byte string (io/jsonBytes.ts `valueAsText` says
+ * why `JSON.stringify` of byte strings is that).
+ */
+export function itemHash(line: Record<string, unknown>, form: StringForm): number {
+  const payload = JSON.stringify(own(line, "payload")) ?? "";
+  return hash53(`${String(own(line, "type"))}\u0000${form === "bytes" ? payload : toBytes(payload)}`);
 }
 
 /** The items of the rollouts of one unit read so far, by session id (kept only when the unit has several files). */
@@ -78,20 +85,20 @@ export class ForkCopies {
   }
 
   /** The rollout's session, named by its first session_meta (`line`), which the fork's copy may repeat. */
-  session(id: string, forkedFrom: string | undefined, line: Record<string, unknown>): void {
+  session(id: string, forkedFrom: string | undefined, line: Record<string, unknown>, form: StringForm): void {
     if (this.items === undefined || this.own !== undefined) return;
     // A second rollout of the same session (a copied file) starts with that session's items too.
     const parent = (forkedFrom === undefined ? undefined : this.items.bySession.get(forkedFrom)) ?? this.items.bySession.get(id);
     this.own = new ItemList();
-    this.own.add(itemHash(line));
+    this.own.add(itemHash(line, form));
     this.items.bySession.set(id, this.own);
     if (parent !== undefined) this.copying = { list: parent, cursor: 0 };
   }
 
   /** Whether this line (after the first session_meta) is a copy of the parent's; every line is recorded. */
-  isCopy(line: Record<string, unknown>): boolean {
+  isCopy(line: Record<string, unknown>, form: StringForm): boolean {
     if (this.own === undefined) return false;
-    const hash = itemHash(line);
+    const hash = itemHash(line, form);
     this.own.add(hash);
     if (this.copying === undefined) return false;
     const at = this.copying.list.next(hash, this.copying.cursor);

@@ -15,6 +15,8 @@
  * - Forks: a rollout forked from another (`forked_from_id`) starts with the parent's items again;
  *   read in one unit after the parent, those are duplicates, not replayed twice (forks.ts, rule 7).
  *   Any other item whose `call_id` was already replayed is a copy: ignored and counted.
+ * Lines may be parsed from their bytes (`bytePayloads`): arguments and outputs then stay byte
+ * strings for hashing (io/jsonBytes.ts; what that means for JSON-string ones: rolloutLines.ts).
  * Every line is accounted for once: used, ignored (known kinds replay does not need, copies,
  * blank lines) or skipped (not JSON, not a rollout line, a call without a name, an output without
  * a call_id).
@@ -23,7 +25,9 @@ import { recordedTime } from "../shared/recordedTime.js";
 import type { LoopEvent } from "../../core/events.js";
 import type { LiveEvent } from "../../core/liveEvents.js";
 import { quote } from "../../core/quote.js";
-import { parseObjectLine, type AdapterContext, type InputAdapter } from "../adapter.js";
+import type { StringForm } from "../../core/byteText.js";
+import { parseObjectLine, type AdapterContext, type InputAdapter, type ObjectLine } from "../adapter.js";
+import { lineForm, parseObjectBytes, usableObject, type ObjectBytesLine } from "../io/jsonBytes.js";
 import type { LineSource } from "../io/lineSource.js";
 import { TranscriptReplay } from "../openclaw/transcriptReplay.js";
 import { agentOf, CODEX_FORMAT, sessionIdFromRolloutName, sessionIdOf } from "./identity.js";
@@ -65,11 +69,19 @@ class RolloutReader {
     this.replay = new TranscriptReplay(codexContext(context), file, this.turns.names, () => ({ session: this.session ?? this.fallbackSession, agent: this.agent }));
   }
 
+  /** A parsed line: from its text, or from its bytes with the form of its strings. */
+  parsed(parsed: ObjectLine | ObjectBytesLine, line: number): void {
+    const object = usableObject(parsed, this.context.tally, this.file, line);
+    if (object === undefined) return;
+    const form = lineForm(object);
+    this.line(line, classifyRolloutLine(object.value, form), object.value, form);
+  }
+
   /** `value` is the parsed line (`record` its classification). */
-  line(line: number, record: RolloutRecord, value: Record<string, unknown>): void {
+  private line(line: number, record: RolloutRecord, value: Record<string, unknown>, form: StringForm): void {
     const { tally } = this.context;
-    if (record.kind === "sessionMeta" && this.session === undefined && !this.sawEvent) return this.sessionMeta(line, record.meta, value);
-    if (this.forks.isCopy(value)) return this.duplicate();
+    if (record.kind === "sessionMeta" && this.session === undefined && !this.sawEvent) return this.sessionMeta(line, record.meta, value, form);
+    if (this.forks.isCopy(value, form)) return this.duplicate();
     switch (record.kind) {
       case "bad":
         return tally.skipped(this.file, line, record.reason);
@@ -87,7 +99,7 @@ class RolloutReader {
       case "call":
         return this.call(line, record);
       case "output":
-        return this.output(line, record.id, record.output);
+        return this.output(line, record);
       case "execEnd":
         return this.execEnd(record.id, record.exitCode);
       case "compacted":
@@ -101,12 +113,12 @@ class RolloutReader {
   }
 
   /** The first session_meta names the session and agent, and the session it was forked from. */
-  private sessionMeta(line: number, meta: Record<string, unknown>, value: Record<string, unknown>): void {
+  private sessionMeta(line: number, meta: Record<string, unknown>, value: Record<string, unknown>, form: StringForm): void {
     const { tally } = this.context;
     const id = sessionIdOf(meta);
     this.session = id;
     this.agent = agentOf(meta);
-    this.forks.session(id ?? this.fallbackSession, forkedFrom(meta), value);
+    this.forks.session(id ?? this.fallbackSession, forkedFrom(meta), value, form);
     if (id === undefined) tally.note({ file: this.file, line, reason: "session_meta without an id; the session id is taken from the file name" });
     tally.used();
   }
@@ -131,19 +143,19 @@ class RolloutReader {
     const { tally, unit } = this.context;
     if (call.id !== undefined && unit.callIds.has(call.id)) return this.copy();
     this.touch();
-    this.replay.toolCalls(this.group, line, [{ id: call.id, tool: call.tool, args: call.args, form: "text" }]);
+    this.replay.toolCalls(this.group, line, [{ id: call.id, tool: call.tool, args: call.args, form: call.form }]);
     tally.used();
   }
 
-  private output(line: number, id: string, output: unknown): void {
+  private output(line: number, { id, output, form }: Extract<RolloutRecord, { kind: "output" }>): void {
     this.group++;
     if (this.answered.has(id)) return this.copy();
     const known = this.context.unit.callIds.has(id);
     if (known) this.answered.add(id);
     this.touch();
-    const outcome = outputOutcome(output, this.exitCodes.get(id));
+    const read = outputOutcome(output, this.exitCodes.get(id), form);
     this.exitCodes.delete(id);
-    this.replay.toolResult(line, { id, tool: undefined, outcome, form: "text" });
+    this.replay.toolResult(line, { id, tool: undefined, outcome: read.outcome, form: read.form });
   }
 
   /** Kept for the output of a call already replayed; any other is an echo of nothing replay holds. */
@@ -192,15 +204,13 @@ export const codexRolloutAdapter: InputAdapter = {
   },
 
   async read(source: LineSource, context: AdapterContext) {
-    const file = source.file;
-    const reader = new RolloutReader(context, file);
-    await source.forEachLine((text, line, terminated, problem) => {
-      const parsed = parseObjectLine(text, terminated, problem);
-      if (parsed.kind === "blank") return context.tally.ignored();
-      if (parsed.kind === "bad") return context.tally.skipped(file, line, parsed.reason);
-      if (parsed.notice !== undefined) context.tally.note({ file, line, reason: parsed.notice });
-      reader.line(line, classifyRolloutLine(parsed.value), parsed.value);
-    });
+    const reader = new RolloutReader(context, source.file);
+    // Arguments and outputs may stay byte strings (io/jsonBytes.ts) when only hashing will read them.
+    if (context.options.bytePayloads && source.forEachRawLine) {
+      await source.forEachRawLine((bytes, start, end, line, terminated, tooLong) => reader.parsed(parseObjectBytes(bytes, start, end, terminated, tooLong), line));
+    } else {
+      await source.forEachLine((text, line, terminated, problem) => reader.parsed(parseObjectLine(text, terminated, problem), line));
+    }
     reader.end();
   },
 };

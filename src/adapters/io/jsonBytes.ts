@@ -15,9 +15,9 @@
  * Whether a line is valid JSON does not depend on the decoding: JSON's structure is ASCII.
  */
 import { isAscii, isUtf8 } from "node:buffer";
-import type { StringForm } from "../../core/byteText.js";
+import { fromBytes, type ByteString, type StringForm } from "../../core/byteText.js";
 import { isPlainObject } from "../../core/plainObject.js";
-import { parseJsonLine, parseObjectLine, type ObjectLine } from "../adapter.js";
+import { parseJsonLine, parseObjectLine, type LineTally, type ObjectLine } from "../adapter.js";
 import { TOO_LONG_LINE } from "./lineSource.js";
 import { afterBom, decodeLine, latin1Text } from "./decoding.js";
 
@@ -25,7 +25,6 @@ import { afterBom, decodeLine, latin1Text } from "./decoding.js";
 export type ObjectBytesLine = Exclude<ObjectLine, { kind: "object" }> | (Extract<ObjectLine, { kind: "object" }> & { readonly form: StringForm });
 
 const BACKSLASH = 0x5c;
-const ESCAPE_U = Buffer.from("\\u");
 
 function hexValue(byte: number | undefined): number {
   if (byte === undefined) return -1;
@@ -35,21 +34,21 @@ function hexValue(byte: number | undefined): number {
 }
 
 /**
- * True when the line has an escape `\uXXXX` above U+007F (or a malformed one). Searches for the
- * two bytes `\u` (most lines have none; `\n` and `\"` are common), then counts the backslashes
- * before: after an even number the `\` starts an escape, after an odd one it is itself escaped
- * (`\\u` is a backslash and a `u`). `line` must be the line alone: a search in the whole read
- * buffer would run on past the line's end each time it finds nothing.
+ * True when the JSON text has an escape `\uXXXX` above U+007F (or a malformed one): a line read as
+ * latin1, or a JSON text held in a string of a parsed line. Searches for the two chars `\u` (most
+ * lines have none; `\n` and `\"` are common), then counts the backslashes before: after an even
+ * number the `\` starts an escape, after an odd one it is itself escaped (`\\u` is a backslash and
+ * a `u`). Searching the latin1 string, which the parse needs anyway, is quicker than the bytes.
  */
-function hasNonAsciiEscape(line: Buffer): boolean {
-  const end = line.length;
-  for (let i = line.indexOf(ESCAPE_U); i !== -1; i = line.indexOf(ESCAPE_U, i + 2)) {
+function hasNonAsciiEscape(json: string): boolean {
+  const end = json.length;
+  for (let i = json.indexOf("\\u"); i !== -1; i = json.indexOf("\\u", i + 2)) {
     let before = 0;
-    while (i - 1 - before >= 0 && line[i - 1 - before] === BACKSLASH) before++;
+    while (i - 1 - before >= 0 && json.charCodeAt(i - 1 - before) === BACKSLASH) before++;
     if (before % 2 === 1) continue;
     let code = 0;
     for (let k = i + 2; k < i + 6; k++) {
-      const digit = k < end ? hexValue(line[k]) : -1;
+      const digit = k < end ? hexValue(json.charCodeAt(k)) : -1;
       if (digit < 0) return true;
       code = code * 16 + digit;
     }
@@ -65,10 +64,10 @@ function hasNonAsciiEscape(line: Buffer): boolean {
  */
 export function parseObjectBytes(bytes: Buffer, start: number, end: number, terminated: boolean, tooLong?: number): ObjectBytesLine {
   const from = afterBom(bytes, start, end);
-  const form = tooLong === undefined ? latin1Form(bytes, from, end) : undefined;
-  if (form !== undefined) {
-    const parsed = parseJsonLine(latin1Text(bytes, from, end), terminated);
-    if (parsed.ok && isPlainObject(parsed.value)) return { kind: "object", value: parsed.value, form };
+  const latin1 = tooLong === undefined ? latin1Line(bytes, from, end) : undefined;
+  if (latin1 !== undefined) {
+    const parsed = parseJsonLine(latin1.text, terminated);
+    if (parsed.ok && isPlainObject(parsed.value)) return { kind: "object", value: parsed.value, form: latin1.form };
   }
   const { text, problem } = tooLong !== undefined ? { text: TOO_LONG_LINE, problem: { tooLong } } : decodeLine(bytes, start, end);
   const object = parseObjectLine(text, terminated, problem);
@@ -76,14 +75,68 @@ export function parseObjectBytes(bytes: Buffer, start: number, end: number, term
 }
 
 /**
- * The form a latin1 parse of the line gives its strings, or undefined when it must be decoded as
- * UTF-8. An ASCII line without escapes above U+007F has only ASCII strings, the same in both forms:
- * "bytes" spares hashing its checks for non-ASCII text and lone surrogates.
+ * The line as latin1 and the form a parse of it gives its strings, or undefined when it must be
+ * decoded as UTF-8. An ASCII line without escapes above U+007F has only ASCII strings, the same in
+ * both forms: "bytes" spares hashing its checks for non-ASCII text and lone surrogates.
  */
-function latin1Form(bytes: Buffer, start: number, end: number): StringForm | undefined {
+function latin1Line(bytes: Buffer, start: number, end: number): { readonly text: string; readonly form: StringForm } | undefined {
   const line = bytes.subarray(start, end);
   const ascii = isAscii(line);
   if (!ascii && !isUtf8(line)) return undefined;
-  if (!hasNonAsciiEscape(line)) return "bytes";
-  return ascii ? "text" : undefined;
+  const text = latin1Text(bytes, start, end);
+  if (!hasNonAsciiEscape(text)) return { text, form: "bytes" };
+  return ascii ? { text, form: "text" } : undefined;
 }
+
+/** Chars a JSON text can start with after its white space: `{ [ "`, a digit, `-`, and `t f n` (true, false, null). */
+const JSON_START = /^[ \t\n\r]*[{["\-0-9tfn]/;
+
+/**
+ * False for a string `JSON.parse` would reject at its first char: freeform tool input (Codex's
+ * apply_patch `*** Begin Patch…`) is then neither searched for escapes nor parsed into an exception.
+ */
+function mayBeJson(json: string): boolean {
+  return JSON_START.test(json);
+}
+
+/**
+ * `JSON.parse` of a JSON text that is itself a string of a parsed line (Codex's JSON-string
+ * `arguments` and outputs), in `form`, with the form of the parsed value's strings; undefined when
+ * it is not JSON. A byte string parses to byte strings, as a line does, unless an escape in it makes
+ * a char above U+007F (`\u00e9`, surrogates): such a char would be text among raw bytes, so the
+ * string is decoded and parsed as text. Whether it is JSON does not depend on the form (JSON's
+ * structure is ASCII).
+ */
+export function parseJsonIn(form: StringForm, json: string): { readonly value: unknown; readonly form: StringForm } | undefined {
+  if (!mayBeJson(json)) return undefined;
+  const exact: StringForm = form === "bytes" && hasNonAsciiEscape(json) ? "text" : form;
+  try {
+    return { value: JSON.parse(exact === form ? json : fromBytes(json as ByteString)), form: exact };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A parsed value with its strings as text: itself in "text" form; else parsed again from its JSON
+ * decoded. Exact for its strings: `JSON.stringify` of a value of byte strings is the byte string of
+ * the text value's JSON (it escapes no char above U+007F but lone surrogates, which byte strings
+ * have none of). For values read once a file (a Codex session_meta): it serializes the whole value.
+ */
+export function valueAsText<T>(form: StringForm, value: T): T {
+  return form === "bytes" ? (JSON.parse(fromBytes(JSON.stringify(value) as ByteString)) as T) : value;
+}
+
+/**
+ * The object of a parsed line (from its text, or from its bytes), or undefined once a blank line is
+ * tallied as ignored and a bad one as skipped; a notice about its bytes is recorded either way.
+ */
+export function usableObject(parsed: ObjectLine | ObjectBytesLine, tally: LineTally, file: string, line: number): Extract<ObjectLine | ObjectBytesLine, { kind: "object" }> | undefined {
+  if (parsed.kind === "blank") return void tally.ignored();
+  if (parsed.kind === "bad") return void tally.skipped(file, line, parsed.reason);
+  if (parsed.notice !== undefined) tally.note({ file, line, reason: parsed.notice });
+  return parsed;
+}
+
+/** The form of a parsed object line's strings: text unless it was parsed from its bytes as such. */
+export const lineForm = (parsed: ObjectLine | ObjectBytesLine): StringForm => ("form" in parsed ? parsed.form : "text");

@@ -40,3 +40,14 @@ export function agentIdFromSessionKey(key: unknown): string | undefined {
   const match = /^agent:([^:\s]+):/.exec(key.trim());
   return match?.[1];
 }
+
+/**
+ * Whether the file lies directly in an agent's `sessions/` folder of an OpenClaw state layout
+ * (`…/agents/<agentId>/sessions/<file>`), where OpenClaw keeps its transcripts and their archives.
+ */
+export function inOpenClawSessionsFolder(file: string): boolean {
+  if (file === "-") return false;
+  const parts = resolve(file).split(sep);
+  const n = parts.length;
+  return n >= 4 && parts[n - 2] === "sessions" && parts[n - 4] === "agents" && parts[n - 3] !== "";
+}

@@ -1,14 +1,16 @@
 /** Small readings of other agents' records that every agents' adapter makes the same way (agents.md). */
+import type { StringForm } from "../../core/byteText.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
+import { parseJsonIn } from "../io/jsonBytes.js";
 
 /** Rule 2: a JSON-string argument is parsed; a string that is not JSON stays a string. */
 export function parsedArguments(value: unknown): unknown {
-  if (typeof value !== "string") return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
+  return parsedArgumentsIn("text", value).value;
+}
+
+/** `parsedArguments` of a value whose strings are in `form`, with the form of the arguments' strings (io/jsonBytes.ts `parseJsonIn`). */
+export function parsedArgumentsIn(form: StringForm, value: unknown): { readonly value: unknown; readonly form: StringForm } {
+  return (typeof value === "string" ? parseJsonIn(form, value) : undefined) ?? { value, form };
 }
 
 /** Rule 1: a result's text — a string as is, or the text of `{type:"text", text}` blocks joined by newlines. */

@@ -12,22 +12,36 @@
  * file read alone is its own unit, and replays all its calls.
  */
 import { open } from "node:fs/promises";
+import { dirname } from "node:path";
 
 /** What the first lines of a file say about the family it belongs to. */
 export interface ForkTag {
   /** Keys the file is known by: files sharing any key are one family. */
   readonly keys: readonly string[];
+  /**
+   * A key that ties less: a file whose head told only this one (no `keys`) joins the files that
+   * have the same weak key; files that both have keys are not joined by it.
+   */
+  readonly weak?: string;
   /** A key that names the file itself, and one that names the file it was forked from: the parent is read first. */
   readonly self?: string;
   readonly parent?: string;
+  /**
+   * The head cannot name the parent, but a line of it would be in the parent's file (`needle`, its
+   * bytes as written): the files beside this one are searched for it (`seekParents`), and the one
+   * holding it is taken as the parent.
+   */
+  readonly seek?: string;
 }
 
 /**
  * Reads a file's first parsed lines, one at a time: returns a tag once it has decided, `null` when
- * the file is not of its agent or ties to nothing, `undefined` to see the next line. A new one is
- * made for each file (`ForkTagger`), so that it may keep what the lines before told it.
+ * the file is not of its agent or ties to nothing, `undefined` to see the next line. At the end of
+ * the head (the file's end, or the limits below) it is called once more without a line, to decide
+ * from what it saw. A new one is made for each file (`ForkTagger`), so that it may keep what the
+ * lines before told it.
  */
-export type ForkLineReader = (line: HeadLine) => ForkTag | null | undefined;
+export type ForkLineReader = (line: HeadLine | undefined) => ForkTag | null | undefined;
 
 /** A line of a file's head: its text, and its JSON object (parsed when asked; undefined when it is none). */
 export interface HeadLine {
@@ -56,6 +70,12 @@ export type ForkTagger = () => ForkLineReader;
 
 /** Plain JSON-lines files only: a compressed transcript is not opened for its head. */
 const HEAD_FILE = /\.jsonl$/i;
+/**
+ * The first read is small: most files a scan meets are decided by their first line (another
+ * format's header, a Codex session_meta) and reading and decoding 64 KB of each of a state folder's
+ * 1601 files was most of the cost; later reads are larger.
+ */
+const FIRST_CHUNK = 4 * 1024;
 const CHUNK = 64 * 1024;
 /** The first lines are short; a head this long without a decision ends the look. */
 const MAX_HEAD_BYTES = 1 << 20;
@@ -77,10 +97,11 @@ export async function forkTagOf(path: string, taggers: readonly ForkTagger[]): P
     let offset = 0;
     const decoder = new TextDecoder();
     for (;;) {
-      const buffer = Buffer.allocUnsafe(CHUNK);
-      const { bytesRead } = await handle.read(buffer, 0, CHUNK, offset);
+      const size = offset === 0 ? FIRST_CHUNK : Math.min(CHUNK, MAX_HEAD_BYTES - offset);
+      const buffer = Buffer.allocUnsafe(size);
+      const { bytesRead } = await handle.read(buffer, 0, size, offset);
       offset += bytesRead;
-      const atEnd = bytesRead < CHUNK || offset >= MAX_HEAD_BYTES;
+      const atEnd = bytesRead < size || offset >= MAX_HEAD_BYTES;
       const lines = (rest + decoder.decode(buffer.subarray(0, bytesRead), { stream: !atEnd })).split("\n");
       rest = atEnd ? "" : lines.pop()!;
       for (const text of lines) {
@@ -93,13 +114,23 @@ export async function forkTagOf(path: string, taggers: readonly ForkTagger[]): P
           if (tag === undefined) still.push(reader);
         }
         live = still;
-        if (live.length === 0 || ++index >= MAX_HEAD_LINES) return undefined;
+        if (live.length === 0) return undefined;
+        if (++index >= MAX_HEAD_LINES) return headEnd(live);
       }
-      if (atEnd) return undefined;
+      if (atEnd) return headEnd(live);
     }
   } finally {
     await handle.close();
   }
+}
+
+/** What the readers still undecided at the end of the head make of it. */
+function headEnd(live: readonly ForkLineReader[]): ForkTag | undefined {
+  for (const reader of live) {
+    const tag = reader(undefined);
+    if (tag) return tag;
+  }
+  return undefined;
 }
 
 /** Files whose heads are read at once (a scan of many thousand files must not run out of file handles). */
@@ -112,6 +143,59 @@ export async function forkTagsOf(files: readonly string[], taggers: readonly For
   return tags;
 }
 
+/** Whether the file holds these bytes (read in chunks that overlap by the needle's length). */
+async function holds(path: string, needle: Buffer): Promise<boolean> {
+  let handle;
+  try {
+    handle = await open(path, "r");
+  } catch {
+    return false;
+  }
+  try {
+    const buffer = Buffer.allocUnsafe(SEEK_CHUNK + needle.length);
+    let kept = 0;
+    for (let offset = 0; ; ) {
+      const { bytesRead } = await handle.read(buffer, kept, SEEK_CHUNK, offset);
+      if (bytesRead === 0) return false;
+      offset += bytesRead;
+      const filled = kept + bytesRead;
+      if (buffer.subarray(0, filled).indexOf(needle) !== -1) return true;
+      kept = Math.min(needle.length - 1, filled);
+      buffer.copy(buffer, 0, filled - kept, filled);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+const SEEK_CHUNK = 1 << 20;
+
+/**
+ * The tags with the parents that `seek` found: each file whose tag seeks is searched for in the
+ * plain JSON-lines files of its own folder (Claude Code keeps a project's sessions in one folder),
+ * in scan order; the first that holds the needle is its parent. This reads those files whole once
+ * more, so it is done only for the rare heads that ask for it.
+ */
+export async function seekParents(files: readonly string[], tags: ReadonlyArray<ForkTag | undefined>): Promise<Array<ForkTag | undefined>> {
+  const result = [...tags];
+  for (const [i, tag] of tags.entries()) {
+    if (tag?.seek === undefined) continue;
+    const needle = Buffer.from(tag.seek);
+    const folder = dirname(files[i]!);
+    for (const [j, file] of files.entries()) {
+      // Another file that starts with the same line is another fork of the same parent, not it.
+      if (j === i || tags[j]?.seek === tag.seek || !HEAD_FILE.test(file) || dirname(file) !== folder || !(await holds(file, needle))) continue;
+      const parent = result[j];
+      const self = parent?.self ?? `file:${file}`;
+      const link = `seek:${tag.seek}`;
+      result[j] = { ...parent, keys: [...(parent?.keys ?? []), link], self };
+      result[i] = { ...result[i]!, keys: [...result[i]!.keys, link], parent: self };
+      break;
+    }
+  }
+  return result;
+}
+
 /**
  * Groups tagged files into families: each family of several files is one unit, parents before the
  * files forked from them, else in the order given; every other file is left out (`rest`).
@@ -120,12 +204,21 @@ export function forkFamilies(files: readonly string[], tags: ReadonlyArray<ForkT
   const root = files.map((_, i) => i);
   const find = (i: number): number => (root[i] === i ? i : (root[i] = find(root[i]!)));
   const byKey = new Map<string, number>();
+  const join = (map: Map<string, number>, key: string, i: number) => {
+    const other = map.get(key);
+    if (other === undefined) map.set(key, i);
+    else root[find(i)] = find(other);
+  };
   tags.forEach((tag, i) => {
-    for (const key of tag?.keys ?? []) {
-      const other = byKey.get(key);
-      if (other === undefined) byKey.set(key, i);
-      else root[find(i)] = find(other);
-    }
+    for (const key of tag?.keys ?? []) join(byKey, key, i);
+  });
+  // Weak keys: every file that has one is met, but only those without keys of their own join by it.
+  const byWeak = new Map<string, number>();
+  tags.forEach((tag, i) => {
+    if (tag?.weak !== undefined && tag.keys.length > 0 && !byWeak.has(tag.weak)) byWeak.set(tag.weak, i);
+  });
+  tags.forEach((tag, i) => {
+    if (tag?.weak !== undefined && tag.keys.length === 0) join(byWeak, tag.weak, i);
   });
   const members = new Map<number, number[]>();
   files.forEach((_, i) => {

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { analyzePaths, comparable, verdicts } from "../../helpers/inProcess.js";
+import { sameFromBytesAndText, verdicts } from "../../helpers/inProcess.js";
 
 const SESSION = "5a2e8c1d-4b3f-4e6a-9d7c-00000000e5e5";
 
@@ -38,11 +38,7 @@ describe("Claude Code lines read from their bytes", () => {
   it("give the findings and runs of the lines read as text", async () => {
     const path = join(mkdtempSync(join(tmpdir(), "looplens-cc-bytes-")), `${SESSION}.jsonl`);
     writeFileSync(path, transcript());
-    const fromBytes = await analyzePaths([path]);
-    const fromText = await analyzePaths([path], { bytePayloads: false });
-    expect(comparable(fromBytes)).toEqual(comparable(fromText));
-    expect(verdicts(fromBytes)).toEqual(verdicts(fromText));
-    const detectors = new Set(verdicts(fromBytes).map(([, , detector]) => detector));
+    const { fromBytes, fromText, detectors } = await sameFromBytesAndText([path]);
     expect(detectors).toEqual(new Set(["generic_repeat", "unknown_tool_repeat"]));
     expect(fromBytes.runs.map((run) => run.calls)).toEqual([12, 12]);
     expect(fromBytes.lines).toEqual(fromText.lines);

@@ -4,12 +4,13 @@
  * and messages. Read together (a folder scan), each executed call is replayed once and the copies
  * are counted as duplicates; read alone, the fork replays all its calls.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { expandUnits } from "../../../src/adapters/discovery.js";
 import { analyzePaths, verdicts } from "../../helpers/inProcess.js";
+import { runCli } from "../../helpers/cli.js";
 
 const PARENT = "7b1d0c3e-1111-4a2b-9c3d-00000000aa01";
 const FORK = "7b1d0c3e-2222-4a2b-9c3d-00000000bb02";
@@ -46,9 +47,22 @@ class Conversation {
     });
   }
 
-  /** Continues with this conversation's entries so far (a fork copies its parent's). */
-  continueFrom(other: Conversation, count = other.entries.length): this {
-    this.entries.push(...other.entries.slice(0, count).map((entry) => ({ ...entry })));
+  /** A compaction: the boundary (no parent, its logical parent the last entry) and the summary after it. */
+  compaction(): this {
+    const logicalParentUuid = this.parent;
+    this.parent = null;
+    this.push({ type: "system", subtype: "compact_boundary", content: "Conversation compacted", logicalParentUuid, compactMetadata: { trigger: "auto", preTokens: 150000 } });
+    return this.push({ type: "user", isCompactSummary: true, message: { role: "user", content: "This session is being continued from a previous conversation." } });
+  }
+
+  /** An assistant text line (no call). */
+  say(text: string): this {
+    return this.push({ type: "assistant", requestId: `req_t${this.n}`, message: { id: `msg_t${this.n}`, type: "message", role: "assistant", content: [{ type: "text", text }] } });
+  }
+
+  /** Continues with entries `from`..`count` of another conversation (a fork copies its parent's). */
+  continueFrom(other: Conversation, count = other.entries.length, from = 0): this {
+    this.entries.push(...other.entries.slice(from, count).map((entry) => ({ ...entry })));
     this.parent = this.entries.at(-1)!.uuid as string;
     return this;
   }
@@ -132,5 +146,59 @@ describe("Claude Code forks across files", () => {
     const units = await expandUnits([dir]);
     for (const path of [other, ...generated]) expect(units).toContainEqual([path]);
     expect(units.find((unit) => unit.includes(parent))).toHaveLength(2);
+  });
+
+  it("a fork whose copy starts at a compaction is found by the boundary's uuid in its folder, and read after its parent even when it sorts first", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "looplens-cc-fork-compacted-")), "projects", "-home-dev-app");
+    mkdirSync(dir, { recursive: true });
+    const parent = new Conversation("7b1d0c3e").prompt("Make the tests pass");
+    for (let i = 1; i <= 12; i++) parent.bash(`toolu_p${i}`, "npm test", "1 failing");
+    const boundary = parent.entries.length;
+    parent.compaction().prompt("Go on");
+    for (let i = 1; i <= 12; i++) parent.bash(`toolu_q${i}`, "npm run build", "error TS2345");
+    const fork = new Conversation("9c4e1f20").continueFrom(parent, parent.entries.length, boundary).prompt("Try a different approach").bash("toolu_f1", "git diff", "");
+    // the fork's name sorts before the parent's
+    const forkPath = write(dir, "0a000000-2222-4a2b-9c3d-00000000bb02", fork);
+    const parentPath = write(dir, PARENT, parent);
+    const other = write(dir, "7b1d0c3e-3333-4a2b-9c3d-00000000cc03", new Conversation("5e5e5e5e").prompt("Unrelated").bash("toolu_o1", "ls", "a"));
+    expect(await expandUnits([dir])).toEqual([[parentPath, forkPath], [other]]);
+    const analysis = await analyzePaths([forkPath, parentPath]);
+    expect(calls(analysis)).toBe(12 + 12 + 1);
+    // boundary + prompt + 12 calls and 12 results copied (the compact summary is a quiet entry, not counted)
+    expect(analysis.transcript.duplicates).toBe(26);
+    expect(analysis.runs.filter((run) => run.session !== PARENT).map((run) => run.calls)).toEqual([1]);
+    expect(verdicts(analysis)).toEqual(verdicts(await analyzePaths([parentPath])));
+  });
+
+  it("a fork whose head (64 lines) holds no call joins the files that begin with the same entry", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "looplens-cc-fork-late-")), "projects", "-home-dev-app");
+    mkdirSync(dir, { recursive: true });
+    const parent = new Conversation("7b1d0c3e").prompt("Plan first, then make the tests pass");
+    for (let i = 0; i < 70; i++) parent.say(`Step ${i} of the plan`);
+    for (let i = 1; i <= 12; i++) parent.bash(`toolu_p${i}`, "npm test", "1 failing");
+    const fork = new Conversation("9c4e1f20").continueFrom(parent).prompt("Try a different approach").bash("toolu_f1", "git diff", "");
+    // a session that begins with the same entry and never called a tool, and a fork of it that did
+    const quiet = new Conversation("3f3f3f3f").prompt("Only talk");
+    const quietFork = new Conversation("4a4a4a4a").continueFrom(quiet).prompt("Now act").bash("toolu_g1", "ls", "a");
+    const paths = {
+      parent: write(dir, PARENT, parent),
+      fork: write(dir, FORK, fork),
+      quiet: write(dir, "3f3f3f3f-1111-4a2b-9c3d-00000000dd04", quiet),
+      quietFork: write(dir, "4a4a4a4a-1111-4a2b-9c3d-00000000ee05", quietFork),
+    };
+    expect(await expandUnits([dir])).toEqual([[paths.quiet, paths.quietFork], [paths.parent, paths.fork]]);
+    const analysis = await analyzePaths([paths.parent, paths.fork]);
+    expect(calls(analysis)).toBe(13);
+    expect(verdicts(analysis)).toEqual(verdicts(await analyzePaths([paths.parent])));
+  });
+
+  it("check snapshots each file alone: a fork's snapshot holds the calls it copied, whatever files lie beside it", () => {
+    const { dir, parent, fork } = family();
+    expect(runCli(["check", "--update", dir]).status).toBe(0);
+    const snapshot = (path: string) => JSON.parse(readFileSync(`${path}.looplens.json`, "utf8")) as { runs: Array<{ calls: number }> };
+    expect(snapshot(fork).runs.map((run) => run.calls)).toEqual([12, 1]);
+    expect(snapshot(parent).runs.map((run) => run.calls)).toEqual([12, 1]);
+    // the same snapshot as the fork checked on its own
+    expect(runCli(["check", fork]).status).toBe(0);
   });
 });

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { expandUnits } from "../../../src/adapters/discovery.js";
+import { inOpenClawSessionsFolder } from "../../../src/adapters/openclaw/identity.js";
 import { analyzePaths, verdicts } from "../../helpers/inProcess.js";
 import { RolloutBuilder, type CallSpec } from "./rolloutBuilder.js";
 
@@ -22,14 +23,15 @@ const body = (builder: RolloutBuilder) => builder.text().trimEnd().split("\n").s
 /** The same line written again later: Codex stamps each line when it writes it. */
 const rewritten = (line: string) => JSON.stringify({ ...JSON.parse(line), timestamp: "2026-01-02T05:00:00.000Z" });
 
-function family() {
-  const dir = join(mkdtempSync(join(tmpdir(), "looplens-codex-fork-")), "sessions", "2026", "01", "02");
+/** A parent and its fork under `folders` (Codex's own layout by default); `instructions` goes into the fork's session_meta. */
+function family(folders: readonly string[] = ["sessions", "2026", "01", "02"], instructions?: string) {
+  const dir = join(mkdtempSync(join(tmpdir(), "looplens-codex-fork-")), ...folders);
   mkdirSync(dir, { recursive: true });
   const parent = new RolloutBuilder(PARENT, "0.146").userTurn("make the tests pass");
   for (let i = 1; i <= 12; i++) parent.call(shell(`call_p${i}`, "npm test")).output(shell(`call_p${i}`, "npm test"), { text: "1 failing", exitCode: 1 });
   parent.endTurn();
   const parentLines = parent.text().trimEnd().split("\n");
-  const forkMeta = { id: FORK, forked_from_id: PARENT, timestamp: "2026-01-02T05:00:00.000Z", cwd: "/tmp/w", originator: "codex_cli_rs", cli_version: "0.146.0", source: "cli" };
+  const forkMeta = { id: FORK, ...(instructions !== undefined ? { instructions } : {}), forked_from_id: PARENT, timestamp: "2026-01-02T05:00:00.000Z", cwd: "/tmp/w", originator: "codex_cli_rs", cli_version: "0.146.0", source: "cli" };
   const own = new RolloutBuilder(FORK, "0.146").userTurn("try another way").call(shell("call_f1", "git diff")).output(shell("call_f1", "git diff"), { text: "", exitCode: 0 }).endTurn();
   const forkLines = [JSON.stringify({ timestamp: "2026-01-02T05:00:00.000Z", type: "session_meta", payload: forkMeta }), ...parentLines.map(rewritten), ...body(own)];
   // later turns of the parent, after the fork was made
@@ -47,6 +49,31 @@ describe("Codex forks across files", () => {
   it("a scan groups a fork with the rollout it was forked from", async () => {
     const { dir, parent, fork } = family();
     expect(await expandUnits([dir])).toEqual([[parent, fork]]);
+  });
+
+  it("a fork whose file sorts before its parent's is read after it (forked_from_id names the parent)", async () => {
+    const { dir, parent, fork } = family();
+    const first = join(dir, `rollout-2026-01-01T00-00-00-${FORK}.jsonl`);
+    (await import("node:fs")).renameSync(fork, first);
+    expect(first < parent).toBe(true);
+    expect(await expandUnits([dir])).toEqual([[parent, first]]);
+    const analysis = await analyzePaths([dir]);
+    expect(calls(analysis)).toBe(14);
+    expect(analysis.runs.map((run) => run.session)).toEqual([PARENT, PARENT, FORK]);
+  });
+
+  it("a session_meta longer than the first chunk of the head still groups the fork", async () => {
+    const { dir, parent, fork } = family(undefined, "Rule: keep edits small — « précis ».\n".repeat(600));
+    expect((await import("node:fs")).readFileSync(fork, "utf8").indexOf("\n")).toBeGreaterThan(20_000);
+    expect(await expandUnits([dir])).toEqual([[parent, fork]]);
+  });
+
+  it("files directly in an OpenClaw agent's sessions/ folder are not opened for fork tags (no agent with forks writes there)", async () => {
+    const { dir, parent, fork } = family(["agents", "main", "sessions"]);
+    expect(inOpenClawSessionsFolder(parent)).toBe(true);
+    expect(inOpenClawSessionsFolder(join("sessions", "2026", "01", "02", "rollout-x.jsonl"))).toBe(false);
+    expect(inOpenClawSessionsFolder(join("agents", "main", "sessions", "2026", "rollout-x.jsonl"))).toBe(false);
+    expect(await expandUnits([dir])).toEqual([[parent], [fork]]);
   });
 
   it("read together, every call is replayed once: the copied items are duplicates", async () => {

@@ -1,8 +1,8 @@
 /** Parsing JSON lines from their bytes (jsonBytes.ts): latin1 where that is exact, text otherwise. */
 import { describe, expect, it } from "vitest";
 import { parseObjectLine } from "../../../src/adapters/adapter.js";
-import { parseObjectBytes } from "../../../src/adapters/io/jsonBytes.js";
-import { fromBytes, type ByteString } from "../../../src/core/byteText.js";
+import { parseJsonIn, parseObjectBytes, valueAsText } from "../../../src/adapters/io/jsonBytes.js";
+import { fromBytes, toBytes, type ByteString } from "../../../src/core/byteText.js";
 
 function parse(bytes: Buffer, terminated = true) {
   const padded = Buffer.concat([Buffer.from("xx"), bytes, Buffer.from("yy")]);
@@ -51,5 +51,34 @@ describe("escapes that decide the form", () => {
     expect(form('{"a":"é \\u0080"}')).toBe("text");
     expect(form('{"a":"é \\uD83D\\uDE80"}')).toBe("text");
     expect(form('{"\\u00e9":"é"}')).toBe("text");
+  });
+});
+
+describe("parseJsonIn (a JSON text held in a string of a parsed line)", () => {
+  it("parses a byte string to byte strings while no escape makes a char above U+007F", () => {
+    expect(parseJsonIn("bytes", toBytes('{"a":"naïve 🚀 \\\\u00e9 \\u001b"}'))).toEqual({ value: { a: toBytes("naïve 🚀 \\u00e9 \u001b") }, form: "bytes" });
+  });
+
+  it("decodes and parses as text when an escape makes a char above U+007F, even among raw bytes", () => {
+    expect(parseJsonIn("bytes", toBytes('{"a":"naïve \\u00e9"}'))).toEqual({ value: { a: "naïve é" }, form: "text" });
+    expect(parseJsonIn("bytes", toBytes('{"a":"🚀 \\ud83d\\ude80 \\ud800"}'))).toEqual({ value: { a: "🚀 🚀 \ud800" }, form: "text" });
+    expect(parseJsonIn("text", '{"a":"\\u00e9"}')).toEqual({ value: { a: "é" }, form: "text" });
+  });
+
+  it("is undefined for what is not JSON, in either form", () => {
+    expect(parseJsonIn("bytes", toBytes("naïve {"))).toBeUndefined();
+    expect(parseJsonIn("text", "naïve {")).toBeUndefined();
+    expect(parseJsonIn("bytes", "*** Begin Patch\n*** End Patch")).toBeUndefined();
+    expect(parseJsonIn("text", "nope")).toBeUndefined();
+    expect(parseJsonIn("text", "  ")).toBeUndefined();
+    expect(parseJsonIn("bytes", " \n\t-12")).toEqual({ value: -12, form: "bytes" });
+    expect(parseJsonIn("bytes", "true")).toEqual({ value: true, form: "bytes" });
+    expect(parseJsonIn("text", '"x"')).toEqual({ value: "x", form: "text" });
+  });
+
+  it("valueAsText gives the text of a value of byte strings", () => {
+    const bytes = parseJsonIn("bytes", toBytes('{"id":"dév","n":[1,"🚀"]}'))!;
+    expect(bytes.form).toBe("bytes");
+    expect(valueAsText("bytes", bytes.value)).toEqual({ id: "dév", n: [1, "🚀"] });
   });
 });

@@ -21,4 +21,12 @@ describe("forkFamilies", () => {
     const cycle = forkFamilies(["p", "q"], [{ keys: ["p", "q"], self: "p", parent: "q" }, { keys: ["q", "p"], self: "q", parent: "p" }]);
     expect(cycle.families[0]!.sort()).toEqual(["p", "q"]);
   });
+
+  it("a weak key joins a file that has no keys of its own to the files with that weak key, and no two files with keys", () => {
+    const files = ["strong-a", "strong-b", "weak-only", "other"];
+    const tags = [{ keys: ["k:a"], weak: "w" }, { keys: ["k:b"], weak: "w" }, { keys: [], weak: "w" }, { keys: [], weak: "v" }];
+    expect(forkFamilies(files, tags)).toEqual({ families: [["strong-a", "weak-only"]], rest: ["strong-b", "other"] });
+    expect(forkFamilies(["p", "q"], [{ keys: ["k:p"], weak: "w" }, { keys: ["k:q"], weak: "w" }]).families).toEqual([]);
+    expect(forkFamilies(["p", "q"], [{ keys: [], weak: "w" }, { keys: [], weak: "w" }]).families).toEqual([["p", "q"]]);
+  });
 });

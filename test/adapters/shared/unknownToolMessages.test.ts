@@ -8,6 +8,9 @@ import { codexUnknownTool, outputOutcome } from "../../../src/adapters/codex/out
 import { unknownToolOf as geminiUnknownTool } from "../../../src/adapters/gemini/outcome.js";
 import { unknownToolIn as openhandsUnknownTool } from "../../../src/adapters/openhands/outcome.js";
 
+/** The outcome of an output read as text. */
+const textOutcome = (output: unknown, exitCode?: number) => outputOutcome(output, exitCode, "text").outcome;
+
 describe("agents' own unknown-tool messages", () => {
   it("Claude Code: <tool_use_error>Error: No such tool available: X</tool_use_error>", () => {
     expect(claudeUnknownTool("<tool_use_error>Error: No such tool available: mcp__github__create_pr</tool_use_error>")).toBe("mcp__github__create_pr");
@@ -17,10 +20,10 @@ describe("agents' own unknown-tool messages", () => {
   it("Codex: 'unsupported call: X' and 'unsupported custom tool call: X', as an output's text", () => {
     expect(codexUnknownTool("unsupported call: browser_open")).toBe("browser_open");
     expect(codexUnknownTool("unsupported custom tool call: apply_diff")).toBe("apply_diff");
-    expect(outputOutcome("unsupported call: browser_open")).toEqual({ error: "unsupported call: browser_open", unknownTool: "browser_open" });
+    expect(textOutcome("unsupported call: browser_open")).toEqual({ error: "unsupported call: browser_open", unknownTool: "browser_open" });
     // a command's own output that merely mentions the words is not the agent's message
     expect(codexUnknownTool("error: unsupported call: x in foo.c")).toBeUndefined();
-    expect(outputOutcome(JSON.stringify({ output: "ok", metadata: { exit_code: 0 } }))).not.toHaveProperty("unknownTool");
+    expect(textOutcome(JSON.stringify({ output: "ok", metadata: { exit_code: 0 } }))).not.toHaveProperty("unknownTool");
   });
 
   it("OpenHands V1: Tool 'X' not found. Available: [...]; V0: Tool X is not registered. ...", () => {
