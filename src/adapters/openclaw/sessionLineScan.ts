@@ -123,6 +123,39 @@ export class SessionLineScanner {
     }
   }
 
+  /**
+   * In file order only run markers are facts (sessionTree.ts): false when the line's beginning shows
+   * an entry that cannot be one — a message whose role is not `user`, or an entry of a type other
+   * than `message` and `custom` — else true, and the line is parsed. Reads no id: a line passed over
+   * costs a few comparisons and no allocation.
+   */
+  mayBeMarker(bytes: Buffer, start: number, end: number): boolean {
+    this.bytes = bytes;
+    this.at = afterBom(bytes, start, end);
+    this.end = end;
+    this.skipWhitespace();
+    if (!this.take(OPEN_OBJECT)) return true;
+    let type: string | undefined;
+    for (;;) {
+      this.skipWhitespace();
+      const key = this.word(KEYS);
+      if (key === undefined || !this.colon()) return true;
+      if (key === "type") {
+        type = this.word(TYPES);
+        if (type === undefined || type === "" || type === "custom") return true;
+        if (type !== "message") return false;
+      } else if (key === "message") {
+        if (type !== "message") return true;
+        const role = this.firstRole();
+        return role === undefined || role === "user";
+      } else if (this.atNested() || !this.skipScalar()) {
+        return true;
+      }
+      this.skipWhitespace();
+      if (!this.take(COMMA)) return true;
+    }
+  }
+
   private skipWhitespace(): void {
     while (this.at < this.end && isWhitespace(this.bytes[this.at])) this.at++;
   }

@@ -18,7 +18,9 @@
  * checksum, and the second pass, which parses every line, folds the facts of the same lines as parsed
  * into another (`confirm`). When the two differ at the end (a line cut by a crash and continued by the
  * next write, a key given twice), the first pass read something a parse would not have: `confirmed()`
- * is false and the caller reads the file again with this pass parsing every line.
+ * is false and the caller reads the file again with this pass parsing every line. In file order
+ * (no tree) only run markers are facts: a line whose beginning shows it holds none is passed over
+ * (`SessionLineScanner.mayBeMarker`), and both checksums fold the markers alone.
  *
  * Decisions where the format says nothing:
  * - an entry without `parentId` (legacy v1/v2 files) follows the entry before it in the file;
@@ -110,8 +112,13 @@ interface EntryFacts {
   readonly entryKey?: number | undefined;
 }
 
-/** Folds one line's facts (`undefined`: not an entry), whether read from bytes or parsed, in the same way. */
-function addFacts(sum: FactChecksum, line: number, entry: EntryFacts | undefined): void {
+/**
+ * Folds one line's facts (`undefined`: not an entry), whether read from bytes or parsed, in the same
+ * way. In file order (no tree) only run markers matter: lines without one are left out, so that the
+ * first pass may skip them unread (markerCandidates.ts).
+ */
+function addFacts(sum: FactChecksum, line: number, entry: EntryFacts | undefined, markersOnly: boolean): void {
+  if (markersOnly && entry?.marker === undefined) return;
   sum.add(line);
   if (entry === undefined) return sum.add(0);
   const { refs, marker } = entry;
@@ -124,9 +131,11 @@ function addFacts(sum: FactChecksum, line: number, entry: EntryFacts | undefined
   sum.add(marker === undefined ? 7 : marker.kind === "user" ? 8 : 9);
 }
 
-function parsedFacts(line: number, parsed: SessionLine): EntryFacts | undefined {
+/** `markersOnly`: the facts of a line without a run marker are not needed (no tree is built). */
+function parsedFacts(line: number, parsed: SessionLine, markersOnly: boolean): EntryFacts | undefined {
   if (parsed.kind !== "entry") return undefined;
   const marker = entryRunMarker(line, parsed.type, parsed.value, parsed.form);
+  if (marker === undefined && markersOnly) return undefined;
   const refs = entryRefs(parsed.value, parsed.form);
   if (marker === undefined) return { refs, marker };
   const key = entryKey(parsed.value, refs.id, parsed.form);
@@ -144,18 +153,25 @@ function scannedFacts(line: number, scanned: ScannedLine): EntryFacts | undefine
  * to `visit`, which returns false to stop. Lines are read from their bytes where the scanner can,
  * parsed otherwise; a line with no newline after it may be cut short, so it is always parsed.
  */
-function eachLineFacts(source: LineSource, fromBytes: boolean, visit: (line: number, facts: EntryFacts | undefined) => boolean | void): Promise<void> {
+function eachLineFacts(
+  source: LineSource,
+  fromBytes: boolean,
+  markersOnly: boolean,
+  visit: (line: number, facts: EntryFacts | undefined) => boolean | void,
+): Promise<void> {
   if (fromBytes && source.forEachRawLine) {
     const scanner = new SessionLineScanner();
     return source.forEachRawLine((bytes, start, end, line, terminated) => {
       if (start === end) return visit(line, undefined); // blank, or too long to read
+      // In file order a line that cannot hold a run marker has no fact the pass needs.
+      if (markersOnly && terminated && !scanner.mayBeMarker(bytes, start, end)) return visit(line, undefined);
       const scanned = terminated ? scanner.scan(bytes, start, end) : undefined;
       // A user message is parsed: its copy key is at the end of the line.
       if (scanned && !(scanned.kind === "entry" && scanned.user)) return visit(line, scannedFacts(line, scanned));
-      return visit(line, parsedFacts(line, classifySessionLine(decodeLine(bytes, start, end).text, terminated)));
+      return visit(line, parsedFacts(line, classifySessionLine(decodeLine(bytes, start, end).text, terminated), markersOnly));
     });
   }
-  return source.forEachLine((text, line, terminated) => visit(line, parsedFacts(line, classifySessionLine(text, terminated))));
+  return source.forEachLine((text, line, terminated) => visit(line, parsedFacts(line, classifySessionLine(text, terminated), markersOnly)));
 }
 
 interface FirstPass {
@@ -183,8 +199,9 @@ async function buildTree(source: LineSource, options: ScanOptions, ids: IdLookup
   const checksum = new FactChecksum();
   const tree = options.activeBranch ? new BranchTree(ids) : undefined;
   const counts = markerFilter(options);
-  await eachLineFacts(source, options.fromBytes, (line, facts) => {
-    addFacts(checksum, line, facts);
+  const markersOnly = tree === undefined;
+  await eachLineFacts(source, options.fromBytes, markersOnly, (line, facts) => {
+    addFacts(checksum, line, facts, markersOnly);
     if (facts === undefined) return;
     tree?.add(line, facts.refs);
     if (facts.marker && counts(facts)) markers.push(facts.marker);
@@ -196,7 +213,7 @@ async function buildTree(source: LineSource, options: ScanOptions, ids: IdLookup
 /** The ids some entry links to out of order (a pass that keeps nothing else). */
 async function collectTargets(source: LineSource, fromBytes: boolean): Promise<TargetIds> {
   const collector = new TargetCollector();
-  await eachLineFacts(source, fromBytes, (_line, facts) => void (facts && collector.add(facts.refs)));
+  await eachLineFacts(source, fromBytes, false, (_line, facts) => void (facts && collector.add(facts.refs)));
   return new TargetIds(collector.targets);
 }
 
@@ -222,12 +239,13 @@ function finish({ markers, checksum, tree }: FirstPass): SessionScan {
   const branch = tree?.activeBranch();
   const replayed = branch ? (line: number) => inRanges(branch.ranges, line) : () => true;
   const parsedSum = new FactChecksum();
+  const markersOnly = tree === undefined;
   return {
     replayed,
     segmentNames: segmentNames(markers.filter((marker) => replayed(marker.line))),
     dangling: branch?.dangling ?? [],
     confirm(line, parsed) {
-      addFacts(parsedSum, line, parsedFacts(line, parsed));
+      addFacts(parsedSum, line, parsedFacts(line, parsed, markersOnly), markersOnly);
     },
     confirmed: () => parsedSum.equals(checksum),
   };
