@@ -14,7 +14,12 @@ import { own } from "../../core/plainObject.js";
 
 /** The copy key of a message entry's message, or undefined when it has no timestamp. */
 export function messageCopyKey(role: string, message: Record<string, unknown>, form: StringForm, ids: ReadonlyArray<string | undefined>): number | undefined {
-  const timestamp = timestampText(own(message, "timestamp"), form);
+  return copyKeyOf(role, own(message, "timestamp"), form, ids);
+}
+
+/** The same from the message's `timestamp` value (as parsed, or as read from the line's bytes). */
+export function copyKeyOf(role: string, rawTimestamp: unknown, form: StringForm, ids: ReadonlyArray<string | undefined>): number | undefined {
+  const timestamp = timestampText(rawTimestamp, form);
   if (timestamp === undefined) return undefined;
   return hashParts([role, timestamp, ...ids.map((id) => id ?? "\u0000")]);
 }
@@ -25,8 +30,13 @@ export function messageCopyKey(role: string, message: Record<string, unknown>, f
  * unique within a file, and two lives of a session of 10^4 entries each share one with odds of ~2%.
  */
 export function entryKey(entry: Record<string, unknown>, id: string | undefined, form: StringForm): number | undefined {
+  return entryKeyOf(id, own(entry, "timestamp"), form);
+}
+
+/** The same from the entry's `timestamp` value (as parsed, or as read from the line's bytes). */
+export function entryKeyOf(id: string | undefined, rawTimestamp: unknown, form: StringForm): number | undefined {
   if (id === undefined) return undefined;
-  return hashParts([id, timestampText(own(entry, "timestamp"), form) ?? ""]);
+  return hashParts([id, timestampText(rawTimestamp, form) ?? ""]);
 }
 
 function timestampText(raw: unknown, form: StringForm): string | undefined {

@@ -78,3 +78,46 @@ describe("SessionLineScanner.mayBeMarker", () => {
     );
   });
 });
+
+describe("SessionLineScanner timestamps", () => {
+  const at = (line: string) => {
+    const bytes = Buffer.from(`xx${line}yy`);
+    return new SessionLineScanner().messageTimestampAtEnd(bytes, 2, bytes.length - 2);
+  };
+
+  it("reads a message's timestamp from the end of a line written as OpenClaw writes it", () => {
+    expect(at('{"type":"message","message":{"role":"user","content":"go","timestamp":1776216724064}}')).toBe(1776216724064);
+    expect(at('{"message":{"role":"user","timestamp" : 0 } }  ')).toBe(0);
+  });
+
+  it("leaves anything else to the parse", () => {
+    for (const line of [
+      '{"message":{"role":"user","timestamp":"2026-01-01"}}', // a string
+      '{"message":{"role":"user","timestamp":1.5}}', // not whole
+      '{"message":{"role":"user","timestamp":-1}}',
+      '{"message":{"role":"user","timestamp":01}}', // not JSON
+      '{"message":{"role":"user","timestamp":1}}}', // three braces
+      '{"message":{"role":"user","timestamp":1}', // one
+      '{"message":{"timestamp":1}}', // no key before it
+      '{"message":{"role":"user","time":1}}',
+      '{"message":{"role":"user","x\"timestamp":1}}',
+      "}}",
+    ]) {
+      expect(at(line), line).toBeUndefined();
+    }
+  });
+
+  it("keeps the entry's timestamp the scan met, as a parse gives it", () => {
+    const scanner = new SessionLineScanner();
+    const entry = (line: string) => {
+      const bytes = Buffer.from(line);
+      scanner.scan(bytes, 0, bytes.length);
+      return scanner.entryTimestamp();
+    };
+    expect(entry('{"type":"message","id":"a","parentId":null,"timestamp":"2026-04-15T01:32:04.243Z","message":{"role":"user"}}')).toBe("2026-04-15T01:32:04.243Z");
+    expect(entry('{"type":"message","id":"a","parentId":null,"timestamp":1776,"message":{"role":"user"}}')).toBe(1776);
+    expect(entry('{"type":"message","id":"a","parentId":null,"message":{"role":"user"}}')).toBeUndefined();
+    expect(entry('{"type":"message","id":"a","parentId":null,"timestamp":"t\u00e9","message":{"role":"user"}}')).toBe("unreadable");
+    expect(entry('{"type":"message","id":"a","parentId":null,"timestamp":1e3,"message":{"role":"user"}}')).toBe("unreadable");
+  });
+});
