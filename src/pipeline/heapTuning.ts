@@ -7,13 +7,14 @@
  * after start-up (the sizes are fixed when the isolate is made, which the CLI does not control: a
  * worker's is set through `resourceLimits`, parallel.ts), so analysis keeps it at 1: the semi-spaces
  * stay at their initial size. Process-wide, and idempotent.
+ *
+ * Starting a worker thread sets V8's flags back to their defaults (Node applies its flags again for
+ * the new isolate), which let the main thread's young generation grow to 34 MB beside a worker
+ * (bench, real state folder: peak RSS 177–181 MB with one worker): the parallel analysis calls this
+ * again once each worker is online.
  */
 import { setFlagsFromString } from "node:v8";
 
-let done = false;
-
 export function keepYoungGenerationSmall(): void {
-  if (done) return;
-  done = true;
   setFlagsFromString("--semi-space-growth-factor=1");
 }

@@ -157,6 +157,7 @@ async function inThreads(
       const workerData = { ...setup, progress: onProgress !== undefined, work };
       const worker = new Worker(url, { workerData, env, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
       started.push(worker);
+      worker.once("online", keepYoungGenerationSmall); // a new worker resets the flag (heapTuning.ts)
       let finished = false;
       worker.on("message", (reply: WorkerReply) => {
         if (reply.kind === "progress") return onProgress?.(reply.bytes, reply.lines);

@@ -59,7 +59,17 @@ class Words<W extends string> {
   }
 }
 
-const KEYS = new Words(["type", "id", "parentId", "message", "role"] as const);
+const KEYS = new Words(["type", "id", "parentId", "message", "role", "timestamp"] as const);
+const TIMESTAMP_KEY = Buffer.from('"timestamp"');
+const ZERO = 0x30;
+const NINE = 0x39;
+const enum Time {
+  Absent,
+  Unreadable,
+  Text,
+  Number,
+}
+const isDigit = (c: number | undefined) => c !== undefined && c >= ZERO && c <= NINE;
 const TYPES = new Words(["session", "custom", "message"] as const);
 const ROLES = new Words(["user"] as const);
 
@@ -68,12 +78,17 @@ export class SessionLineScanner {
   private bytes: Buffer = Buffer.alloc(0);
   private at = 0;
   private end = 0;
+  /** The entry's `timestamp` as the last `scan` met it (see `entryTimestamp`): its kind and span (numbers: no allocation a line). */
+  private time: Time = Time.Absent;
+  private timeFrom = 0;
+  private timeTo = 0;
 
   /** The line's facts, or `undefined` when the line has to be parsed to know them. */
   scan(bytes: Buffer, start: number, end: number): ScannedLine | undefined {
     this.bytes = bytes;
     this.at = afterBom(bytes, start, end);
     this.end = end;
+    this.time = Time.Absent;
     this.skipWhitespace();
     if (!this.take(OPEN_OBJECT)) return undefined;
     let type: string | undefined;
@@ -102,6 +117,11 @@ export class SessionLineScanner {
           parent = this.literal(NULL_BYTES) ? null : this.idString();
           if (parent === undefined) return undefined;
           break;
+        case "timestamp":
+          // As any other key's value (below): nested, it ends the scan.
+          if (this.atNested()) return type === "message" ? undefined : entry(false);
+          if (!this.readTimestamp()) return undefined;
+          break;
         case "message": {
           if (type !== "message") return type !== undefined && this.atNested() ? entry(false) : undefined;
           const role = this.firstRole();
@@ -121,6 +141,116 @@ export class SessionLineScanner {
       if (this.at !== this.end || type === undefined || type === "message") return undefined;
       return { kind: "entry", id, parent: sawParent ? parent : undefined, user: false };
     }
+  }
+
+  /**
+   * In file order only run markers are facts (sessionTree.ts): false when the line's beginning shows
+   * an entry that cannot be one — a message whose role is not `user`, or an entry of a type other
+   * than `message` and `custom` — else true, and the line is parsed. Reads no id: a line passed over
+   * costs a few comparisons and no allocation.
+   */
+  mayBeMarker(bytes: Buffer, start: number, end: number): boolean {
+    this.bytes = bytes;
+    this.at = afterBom(bytes, start, end);
+    this.end = end;
+    this.skipWhitespace();
+    if (!this.take(OPEN_OBJECT)) return true;
+    let type: string | undefined;
+    for (;;) {
+      this.skipWhitespace();
+      const key = this.word(KEYS);
+      if (key === undefined || !this.colon()) return true;
+      if (key === "type") {
+        type = this.word(TYPES);
+        if (type === undefined || type === "" || type === "custom") return true;
+        if (type !== "message") return false;
+      } else if (key === "message") {
+        if (type !== "message") return true;
+        const role = this.firstRole();
+        return role === undefined || role === "user";
+      } else if (this.atNested() || !this.skipScalar()) {
+        return true;
+      }
+      this.skipWhitespace();
+      if (!this.take(COMMA)) return true;
+    }
+  }
+
+  /**
+   * The entry's `timestamp` of the line the last `scan` read, as a parse gives it: a plain string, a
+   * whole number, `undefined` when the beginning had none, "unreadable" when it is written otherwise.
+   */
+  entryTimestamp(): string | number | undefined | "unreadable" {
+    if (this.time === Time.Absent) return undefined;
+    if (this.time === Time.Unreadable) return "unreadable";
+    const text = latin1Text(this.bytes, this.timeFrom, this.timeTo);
+    return this.time === Time.Text ? text : Number(text);
+  }
+
+  /**
+   * The `timestamp` a line written as OpenClaw writes a message entry ends with — the message's last
+   * key, a whole number (epoch ms): `…,"timestamp":1776216724064}}` — read backwards from the end;
+   * undefined when the line does not end so. What precedes is not seen (the two braces may close
+   * another object than the message): the second pass parses the line and checks the copy key.
+   */
+  messageTimestampAtEnd(bytes: Buffer, start: number, end: number): number | undefined {
+    let at = end;
+    const back = () => {
+      while (at > start && isWhitespace(bytes[at - 1])) at--;
+    };
+    for (let brace = 0; brace < 2; brace++) {
+      back();
+      if (bytes[at - 1] !== CLOSE_OBJECT || at <= start) return undefined;
+      at--;
+    }
+    back();
+    const digitsEnd = at;
+    while (at > start && isDigit(bytes[at - 1])) at--;
+    const digitsStart = at;
+    // JSON writes no leading zero; a number with a sign, fraction or exponent is left to the parse.
+    if (digitsStart === digitsEnd || (bytes[digitsStart] === ZERO && digitsEnd - digitsStart > 1)) return undefined;
+    back();
+    if (bytes[at - 1] !== COLON) return undefined;
+    at--;
+    back();
+    const keyStart = at - TIMESTAMP_KEY.length;
+    if (keyStart < start || !bytes.subarray(keyStart, at).equals(TIMESTAMP_KEY)) return undefined;
+    at = keyStart;
+    back();
+    if (bytes[at - 1] !== COMMA) return undefined;
+    return Number(latin1Text(bytes, digitsStart, digitsEnd));
+  }
+
+  /**
+   * Passes over the scalar value of a `timestamp` key, keeping its span when it is a plain string or
+   * a whole number (else it is "unreadable"); false when it is no scalar.
+   */
+  private readTimestamp(): boolean {
+    const from = this.at;
+    if (this.bytes[from] === QUOTE) {
+      this.at++;
+      const to = this.plainSpan(from + 1);
+      if (to >= 0) return this.timeSpan(Time.Text, from + 1, to);
+      this.at = from;
+    } else {
+      let to = from;
+      while (to < this.end && isDigit(this.bytes[to])) to++;
+      const next = this.bytes[to];
+      const whole = to > from && !(this.bytes[from] === ZERO && to - from > 1);
+      if (whole && (to === this.end || next === COMMA || next === CLOSE_OBJECT || isWhitespace(next))) {
+        this.at = to;
+        return this.timeSpan(Time.Number, from, to);
+      }
+    }
+    this.time = Time.Unreadable;
+    return this.skipScalar();
+  }
+
+  private timeSpan(kind: Time, from: number, to: number): true {
+    this.time = kind;
+    this.timeFrom = from;
+    this.timeTo = to;
+    return true;
   }
 
   private skipWhitespace(): void {

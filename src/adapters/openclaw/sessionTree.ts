@@ -4,8 +4,9 @@
  * By default every executed call is replayed once, in file order (inputs.md §2): no tree is needed,
  * only the run markers of the entries that will be replayed — not those of entries that an earlier
  * file of the session already held, nor rewritten copies of user messages (transcriptCopies.ts), so
- * that the run segments of both passes agree. User messages are always parsed (their copy key needs
- * `message.timestamp`, which the byte scanner does not read); there is one per run.
+ * that the run segments of both passes agree. A user message's copy key needs `message.timestamp`,
+ * at the end of the line: it is read from there when the line ends as OpenClaw writes it
+ * (`userFacts`), else the line is parsed; there is one per run.
  *
  * With `activeBranch`, entries form a tree through `parentId`; the active branch is the path from
  * the last entry back to the root, computed by `BranchTree` (branchTree.ts) from ids and parent
@@ -18,7 +19,9 @@
  * checksum, and the second pass, which parses every line, folds the facts of the same lines as parsed
  * into another (`confirm`). When the two differ at the end (a line cut by a crash and continued by the
  * next write, a key given twice), the first pass read something a parse would not have: `confirmed()`
- * is false and the caller reads the file again with this pass parsing every line.
+ * is false and the caller reads the file again with this pass parsing every line. In file order
+ * (no tree) only run markers are facts: a line whose beginning shows it holds none is passed over
+ * (`SessionLineScanner.mayBeMarker`), and both checksums fold the markers alone.
  *
  * Decisions where the format says nothing:
  * - an entry without `parentId` (legacy v1/v2 files) follows the entry before it in the file;
@@ -36,7 +39,7 @@ import { idText } from "./messages.js";
 import { segmentNames, type RunMarker } from "./runNaming.js";
 import { classifySessionLine, entryMessage, entryRunMarker, type SessionLine } from "./sessionEntries.js";
 import { SessionLineScanner, type ScannedLine } from "./sessionLineScan.js";
-import { CopyDetector, entryKey, messageCopyKey } from "./transcriptCopies.js";
+import { CopyDetector, copyKeyOf, entryKey, entryKeyOf, messageCopyKey } from "./transcriptCopies.js";
 
 export type { DanglingParent } from "./branchTree.js";
 
@@ -89,6 +92,13 @@ class FactChecksum {
     this.mix(text.length);
   }
 
+  /** A 53-bit key, or its absence. */
+  addNumber(value: number | undefined): void {
+    if (value === undefined) return this.mix(-1);
+    this.mix(value % 0x100000000);
+    this.mix(Math.floor(value / 0x100000000));
+  }
+
   private mix(value: number): void {
     this.a = Math.imul(this.a ^ value, 0x01000193);
     this.b = Math.imul(this.b ^ value, 0x5bd1e995);
@@ -104,14 +114,19 @@ class FactChecksum {
 interface EntryFacts {
   readonly refs: EntryRefs;
   readonly marker: RunMarker | undefined;
-  /** A user message's copy key (user messages are always parsed). */
+  /** A user message's copy key. */
   readonly copyKey?: number | undefined;
   /** A run marker's entry key across the session's files (markers are always parsed). */
   readonly entryKey?: number | undefined;
 }
 
-/** Folds one line's facts (`undefined`: not an entry), whether read from bytes or parsed, in the same way. */
-function addFacts(sum: FactChecksum, line: number, entry: EntryFacts | undefined): void {
+/**
+ * Folds one line's facts (`undefined`: not an entry), whether read from bytes or parsed, in the same
+ * way. In file order (no tree) only run markers matter: lines without one are left out, so that the
+ * first pass may skip them unread (markerCandidates.ts).
+ */
+function addFacts(sum: FactChecksum, line: number, entry: EntryFacts | undefined, markersOnly: boolean): void {
+  if (markersOnly && entry?.marker === undefined) return;
   sum.add(line);
   if (entry === undefined) return sum.add(0);
   const { refs, marker } = entry;
@@ -122,11 +137,16 @@ function addFacts(sum: FactChecksum, line: number, entry: EntryFacts | undefined
   else if (typeof parent === "string") sum.add(5, parent);
   else sum.add(6, parent.invalid);
   sum.add(marker === undefined ? 7 : marker.kind === "user" ? 8 : 9);
+  if (marker === undefined) return;
+  sum.addNumber(entry.entryKey);
+  sum.addNumber(entry.copyKey);
 }
 
-function parsedFacts(line: number, parsed: SessionLine): EntryFacts | undefined {
+/** `markersOnly`: the facts of a line without a run marker are not needed (no tree is built). */
+function parsedFacts(line: number, parsed: SessionLine, markersOnly: boolean): EntryFacts | undefined {
   if (parsed.kind !== "entry") return undefined;
   const marker = entryRunMarker(line, parsed.type, parsed.value, parsed.form);
+  if (marker === undefined && markersOnly) return undefined;
   const refs = entryRefs(parsed.value, parsed.form);
   if (marker === undefined) return { refs, marker };
   const key = entryKey(parsed.value, refs.id, parsed.form);
@@ -140,22 +160,50 @@ function scannedFacts(line: number, scanned: ScannedLine): EntryFacts | undefine
 }
 
 /**
+ * A user message's facts from its bytes: its entry key and copy key from the entry's `timestamp`
+ * (read by the scan) and the message's (read from the line's end); undefined when either cannot be
+ * read so. Both keys are folded into the checksum, so a line whose ends lie is read again.
+ */
+function userFacts(line: number, scanned: ScannedLine, scanner: SessionLineScanner, bytes: Buffer, start: number, end: number): EntryFacts | undefined {
+  if (scanned.kind !== "entry") return undefined;
+  const entryTime = scanner.entryTimestamp();
+  const messageTime = scanner.messageTimestampAtEnd(bytes, start, end);
+  if (entryTime === "unreadable" || messageTime === undefined) return undefined;
+  return {
+    refs: { id: scanned.id, parent: scanned.parent },
+    marker: { kind: "user", line },
+    // The strings read are plain ASCII: the same in either form.
+    entryKey: entryKeyOf(scanned.id, entryTime, "bytes"),
+    copyKey: copyKeyOf("user", messageTime, "bytes", []),
+  };
+}
+
+/**
  * One pass over the file, handing every line's facts (`undefined` for a line that is not an entry)
  * to `visit`, which returns false to stop. Lines are read from their bytes where the scanner can,
  * parsed otherwise; a line with no newline after it may be cut short, so it is always parsed.
  */
-function eachLineFacts(source: LineSource, fromBytes: boolean, visit: (line: number, facts: EntryFacts | undefined) => boolean | void): Promise<void> {
+function eachLineFacts(
+  source: LineSource,
+  fromBytes: boolean,
+  markersOnly: boolean,
+  visit: (line: number, facts: EntryFacts | undefined) => boolean | void,
+): Promise<void> {
   if (fromBytes && source.forEachRawLine) {
     const scanner = new SessionLineScanner();
     return source.forEachRawLine((bytes, start, end, line, terminated) => {
       if (start === end) return visit(line, undefined); // blank, or too long to read
+      // In file order a line that cannot hold a run marker has no fact the pass needs.
+      if (markersOnly && terminated && !scanner.mayBeMarker(bytes, start, end)) return visit(line, undefined);
       const scanned = terminated ? scanner.scan(bytes, start, end) : undefined;
-      // A user message is parsed: its copy key is at the end of the line.
       if (scanned && !(scanned.kind === "entry" && scanned.user)) return visit(line, scannedFacts(line, scanned));
-      return visit(line, parsedFacts(line, classifySessionLine(decodeLine(bytes, start, end).text, terminated)));
+      // A user message's keys need the timestamps at both ends of the line; else it is parsed.
+      const user = scanned && userFacts(line, scanned, scanner, bytes, start, end);
+      if (user) return visit(line, user);
+      return visit(line, parsedFacts(line, classifySessionLine(decodeLine(bytes, start, end).text, terminated), markersOnly));
     });
   }
-  return source.forEachLine((text, line, terminated) => visit(line, parsedFacts(line, classifySessionLine(text, terminated))));
+  return source.forEachLine((text, line, terminated) => visit(line, parsedFacts(line, classifySessionLine(text, terminated), markersOnly)));
 }
 
 interface FirstPass {
@@ -183,8 +231,9 @@ async function buildTree(source: LineSource, options: ScanOptions, ids: IdLookup
   const checksum = new FactChecksum();
   const tree = options.activeBranch ? new BranchTree(ids) : undefined;
   const counts = markerFilter(options);
-  await eachLineFacts(source, options.fromBytes, (line, facts) => {
-    addFacts(checksum, line, facts);
+  const markersOnly = tree === undefined;
+  await eachLineFacts(source, options.fromBytes, markersOnly, (line, facts) => {
+    addFacts(checksum, line, facts, markersOnly);
     if (facts === undefined) return;
     tree?.add(line, facts.refs);
     if (facts.marker && counts(facts)) markers.push(facts.marker);
@@ -196,7 +245,7 @@ async function buildTree(source: LineSource, options: ScanOptions, ids: IdLookup
 /** The ids some entry links to out of order (a pass that keeps nothing else). */
 async function collectTargets(source: LineSource, fromBytes: boolean): Promise<TargetIds> {
   const collector = new TargetCollector();
-  await eachLineFacts(source, fromBytes, (_line, facts) => void (facts && collector.add(facts.refs)));
+  await eachLineFacts(source, fromBytes, false, (_line, facts) => void (facts && collector.add(facts.refs)));
   return new TargetIds(collector.targets);
 }
 
@@ -222,12 +271,13 @@ function finish({ markers, checksum, tree }: FirstPass): SessionScan {
   const branch = tree?.activeBranch();
   const replayed = branch ? (line: number) => inRanges(branch.ranges, line) : () => true;
   const parsedSum = new FactChecksum();
+  const markersOnly = tree === undefined;
   return {
     replayed,
     segmentNames: segmentNames(markers.filter((marker) => replayed(marker.line))),
     dangling: branch?.dangling ?? [],
     confirm(line, parsed) {
-      addFacts(parsedSum, line, parsedFacts(line, parsed));
+      addFacts(parsedSum, line, parsedFacts(line, parsed, markersOnly), markersOnly);
     },
     confirmed: () => parsedSum.equals(checksum),
   };

@@ -14,9 +14,19 @@ import { own } from "../../core/plainObject.js";
 
 /** The copy key of a message entry's message, or undefined when it has no timestamp. */
 export function messageCopyKey(role: string, message: Record<string, unknown>, form: StringForm, ids: ReadonlyArray<string | undefined>): number | undefined {
-  const timestamp = timestampText(own(message, "timestamp"), form);
-  if (timestamp === undefined) return undefined;
-  return hashParts([role, timestamp, ...ids.map((id) => id ?? "\u0000")]);
+  return copyKeyOf(role, own(message, "timestamp"), form, ids);
+}
+
+/** The same from the message's `timestamp` value (as parsed, or as read from the line's bytes). */
+export function copyKeyOf(role: string, rawTimestamp: unknown, form: StringForm, ids: ReadonlyArray<string | undefined>): number | undefined {
+  const key = new KeyHash();
+  key.text(role);
+  if (!key.timestamp(rawTimestamp, form)) return undefined;
+  for (const id of ids) {
+    if (id === undefined) key.absent();
+    else key.text(id);
+  }
+  return key.value();
 }
 
 /**
@@ -25,31 +35,67 @@ export function messageCopyKey(role: string, message: Record<string, unknown>, f
  * unique within a file, and two lives of a session of 10^4 entries each share one with odds of ~2%.
  */
 export function entryKey(entry: Record<string, unknown>, id: string | undefined, form: StringForm): number | undefined {
+  return entryKeyOf(id, own(entry, "timestamp"), form);
+}
+
+/** The same from the entry's `timestamp` value (as parsed, or as read from the line's bytes). */
+export function entryKeyOf(id: string | undefined, rawTimestamp: unknown, form: StringForm): number | undefined {
   if (id === undefined) return undefined;
-  return hashParts([id, timestampText(own(entry, "timestamp"), form) ?? ""]);
+  const key = new KeyHash();
+  key.text(id);
+  if (!key.timestamp(rawTimestamp, form)) key.absent();
+  return key.value();
 }
 
-function timestampText(raw: unknown, form: StringForm): string | undefined {
-  if (typeof raw === "number" && Number.isFinite(raw)) return `n${raw}`;
-  if (typeof raw === "string" && raw !== "") return `s${textOf(form, raw)}`;
-  return undefined;
-}
+/** A number's bits, to hash a timestamp without formatting it. */
+const BITS = new Float64Array(1);
+const WORDS = new Uint32Array(BITS.buffer);
 
-/** A 53-bit hash of the parts (two 32-bit FNV-style lanes), with a separator no text holds. */
-function hashParts(parts: readonly string[]): number {
-  let a = 0x811c9dc5 | 0;
-  let b = 0x9747b28c | 0;
-  for (const text of parts) {
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      a = Math.imul(a ^ c, 0x01000193);
-      b = Math.imul(b ^ c, 0x5bd1e995);
-      b ^= b >>> 13;
-    }
-    a = Math.imul(a ^ 0x10000, 0x01000193);
-    b = Math.imul(b ^ 0x10000, 0x5bd1e995);
+/**
+ * A 53-bit hash of a key's parts (two 32-bit FNV-style lanes), each part closed by a separator no
+ * text holds. Keys never leave the process: only equality matters. A timestamp is hashed by kind
+ * (string or number, never equal to each other) and value; a number by its bits, not its text
+ * (formatting a number cost more than the rest of the key: bench, tiny entries).
+ */
+class KeyHash {
+  private a = 0x811c9dc5 | 0;
+  private b = 0x9747b28c | 0;
+
+  text(text: string): void {
+    for (let i = 0; i < text.length; i++) this.mix(text.charCodeAt(i));
+    this.mix(0x10000);
   }
-  return (a >>> 0) * 0x200000 + (b >>> 11);
+
+  absent(): void {
+    this.mix(0x10001);
+  }
+
+  /** False when the value is no timestamp (not a finite number, not a non-empty string). */
+  timestamp(raw: unknown, form: StringForm): boolean {
+    if (typeof raw === "number" && Number.isFinite(raw)) {
+      BITS[0] = raw + 0; // -0 and 0 are one timestamp
+      this.mix(0x10002);
+      this.mix(WORDS[0]!);
+      this.mix(WORDS[1]!);
+      return true;
+    }
+    if (typeof raw === "string" && raw !== "") {
+      this.mix(0x10003);
+      this.text(textOf(form, raw));
+      return true;
+    }
+    return false;
+  }
+
+  value(): number {
+    return (this.a >>> 0) * 0x200000 + (this.b >>> 11);
+  }
+
+  private mix(c: number): void {
+    this.a = Math.imul(this.a ^ c, 0x01000193);
+    this.b = Math.imul(this.b ^ c, 0x5bd1e995);
+    this.b ^= this.b >>> 13;
+  }
 }
 
 /**

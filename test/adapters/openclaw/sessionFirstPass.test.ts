@@ -95,6 +95,16 @@ function lyingFiles(): Record<string, string> {
     // A role given twice: the prefix saw an assistant's message, the parse a user message (a new
     // run). (User messages as the prefix sees them are parsed anyway, for their copy key.)
     "duplicate role": [...base, `{"type":"message","id":"Z","parentId":"${long.last}","message":{"role":"assistant","role":"user"}}`, ""].join("\n"),
+    // A user message's copy key is read from the line's end, which here closes another object: as
+    // parsed, the message is a copy of the first one (same role and timestamp), so no new run.
+    "copy key at the end of another object": [
+      header,
+      `{"type":"message","id":"u","parentId":null,"message":{"role":"user","content":"go","timestamp":5}}`,
+      ...long.lines,
+      `{"type":"message","id":"u2","parentId":"${long.last}","message":{"role":"user","content":"go","timestamp":5},"x":{"a":1,"timestamp":7}}`,
+      ...loop("T", "u2", 3).lines,
+      "",
+    ].join("\n"),
   };
 }
 
@@ -104,16 +114,21 @@ async function analyse(path: string, canReadAgain: boolean, activeBranch = false
 }
 
 describe("session first pass read from bytes", () => {
-  it.each(Object.entries(lyingFiles()))("%s: the check catches it and the file is read again", async (_name, text) => {
+  it.each(Object.entries(lyingFiles()))("%s: the check catches it and the file is read again", async (name, text) => {
     const path = writeSessionFile(text);
-    // The adapter itself gives up on the shortcut...
-    const context = { tally: new LineTally(), unit: new UnitHistory([path], false), options: { canReadAgain: true }, emit: () => ({ used: true }) as const };
-    await expect(openclawSessionAdapter.read(await fileSource(path), context)).rejects.toBeInstanceOf(ReadAgain);
-    // ...and the analysis is exactly the long way's.
-    const fast = await analyse(path, true);
-    const slow = await analyse(path, false);
-    expect(fast).toEqual(slow);
-    expect(fast.lines.read).toBe(text.split("\n").length - 1);
+    for (const activeBranch of [true, false]) {
+      // The adapter itself gives up on the shortcut when the lie matters: a branch (only the active
+      // branch reads parents) or a run marker (both orders)...
+      const context = { tally: new LineTally(), unit: new UnitHistory([path], false), options: { canReadAgain: true, activeBranch }, emit: () => ({ used: true }) as const };
+      const read = openclawSessionAdapter.read(await fileSource(path), context);
+      if (activeBranch || name === "duplicate role" || name.startsWith("copy key")) await expect(read).rejects.toBeInstanceOf(ReadAgain);
+      else await expect(read).resolves.toBeUndefined();
+      // ...and the analysis is exactly the long way's.
+      const fast = await analyse(path, true, activeBranch);
+      const slow = await analyse(path, false, activeBranch);
+      expect(fast).toEqual(slow);
+      expect(fast.lines.read).toBe(text.split("\n").length - 1);
+    }
   });
 
   it("gives the long way's analysis on a transcript with abandoned branches (no second read)", async () => {
