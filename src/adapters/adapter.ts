@@ -9,6 +9,7 @@ import type { LiveEvent } from "../core/liveEvents.js";
 import { isPlainObject } from "../core/plainObject.js";
 import { TOO_LONG_LINE, tooLongReason, type LineProblem, type LineSource } from "./io/lineSource.js";
 import { STORE_ROW_PROBLEM_PREFIX } from "./openclaw/sqliteRows.js";
+import { IdSet, KeySet } from "./shared/keySets.js";
 
 /**
  * A format's name (`openclaw-session`, `claude-code`, …). The known ones are the registry's
@@ -86,11 +87,11 @@ export type EmitResult = Disposition;
  */
 export class UnitHistory {
   /** Keys (id and timestamp: transcriptCopies.ts) of entries that earlier files of the unit held; kept only when it has several files. */
-  readonly entryIds: Set<number> | undefined;
+  readonly entryIds: KeySet | undefined;
   /** Keys of message entries replayed so far, to recognise rewritten copies (transcriptCopies.ts). */
-  readonly messageKeys = new Set<number>();
+  readonly messageKeys = new KeySet();
   /** Tool-call ids of the session so far (a result no call carries may be a rebuilt call: transcriptReplay.ts). */
-  readonly callIds = new Set<string>();
+  readonly callIds = new IdSet();
   /** Runs the session's earlier files counted: default names go on as `<sessionId>#<n>`. */
   runsBefore = 0;
   /** The sidecar's run ids, in order, once it was read (they name the transcript's runs). */
@@ -104,7 +105,7 @@ export class UnitHistory {
     /** A session transcript of the unit replays the runs (its sidecar's calls are not replayed again). */
     readonly hasTranscript: boolean,
   ) {
-    this.entryIds = files.length > 1 ? new Set() : undefined;
+    this.entryIds = files.length > 1 ? new KeySet() : undefined;
   }
 }
 

@@ -16,10 +16,11 @@
  * in the same unit as its original replays only what it added.
  */
 import type { UnitHistory } from "../adapter.js";
+import type { IdSet } from "../shared/keySets.js";
 
 export class CopyState {
   /** Call ids seen so far: the unit's own set (shared with the other transcript readers' rule). */
-  readonly callIds: Set<string>;
+  readonly callIds: IdSet;
   /** Call ids whose result was replayed. */
   readonly answered = new Set<string>();
   /** The call ids of this file, and those it answered: an id held only by an earlier file is a duplicate, not a copy. */

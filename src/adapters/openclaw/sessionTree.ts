@@ -39,6 +39,7 @@ import { idText } from "./messages.js";
 import { segmentNames, type RunMarker } from "./runNaming.js";
 import { classifySessionLine, entryMessage, entryRunMarker, type SessionLine } from "./sessionEntries.js";
 import { SessionLineScanner, type ScannedLine } from "./sessionLineScan.js";
+import { KeySet } from "../shared/keySets.js";
 import { CopyDetector, copyKeyOf, entryKey, entryKeyOf, messageCopyKey } from "./transcriptCopies.js";
 
 export type { DanglingParent } from "./branchTree.js";
@@ -64,9 +65,9 @@ export interface ScanOptions {
   /** Ids kept for the one-pass tree (default ALL_IDS_LIMIT; tests lower it to exercise the other way). */
   readonly allIdsLimit?: number;
   /** Keys of entries that earlier files of the session held: those entries are not replayed again. */
-  readonly earlierIds?: ReadonlySet<number>;
+  readonly earlierIds?: KeySet;
   /** Copy keys of messages replayed from earlier files (file order only). */
-  readonly earlierMessages?: Set<number>;
+  readonly earlierMessages?: KeySet;
 }
 
 function entryRefs(entry: Record<string, unknown>, form: StringForm): EntryRefs {
@@ -218,7 +219,7 @@ interface FirstPass {
  */
 function markerFilter(options: ScanOptions): (facts: EntryFacts) => boolean {
   const earlier = options.earlierIds;
-  const copies = options.activeBranch ? undefined : new CopyDetector(options.earlierMessages ?? new Set());
+  const copies = options.activeBranch ? undefined : new CopyDetector(options.earlierMessages ?? new KeySet());
   return (facts) => {
     if (earlier !== undefined && facts.entryKey !== undefined && earlier.has(facts.entryKey)) return false;
     return !(copies && facts.marker?.kind === "user" && copies.isCopy(facts.copyKey));

@@ -6,11 +6,12 @@
  * block ids, or its `toolCallId`) equal an earlier entry's is a copy and is not replayed again.
  *
  * A message without a timestamp has no key: it can never be told from a new message, so it is
- * always replayed. Keys are kept as 53-bit hashes (a number per message, not a string): a session
- * of 100 000 calls keeps ~2 MB of them; a collision (odds ~1e-6 at 10^5 keys) would drop one call.
+ * always replayed. Keys are kept as 53-bit hashes in a flat table (shared/keySets.ts): a session of
+ * 100 000 calls keeps ~5 MB of them; a collision (odds ~1e-6 at 10^5 keys) would drop one call.
  */
 import { textOf, type StringForm } from "../../core/byteText.js";
 import { own } from "../../core/plainObject.js";
+import { KeyHash, KeySet } from "../shared/keySets.js";
 
 /** The copy key of a message entry's message, or undefined when it has no timestamp. */
 export function messageCopyKey(role: string, message: Record<string, unknown>, form: StringForm, ids: ReadonlyArray<string | undefined>): number | undefined {
@@ -21,7 +22,7 @@ export function messageCopyKey(role: string, message: Record<string, unknown>, f
 export function copyKeyOf(role: string, rawTimestamp: unknown, form: StringForm, ids: ReadonlyArray<string | undefined>): number | undefined {
   const key = new KeyHash();
   key.text(role);
-  if (!key.timestamp(rawTimestamp, form)) return undefined;
+  if (!timestampPart(key, rawTimestamp, form)) return undefined;
   for (const id of ids) {
     if (id === undefined) key.absent();
     else key.text(id);
@@ -43,59 +44,20 @@ export function entryKeyOf(id: string | undefined, rawTimestamp: unknown, form: 
   if (id === undefined) return undefined;
   const key = new KeyHash();
   key.text(id);
-  if (!key.timestamp(rawTimestamp, form)) key.absent();
+  if (!timestampPart(key, rawTimestamp, form)) key.absent();
   return key.value();
 }
 
-/** A number's bits, to hash a timestamp without formatting it. */
-const BITS = new Float64Array(1);
-const WORDS = new Uint32Array(BITS.buffer);
-
-/**
- * A 53-bit hash of a key's parts (two 32-bit FNV-style lanes), each part closed by a separator no
- * text holds. Keys never leave the process: only equality matters. A timestamp is hashed by kind
- * (string or number, never equal to each other) and value; a number by its bits, not its text
- * (formatting a number cost more than the rest of the key: bench, tiny entries).
- */
-class KeyHash {
-  private a = 0x811c9dc5 | 0;
-  private b = 0x9747b28c | 0;
-
-  text(text: string): void {
-    for (let i = 0; i < text.length; i++) this.mix(text.charCodeAt(i));
-    this.mix(0x10000);
+/** Adds a timestamp to a key, by kind (number or string: never equal) and value; false when it is none (not a finite number, not a non-empty string). */
+function timestampPart(key: KeyHash, raw: unknown, form: StringForm): boolean {
+  if (typeof raw === "number" && Number.isFinite(raw)) {
+    key.number(raw);
+    return true;
   }
-
-  absent(): void {
-    this.mix(0x10001);
-  }
-
-  /** False when the value is no timestamp (not a finite number, not a non-empty string). */
-  timestamp(raw: unknown, form: StringForm): boolean {
-    if (typeof raw === "number" && Number.isFinite(raw)) {
-      BITS[0] = raw + 0; // -0 and 0 are one timestamp
-      this.mix(0x10002);
-      this.mix(WORDS[0]!);
-      this.mix(WORDS[1]!);
-      return true;
-    }
-    if (typeof raw === "string" && raw !== "") {
-      this.mix(0x10003);
-      this.text(textOf(form, raw));
-      return true;
-    }
-    return false;
-  }
-
-  value(): number {
-    return (this.a >>> 0) * 0x200000 + (this.b >>> 11);
-  }
-
-  private mix(c: number): void {
-    this.a = Math.imul(this.a ^ c, 0x01000193);
-    this.b = Math.imul(this.b ^ c, 0x5bd1e995);
-    this.b ^= this.b >>> 13;
-  }
+  if (typeof raw !== "string" || raw === "") return false;
+  key.tag(1);
+  key.text(textOf(form, raw));
+  return true;
 }
 
 /**
@@ -104,9 +66,9 @@ class KeyHash {
  * read again after a failed shortcut starts from the same state.
  */
 export class CopyDetector {
-  private readonly own = new Set<number>();
+  private readonly own = new KeySet();
 
-  constructor(private readonly before: Set<number>) {}
+  constructor(private readonly before: KeySet) {}
 
   /** True when `key` was seen before (a copy); otherwise remembers it. */
   isCopy(key: number | undefined): boolean {
@@ -117,7 +79,7 @@ export class CopyDetector {
   }
 
   commit(): void {
-    for (const key of this.own) this.before.add(key);
+    this.own.forEach((key) => this.before.add(key));
     this.own.clear();
   }
 }

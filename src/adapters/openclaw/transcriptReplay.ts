@@ -23,6 +23,7 @@ import type { AdapterContext } from "../adapter.js";
 import { CallSequencer, type SequencedCall, type SequencedResult } from "../shared/callSequencer.js";
 import { namesUnknownTool, type ToolCallBlock, type ToolResultMessage } from "./messages.js";
 import { RunSegments } from "./runNaming.js";
+import type { IdSet } from "../shared/keySets.js";
 
 export interface TranscriptIdentity {
   readonly session: string;
@@ -38,7 +39,7 @@ export class TranscriptReplay {
   /** The line of the user message that started the run in progress, until the run emits an event. */
   private silentRunLine: number | undefined;
   /** Call ids of the session so far, to recognise a result that no call carries. */
-  private readonly callIds: Set<string>;
+  private readonly callIds: IdSet;
   /**
    * When the run in progress started (its user message's `timestamp`), until its first event
    * carries it as `ts`: replay dates the run by it (`--since`), and one event a run is enough.
