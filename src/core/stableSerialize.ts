@@ -38,8 +38,13 @@ export function wellFormed(text: string): string {
  * encoded, and lone surrogates kept (JSON-escaped) instead of dropped. Absent: the default rules.
  */
 export interface StringPolicy {
-  readonly normalise?: (text: string) => string;
   readonly keepLoneSurrogates: boolean;
+  /**
+   * Required, if only as `undefined`: every policy then has the same two keys in the same order, so
+   * one hidden class. A policy without it had another, and the optimised serializer, compiled for the
+   * first one it met, was thrown away on the other ("wrong map" deoptimisation) and compiled again.
+   */
+  readonly normalise: ((text: string) => string) | undefined;
 }
 
 /** A string as serialized under a policy: normalised first; a lone surrogate kept as its JSON escape. */

@@ -7,7 +7,7 @@ import { guardOn, rollingDetectorsOn, type ResolvedConfig } from "../../config.j
 import type { Verdict } from "../../detectors.js";
 import type { CallEvent, OutcomeEvent, RunEngine } from "../profile.js";
 import { NEWEST_GUARD_WINDOW, NewestGuard } from "./guard.js";
-import { NEWEST_HISTORY_SIZE, type NewestHistory, type NewestRecord } from "./history.js";
+import { NEWEST_HISTORY_SIZE, newRecord, type NewestHistory } from "./history.js";
 import { evaluateNewest, measureNewest, NEWEST_LOWEST_THRESHOLD } from "./verdicts.js";
 
 export class NewestRun implements RunEngine {
@@ -34,11 +34,7 @@ export class NewestRun implements RunEngine {
         : undefined;
     // Replay convention (§2): the call is recorded as written. Where the runtime vetoed it, the
     // transcript holds the veto outcome, which then attaches to this record: one record either way.
-    // Built by assignment: conditional spreads cost an object each, once per call (bench/).
-    const record: { -readonly [K in keyof NewestRecord]: NewestRecord[K] } = { tool: event.tool, argsHash: event.argsHash, run: this.run };
-    if (event.callId !== undefined) record.callId = event.callId;
-    if (event.mutationTarget !== undefined) record.mutationTarget = event.mutationTarget;
-    this.history.append(record);
+    this.history.append(newRecord(this.run, event.tool, event.argsHash, event.callId, event.mutationTarget));
     return verdict;
   }
 

@@ -25,7 +25,7 @@ import { canonicalizeExternalNonces } from "./externalNonce.js";
 import { maskVolatileSpans } from "./volatileSpans.js";
 
 /** Arguments: lone surrogates kept, no normaliser (nonces in arguments are the model's own text). */
-const ARGS_POLICY: StringPolicy = { keepLoneSurrogates: true };
+const ARGS_POLICY: StringPolicy = { keepLoneSurrogates: true, normalise: undefined };
 /** Outcomes: the nonce normaliser on every string value and key. */
 const OUTCOME_POLICY: StringPolicy = { keepLoneSurrogates: true, normalise: canonicalizeExternalNonces };
 

@@ -27,6 +27,29 @@ export type RecordedOutcome = Pick<NewestRecord, "resultHash" | "outcomeKind" | 
 
 const isAnswered = (record: NewestRecord) => record.resultHash !== undefined || record.outcomeKind !== undefined;
 
+type MutableRecord = { -readonly [K in keyof NewestRecord]: NewestRecord[K] };
+
+/**
+ * A record with every field present, in one order (unset ones `undefined`): all records then share
+ * one hidden class whatever their call and outcome set. Records that took fields as they came had a
+ * dozen shapes, and the optimised verdict walks (measureNewest) were thrown away on a new one
+ * ("wrong map" deoptimisation) and compiled again (bench, newest profile).
+ */
+export function newRecord(run: string, tool: string, argsHash: string, callId: string | undefined, mutationTarget: string | undefined): MutableRecord {
+  return {
+    tool,
+    argsHash,
+    mutationTarget,
+    callId,
+    run,
+    resultHash: undefined,
+    outcomeKind: undefined,
+    failureIdentity: undefined,
+    noProgress: undefined,
+    unknownTool: undefined,
+  };
+}
+
 export class NewestHistory {
   private records: NewestRecord[] = [];
   /** The run of the newest record, and how many records at the end are of it: mostly all of them. */
@@ -79,17 +102,15 @@ export class NewestHistory {
       assignDefined(candidate, outcome);
       return;
     }
-    const record: { -readonly [K in keyof NewestRecord]: NewestRecord[K] } = { tool: call.tool, argsHash: call.argsHash, run };
+    const record = newRecord(run, call.tool, call.argsHash, call.callId, call.mutationTarget);
     assignDefined(record, outcome);
-    if (call.callId !== undefined) record.callId = call.callId;
-    if (call.mutationTarget !== undefined) record.mutationTarget = call.mutationTarget;
     this.append(record);
   }
 }
 
 /**
- * Sets the outcome's fields that are set on the record (absent ones must not overwrite, nor appear
- * as keys); assigned one by one, not through a copy: this runs once per outcome (bench/).
+ * Sets the outcome's fields that are set on the record (absent ones must not overwrite); assigned one
+ * by one, not through a copy: this runs once per outcome (bench/).
  */
 function assignDefined(record: RecordedOutcome, outcome: RecordedOutcome): void {
   const fields = record as { -readonly [K in keyof RecordedOutcome]: RecordedOutcome[K] };

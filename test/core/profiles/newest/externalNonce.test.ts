@@ -14,6 +14,12 @@ describe("canonicalizeExternalNonces", () => {
     expect(canonicalizeExternalNonces(`before ${pair(ID)} after`)).toBe(`before ${pair(ZERO)} after`);
   });
 
+  it("zeroes the shortest pair there is (empty body, no escapes)", () => {
+    const shortest = pair(ID, "");
+    expect(shortest).toHaveLength(112);
+    expect(canonicalizeExternalNonces(shortest)).toBe(pair(ZERO, ""));
+  });
+
   it("leaves strings without markers untouched", () => {
     const plain = "nothing to see";
     expect(canonicalizeExternalNonces(plain)).toBe(plain);
