@@ -38,6 +38,7 @@ export function processIo(): Io {
   });
   return {
     stdout: (text) => void process.stdout.write(text),
+    stdoutDrained: () => (process.stdout.writableNeedDrain ? new Promise<void>((resolve) => process.stdout.once("drain", resolve)) : Promise.resolve()),
     stderr: (text) => void process.stderr.write(text),
     stdoutIsTTY: process.stdout.isTTY === true,
     stdinIsTTY: process.stdin.isTTY === true,

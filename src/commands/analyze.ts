@@ -55,7 +55,7 @@ export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: I
   reportNotices(io, resolver, options.quiet);
   reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);
   const reportOptions = { all: options.all === true, verbose: options.verbose === true, color: useColor(options, io), width: io.columns, explain: options.explain !== false, cwd: process.cwd() };
-  writeReport(io, reporter(shown, reportOptions));
+  await writeReport(io, reporter(shown, reportOptions));
 
   if (strictViolation(io, options, analysis.lines.skipped)) return EXIT.usage;
   if (nothingUsable(io, analysis)) return EXIT.usage;
@@ -65,8 +65,12 @@ export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: I
   return failures.length > 0 ? EXIT.findings : EXIT.ok;
 }
 
-/** Writes a report's pieces in writes of about WRITE_BATCH characters (a write per run would be a system call per run). */
-function writeReport(io: Io, output: ReportOutput): void {
+/**
+ * Writes a report's pieces in writes of about WRITE_BATCH characters (a write per run would be a
+ * system call per run), each once the one before has gone out (`stdoutDrained`), so that memory
+ * holds one batch of the report, not all of it.
+ */
+async function writeReport(io: Io, output: ReportOutput): Promise<void> {
   if (typeof output === "string") return io.stdout(output);
   let batch = "";
   for (const piece of output) {
@@ -74,6 +78,7 @@ function writeReport(io: Io, output: ReportOutput): void {
     if (batch.length >= WRITE_BATCH) {
       io.stdout(batch);
       batch = "";
+      await io.stdoutDrained?.();
     }
   }
   if (batch !== "") io.stdout(batch);

@@ -21,6 +21,12 @@ import { PROFILE_REQUESTS, type ProfileRequest } from "../core/profiles/choice.j
 
 export interface Io {
   readonly stdout: (text: string) => void;
+  /**
+   * Resolves once what was handed to `stdout` has gone out (absent: at once). A pipe takes writes
+   * asynchronously: a report written in one go waited in memory whole (real-shaped folder, -f json
+   * into a pipe: peak RSS +60–70 MB), so long reports wait for it between pieces.
+   */
+  readonly stdoutDrained?: () => Promise<void>;
   readonly stderr: (text: string) => void;
   readonly stdoutIsTTY: boolean;
   readonly stdinIsTTY: boolean;

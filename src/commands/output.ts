@@ -62,7 +62,7 @@ export async function withOutput(io: Io, options: OutputOptions, work: (io: Io) 
       written ||= buffer.length > 0;
       while (buffer.length > 0) buffer = buffer.subarray(writeSync(fd, buffer));
     };
-    return await work({ ...io, stdout: write, stdoutIsTTY: false, columns: undefined });
+    return await work({ ...io, stdout: write, stdoutDrained: undefined, stdoutIsTTY: false, columns: undefined });
   } catch (error) {
     // A command that failed before writing anything leaves no empty report file behind it.
     if (!written && !existed) unlinkSync(path);
