@@ -70,7 +70,13 @@ export async function runEvents(paths: string[], options: EventsOptions, io: Io)
   };
   let result: Awaited<ReturnType<typeof readEvents>>;
   try {
-    result = await readEvents(files, digest, { ...options, ...(shown.progress && { progress: shown.progress }) }, (event) => {
+    // Between chunks of input, what was printed waits to go out: into a slow pipe, the whole output
+    // waited in memory otherwise.
+    const afterChunk = () => {
+      flush();
+      return io.stdoutDrained?.();
+    };
+    result = await readEvents(files, digest, { ...options, afterChunk, ...(shown.progress && { progress: shown.progress }) }, (event) => {
       if (!wanted(event)) return;
       lines.push(`${isLiveEvent(event) ? liveEventJson(event) : canonicalEventJson(event)}\n`);
       if (lines.length >= 1024) flush();

@@ -30,7 +30,7 @@ const YOUNG_GENERATION_MB = 16;
 export interface WorkerSetup {
   readonly config: ConfigOptions;
   /** Reading and replay options (timelines included: a worker's runs carry them back when asked). */
-  readonly input: Omit<AnalysisOptions, "progress">;
+  readonly input: Omit<AnalysisOptions, "progress" | "afterChunk">;
 }
 
 /**

@@ -25,6 +25,8 @@ export interface InputOptions extends AdapterOptions {
   readonly profile?: ProfileRequest;
   /** Told as input is read (progress.ts: each file's bytes count once, whatever the passes). */
   readonly progress?: InputProgress;
+  /** Waited for between chunks of input (ReadOptions.afterChunk); like `progress`, not for worker threads. */
+  readonly afterChunk?: () => Promise<void> | undefined;
   /** Lines longer than this are skipped as bad without being kept (default MAX_LINE_BYTES, lineSource.ts). */
   readonly maxLineBytes?: number;
 }
@@ -33,7 +35,7 @@ export interface InputOptions extends AdapterOptions {
  * The source as the pipeline reads it: a cut-off compressed stream is noted once in the tally
  * (adapters may read a file twice), and progress, when asked for, gets bytes and lines per chunk.
  */
-function readingSource(source: LineSource, tally: LineTally, progress: InputProgress | undefined): LineSource {
+function readingSource(source: LineSource, tally: LineTally, progress: InputProgress | undefined, afterChunk: InputOptions["afterChunk"]): LineSource {
   let problemNoted = false;
   const onStreamProblem = (afterLine: number, reason: string) => {
     if (problemNoted) return;
@@ -42,14 +44,15 @@ function readingSource(source: LineSource, tally: LineTally, progress: InputProg
   };
   /** Read options for one pass, and a line counter for progress (called once per line). */
   const pass = (readOptions: ReadOptions | undefined): { options: ReadOptions; countLine?: () => void } => {
-    if (!progress) return { options: { ...readOptions, onStreamProblem } };
+    const common = { ...readOptions, onStreamProblem, ...(afterChunk && { afterChunk }) };
+    if (!progress) return { options: common };
     const counted = progress.pass(source.file);
     let lines = 0;
     const onBytes = (bytes: number) => {
       counted(bytes, lines);
       lines = 0;
     };
-    return { options: { ...readOptions, onStreamProblem, onBytes }, countLine: () => void lines++ };
+    return { options: { ...common, onBytes }, countLine: () => void lines++ };
   };
   const forEachRawLine = source.forEachRawLine?.bind(source);
   return {
@@ -179,7 +182,7 @@ async function readFile(path: string, tally: LineTally, options: InputOptions, r
   const { adapter } = chosen;
   const { preparer, deliver, live, forReplay } = reading;
   const before = tally.counts.read;
-  await adapter.read(readingSource(source, tally, options.progress), {
+  await adapter.read(readingSource(source, tally, options.progress, options.afterChunk), {
     tally,
     unit: reading.history,
     // `canReadAgain`, `bytePayloads`, `closeRuns: false` in the options turn those off (tests compare both ways).

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
+import { drainTracingIo } from "../helpers/cli.js";
 
 function manyRuns(runs: number): string {
   const lines: string[] = [];
@@ -22,20 +23,9 @@ describe("analyze writes a long report as the output takes it", () => {
     const path = join(mkdtempSync(join(tmpdir(), "looplens-drain-")), "runs.jsonl");
     writeFileSync(path, manyRuns(3000));
     const steps: string[] = [];
-    let out = "";
-    const status = await main(["node", "looplens", path, "-f", "json"], {
-      stdout: (text) => {
-        steps.push("w");
-        out += text;
-      },
-      stdoutDrained: () => new Promise<void>((resolve) => setImmediate(() => (steps.push("d"), resolve()))),
-      stderr: () => {},
-      stdoutIsTTY: false,
-      stdinIsTTY: true,
-      stderrIsTTY: false,
-      columns: 80,
-      env: { NO_COLOR: "1" },
-    });
+    const { io, output } = drainTracingIo(steps);
+    const status = await main(["node", "looplens", ...[path, "-f", "json"]], io);
+    const out = output();
     expect(status).toBe(0);
     expect(JSON.parse(out).runs).toHaveLength(3000);
     // Several pieces, and never a piece before the one before it drained.

@@ -60,3 +60,25 @@ export const BASE_FIXTURES = [
   "fixtures/poll-loop.jsonl",
   "fixtures/unknown-tool.jsonl",
 ];
+
+/**
+ * An Io for `main()` that records each write as "w" and each drain as "d" in `steps` (a drain
+ * resolves on the next turn of the event loop, as a pipe's would), and keeps what was written.
+ */
+export function drainTracingIo(steps: string[]): { io: import("../../src/commands/common.js").Io; output: () => string } {
+  let out = "";
+  const io = {
+    stdout: (text: string) => {
+      steps.push("w");
+      out += text;
+    },
+    stdoutDrained: () => new Promise<void>((resolve) => setImmediate(() => (steps.push("d"), resolve()))),
+    stderr: () => {},
+    stdoutIsTTY: false,
+    stdinIsTTY: true,
+    stderrIsTTY: false,
+    columns: 80,
+    env: { NO_COLOR: "1" },
+  };
+  return { io, output: () => out };
+}

@@ -41,6 +41,11 @@ export interface ReadOptions {
   readonly onBytes?: (bytes: number) => void;
   readonly onStreamProblem?: StreamProblemHandler;
   /**
+   * Called after each chunk's lines were handed over; a promise it returns is waited for before the
+   * next chunk is read (`looplens events` waits there for its output to drain).
+   */
+  readonly afterChunk?: () => Promise<void> | undefined;
+  /**
    * Lines over this many bytes (default MAX_LINE_BYTES) are handed over as TOO_LONG_LINE without
    * being joined or decoded: a pass that only looks at a file (sniffing) sets it low to pass over
    * huge lines cheaply.

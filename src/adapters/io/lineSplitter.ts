@@ -101,6 +101,8 @@ export async function splitRawLines(
       const chunk = typeof raw === "string" ? Buffer.from(raw) : raw;
       if (!splitter.push(chunk)) return;
       onBytes?.(chunk.length); // after the split: progress counts the lines of these bytes
+      const wait = options.afterChunk?.();
+      if (wait) await wait;
     }
   } catch (error) {
     // Only decompression fails mid-stream (a crash while writing a .gz/.zst): keep what was read.

@@ -34,7 +34,9 @@ async function readPlainFile(path: string, handler: RawLineHandler, options: Rea
       if (bytesRead === 0) break;
       if (!splitter.push(buffer.subarray(0, bytesRead))) return;
       onBytes?.(bytesRead);
-      if (reads % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
+      const wait = options.afterChunk?.();
+      if (wait) await wait;
+      else if (reads % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
     }
     splitter.end();
   } finally {
