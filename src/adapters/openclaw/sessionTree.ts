@@ -40,6 +40,7 @@ import { segmentNames, type RunMarker } from "./runNaming.js";
 import { classifySessionLine, entryMessage, entryRunMarker, type SessionLine } from "./sessionEntries.js";
 import { SessionLineScanner, type ScannedLine } from "./sessionLineScan.js";
 import { KeySet } from "../shared/keySets.js";
+import { KeyHash } from "../shared/textHash.js";
 import { CopyDetector, copyKeyOf, entryKey, entryKeyOf, messageCopyKey } from "./transcriptCopies.js";
 
 export type { DanglingParent } from "./branchTree.js";
@@ -78,69 +79,48 @@ function entryRefs(entry: Record<string, unknown>, form: StringForm): EntryRefs 
   return { id, parent: idText(raw, form) ?? { invalid: describeValue(typeof raw === "string" ? textOf(form, raw) : raw) } };
 }
 
-/**
- * A 64-bit checksum (two 32-bit FNV-style lanes) of the facts read from the lines taken from bytes.
- * Not proof against a crafted collision; at worst such a file is replayed along another branch.
- */
-class FactChecksum {
-  private a = 0x811c9dc5 | 0;
-  private b = 0x9747b28c | 0;
-
-  add(code: number, text?: string): void {
-    this.mix(code);
-    if (text === undefined) return;
-    for (let i = 0; i < text.length; i++) this.mix(text.charCodeAt(i));
-    this.mix(text.length);
-  }
-
-  /** A 53-bit key, or its absence. */
-  addNumber(value: number | undefined): void {
-    if (value === undefined) return this.mix(-1);
-    this.mix(value % 0x100000000);
-    this.mix(Math.floor(value / 0x100000000));
-  }
-
-  private mix(value: number): void {
-    this.a = Math.imul(this.a ^ value, 0x01000193);
-    this.b = Math.imul(this.b ^ value, 0x5bd1e995);
-    this.b ^= this.b >>> 13;
-  }
-
-  equals(other: FactChecksum): boolean {
-    return this.a === other.a && this.b === other.b;
-  }
-}
-
 /** What a scan learns of one entry line. */
 interface EntryFacts {
   readonly refs: EntryRefs;
   readonly marker: RunMarker | undefined;
   /** A user message's copy key. */
   readonly copyKey?: number | undefined;
-  /** A run marker's entry key across the session's files (markers are always parsed). */
+  /** A run marker's entry key across the session's files. */
   readonly entryKey?: number | undefined;
 }
 
 /**
  * Folds one line's facts (`undefined`: not an entry), whether read from bytes or parsed, in the same
- * way. In file order (no tree) only run markers matter: lines without one are left out, so that the
- * first pass may skip them unread (markerCandidates.ts).
+ * way, into a checksum of all of them (`KeyHash.equals`: 64 bits; not proof against a crafted
+ * collision, at worst such a file is replayed along another branch). In file order (no tree) only
+ * run markers matter: lines without one are left out, so that the first pass may pass over them
+ * (`SessionLineScanner.mayBeMarker`).
  */
-function addFacts(sum: FactChecksum, line: number, entry: EntryFacts | undefined, markersOnly: boolean): void {
+function addFacts(sum: KeyHash, line: number, entry: EntryFacts | undefined, markersOnly: boolean): void {
   if (markersOnly && entry?.marker === undefined) return;
-  sum.add(line);
-  if (entry === undefined) return sum.add(0);
+  sum.number(line);
+  if (entry === undefined) return sum.tag(0);
   const { refs, marker } = entry;
-  sum.add(refs.id === undefined ? 1 : 2, refs.id);
+  textOrAbsent(sum, refs.id);
   const parent = refs.parent;
-  if (parent === undefined) sum.add(3);
-  else if (parent === null) sum.add(4);
-  else if (typeof parent === "string") sum.add(5, parent);
-  else sum.add(6, parent.invalid);
-  sum.add(marker === undefined ? 7 : marker.kind === "user" ? 8 : 9);
+  if (parent === undefined) sum.tag(3);
+  else if (parent === null) sum.tag(4);
+  else if (typeof parent === "string") (sum.tag(5), sum.text(parent));
+  else (sum.tag(6), sum.text(parent.invalid));
+  sum.tag(marker === undefined ? 7 : marker.kind === "user" ? 8 : 9);
   if (marker === undefined) return;
-  sum.addNumber(entry.entryKey);
-  sum.addNumber(entry.copyKey);
+  numberOrAbsent(sum, entry.entryKey);
+  numberOrAbsent(sum, entry.copyKey);
+}
+
+function textOrAbsent(sum: KeyHash, text: string | undefined): void {
+  if (text === undefined) sum.absent();
+  else sum.text(text);
+}
+
+function numberOrAbsent(sum: KeyHash, value: number | undefined): void {
+  if (value === undefined) sum.absent();
+  else sum.number(value);
 }
 
 /** `markersOnly`: the facts of a line without a run marker are not needed (no tree is built). */
@@ -209,7 +189,7 @@ function eachLineFacts(
 
 interface FirstPass {
   readonly markers: RunMarker[];
-  readonly checksum: FactChecksum;
+  readonly checksum: KeyHash;
   readonly tree: BranchTree | undefined;
 }
 
@@ -229,7 +209,7 @@ function markerFilter(options: ScanOptions): (facts: EntryFacts) => boolean {
 /** Builds the tree (with `activeBranch`) with `ids`; undefined if `ids` overflowed. */
 async function buildTree(source: LineSource, options: ScanOptions, ids: IdLookup & { readonly overflowed?: boolean }): Promise<FirstPass | undefined> {
   const markers: RunMarker[] = [];
-  const checksum = new FactChecksum();
+  const checksum = new KeyHash();
   const tree = options.activeBranch ? new BranchTree(ids) : undefined;
   const counts = markerFilter(options);
   const markersOnly = tree === undefined;
@@ -271,7 +251,7 @@ export async function scanSession(source: LineSource, options: ScanOptions): Pro
 function finish({ markers, checksum, tree }: FirstPass): SessionScan {
   const branch = tree?.activeBranch();
   const replayed = branch ? (line: number) => inRanges(branch.ranges, line) : () => true;
-  const parsedSum = new FactChecksum();
+  const parsedSum = new KeyHash();
   const markersOnly = tree === undefined;
   return {
     replayed,

@@ -11,7 +11,8 @@
  */
 import { textOf, type StringForm } from "../../core/byteText.js";
 import { own } from "../../core/plainObject.js";
-import { KeyHash, KeySet } from "../shared/keySets.js";
+import { KeySet } from "../shared/keySets.js";
+import { KeyHash } from "../shared/textHash.js";
 
 /** The copy key of a message entry's message, or undefined when it has no timestamp. */
 export function messageCopyKey(role: string, message: Record<string, unknown>, form: StringForm, ids: ReadonlyArray<string | undefined>): number | undefined {

@@ -5,10 +5,11 @@
  * above 2^31 boxed one by one, and the id strings (bench/, heap snapshot). Here a key is 8 bytes in
  * a Float64Array at most half full: 16–32 bytes a key, whatever it is.
  *
- * Keys are 53-bit hashes (`KeyHash`): only equality matters, and two different ids or messages
+ * Keys are 53-bit hashes (textHash.ts): only equality matters, and two different ids or messages
  * share a key with odds of ~n²/2^54 (10^-4 at 10^6 keys of one session); at worst a call is then
  * taken for one already seen.
  */
+import { hash53 } from "./textHash.js";
 
 /** Marks a free slot: keys are never negative. */
 const FREE = -1;
@@ -70,68 +71,15 @@ function slotOf(key: number, mask: number): number {
   return (Math.imul(key >>> 0, 0x9e3779b1) ^ ((key / 0x100000000) >>> 0)) & mask;
 }
 
-/** A set of ids (call ids), kept as their 53-bit keys. */
+/** A set of ids (call ids), kept as their 53-bit keys (`hash53`). */
 export class IdSet {
   private readonly keys = new KeySet();
 
   has(id: string): boolean {
-    return this.keys.has(idKey(id));
+    return this.keys.has(hash53(id));
   }
 
   add(id: string): void {
-    this.keys.add(idKey(id));
-  }
-}
-
-function idKey(id: string): number {
-  const key = new KeyHash();
-  key.text(id);
-  return key.value();
-}
-
-/** A number's bits, to hash a timestamp without formatting it. */
-const BITS = new Float64Array(1);
-const WORDS = new Uint32Array(BITS.buffer);
-
-/**
- * A 53-bit hash of a key's parts (two 32-bit FNV-style lanes), each part closed by a separator no
- * text holds. Keys never leave the process: only equality matters. Numbers are hashed by their bits,
- * not their text (formatting a number cost more than the rest of a key: bench, tiny entries).
- */
-export class KeyHash {
-  private a = 0x811c9dc5 | 0;
-  private b = 0x9747b28c | 0;
-
-  text(text: string): void {
-    for (let i = 0; i < text.length; i++) this.mix(text.charCodeAt(i));
-    this.mix(0x10000);
-  }
-
-  /** A part that is absent (distinct from any text). */
-  absent(): void {
-    this.mix(0x10001);
-  }
-
-  /** A finite number, tagged (never equal to a text); -0 and 0 hash alike. */
-  number(value: number): void {
-    BITS[0] = value + 0;
-    this.mix(0x10002);
-    this.mix(WORDS[0]!);
-    this.mix(WORDS[1]!);
-  }
-
-  /** A tag that keeps apart parts of different kinds (e.g. a string timestamp from a number). */
-  tag(kind: number): void {
-    this.mix(0x10010 + kind);
-  }
-
-  value(): number {
-    return (this.a >>> 0) * 0x200000 + (this.b >>> 11);
-  }
-
-  private mix(c: number): void {
-    this.a = Math.imul(this.a ^ c, 0x01000193);
-    this.b = Math.imul(this.b ^ c, 0x5bd1e995);
-    this.b ^= this.b >>> 13;
+    this.keys.add(hash53(id));
   }
 }

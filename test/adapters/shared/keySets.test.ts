@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { IdSet, KeyHash, KeySet } from "../../../src/adapters/shared/keySets.js";
+import { IdSet, KeySet } from "../../../src/adapters/shared/keySets.js";
+import { KeyHash } from "../../../src/adapters/shared/textHash.js";
 
 describe("KeySet", () => {
   it("answers as a Set of the same keys would, through growth", () => {
