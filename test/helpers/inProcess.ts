@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { analyzeInputs, type Analysis, type InputOptions } from "../../src/pipeline/analysis.js";
 import { createConfigResolver } from "../../src/pipeline/configResolution.js";
 import { loadXxhashDigest } from "../../src/core/xxhashDigest.js";
+import type { ReplayedRun } from "../../src/core/findings.js";
 
 export async function analyzePaths(paths: readonly string[], options: InputOptions = {}): Promise<Analysis> {
   const resolver = await createConfigResolver({});
@@ -18,6 +19,26 @@ export function writeSessionFile(content: string | Buffer, name = "s-1.jsonl", a
   const path = join(dir, name);
   writeFileSync(path, content);
   return path;
+}
+
+/** The tool calls of every run of an analysis. */
+export function totalCalls(analysis: Analysis): number {
+  return analysis.runs.reduce((sum, run) => sum + run.calls, 0);
+}
+
+/** An analysis of replayed runs only, read from one events file (`lines`: all used), as reporter tests build it. */
+export function analysisOfRuns(runs: ReplayedRun[], file: string, lines: number): Analysis {
+  return {
+    files: [{ file, format: "events" }],
+    unusable: [],
+    runs,
+    liveRuns: [],
+    liveFindings: [],
+    lines: { read: lines, used: lines, ignored: 0, skipped: 0 },
+    transcript: { copies: 0, duplicates: 0, reconstructedCalls: 0 },
+    diagnostics: [],
+    diagnosticsTotal: 0,
+  };
 }
 
 /** Findings reduced to what replay decides: [run, call, detector, level, count]. */

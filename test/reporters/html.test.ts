@@ -18,6 +18,7 @@ import { reportText, type ReportModel } from "../../src/reporters/model.js";
 import { analyzeInputs } from "../../src/pipeline/analysis.js";
 import { createConfigResolver } from "../../src/pipeline/configResolution.js";
 import { loadXxhashDigest } from "../../src/core/xxhashDigest.js";
+import { analysisOfRuns } from "../helpers/inProcess.js";
 import { runCli } from "../helpers/cli.js";
 import { TERMINAL_UNSAFE } from "../hostile/harness.js";
 import { HOSTILE, HOSTILE_RUNS, HOSTILE_TOOLS, hostileTranscript } from "./htmlHostile.js";
@@ -152,17 +153,7 @@ describe("many runs", () => {
       recordedVetoes: 0,
     };
   };
-  const analysis = (runs: ReplayedRun[]) => ({
-    files: [{ file: "many.jsonl", format: "events" as const }],
-    unusable: [],
-    runs,
-    liveRuns: [],
-    liveFindings: [],
-    lines: { read: 1, used: 1, ignored: 0, skipped: 0 },
-    transcript: { copies: 0, duplicates: 0, reconstructedCalls: 0 },
-    diagnostics: [],
-    diagnosticsTotal: 0,
-  });
+  const analysis = (runs: ReplayedRun[]) => analysisOfRuns(runs, "many.jsonl", 1);
 
   it("draws the worst runs first and lists the rest in one line each", () => {
     const model = buildReport(analysis(Array.from({ length: 3000 }, (_, i) => run(i))), CONFIG, "1.0.0");

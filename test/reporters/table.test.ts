@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "../../src/core/config.js";
 import type { ReplayedFinding, ReplayedRun } from "../../src/core/findings.js";
-import type { Analysis } from "../../src/pipeline/analysis.js";
+import { analysisOfRuns } from "../helpers/inProcess.js";
 import { buildReport } from "../../src/pipeline/report.js";
 import { REPORTERS } from "../../src/reporters/index.js";
 import { reportText, type ReportModel, type ReportOptions } from "../../src/reporters/model.js";
@@ -61,18 +61,7 @@ const hostile: ReplayedRun = {
 };
 
 function model(runs: ReplayedRun[]): ReportModel {
-  const analysis: Analysis = {
-    files: [{ file: FILE, format: "events" }],
-    unusable: [],
-    runs,
-    liveRuns: [],
-    liveFindings: [],
-    lines: { read: 50, used: 50, ignored: 0, skipped: 0 },
-    transcript: { copies: 0, duplicates: 0, reconstructedCalls: 0 },
-    diagnostics: [],
-    diagnosticsTotal: 0,
-  };
-  return buildReport(analysis, { effective: { ...DEFAULT_CONFIG, enabled: true }, sources: {}, notices: [], file: null, usesLooplensDefault: true, agentOverrides: [] }, "9.9.9");
+  return buildReport(analysisOfRuns(runs, FILE, 50), { effective: { ...DEFAULT_CONFIG, enabled: true }, sources: {}, notices: [], file: null, usesLooplensDefault: true, agentOverrides: [] }, "9.9.9");
 }
 
 const table = (runs: ReplayedRun[], options: Partial<ReportOptions> = {}) =>

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { expandUnits } from "../../../src/adapters/discovery.js";
-import { analyzePaths, verdicts } from "../../helpers/inProcess.js";
+import { analyzePaths, totalCalls, verdicts } from "../../helpers/inProcess.js";
 import { runCli } from "../../helpers/cli.js";
 
 const PARENT = "7b1d0c3e-1111-4a2b-9c3d-00000000aa01";
@@ -88,8 +88,6 @@ function family() {
   return { dir, parent: write(dir, PARENT, parent), fork: write(dir, FORK, fork) };
 }
 
-const calls = (analysis: Awaited<ReturnType<typeof analyzePaths>>) => analysis.runs.reduce((sum, run) => sum + run.calls, 0);
-
 describe("Claude Code forks across files", () => {
   it("a scan groups a fork with its parent, parent first", async () => {
     const { dir, parent, fork } = family();
@@ -99,7 +97,7 @@ describe("Claude Code forks across files", () => {
   it("read together, every call is replayed once: the copies are duplicates, the loop is found once", async () => {
     const { dir, parent } = family();
     const analysis = await analyzePaths([dir]);
-    expect(calls(analysis)).toBe(14);
+    expect(totalCalls(analysis)).toBe(14);
     // 1 prompt + 12 calls + 12 results copied into the fork
     expect(analysis.transcript).toEqual({ copies: 0, duplicates: 25, reconstructedCalls: 0 });
     expect(analysis.runs.map((run) => [run.session, run.calls])).toEqual([
@@ -117,7 +115,7 @@ describe("Claude Code forks across files", () => {
   it("read alone, the fork replays all its calls (the copied loop included)", async () => {
     const { fork } = family();
     const analysis = await analyzePaths([fork]);
-    expect(calls(analysis)).toBe(13);
+    expect(totalCalls(analysis)).toBe(13);
     expect(analysis.transcript.duplicates).toBe(0);
     expect(analysis.runs.map((run) => [run.session, run.calls])).toEqual([
       [FORK, 12],
@@ -163,7 +161,7 @@ describe("Claude Code forks across files", () => {
     const other = write(dir, "7b1d0c3e-3333-4a2b-9c3d-00000000cc03", new Conversation("5e5e5e5e").prompt("Unrelated").bash("toolu_o1", "ls", "a"));
     expect(await expandUnits([dir])).toEqual([[parentPath, forkPath], [other]]);
     const analysis = await analyzePaths([forkPath, parentPath]);
-    expect(calls(analysis)).toBe(12 + 12 + 1);
+    expect(totalCalls(analysis)).toBe(12 + 12 + 1);
     // boundary + prompt + 12 calls and 12 results copied (the compact summary is a quiet entry, not counted)
     expect(analysis.transcript.duplicates).toBe(26);
     expect(analysis.runs.filter((run) => run.session !== PARENT).map((run) => run.calls)).toEqual([1]);
@@ -188,7 +186,7 @@ describe("Claude Code forks across files", () => {
     };
     expect(await expandUnits([dir])).toEqual([[paths.quiet, paths.quietFork], [paths.parent, paths.fork]]);
     const analysis = await analyzePaths([paths.parent, paths.fork]);
-    expect(calls(analysis)).toBe(13);
+    expect(totalCalls(analysis)).toBe(13);
     expect(verdicts(analysis)).toEqual(verdicts(await analyzePaths([paths.parent])));
   });
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { expandUnits } from "../../../src/adapters/discovery.js";
 import { inOpenClawSessionsFolder } from "../../../src/adapters/openclaw/identity.js";
-import { analyzePaths, verdicts } from "../../helpers/inProcess.js";
+import { analyzePaths, totalCalls, verdicts } from "../../helpers/inProcess.js";
 import { RolloutBuilder, type CallSpec } from "./rolloutBuilder.js";
 
 const PARENT = "019fc8be-3658-7ca3-9e29-0000000000a1";
@@ -43,8 +43,6 @@ function family(folders: readonly string[] = ["sessions", "2026", "01", "02"], i
   return { dir, parent: parentPath, fork: forkPath, copied: parentLines.length };
 }
 
-const calls = (analysis: Awaited<ReturnType<typeof analyzePaths>>) => analysis.runs.reduce((sum, run) => sum + run.calls, 0);
-
 describe("Codex forks across files", () => {
   it("a scan groups a fork with the rollout it was forked from", async () => {
     const { dir, parent, fork } = family();
@@ -58,7 +56,7 @@ describe("Codex forks across files", () => {
     expect(first < parent).toBe(true);
     expect(await expandUnits([dir])).toEqual([[parent, first]]);
     const analysis = await analyzePaths([dir]);
-    expect(calls(analysis)).toBe(14);
+    expect(totalCalls(analysis)).toBe(14);
     expect(analysis.runs.map((run) => run.session)).toEqual([PARENT, PARENT, FORK]);
   });
 
@@ -79,7 +77,7 @@ describe("Codex forks across files", () => {
   it("read together, every call is replayed once: the copied items are duplicates", async () => {
     const { dir, parent, copied } = family();
     const analysis = await analyzePaths([dir]);
-    expect(calls(analysis)).toBe(14);
+    expect(totalCalls(analysis)).toBe(14);
     expect(analysis.transcript.duplicates).toBe(copied);
     expect(analysis.transcript.copies).toBe(0);
     expect(analysis.runs.map((run) => [run.session, run.run, run.calls])).toEqual([
@@ -95,7 +93,7 @@ describe("Codex forks across files", () => {
   it("read alone, the fork replays the parent's items it holds as its own", async () => {
     const { fork } = family();
     const analysis = await analyzePaths([fork]);
-    expect(calls(analysis)).toBe(13);
+    expect(totalCalls(analysis)).toBe(13);
     expect(analysis.transcript.duplicates).toBe(0);
     expect(analysis.runs.every((run) => run.session === FORK)).toBe(true);
     expect(verdicts(analysis).length).toBeGreaterThan(0);
