@@ -33,6 +33,11 @@ export interface RunStartEvent extends EventBase {
 
 export interface RunEndEvent extends EventBase {
   readonly type: "run_end";
+  /**
+   * Set by an adapter that knows no later event names this run (its own run ends, never read from
+   * input): replay may then hand the run's report out at once instead of holding it to the end.
+   */
+  readonly final?: true;
 }
 
 export interface ToolCallEvent extends EventBase {

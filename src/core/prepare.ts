@@ -21,7 +21,8 @@ interface Located {
 
 export type PreparedEvent =
   | (Located & { readonly type: "run_start"; readonly agent?: string; readonly session?: string; readonly harnessVersion?: string })
-  | (Located & { readonly type: "run_end" | "compaction"; readonly agent?: string; readonly session?: string })
+  | (Located & { readonly type: "run_end"; readonly agent?: string; readonly session?: string; readonly final?: true })
+  | (Located & { readonly type: "compaction"; readonly agent?: string; readonly session?: string })
   | (Located & {
       readonly type: "call";
       readonly agent?: string;
@@ -52,7 +53,8 @@ export type PreparedEvent =
     });
 
 type CallEvent = Extract<PreparedEvent, { type: "call" }>;
-type BoundaryEvent = Extract<PreparedEvent, { type: "run_end" | "compaction" }>;
+type BoundaryEvent = Extract<PreparedEvent, { type: "compaction" }>;
+type RunEnd = Extract<PreparedEvent, { type: "run_end" }>;
 type RunStart = Extract<PreparedEvent, { type: "run_start" }>;
 type OutcomeEvent = Extract<PreparedEvent, { type: "outcome" }>;
 
@@ -120,9 +122,12 @@ export class EventPreparer {
         const links = this.runs.get(event.run);
         if (links) {
           this.runs.delete(event.run);
-          this.endedCalls.set(event.run, links.calls);
+          // A run that can resume keeps its count; a `final` one cannot, and keeps nothing.
+          if (event.final !== true) this.endedCalls.set(event.run, links.calls);
         }
-        return { used: true, prepared: withIdentity<Mutable<BoundaryEvent>>({ type: "run_end", run: event.run, file: event.file, line: event.line }, event) };
+        const prepared = withIdentity<Mutable<RunEnd>>({ type: "run_end", run: event.run, file: event.file, line: event.line }, event);
+        if (event.final === true) prepared.final = true;
+        return { used: true, prepared };
       }
       case "tool_call": {
         const links = this.links(event.run);

@@ -15,6 +15,7 @@ import type { GuardWindow } from "./postCompactionGuard.js";
 import type { PreparedEvent } from "./prepare.js";
 import { PROFILES } from "./profiles/index.js";
 import type { EngineView, ProfileChoice, ProfileName, ProfileSession, RunEngine } from "./profiles/profile.js";
+import { SettledQueue } from "./settledQueue.js";
 import { TimelineRecorder, type RunTimeline } from "./timeline.js";
 
 /** The effective config for a run's agent (`null` = no agent known) under the run's profile. */
@@ -26,6 +27,12 @@ export type ProfileForRun = (harnessVersion: string | undefined) => ProfileChoic
 export interface ReplayOptions {
   /** Keep each run's calls in order (`RunTimeline`): only a picture of the run needs them. */
   readonly timelines?: boolean;
+  /**
+   * Receives runs whose report can no longer change, in order of first appearance, as soon as they
+   * are: a run closed by a `final` run end, once every run that appeared before it was handed out
+   * too. `finish()` then returns the rest. Without it, every run is held until `finish()`.
+   */
+  readonly onSettled?: (run: ReplayedRun) => void;
 }
 
 const CONFIGURABLE: ProfileChoice = { profile: "configurable", reason: "default" };
@@ -80,6 +87,9 @@ type OutcomeEvent = Extract<PreparedEvent, { type: "outcome" }>;
 
 export class Replayer {
   private readonly runs = new Map<string, RunState>();
+  /** The runs of `runs` in order of first appearance (the settled front is handed out early). */
+  private readonly order = new SettledQueue<RunState>();
+  private readonly onSettled: ((run: ReplayedRun) => void) | undefined;
   private readonly sessionHistories = new Map<string, HistoryEntry>();
   private readonly runHistories = new Map<string, HistoryEntry>();
   /** Timelines of the open runs, by run id (undefined: timelines not asked for). */
@@ -91,6 +101,7 @@ export class Replayer {
     options: ReplayOptions = {},
   ) {
     this.recorders = options.timelines === true ? new Map() : undefined;
+    this.onSettled = options.onSettled;
   }
 
   /** Histories held in memory: one per session (or session-less run) that has a run still open. */
@@ -108,7 +119,9 @@ export class Replayer {
       case "run_start":
         return;
       case "run_end":
-        return this.close(state);
+        this.close(state);
+        if (event.final === true && this.onSettled) this.settle(state);
+        return;
       case "compaction": {
         state.compactions++;
         this.recorders?.get(state.run)?.compaction(state.calls);
@@ -132,15 +145,21 @@ export class Replayer {
     return state && { findings: state.findings, profile: state.profile.profile, view: state.engine?.inspect() };
   }
 
-  /** Ends every run still open and returns all runs in order of first appearance. */
+  /** Ends every run still open and returns the runs not handed out yet, in order of first appearance. */
   finish(): ReplayedRun[] {
-    const reports: ReplayedRun[] = [];
-    for (const state of this.runs.values()) {
-      this.close(state);
-      reports.push(state);
-    }
+    const reports = this.order.drain();
+    for (const state of reports) this.close(state);
     this.runs.clear();
     return reports;
+  }
+
+  /** A run closed by a `final` run end is handed out once the runs before it are. */
+  private settle(state: RunState): void {
+    this.order.settle(state);
+    this.order.release((run) => {
+      this.runs.delete(run.run);
+      this.onSettled!(run);
+    });
   }
 
   private runFor(event: PreparedEvent): RunState {
@@ -166,6 +185,7 @@ export class Replayer {
         recent: undefined,
       };
       this.runs.set(event.run, state);
+      this.order.push(state);
     }
     // Identity may arrive on any event; the first value seen names the run. The session is fixed
     // once the run is open because it selects the history the run's records live in.
@@ -183,6 +203,7 @@ export class Replayer {
 
   private reopen(state: RunState): void {
     state.open = true;
+    this.order.unsettle(state);
     if (this.recorders) {
       const recorder = new TimelineRecorder(state.timeline);
       state.timeline = recorder.timeline;
