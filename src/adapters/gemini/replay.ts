@@ -77,7 +77,8 @@ export class GeminiReplay {
     const run = this.openRun;
     this.openRun = undefined;
     if (run === undefined || !this.context.options.closeRuns) return;
-    this.context.emit({ ...this.base("run_end", this.openRunLine), run } as unknown as LoopEvent);
+    const end = this.base("run_end", this.openRunLine);
+    this.context.emit({ ...end, run, ...(this.context.unit.isLastFile(end.file as string) && { final: true }) } as unknown as LoopEvent);
     this.openRun = undefined;
   }
 
