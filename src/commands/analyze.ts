@@ -5,7 +5,8 @@ import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { buildReport } from "../pipeline/report.js";
 import { filterReport } from "../pipeline/filters.js";
 import { REPORTERS, REPORT_FORMATS } from "../reporters/index.js";
-import type { ReportOutput } from "../reporters/model.js";
+import { replayedInOrder, type ReportOutput } from "../reporters/model.js";
+import { PLAIN_RUNS_IN_MEMORY, withSpillFolder, type SpillOptions } from "../pipeline/runSpill.js";
 import { analyzeAll } from "../pipeline/parallel.js";
 import { progressDisplay } from "./progressDisplay.js";
 import {
@@ -37,6 +38,17 @@ interface AnalyzeOptions extends CommonOptions, FailOnOptions, FilterOptions, Ou
 }
 
 export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: Io, version: string, now = new Date()): Promise<number> {
+  // Runs beyond a budget wait on disk until the report is written (pipeline/runSpill.ts).
+  return withSpillFolder((dir) => analyzeWithSpill(paths, options, io, version, now, dir === undefined ? undefined : { dir, plainRunsInMemory: plainRunsInMemory(io.env) }));
+}
+
+/** `$LOOPLENS_PLAIN_RUNS_IN_MEMORY`: how many plain runs a thread holds before spilling (tests set it low). */
+function plainRunsInMemory(env: NodeJS.ProcessEnv): number {
+  const value = env.LOOPLENS_PLAIN_RUNS_IN_MEMORY;
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : PLAIN_RUNS_IN_MEMORY;
+}
+
+async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io, version: string, now: Date, spill: SpillOptions | undefined): Promise<number> {
   const filters = reportFilters(options, now);
   const resolver = await createConfigResolver(options, io.env);
   const digest = await loadXxhashDigest();
@@ -45,13 +57,14 @@ export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: I
     inputFormat: options.inputFormat,
     activeBranch: options.activeBranch,
     maxLineBytes: options.maxLineBytes,
+    ...(spill && { spill }),
     ...(options.profile !== undefined && { profile: options.profile }),
     ...(reporter.needs?.timelines === true && { timelines: true }),
   };
   const config = { config: options.config, agent: options.agent, set: options.set, profile: options.profile };
   const configFor = (agent: string | null, profile: ProfileName) => resolver.effectiveFor(agent, profile).config;
   const analysis = await analyzeAll(inputPaths(paths, io, options.quiet, options.agentHome), digest, configFor, { config, input }, io.env, progressDisplay(io, options));
-  const { selected, shown } = filterReport(buildReport(analysis, configSummary(resolver, analysis.runs, options), version), filters);
+  const { selected, shown } = filterReport(buildReport(analysis, configSummary(resolver, replayedInOrder({ replayed: analysis.runs, spilled: analysis.spilled }), options), version), filters);
   reportNotices(io, resolver, options.quiet);
   reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);
   const reportOptions = { all: options.all === true, verbose: options.verbose === true, color: useColor(options, io), width: io.columns, explain: options.explain !== false, cwd: process.cwd() };

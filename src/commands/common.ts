@@ -143,8 +143,9 @@ export function reportNotices(io: Io, resolver: ConfigResolver, quiet: boolean |
 }
 
 /** The configs agent overrides produced for these runs (none with --agent: that one is the base). */
-export function agentConfigViews(resolver: ConfigResolver, runs: readonly RunReport[], forced: string | undefined): AgentConfigView[] {
-  if (forced !== undefined) return [];
+export function agentConfigViews(resolver: ConfigResolver, runs: Iterable<RunReport>, forced: string | undefined): AgentConfigView[] {
+  // Without agent blocks no run has an override: the runs (maybe read back from disk) are not read.
+  if (forced !== undefined || !resolver.file?.agents.size) return [];
   const views = new Map<AgentBlock, { runAgents: Set<string> }>();
   for (const run of runs) {
     const override = run.agent !== null ? resolver.overrideFor(run.agent) : undefined;
@@ -196,7 +197,7 @@ function overrideIds(resolver: ConfigResolver, forced: string | undefined, views
 }
 
 /** What the report header says about the configuration of an analysis. */
-export function configSummary(resolver: ConfigResolver, runs: readonly RunReport[], options: CommonOptions): ConfigSummary {
+export function configSummary(resolver: ConfigResolver, runs: Iterable<RunReport>, options: CommonOptions): ConfigSummary {
   // One pass over the runs serves both the override list and the per-agent views.
   const agentConfigs = agentConfigViews(resolver, runs, options.agent);
   return {

@@ -16,7 +16,9 @@ import { LiveRunBook } from "../core/liveRuns.js";
 import type { LoopEvent } from "../core/events.js";
 import type { PreparedEvent } from "../core/prepare.js";
 import { Replayer, type ConfigForAgent, type ProfileForRun } from "../core/replay.js";
-import { keepYoungGenerationSmall } from "./heapTuning.js";
+import { tuneHeapForStreaming } from "./heapTuning.js";
+import type { SpilledRuns } from "../reporters/model.js";
+import { UnitRuns, shiftedSegment, spilledRuns, type SpillOptions, type SpillSegment } from "./runSpill.js";
 import { readInputs, readUnit, type InputOptions, type PreparedSink, type ReadSummary, type UnusableFile } from "./reading.js";
 
 export type { InputOptions, ReadSummary, UnusableFile } from "./reading.js";
@@ -25,6 +27,8 @@ export type { InputOptions, ReadSummary, UnusableFile } from "./reading.js";
 export interface AnalysisOptions extends InputOptions {
   /** Keep each replayed run's calls in order (`ReplayedRun.timeline`), for the formats that draw them. */
   readonly timelines?: boolean;
+  /** Write plain runs past a budget to disk (runSpill.ts) instead of holding them all. */
+  readonly spill?: SpillOptions;
 }
 export { readEvents } from "./reading.js";
 
@@ -45,8 +49,10 @@ export interface PreparedInputs {
 
 /** Replayed runs and live ones, with what reading accounted for. */
 export interface Analysis extends ReadSummary {
-  /** Replayed runs (from transcripts and event files). */
+  /** Replayed runs (from transcripts and event files), but for the spilled ones. */
   readonly runs: ReplayedRun[];
+  /** Plain runs written to disk, when there were many (runSpill.ts): `spilled.inOrder(runs)` reads them all. */
+  readonly spilled?: SpilledRuns;
   /** Runs read from Gateway logs (`source: "log"`), and every live finding (some outside any run). */
   readonly liveRuns: LiveRun[];
   readonly liveFindings: LiveFinding[];
@@ -54,7 +60,7 @@ export interface Analysis extends ReadSummary {
 
 /** Parses and hashes every input once, keeping the prepared events in memory for repeated replay. */
 export async function prepareInputs(paths: readonly string[], digest: Digest, options: InputOptions = {}): Promise<PreparedInputs> {
-  keepYoungGenerationSmall();
+  tuneHeapForStreaming();
   const units: Array<{ events: PreparedEvent[] }> = [];
   const read = await readInputs(
     paths,
@@ -91,6 +97,8 @@ export interface FileAnalysis {
   readonly files: ReadonlyArray<{ file: string; format: InputFormat }>;
   readonly unusable: readonly UnusableFile[];
   readonly runs: ReplayedRun[];
+  /** The unit's runs written to disk after `runs[at]` (with `-` marks for the kept ones after it). */
+  readonly spilled?: SpillSegment;
   /** Live events of a Gateway log, folded only when merging: a run may go on in the next file. */
   readonly liveEvents: LiveEvent[];
   readonly lines: LineCounts;
@@ -120,7 +128,9 @@ export async function analyzeUnit(
   const agentsResolved: Array<{ agent: string | null; profile: ProfileName }> = [];
   const asked = new Set<string>();
   const profiles = selectProfiles(options.profile, digest);
-  const replayOptions = { timelines: options.timelines === true };
+  // Timelines are drawn for every run: a format that asks for them never spills.
+  const unitRuns = new UnitRuns(options.timelines === true ? undefined : options.spill);
+  const replayOptions = { timelines: options.timelines === true, onSettled: (run: ReplayedRun) => unitRuns.add(run) };
   const newReplayer = () =>
     new Replayer(
       (agent, profile) => {
@@ -141,6 +151,7 @@ export async function analyzeUnit(
   const push = (prepared: PreparedEvent, event: LoopEvent) => replayer.push(prepared, event);
   const sink: PreparedSink = (again) => {
     if (again) {
+      unitRuns.reset();
       replayer = newReplayer();
       agentsResolved.length = 0;
       asked.clear();
@@ -150,7 +161,9 @@ export async function analyzeUnit(
   const live = onLive ?? ((event: LiveEvent) => void liveEvents.push(event));
   const { files, unusable } = await readUnit(unit, tally, profiles, options, sink, live, true);
   const { counts: lines, transcript, diagnostics, diagnosticsTotal } = tally;
-  return { files, unusable, runs: replayer.finish(), liveEvents, lines, transcript, diagnostics, diagnosticsTotal, agentsResolved };
+  for (const run of replayer.finish()) unitRuns.add(run);
+  const spilled = unitRuns.finish();
+  return { files, unusable, runs: unitRuns.runs, ...(spilled && { spilled }), liveEvents, lines, transcript, diagnostics, diagnosticsTotal, agentsResolved };
 }
 
 /**
@@ -160,7 +173,9 @@ export async function analyzeUnit(
 export function mergeAnalyses(parts: readonly FileAnalysis[], book = new LiveRunBook()): Analysis {
   const tally = new LineTally();
   const runs: ReplayedRun[] = [];
+  const segments: SpillSegment[] = [];
   for (const part of parts) {
+    if (part.spilled) segments.push(shiftedSegment(part.spilled, runs.length));
     for (const key of ["read", "used", "ignored", "skipped"] as const) tally.counts[key] += part.lines[key];
     for (const key of ["copies", "duplicates", "reconstructedCalls"] as const) tally.transcript[key] += part.transcript[key];
     for (const diagnostic of part.diagnostics) tally.note(diagnostic);
@@ -170,10 +185,12 @@ export function mergeAnalyses(parts: readonly FileAnalysis[], book = new LiveRun
     for (const event of part.liveEvents) book.push(event);
   }
   const live = book.finish();
+  const spilled = spilledRuns(segments);
   return {
     files: parts.flatMap((part) => part.files),
     unusable: parts.flatMap((part) => part.unusable),
     runs,
+    ...(spilled && { spilled }),
     liveRuns: live.runs,
     liveFindings: live.findings,
     lines: tally.counts,

@@ -15,7 +15,7 @@
  */
 import { LEVEL_RANK, type Finding, type LiveFinding, type LiveRun, type ReplayedRun, type RunReport } from "../core/findings.js";
 import type { FilterSummary, ReportFilters, ReportModel } from "../reporters/model.js";
-import { reportOfRuns } from "./report.js";
+import { reportOfRuns, withRunsInMemory } from "./report.js";
 
 export type { ReportFilters };
 
@@ -112,8 +112,10 @@ const findingCount = (report: ReportModel) => report.summary.findings.total;
  * and as it is shown (`shown`: the `--top` runs of it, with the summary of the selection); the same
  * report twice when no filter is given.
  */
-export function filterReport(report: ReportModel, filters: ReportFilters): { readonly selected: ReportModel; readonly shown: ReportModel } {
-  if (!hasFilters(filters)) return { selected: report, shown: report };
+export function filterReport(given: ReportModel, filters: ReportFilters): { readonly selected: ReportModel; readonly shown: ReportModel } {
+  if (!hasFilters(filters)) return { selected: given, shown: given };
+  // Filters select among every run: spilled ones are read back (a filtered report holds them all).
+  const report = withRunsInMemory(given);
   const allRuns: RunReport[] = [...report.replayed, ...(report.live?.runs ?? [])];
   const { tests, agentMatchedNoRun } = runTests(report.files, filters, allRuns);
   const runKept = (run: Parameters<RunTest>[0]) => tests.every((test) => test(run));

@@ -14,8 +14,11 @@ function readsGatewayLogs(analysis: Analysis): boolean {
 }
 
 export function buildReport(analysis: Analysis, config: ConfigSummary, version: string): ReportModel {
-  const replayed = analysis.runs;
-  const live = readsGatewayLogs(analysis)
+  // Lining replayed runs up with live ones needs every run at hand: spilled runs are read back.
+  const gatewayLogs = readsGatewayLogs(analysis);
+  const spilled = gatewayLogs ? undefined : analysis.spilled;
+  const replayed = spilled || !analysis.spilled ? analysis.runs : [...analysis.spilled.inOrder(analysis.runs)];
+  const live = gatewayLogs
     ? { runs: analysis.liveRuns, findings: analysis.liveFindings, comparison: compareReplayWithLive(replayed, analysis.liveRuns) }
     : undefined;
   const base = {
@@ -24,6 +27,7 @@ export function buildReport(analysis: Analysis, config: ConfigSummary, version: 
     files: analysis.files,
     unusable: analysis.unusable,
     replayed,
+    ...(spilled && { spilled }),
     lines: analysis.lines,
     transcript: analysis.transcript,
     diagnostics: analysis.diagnostics,
@@ -35,12 +39,21 @@ export function buildReport(analysis: Analysis, config: ConfigSummary, version: 
 /**
  * The same report over a selection of its runs and live findings (filters.ts): the replay-vs-live
  * comparison and the summary are computed again over what was kept; what was read stays as it was.
+ * `replayed` is every run kept: the selection holds no spilled runs.
  */
 export function reportOfRuns(report: ReportModel, replayed: readonly ReplayedRun[], live: { readonly runs: readonly LiveRun[]; readonly findings: readonly LiveFinding[] } | undefined): ReportModel {
   const selected = live ? { runs: live.runs, findings: live.findings, comparison: compareReplayWithLive(replayed, live.runs) } : undefined;
   const base = { ...report, replayed };
   delete (base as { live?: unknown }).live;
+  delete (base as { spilled?: unknown }).spilled;
   return { ...base, ...(selected ? { live: selected } : {}), summary: summarize(base, selected) };
+}
+
+/** The same report with its spilled runs read back into `replayed` (filters select among every run). */
+export function withRunsInMemory(report: ReportModel): ReportModel {
+  if (!report.spilled) return report;
+  const { spilled, ...rest } = report;
+  return { ...rest, replayed: [...spilled.inOrder(report.replayed)] };
 }
 
 function countLevels(findings: readonly Finding[]): LevelCounts {
@@ -52,13 +65,14 @@ function countLevels(findings: readonly Finding[]): LevelCounts {
   return counts;
 }
 
-type SummaryInput = Pick<ReportModel, "files" | "unusable" | "replayed" | "lines" | "transcript" | "diagnosticsTotal">;
+type SummaryInput = Pick<ReportModel, "files" | "unusable" | "replayed" | "spilled" | "lines" | "transcript" | "diagnosticsTotal">;
 
 /** Counts over replayed and live runs alike; `live` says how much of it came from Gateway logs. */
 function summarize(data: SummaryInput, liveReport: ReportModel["live"]): Summary {
   const runsWith = { warning: 0, critical: 0, abort: 0 };
-  let calls = 0;
-  let compactions = 0;
+  // Spilled runs have no findings: their counts are all the summary needs of them.
+  let calls = data.spilled?.calls ?? 0;
+  let compactions = data.spilled?.compactions ?? 0;
   const runs = [...data.replayed, ...(liveReport?.runs ?? [])];
   for (const run of runs) {
     calls += run.calls;
@@ -74,7 +88,7 @@ function summarize(data: SummaryInput, liveReport: ReportModel["live"]): Summary
   return {
     files: data.files.length,
     filesNotRead: data.unusable.length,
-    runs: runs.length,
+    runs: runs.length + (data.spilled?.runs ?? 0),
     calls,
     compactions,
     findings: countLevels(findings),

@@ -3,7 +3,7 @@ import { configJson, sourcesJson } from "./configView.js";
 import { stopJson, type RunReport } from "../core/findings.js";
 import { jsonText } from "./jsonText.js";
 import { publicFinding } from "./findingGroups.js";
-import type { ConfigSummary, ReportModel, Reporter } from "./model.js";
+import { replayedInOrder, type ConfigSummary, type ReportModel, type Reporter } from "./model.js";
 
 /** The `config` block of a json document: effective values, where they came from, notices. */
 export function configDocument(config: ConfigSummary): Record<string, unknown> {
@@ -39,7 +39,7 @@ export const jsonReporter: Reporter = function* (data) {
   const head = jsonText({ version: data.version, config: configDocument(data.config), summary: data.summary }, INDENT);
   yield `${head.slice(0, -2)},\n${INDENT}"runs": [`; // the head without its closing "\n}"
   let first = true;
-  for (const run of [...data.replayed, ...(data.live?.runs ?? [])]) {
+  for (const run of allRuns(data)) {
     yield `${first ? "" : ","}\n${INDENT}${INDENT}${jsonText(runDocument(run, data.config.profile !== undefined), INDENT).replace(/\n/g, `\n${INDENT}${INDENT}`)}`;
     first = false;
   }
@@ -52,6 +52,12 @@ export const jsonReporter: Reporter = function* (data) {
 };
 
 const INDENT = "  ";
+
+/** Replayed runs in order (spilled ones read back one at a time), then live ones. */
+function* allRuns(data: ReportModel): Generator<RunReport> {
+  yield* replayedInOrder(data);
+  yield* data.live?.runs ?? [];
+}
 
 function runDocument(run: RunReport, withProfile: boolean): Record<string, unknown> {
   return {

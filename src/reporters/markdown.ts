@@ -10,7 +10,7 @@ import { agreementText, comparisonSide } from "./comparisonText.js";
 import { explanation } from "./explanation.js";
 import { callRange, groupFindings, type FindingGroup } from "./findingGroups.js";
 import { detectorState, filterNotes, LEGEND, plural, runProfileLine, thresholdList, transcriptNote } from "./phrases.js";
-import type { ReportModel, ReportOptions, Reporter } from "./model.js";
+import { replayedCount, replayedInOrder, type ReportModel, type ReportOptions, type Reporter } from "./model.js";
 import { liveStopsByRun, location, runtimeFacts, worstRuns } from "./runFacts.js";
 import { clip, ID_WIDTH } from "./sanitize.js";
 
@@ -141,8 +141,9 @@ export const markdownReporter: Reporter = (data, options) => {
   // Live runs (from Gateway logs) are shown in the live section, not as replayed runs.
   const replayed = data.replayed;
   const liveStops = liveStopsByRun(data);
-  const shown = replayed.filter((run) => options.all || run.findings.length > 0 || run.recordedVetoes > 0 || liveStops.has(run.run));
-  const hidden = replayed.length - shown.length;
+  // Spilled runs have nothing to show: they are read back only when every run is listed (--all).
+  const shown = options.all ? [...replayedInOrder(data)] : replayed.filter((run) => run.findings.length > 0 || run.recordedVetoes > 0 || liveStops.has(run.run));
+  const hidden = replayedCount(data) - shown.length;
   const out = [
     "## looplens report",
     "",

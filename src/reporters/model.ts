@@ -115,14 +115,38 @@ export interface ReportModel {
   readonly files: ReadonlyArray<{ readonly file: string; readonly format: string }>;
   /** Input files not read at all, with the reason (binary, no known format, not a transcript). */
   readonly unusable: ReadonlyArray<{ readonly file: string; readonly reason: string }>;
-  /** Replayed runs, in input order. */
+  /**
+   * Replayed runs, in input order: all of them, or, when `spilled` is there, all but the spilled
+   * ones (read every run with `replayedInOrder`).
+   */
   readonly replayed: readonly ReplayedRun[];
+  /** Runs without anything to show that a large analysis kept on disk (pipeline/runSpill.ts). */
+  readonly spilled?: SpilledRuns;
   readonly live?: LiveReport;
   readonly summary: Summary;
   readonly lines: LineCounts;
   readonly transcript: TranscriptCounts;
   readonly diagnostics: readonly Diagnostic[];
   readonly diagnosticsTotal: number;
+}
+
+/** Spilled runs: what the summary counts of them, and every replayed run in order with them. */
+export interface SpilledRuns {
+  readonly runs: number;
+  readonly calls: number;
+  readonly compactions: number;
+  /** Every replayed run in input order: `kept` (the model's `replayed`) with the spilled ones put back. */
+  inOrder(kept: readonly ReplayedRun[]): Iterable<ReplayedRun>;
+}
+
+/** Every replayed run of a report, in input order, the spilled ones included. */
+export function replayedInOrder(data: Pick<ReportModel, "replayed" | "spilled">): Iterable<ReplayedRun> {
+  return data.spilled ? data.spilled.inOrder(data.replayed) : data.replayed;
+}
+
+/** How many runs were replayed, the spilled ones included. */
+export function replayedCount(data: Pick<ReportModel, "replayed" | "spilled">): number {
+  return data.replayed.length + (data.spilled?.runs ?? 0);
 }
 
 export interface ReportOptions {

@@ -1,0 +1,104 @@
+/**
+ * Plain runs past a thread's budget go to a spill file (pipeline/runSpill.ts). The analysis must
+ * not change: read back in order, the runs are the ones an analysis holding them all gives, also
+ * when a unit is read again after a failed shortcut.
+ */
+import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// @ts-expect-error: the benchmark's generator is plain JavaScript
+import { generate } from "../../bench/generate.mjs";
+import type { ReplayedRun } from "../../src/core/findings.js";
+import { loadXxhashDigest } from "../../src/core/xxhashDigest.js";
+import { analyzeFile, analyzeInputs, type Analysis, type AnalysisOptions } from "../../src/pipeline/analysis.js";
+import { createConfigResolver } from "../../src/pipeline/configResolution.js";
+import { isPlainRun, spilledRuns, withSpillFolder } from "../../src/pipeline/runSpill.js";
+import { writeSessionFile } from "../helpers/inProcess.js";
+
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "looplens-spill-"));
+  generate({ dir: join(dir, "real"), seed: 21, files: 3, fileMb: 0.3, format: "real" });
+  generate({ dir: join(dir, "cc"), seed: 22, files: 2, fileMb: 0.2, format: "claude-code" });
+  cpSync("fixtures/agents", join(dir, "agents-fixtures"), { recursive: true });
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** What a report shows of a run (every field but replay's working state). */
+function shown(run: ReplayedRun) {
+  const { run: id, agent, session, file, calls, compactions, findings, firstStop, guardWindows, recordedVetoes, recordedVetoCalls, startedAt, profile } = run;
+  return { id, agent, session, file, calls, compactions, findings, firstStop, guardWindows, recordedVetoes, recordedVetoCalls, startedAt, profile };
+}
+
+async function analyse(paths: string[], options: AnalysisOptions): Promise<Analysis> {
+  const resolver = await createConfigResolver({});
+  return analyzeInputs(paths, await loadXxhashDigest(), (agent, profile) => resolver.effectiveFor(agent, profile).config, options);
+}
+
+const everyRun = (analysis: Analysis) => [...(analysis.spilled ? analysis.spilled.inOrder(analysis.runs) : analysis.runs)].map(shown);
+
+describe("spilled runs", () => {
+  it.each([0, 1, 25])("read back in order, are the runs of an analysis that holds them all (budget %i)", async (budget) => {
+    const paths = [join(dir, "real"), join(dir, "cc"), join(dir, "agents-fixtures")];
+    const held = await analyse(paths, {});
+    expect(held.spilled).toBeUndefined();
+    await withSpillFolder(async (spillDir) => {
+      const spilling = await analyse(paths, { spill: { dir: spillDir!, plainRunsInMemory: budget } });
+      const plain = held.runs.filter(isPlainRun).length;
+      expect(spilling.spilled?.runs).toBe(plain - budget);
+      expect(spilling.runs.length).toBe(held.runs.length - (plain - budget));
+      expect(spilling.spilled!.calls + spilling.runs.reduce((sum, run) => sum + run.calls, 0)).toBe(held.runs.reduce((sum, run) => sum + run.calls, 0));
+      expect(everyRun(spilling)).toEqual(held.runs.map(shown));
+      // Read twice, the same (a reporter may read the runs more than once).
+      expect(everyRun(spilling)).toEqual(held.runs.map(shown));
+    });
+  });
+
+  it("a unit read again (a shortcut's check failed) spills only its second reading", async () => {
+    const header = '{"type":"session","version":3,"id":"s-9","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}';
+    const lines = [header];
+    let parent = "h";
+    for (let run = 0; run < 40; run++) {
+      lines.push(JSON.stringify({ type: "message", id: `u${run}`, parentId: parent, message: { role: "user", content: "go" } }));
+      lines.push(JSON.stringify({ type: "message", id: `a${run}`, parentId: `u${run}`, message: { role: "assistant", content: [{ type: "toolCall", id: `k${run}`, name: "read", arguments: { path: `p${run}` } }] } }));
+      lines.push(JSON.stringify({ type: "message", id: `r${run}`, parentId: `a${run}`, message: { role: "toolResult", toolCallId: `k${run}`, toolName: "read", content: [{ type: "text", text: "x" }], isError: false } }));
+      parent = `r${run}`;
+    }
+    // A role given twice: the line's prefix says assistant, the parse says user (a new run), so the
+    // file is read again the long way once the first pass has handed out its runs.
+    lines.push(`{"type":"message","id":"z","parentId":"${parent}","message":{"role":"assistant","role":"user"}}`);
+    const path = writeSessionFile(`${lines.join("\n")}\n`, "s-9.jsonl");
+    const resolver = await createConfigResolver({});
+    const digest = await loadXxhashDigest();
+    const configFor = (agent: string | null) => resolver.effectiveFor(agent).config;
+    const held = await analyzeFile(path, digest, configFor, {});
+    expect(held.runs.length).toBe(41);
+    await withSpillFolder(async (spillDir) => {
+      const spilling = await analyzeFile(path, digest, configFor, { spill: { dir: spillDir!, plainRunsInMemory: 0 } });
+      const segment = spilling.spilled!;
+      expect(segment.runs).toBe(41);
+      expect(segment.start).toBe(0);
+      expect([...spilledRuns([segment])!.inOrder(spilling.runs)].map(shown)).toEqual(held.runs.map(shown));
+    });
+  });
+
+  it("removes its folder when the work is done, and when it fails", async () => {
+    let made = "";
+    await withSpillFolder(async (spillDir) => {
+      made = spillDir!;
+      await analyse([join(dir, "real")], { spill: { dir: spillDir!, plainRunsInMemory: 0 } });
+      expect(readdirSync(spillDir!).length).toBe(1); // this thread's spill file
+    });
+    expect(() => readdirSync(made)).toThrow();
+    await expect(
+      withSpillFolder(async (spillDir) => {
+        made = spillDir!;
+        throw new Error("boom");
+      }),
+    ).rejects.toThrow("boom");
+    expect(() => readdirSync(made)).toThrow();
+  });
+});
