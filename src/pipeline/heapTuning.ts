@@ -1,12 +1,19 @@
 /**
- * V8's young generation grows (doubling its semi-spaces up to 16 MB each) while much of what is
- * allocated survives a scavenge, and reading JSON lines makes a lot of short-lived garbage that
- * survives just long enough: on a 2-core machine the main thread's young generation alone took
- * ~20 MB of peak RSS (bench, real state folder: 104 → 86 MB serial) for no measurable speed (CPU
- * time within noise, 2.46 vs 2.55 s). The growth factor is the one young-generation setting V8 reads
- * after start-up (the sizes are fixed when the isolate is made, which the CLI does not control: a
- * worker's is set through `resourceLimits`, parallel.ts), so analysis keeps it at 1: the semi-spaces
- * stay at their initial size. Process-wide, and idempotent.
+ * Two V8 heap settings that analysis reads after start-up, both for peak RSS. Process-wide and
+ * idempotent.
+ *
+ * - Young generation: V8 grows it (doubling its semi-spaces up to 16 MB each) while much of what is
+ *   allocated survives a scavenge, and reading JSON lines makes a lot of short-lived garbage that
+ *   survives just long enough: on a 2-core machine the main thread's young generation alone took
+ *   ~20 MB of peak RSS (bench, real state folder: 104 → 86 MB serial) for no measurable speed (CPU
+ *   time within noise, 2.46 vs 2.55 s). The growth factor is the one young-generation setting V8
+ *   reads after start-up (the sizes are fixed when the isolate is made, which the CLI does not
+ *   control: a worker's is set through `resourceLimits`, parallel.ts), so it stays at 1.
+ * - Old generation: after each full GC V8 lets the heap grow to a multiple of what survived, up to
+ *   ~3× for a fast mutator. What survives here is small (~30–45 MB on a 1 GB transcript, once
+ *   settled runs are handed out), but the garbage promoted between full GCs made the heap 90 MB
+ *   and the process 198 MB. Growing by HEAP_GROWING_PERCENT instead: 137–139 MB, for more full GCs
+ *   (CPU within the run-to-run noise of that machine; see bench/RESULTS.md).
  *
  * Starting a worker thread sets V8's flags back to their defaults (Node applies its flags again for
  * the new isolate), which let the main thread's young generation grow to 34 MB beside a worker
@@ -15,6 +22,9 @@
  */
 import { setFlagsFromString } from "node:v8";
 
-export function keepYoungGenerationSmall(): void {
+const HEAP_GROWING_PERCENT = 20;
+
+export function tuneHeapForStreaming(): void {
   setFlagsFromString("--semi-space-growth-factor=1");
+  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 }

@@ -18,7 +18,7 @@ import type { Digest } from "../core/hashing.js";
 import { analyzeUnit, analyzeSerially, mergeAnalyses, type Analysis, type AnalysisOptions, type FileAnalysis } from "./analysis.js";
 import { InputProgress, inputBytes, sizeOf, type ProgressSink, type StartProgress } from "./progress.js";
 import { createConfigResolver, type ConfigOptions } from "./configResolution.js";
-import { keepYoungGenerationSmall } from "./heapTuning.js";
+import { tuneHeapForStreaming } from "./heapTuning.js";
 
 /** Below this much input, starting a worker (~100 ms of CPU: isolate, modules, JIT) costs more than it saves. */
 const PARALLEL_MIN_BYTES = 32 << 20;
@@ -109,7 +109,7 @@ export async function analyzeAll(
   env: NodeJS.ProcessEnv,
   startProgress?: StartProgress,
 ): Promise<Analysis> {
-  keepYoungGenerationSmall();
+  tuneHeapForStreaming();
   const files = await expandUnits(paths);
   const sizes = await sizesOf(files);
   const lanes = lanesFor(files, sizes.reduce((sum, size) => sum + size, 0), env);
@@ -157,7 +157,7 @@ async function inThreads(
       const workerData = { ...setup, progress: onProgress !== undefined, work };
       const worker = new Worker(url, { workerData, env, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
       started.push(worker);
-      worker.once("online", keepYoungGenerationSmall); // a new worker resets the flag (heapTuning.ts)
+      worker.once("online", tuneHeapForStreaming); // a new worker resets the flags (heapTuning.ts)
       let finished = false;
       worker.on("message", (reply: WorkerReply) => {
         if (reply.kind === "progress") return onProgress?.(reply.bytes, reply.lines);
