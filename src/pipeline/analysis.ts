@@ -16,7 +16,7 @@ import { LiveRunBook } from "../core/liveRuns.js";
 import type { LoopEvent } from "../core/events.js";
 import type { PreparedEvent } from "../core/prepare.js";
 import { Replayer, type ConfigForAgent, type ProfileForRun } from "../core/replay.js";
-import { tuneHeapForStreaming } from "./heapTuning.js";
+import { keepYoungGenerationSmall } from "./heapTuning.js";
 import type { SpilledRuns } from "../reporters/model.js";
 import { UnitRuns, shiftedSegment, spilledRuns, type SpillOptions, type SpillSegment } from "./runSpill.js";
 import { readInputs, readUnit, type InputOptions, type PreparedSink, type ReadSummary, type UnusableFile } from "./reading.js";
@@ -60,7 +60,7 @@ export interface Analysis extends ReadSummary {
 
 /** Parses and hashes every input once, keeping the prepared events in memory for repeated replay. */
 export async function prepareInputs(paths: readonly string[], digest: Digest, options: InputOptions = {}): Promise<PreparedInputs> {
-  tuneHeapForStreaming();
+  keepYoungGenerationSmall();
   const units: Array<{ events: PreparedEvent[] }> = [];
   const read = await readInputs(
     paths,
