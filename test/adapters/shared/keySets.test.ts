@@ -56,3 +56,32 @@ describe("IdSet and KeyHash", () => {
     expect(Number.isSafeInteger(value) && value >= 0).toBe(true);
   });
 });
+
+describe("KeySet in segments", () => {
+  it("holds 200 000 hash-like keys as a Set would, each segment grown many times", () => {
+    const set = new KeySet();
+    const reference = new Set<number>();
+    let state = 12345;
+    const next = () => {
+      // two 26/27-bit halves of a 53-bit key, from a simple LCG (deterministic)
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      const hi = state >>> 11;
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      return hi * 2 ** 32 + state;
+    };
+    for (let i = 0; i < 200_000; i++) {
+      const key = next();
+      expect(set.has(key)).toBe(reference.has(key));
+      set.add(key);
+      reference.add(key);
+    }
+    expect(set.size).toBe(reference.size);
+    let visited = 0;
+    set.forEach((key) => {
+      visited++;
+      if (!reference.has(key)) throw new Error(`unexpected key ${key}`);
+    });
+    expect(visited).toBe(reference.size);
+    for (const key of [0, 1, 2 ** 53 - 1, 2 ** 52]) expect(set.has(key)).toBe(reference.has(key));
+  });
+});
