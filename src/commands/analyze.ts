@@ -7,6 +7,7 @@ import { filterReport } from "../pipeline/filters.js";
 import { REPORTERS, REPORT_FORMATS } from "../reporters/index.js";
 import { replayedInOrder, type ReportOutput } from "../reporters/model.js";
 import { PLAIN_RUNS_IN_MEMORY, withSpillFolder, type SpillOptions } from "../pipeline/runSpill.js";
+import { watchHeapPressure } from "../pipeline/heapTuning.js";
 import { analyzeAll } from "../pipeline/parallel.js";
 import { progressDisplay } from "./progressDisplay.js";
 import {
@@ -38,8 +39,14 @@ interface AnalyzeOptions extends CommonOptions, FailOnOptions, FilterOptions, Ou
 }
 
 export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: Io, version: string, now = new Date()): Promise<number> {
-  // Runs beyond a budget wait on disk until the report is written (pipeline/runSpill.ts).
-  return withSpillFolder((dir) => analyzeWithSpill(paths, options, io, version, now, dir === undefined ? undefined : { dir, plainRunsInMemory: plainRunsInMemory(io.env) }));
+  // Runs beyond a budget wait on disk until the report is written (pipeline/runSpill.ts), and the
+  // heap's growth is held while the process is large, report writing included (heapTuning.ts).
+  const stopWatching = watchHeapPressure();
+  try {
+    return await withSpillFolder((dir) => analyzeWithSpill(paths, options, io, version, now, dir === undefined ? undefined : { dir, plainRunsInMemory: plainRunsInMemory(io.env) }));
+  } finally {
+    stopWatching();
+  }
 }
 
 /** `$LOOPLENS_PLAIN_RUNS_IN_MEMORY`: how many plain runs a thread holds before spilling (tests set it low). */

@@ -11,9 +11,10 @@
  * - Old generation: after each full GC V8 lets the heap grow to a multiple of what survived, up to
  *   ~3× for a fast mutator. What survives here is small (~30–45 MB on a 1 GB transcript, once
  *   settled runs are handed out), but the garbage promoted between full GCs made the heap 90 MB
- *   and the process 198 MB. Growing by HEAP_GROWING_PERCENT instead: 137–139 MB, for more full GCs
- *   (CPU within the run-to-run noise of that machine; see bench/RESULTS.md).
- *
+ *   and the process 198 MB. Growing by HEAP_GROWING_PERCENT instead: 130–139 MB, but for ~10–15%
+ *   more CPU in full GCs (real-shaped folder, serial), where most inputs never come near the
+ *   target. So the growth is held only while the process is large (`watchHeapPressure`: RSS at or
+ *   above TIGHT_RSS_MB, checked a few times a second), and left to V8 below.
  * Starting a worker thread sets V8's flags back to their defaults (Node applies its flags again for
  * the new isolate), which let the main thread's young generation grow to 34 MB beside a worker
  * (bench, real state folder: peak RSS 177–181 MB with one worker): the parallel analysis calls this
@@ -22,11 +23,38 @@
 import { setFlagsFromString } from "node:v8";
 
 const HEAP_GROWING_PERCENT = 20;
+const TIGHT_RSS_MB = 96;
+const CHECK_MS = 200;
 
-/** For analysis that streams: what survives a full GC stays small. */
+/** Whether the old generation's growth is held (the flag is process-wide, hence module state). */
+let growthHeld = false;
+
+function holdGrowth(hold: boolean): void {
+  growthHeld = hold;
+  // 0 is V8's default: its own factor, from the GC and mutator speeds.
+  setFlagsFromString(`--heap-growing-percent=${hold ? HEAP_GROWING_PERCENT : 0}`);
+}
+
+/** For analysis that streams (and again once a worker is online: it resets V8's flags). */
 export function tuneHeapForStreaming(): void {
   keepYoungGenerationSmall();
-  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  holdGrowth(growthHeld);
+}
+
+/**
+ * Holds the old generation's growth while the process's RSS is at or above TIGHT_RSS_MB; returns
+ * the function that stops watching (and gives the growth back to V8).
+ */
+export function watchHeapPressure(): () => void {
+  const timer = setInterval(() => {
+    const hold = process.memoryUsage.rss() >= TIGHT_RSS_MB * 2 ** 20;
+    if (hold !== growthHeld) holdGrowth(hold);
+  }, CHECK_MS);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    if (growthHeld) holdGrowth(false);
+  };
 }
 
 /**

@@ -13,27 +13,34 @@ import { hash53 } from "./textHash.js";
 
 /** Marks a free slot: keys are never negative. */
 const FREE = -1;
-/** Segments of a set, chosen by a key's top bits: each grows on its own. */
+/** Segments of a large set, chosen by a key's top bits: each grows on its own. */
 const SEGMENT_BITS = 8;
 const SEGMENTS = 1 << SEGMENT_BITS;
-const FIRST_CAPACITY = 8;
+const FIRST_CAPACITY = 64;
+/** A set whose one table would grow past this many slots splits into SEGMENTS tables. */
+const SPLIT_SLOTS = 1 << 14;
+/** Largest share of a table's slots in use before it grows. */
+const MAX_LOAD = 0.8;
 /**
- * Growth of a full segment: smaller steps than doubling keep the tables fuller (10–15 bytes a key);
+ * Growth of a full table: smaller steps than doubling keep the tables fuller (10–15 bytes a key);
  * smaller still (1.25) left more garbage tables behind for no gain in peak (bench: 3.4 M keys).
  */
 const GROWTH = 1.5;
 
 /**
- * A set of integers in [0, 2^53), open addressing with linear probing, in SEGMENTS tables that
- * grow one at a time. A single table doubled at half full held 16–32 bytes a key and, while it
- * grew, its old and new tables at once: a 1 GB transcript of tiny entries (3.4 M message keys,
- * 1.7 M call ids) peaked at 128 MB of them. Segments grow at 80% full, and only one is copied at a
- * time, by half: 10–15 bytes a key, and no peak beyond that (3.4 M keys: 181 → 119 MB peak RSS,
- * for ~0.2 µs more a key).
+ * A set of integers in [0, 2^53), open addressing with linear probing. A single table doubled at
+ * half full held 16–32 bytes a key and, while it grew, its old and new tables at once: a 1 GB
+ * transcript of tiny entries (3.4 M message keys, 1.7 M call ids) peaked at 128 MB of them. Here a
+ * table grows by half at 80% full, and a large set (past SPLIT_SLOTS) is split into SEGMENTS tables
+ * by the keys' top bits, which grow one at a time: 10–15 bytes a key, and no peak beyond that
+ * (3.4 M keys: 181 → 119 MB peak RSS). Small sets (most sessions) stay one small table: 256 small
+ * typed arrays, each growing on its own, cost more than they save (bench: real-shaped folder).
  */
 export class KeySet {
-  private segments: Array<Float64Array | undefined> = new Array<Float64Array | undefined>(SEGMENTS).fill(undefined);
-  private readonly counts = new Uint32Array(SEGMENTS);
+  private segments: Float64Array[] = [newTable(FIRST_CAPACITY)];
+  private counts: number[] = [0];
+  /** Shift of a key's high 21 bits that gives its segment: 21 (one table), then 21 - SEGMENT_BITS. */
+  private shift = 21;
   private count = 0;
 
   get size(): number {
@@ -41,8 +48,7 @@ export class KeySet {
   }
 
   has(key: number): boolean {
-    const table = this.segments[segmentOf(key)];
-    if (table === undefined) return false;
+    const table = this.segments[this.segmentOf(key)]!;
     const end = table.length;
     for (let i = slotOf(key, end); ; i = i + 1 === end ? 0 : i + 1) {
       const held = table[i]!;
@@ -52,53 +58,71 @@ export class KeySet {
   }
 
   add(key: number): void {
-    const segment = segmentOf(key);
-    let table = this.segments[segment];
-    if (table === undefined || (this.counts[segment]! + 1) * 5 > table.length * 4) table = this.grow(segment);
-    const end = table.length;
-    for (let i = slotOf(key, end); ; i = i + 1 === end ? 0 : i + 1) {
-      const held = table[i]!;
-      if (held === key) return;
-      if (held === FREE) {
-        table[i] = key;
-        this.counts[segment]!++;
-        this.count++;
-        return;
-      }
+    let segment = this.segmentOf(key);
+    if (this.counts[segment]! + 1 > this.segments[segment]!.length * MAX_LOAD) segment = this.grow(segment, key);
+    if (insert(this.segments[segment]!, key)) {
+      this.counts[segment]!++;
+      this.count++;
     }
   }
 
   forEach(visit: (key: number) => void): void {
-    for (const table of this.segments) if (table !== undefined) for (const key of table) if (key !== FREE) visit(key);
+    for (const table of this.segments) for (const key of table) if (key !== FREE) visit(key);
   }
 
   clear(): void {
-    this.segments = new Array<Float64Array | undefined>(SEGMENTS).fill(undefined);
-    this.counts.fill(0);
+    this.segments = [newTable(FIRST_CAPACITY)];
+    this.counts = [0];
+    this.shift = 21;
     this.count = 0;
   }
 
-  /** The segment's table GROWTH times larger (or its first one), its keys moved over. */
-  private grow(segment: number): Float64Array {
-    const old = this.segments[segment];
-    const table = new Float64Array(old === undefined ? FIRST_CAPACITY : Math.ceil(old.length * GROWTH)).fill(FREE);
-    const end = table.length;
-    if (old !== undefined) {
-      for (const key of old) {
-        if (key === FREE) continue;
-        let i = slotOf(key, end);
-        while (table[i] !== FREE) i = i + 1 === end ? 0 : i + 1;
-        table[i] = key;
-      }
+  /** A key's segment: the top bits of its 53 (keys are hashes, so their top bits are spread). */
+  private segmentOf(key: number): number {
+    return (key / 0x100000000) >>> this.shift;
+  }
+
+  /** Makes room in `key`'s segment (splitting a single table that has grown large); returns the segment. */
+  private grow(segment: number, key: number): number {
+    const old = this.segments[segment]!;
+    const size = Math.ceil(old.length * GROWTH);
+    if (this.segments.length === 1 && size > SPLIT_SLOTS) {
+      this.split();
+      return this.segmentOf(key);
     }
+    const table = newTable(size);
+    for (const held of old) if (held !== FREE) insert(table, held);
     this.segments[segment] = table;
-    return table;
+    return segment;
+  }
+
+  /** One table into SEGMENTS, each sized for its share of the keys with room to grow. */
+  private split(): void {
+    const old = this.segments[0]!;
+    this.shift = 21 - SEGMENT_BITS;
+    const counts = new Array<number>(SEGMENTS).fill(0);
+    for (const key of old) if (key !== FREE) counts[this.segmentOf(key)]!++;
+    this.segments = counts.map((n) => newTable(Math.max(FIRST_CAPACITY, Math.ceil((n * GROWTH) / MAX_LOAD))));
+    for (const key of old) if (key !== FREE) insert(this.segments[this.segmentOf(key)]!, key);
+    this.counts = counts;
   }
 }
 
-/** A key's segment: the top bits of its 53 (keys are hashes, so their top bits are spread). */
-function segmentOf(key: number): number {
-  return (key / 0x100000000) >>> (53 - 32 - SEGMENT_BITS);
+function newTable(size: number): Float64Array {
+  return new Float64Array(size).fill(FREE);
+}
+
+/** Puts `key` in `table` (which has a free slot); false when it was there already. */
+function insert(table: Float64Array, key: number): boolean {
+  const end = table.length;
+  for (let i = slotOf(key, end); ; i = i + 1 === end ? 0 : i + 1) {
+    const held = table[i]!;
+    if (held === key) return false;
+    if (held === FREE) {
+      table[i] = key;
+      return true;
+    }
+  }
 }
 
 /**
