@@ -10,8 +10,8 @@ import { agreementText, comparisonSide } from "./comparisonText.js";
 import { explanation } from "./explanation.js";
 import { callRange, groupFindings, type FindingGroup } from "./findingGroups.js";
 import { detectorState, filterNotes, LEGEND, plural, runProfileLine, thresholdList, transcriptNote } from "./phrases.js";
-import { replayedCount, replayedInOrder, type ReportModel, type ReportOptions, type Reporter } from "./model.js";
-import { liveStopsByRun, location, runtimeFacts, worstRuns } from "./runFacts.js";
+import type { ReportModel, ReportOptions, Reporter } from "./model.js";
+import { listedRuns, location, runtimeFacts, worstRuns } from "./runFacts.js";
 import { clip, ID_WIDTH } from "./sanitize.js";
 
 /** Input text longer than this (a tool name, say) is cut, marked with `…`. */
@@ -139,11 +139,7 @@ function summarySection(data: ReportModel, options: ReportOptions): string[] {
 
 export const markdownReporter: Reporter = (data, options) => {
   // Live runs (from Gateway logs) are shown in the live section, not as replayed runs.
-  const replayed = data.replayed;
-  const liveStops = liveStopsByRun(data);
-  // Spilled runs have nothing to show: they are read back only when every run is listed (--all).
-  const shown = options.all ? [...replayedInOrder(data)] : replayed.filter((run) => run.findings.length > 0 || run.recordedVetoes > 0 || liveStops.has(run.run));
-  const hidden = replayedCount(data) - shown.length;
+  const { shown, hidden, liveStops } = listedRuns(data, options.all);
   const out = [
     "## looplens report",
     "",

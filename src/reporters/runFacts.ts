@@ -5,7 +5,7 @@
  */
 import { isAbsolute, relative } from "node:path";
 import { LEVEL_RANK, type LiveRun, type ReplayedRun } from "../core/findings.js";
-import type { ReportModel } from "./model.js";
+import { replayedCount, replayedInOrder, type ReportModel } from "./model.js";
 import { plural } from "./phrases.js";
 import { sanitize } from "./sanitize.js";
 
@@ -35,6 +35,17 @@ export function liveStopsByRun(data: ReportModel): Map<string, LiveRun> {
     if (run.findings.some((f) => f.level !== "warning") && !stops.has(run.run)) stops.set(run.run, run);
   }
   return stops;
+}
+
+/**
+ * The replayed runs a human format lists: all with `--all`, else those with findings, recorded
+ * vetoes or a live stop (spilled runs have none of these: they are read back only for `--all`);
+ * `hidden` counts the others.
+ */
+export function listedRuns(data: ReportModel, all: boolean): { readonly shown: ReplayedRun[]; readonly hidden: number; readonly liveStops: Map<string, LiveRun> } {
+  const liveStops = liveStopsByRun(data);
+  const shown = all ? [...replayedInOrder(data)] : data.replayed.filter((run) => run.findings.length > 0 || run.recordedVetoes > 0 || liveStops.has(run.run));
+  return { shown, hidden: replayedCount(data) - shown.length, liveStops };
 }
 
 /**

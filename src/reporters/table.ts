@@ -10,8 +10,8 @@ import { configHeaderLines, overrideLine, overrideOf, thresholdLines } from "./c
 import { explanation } from "./explanation.js";
 import { callRange, groupFindings, type FindingGroup } from "./findingGroups.js";
 import { detectorState, filterNotes, LEGEND, plural, runProfileLine, transcriptNote } from "./phrases.js";
-import { replayedCount, replayedInOrder, type ReportModel, type ReportOptions, type Reporter } from "./model.js";
-import { liveStopsByRun, location, runtimeFacts, shownPath, worstRuns } from "./runFacts.js";
+import type { ReportModel, ReportOptions, Reporter } from "./model.js";
+import { listedRuns, location, runtimeFacts, shownPath, worstRuns } from "./runFacts.js";
 import { clip, ID_WIDTH, sanitize } from "./sanitize.js";
 import { fitColumns, levelColor, renderColumns, tableWidth, type Column, type Shrink } from "./tableParts.js";
 import { comparisonSection, liveSection } from "./tableLive.js";
@@ -133,12 +133,8 @@ export const tableReporter: Reporter = (data, options) => {
   const width = options.width ?? DEFAULT_WIDTH;
   const header = configHeaderLines(data.config).map((line) => `  ${line}`);
   const out: string[] = [chalk.dim([`looplens ${data.version} — ${detectorState(data.config)}`, ...header].join("\n")), ""];
-  const replayed = data.replayed;
-  const liveStops = liveStopsByRun(data);
-  // Spilled runs have nothing to show: they are read back only when every run is listed (--all).
-  const shown = options.all ? [...replayedInOrder(data)] : replayed.filter((run) => run.findings.length > 0 || run.recordedVetoes > 0 || liveStops.has(run.run));
+  const { shown, hidden, liveStops } = listedRuns(data, options.all);
   for (const run of shown) out.push(runHeader(run, chalk, data, options, liveStops.get(run.run)), runTable(run, options, chalk, width), "");
-  const hidden = replayedCount(data) - shown.length;
   if (hidden > 0 && shown.length > 0) out.push(chalk.dim(`${plural(hidden, "run")} without findings not shown (--all shows them)`), "");
   // Loops, not push(...lines): a section per live run can exceed the arguments a call may take.
   if (data.live) for (const line of [...liveSection(data, options, chalk), ...comparisonSection(data, options, chalk)]) out.push(line);
