@@ -4,7 +4,7 @@
  * here once, and every reporter only formats them.
  */
 import type { Finding, FindingLevel, LiveFinding, LiveRun, ReplayedRun } from "../core/findings.js";
-import type { ConfigSummary, LevelCounts, ReportModel, Summary } from "../reporters/model.js";
+import { replayedInOrder, type ConfigSummary, type LevelCounts, type ReportModel, type Summary } from "../reporters/model.js";
 import type { Analysis } from "./analysis.js";
 import { compareReplayWithLive } from "./comparison.js";
 
@@ -17,7 +17,7 @@ export function buildReport(analysis: Analysis, config: ConfigSummary, version: 
   // Lining replayed runs up with live ones needs every run at hand: spilled runs are read back.
   const gatewayLogs = readsGatewayLogs(analysis);
   const spilled = gatewayLogs ? undefined : analysis.spilled;
-  const replayed = spilled || !analysis.spilled ? analysis.runs : [...analysis.spilled.inOrder(analysis.runs)];
+  const replayed = gatewayLogs ? [...replayedInOrder({ replayed: analysis.runs, spilled: analysis.spilled })] : analysis.runs;
   const live = gatewayLogs
     ? { runs: analysis.liveRuns, findings: analysis.liveFindings, comparison: compareReplayWithLive(replayed, analysis.liveRuns) }
     : undefined;
@@ -52,8 +52,8 @@ export function reportOfRuns(report: ReportModel, replayed: readonly ReplayedRun
 /** The same report with its spilled runs read back into `replayed` (filters select among every run). */
 export function withRunsInMemory(report: ReportModel): ReportModel {
   if (!report.spilled) return report;
-  const { spilled, ...rest } = report;
-  return { ...rest, replayed: [...spilled.inOrder(report.replayed)] };
+  const { spilled: _, ...rest } = report;
+  return { ...rest, replayed: [...replayedInOrder(report)] };
 }
 
 function countLevels(findings: readonly Finding[]): LevelCounts {
