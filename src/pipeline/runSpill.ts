@@ -68,6 +68,8 @@ const KEPT = "-";
 class SpillFile {
   private fd: number | undefined;
   private pending = "";
+  /** Bytes on disk: where the pending batch goes (after a cut, the fd's own offset is past the end). */
+  private flushed = 0;
   /** Bytes written, the pending batch included. */
   length = 0;
   /** Plain runs this thread holds as objects (the budget counts them). */
@@ -84,8 +86,8 @@ class SpillFile {
   flush(): void {
     if (this.pending === "") return;
     this.fd ??= openSync(this.path, "w+");
-    // At an explicit position: after a cut, the file offset would still be past the new end.
-    writeSync(this.fd, this.pending, this.length - Buffer.byteLength(this.pending));
+    writeSync(this.fd, this.pending, this.flushed);
+    this.flushed = this.length;
     this.pending = "";
   }
 
@@ -99,6 +101,7 @@ class SpillFile {
     this.flush();
     if (this.fd !== undefined) ftruncateSync(this.fd, length);
     this.length = length;
+    this.flushed = length;
   }
 }
 
