@@ -107,14 +107,6 @@ export class UnitHistory {
   ) {
     this.entryIds = files.length > 1 ? new KeySet() : undefined;
   }
-
-  /**
-   * A run ended in `file` is over for good (a `final` run end) only when no later file of the unit
-   * can carry its name again: a fork or a rewritten copy may repeat a named run of an earlier file.
-   */
-  isLastFile(file: string): boolean {
-    return this.files.length <= 1 || this.files[this.files.length - 1] === file;
-  }
 }
 
 export interface AdapterContext {

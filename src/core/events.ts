@@ -34,8 +34,10 @@ export interface RunStartEvent extends EventBase {
 export interface RunEndEvent extends EventBase {
   readonly type: "run_end";
   /**
-   * Set by an adapter that knows no later event names this run (its own run ends, never read from
-   * input): replay may then hand the run's report out at once instead of holding it to the end.
+   * Set by an adapter that knows no later event of its file names this run (its own run ends, never
+   * read from input), and kept by reading only in the last file of a unit (a later file, a fork or a
+   * rewritten copy, may name the run again): replay may then hand the run's report out at once
+   * instead of holding it to the end.
    */
   readonly final?: true;
 }

@@ -141,7 +141,8 @@ export async function readUnit(
     try {
       for (; index < unit.length; index++) {
         const canReadAgain = forReplay && !longWay.has(index) && options.canReadAgain !== false;
-        const outcome = await readFile(unit[index]!, tally, options, { history, preparer, deliver, live, forReplay, canReadAgain });
+        const lastOfUnit = index === unit.length - 1;
+        const outcome = await readFile(unit[index]!, tally, options, { history, preparer, deliver, live, forReplay, canReadAgain, lastOfUnit });
         if ("reason" in outcome) read.unusable.push(outcome);
         else read.files.push(outcome);
       }
@@ -166,6 +167,8 @@ interface FileReading {
   readonly live: (event: LiveEvent) => void;
   readonly forReplay: boolean;
   readonly canReadAgain: boolean;
+  /** An adapter's `final` run end holds for its file; only in the unit's last file does it hold for the unit. */
+  readonly lastOfUnit: boolean;
 }
 
 /** Reads one file of a unit: its format, or why it could not be used at all. */
@@ -180,7 +183,7 @@ async function readFile(path: string, tally: LineTally, options: InputOptions, r
     return { file: source.file, reason: chosen.unusable };
   }
   const { adapter } = chosen;
-  const { preparer, deliver, live, forReplay } = reading;
+  const { preparer, deliver, live, forReplay, lastOfUnit } = reading;
   const before = tally.counts.read;
   await adapter.read(readingSource(source, tally, options.progress, options.afterChunk), {
     tally,
@@ -193,7 +196,7 @@ async function readFile(path: string, tally: LineTally, options: InputOptions, r
         live(event);
         return { used: true };
       }
-      const disposition = preparer.prepare(event);
+      const disposition = preparer.prepare(lastOfUnit || event.type !== "run_end" || event.final !== true ? event : { ...event, final: undefined });
       if (!disposition.used) return disposition;
       deliver(disposition.prepared, event);
       return { used: true };

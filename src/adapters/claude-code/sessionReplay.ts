@@ -120,9 +120,8 @@ export class SessionReplay {
   /** Tells replay the run is over (when the caller asked for that: `closeRuns`), to free its state. */
   private endRun(line: number): void {
     if (this.run === undefined || !this.context.options.closeRuns) return;
-    // Run names are never reused within a file (runNames): the run is over for good in the unit's last file.
-    const end = this.base("run_end", line);
-    this.context.emit({ ...end, ...(this.context.unit.isLastFile(end.file as string) && { final: true }) } as unknown as LoopEvent);
+    // Run names are never reused within a file (runNames): no later line of it names the run.
+    this.context.emit({ ...this.base("run_end", line), final: true } as unknown as LoopEvent);
   }
 
   private currentRun(): string {

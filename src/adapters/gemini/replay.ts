@@ -77,8 +77,7 @@ export class GeminiReplay {
     const run = this.openRun;
     this.openRun = undefined;
     if (run === undefined || !this.context.options.closeRuns) return;
-    const end = this.base("run_end", this.openRunLine);
-    this.context.emit({ ...end, run, ...(this.context.unit.isLastFile(end.file as string) && { final: true }) } as unknown as LoopEvent);
+    this.context.emit({ ...this.base("run_end", this.openRunLine), run, final: true } as unknown as LoopEvent);
     this.openRun = undefined;
   }
 

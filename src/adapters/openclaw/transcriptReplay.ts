@@ -90,7 +90,7 @@ export class TranscriptReplay {
     this.openRun = undefined;
     if (run === undefined || !this.context.options.closeRuns || !this.runs.endsWithSegment(run)) return;
     const { session, agent } = this.identity();
-    this.context.emit({ type: "run_end", run, session, ...(agent !== undefined ? { agent } : {}), file: this.file, line: this.openRunLine, ...(this.context.unit.isLastFile(this.file) && { final: true }) });
+    this.context.emit({ type: "run_end", run, session, ...(agent !== undefined ? { agent } : {}), file: this.file, line: this.openRunLine, final: true });
   }
 
   /** The calls of one assistant message (`group` tells messages apart). */

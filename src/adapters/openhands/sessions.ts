@@ -56,8 +56,7 @@ export class OpenHandsSession {
     const run = this.openRun;
     this.openRun = undefined;
     if (run === undefined || !context.options.closeRuns) return;
-    // Runs are numbered, never named (RunSegments without names): over for good in the unit's last file.
-    const final = context.unit.isLastFile(this.openRunFile);
-    context.emit({ type: "run_end", run, session: this.id, agent: this.agent, file: this.openRunFile, line: this.openRunLine, ...(final && { final }) });
+    // Runs are numbered, never named (RunSegments without names): no later event names the run.
+    context.emit({ type: "run_end", run, session: this.id, agent: this.agent, file: this.openRunFile, line: this.openRunLine, final: true });
   }
 }
