@@ -49,7 +49,7 @@ export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: I
   }
 }
 
-/** `$LOOPLENS_PLAIN_RUNS_IN_MEMORY`: how many plain runs a thread holds before spilling (tests set it low). */
+/** `$LOOPLENS_PLAIN_RUNS_IN_MEMORY`: how many plain runs the analysis holds before spilling (shared among its threads) (tests set it low). */
 function plainRunsInMemory(env: NodeJS.ProcessEnv): number {
   const value = env.LOOPLENS_PLAIN_RUNS_IN_MEMORY;
   return value !== undefined && /^\d+$/.test(value) ? Number(value) : PLAIN_RUNS_IN_MEMORY;

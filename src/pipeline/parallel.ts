@@ -19,6 +19,7 @@ import { analyzeUnit, analyzeSerially, mergeAnalyses, type Analysis, type Analys
 import { InputProgress, inputBytes, sizeOf, type ProgressSink, type StartProgress } from "./progress.js";
 import { createConfigResolver, type ConfigOptions } from "./configResolution.js";
 import { tuneHeapForStreaming } from "./heapTuning.js";
+import { StringPool } from "./stringPool.js";
 
 /** Below this much input, starting a worker (~100 ms of CPU: isolate, modules, JIT) costs more than it saves. */
 const PARALLEL_MIN_BYTES = 32 << 20;
@@ -116,13 +117,24 @@ export async function analyzeAll(
   const display = startProgress?.(await inputBytes(files));
   try {
     if (lanes.workers === 0) return await analyzeSerially(files, digest, configFor, { ...setup.input, ...(display && { progress: new InputProgress(display.update) }) });
-    const parts = await inThreads(files, largestFirst(sizes), lanes, digest, setup, env, display?.update);
+    const parts = await inThreads(files, largestFirst(sizes), lanes, digest, withSpillBudgetShared(setup, lanes), env, display?.update);
     // Resolve the same agents in the same order as a serial run would, so config notices match.
     for (const part of parts) for (const { agent, profile } of part.agentsResolved) configFor(agent, profile);
     return mergeAnalyses(parts);
   } finally {
     display?.done();
   }
+}
+
+/**
+ * The plain runs held in memory are a budget of the whole analysis, not of each thread: every
+ * worker's held runs end up in the main thread's heap beside its own at the merge.
+ */
+export function withSpillBudgetShared(setup: WorkerSetup, lanes: Lanes): WorkerSetup {
+  const spill = setup.input.spill;
+  if (spill === undefined) return setup;
+  const threads = lanes.workers + (lanes.mainThread ? 1 : 0);
+  return { ...setup, input: { ...setup.input, spill: { ...spill, plainRunsInMemory: Math.ceil(spill.plainRunsInMemory / threads) } } };
 }
 
 function largestFirst(sizes: readonly number[]): number[] {
@@ -150,6 +162,7 @@ async function inThreads(
   const url = new URL("./worker.js", import.meta.url);
   const started: Worker[] = [];
   const work: WorkList = { files, order, next: new Int32Array(new SharedArrayBuffer(4)) };
+  const pool = new StringPool();
 
   const workerLane = () =>
     new Promise<void>((resolve, reject) => {
@@ -161,7 +174,7 @@ async function inThreads(
       let finished = false;
       worker.on("message", (reply: WorkerReply) => {
         if (reply.kind === "progress") return onProgress?.(reply.bytes, reply.lines);
-        if (reply.kind === "done") results[reply.index] = reply.result;
+        if (reply.kind === "done") results[reply.index] = pool.internIn(reply.result);
         if (reply.kind === "failed") failures[reply.index] = workerFailure(reply);
         if (reply.kind === "finished") {
           finished = true;

@@ -23,11 +23,11 @@ import type { SpilledRuns } from "../reporters/model.js";
 export interface SpillOptions {
   /** The folder for spill files (made by `withSpillFolder`). */
   readonly dir: string;
-  /** Plain runs a thread keeps as objects before it writes them out. */
+  /** Plain runs a thread keeps as objects before it writes them out (parallel.ts shares the analysis's budget among threads). */
   readonly plainRunsInMemory: number;
 }
 
-/** Plain runs a thread holds in memory by default (~5 MB of them). */
+/** Plain runs an analysis holds in memory by default (~5 MB of them), shared among its threads. */
 export const PLAIN_RUNS_IN_MEMORY = 16_384;
 
 /** One unit's spilled runs: bytes `[start, end)` of `path`, read back into the run list from index `at`. */

@@ -10,7 +10,7 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: the benchmark's generator is plain JavaScript
 import { generate } from "../../bench/generate.mjs";
-import { lanesFor, workersFor } from "../../src/pipeline/parallel.js";
+import { lanesFor, withSpillBudgetShared, workersFor } from "../../src/pipeline/parallel.js";
 import { runCli } from "../helpers/cli.js";
 
 let dir: string;
@@ -130,6 +130,17 @@ describe("one file on a worker thread", () => {
     expect(lanesFor([["a.jsonl"], ["b.jsonl"]], huge, {}, 9)).toEqual({ workers: 0, mainThread: true }); // busy machine
     expect(lanesFor([["a.jsonl"]], huge, { LOOPLENS_WORKERS: "0" }, 0)).toEqual({ workers: 0, mainThread: true });
     expect(lanesFor([["-"]], huge, { LOOPLENS_WORKERS: "2" }, 0)).toEqual({ workers: 0, mainThread: true });
+  });
+});
+
+describe("the plain-run budget", () => {
+  const setup = { config: {}, input: { spill: { dir: "/tmp/spill", plainRunsInMemory: 1000 } } };
+
+  it("is the whole analysis's, shared among the threads that analyse", () => {
+    expect(withSpillBudgetShared(setup, { workers: 1, mainThread: true }).input.spill?.plainRunsInMemory).toBe(500);
+    expect(withSpillBudgetShared(setup, { workers: 2, mainThread: true }).input.spill?.plainRunsInMemory).toBe(334);
+    expect(withSpillBudgetShared(setup, { workers: 1, mainThread: false }).input.spill).toEqual(setup.input.spill);
+    expect(withSpillBudgetShared({ config: {}, input: {} }, { workers: 3, mainThread: true }).input.spill).toBeUndefined();
   });
 });
 
