@@ -32,15 +32,18 @@ export function addFailOnOption(command: Command, what: { maxWarnings: boolean }
  * The closing lines explaining an exit status of 1; none when the findings pass. Judged on the
  * findings of runs, replayed or live (the runtime really logged a live one at that level).
  */
-export function failureLines(runs: readonly RunReport[], options: FailOnOptions): string[] {
+export function failureLines(runs: Iterable<RunReport>, options: FailOnOptions): string[] {
   const lines: string[] = [];
-  const findings = runs.flatMap((run): readonly Finding[] => run.findings);
+  // Runs without findings are passed over one at a time (live runs are made as they are read).
+  const withFindings: RunReport[] = [];
+  for (const run of runs) if (run.findings.length > 0) withFindings.push(run);
+  const findings = withFindings.flatMap((run): readonly Finding[] => run.findings);
   if (options.failOn !== undefined) {
     const level = FAIL_ON_LEVEL[options.failOn];
     const floor = LEVEL_RANK[level];
     const failing = findings.filter((f) => LEVEL_RANK[f.level] >= floor);
     if (failing.length > 0) {
-      const inRuns = runs.filter((run) => run.findings.some((f) => LEVEL_RANK[f.level] >= floor)).length;
+      const inRuns = withFindings.filter((run) => run.findings.some((f) => LEVEL_RANK[f.level] >= floor)).length;
       lines.push(`✖ ${plural(failing.length, "finding")} at or above ${options.failOn} in ${plural(inRuns, "run")}`);
     }
   }

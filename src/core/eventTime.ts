@@ -10,9 +10,14 @@ const SECONDS_BELOW = 1e11;
 
 /** The ISO form of a recorded time, or `null` when it is no date. */
 export function eventTime(ts: string | number | undefined): string | null {
-  if (ts === undefined) return null;
+  const ms = eventTimeMs(ts);
+  return ms === undefined ? null : new Date(ms).toISOString();
+}
+
+/** The same instant as epoch ms (`eventTime` is its ISO form), or undefined when `ts` is no valid time. */
+export function eventTimeMs(ts: string | number | undefined): number | undefined {
+  if (ts === undefined) return undefined;
   const ms = typeof ts === "number" ? (Math.abs(ts) < SECONDS_BELOW ? ts * 1000 : ts) : Date.parse(ts);
-  if (!Number.isFinite(ms)) return null;
-  const date = new Date(ms);
-  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+  if (!Number.isFinite(ms)) return undefined;
+  return Number.isNaN(new Date(ms).getTime()) ? undefined : ms;
 }

@@ -7,11 +7,12 @@ import { detectorInfo } from "./detectorInfo.js";
 import type { DetectorName, ThresholdName } from "./detectors.js";
 import type { FindingLevel, LiveFinding, LiveRun } from "./findings.js";
 import type { LiveEvent, LiveFindingEvent } from "./liveEvents.js";
-import { eventTime } from "./eventTime.js";
+import { eventTimeMs } from "./eventTime.js";
+import { LiveRunTable } from "./liveRunTable.js";
 
 export interface LiveAnalysis {
   /** Live runs in order of first appearance; each has `source: "log"`. */
-  readonly runs: LiveRun[];
+  readonly runs: LiveRunList;
   /** Every live finding, in input order (file, then line), including those outside any run. */
   readonly findings: LiveFinding[];
 }
@@ -27,24 +28,19 @@ export function liveThresholdName(detector: DetectorName, level: FindingLevel): 
 
 type Draft = { -readonly [K in keyof LiveFinding]: LiveFinding[K] };
 
-interface LiveRunState {
-  readonly run: string;
-  readonly file: string;
-  agent: string | null;
-  session: string | null;
-  calls: number;
-  compactions: number;
-  started: boolean;
-  ended: boolean;
-  armed: number;
-  windowsClosed: number;
-  findings: Draft[];
-  /** The time of the run's first dated log line (eventTime.ts). */
-  startedAt: string | null;
+/**
+ * The live runs of an analysis, in order of first appearance. Made one at a time as they are read
+ * (a log of a million runs is never a million report objects at once); arrays are lists too (a
+ * filtered selection is one).
+ */
+export interface LiveRunList extends Iterable<LiveRun> {
+  readonly length: number;
 }
 
 export class LiveRunBook {
-  private readonly runs = new Map<string, LiveRunState>();
+  private readonly table = new LiveRunTable();
+  /** Findings by run row: only runs with findings have an entry. */
+  private readonly findings = new Map<number, Draft[]>();
   private readonly orphans: Draft[] = [];
   private readonly fileOrder = new Map<string, number>();
 
@@ -54,88 +50,105 @@ export class LiveRunBook {
       if (event.type === "live_finding") this.orphans.push(toFinding(event));
       return; // markers outside any run have no run to count them in
     }
-    const state = this.runFor(event.run, event.file);
-    state.agent ??= event.agent ?? null;
-    state.session ??= event.session ?? null;
-    state.startedAt ??= eventTime(event.ts);
+    const { table } = this;
+    const row = table.rowOf(event.run, event.file);
+    table.noteIdentity(row, event.agent, event.session);
+    table.noteTime(row, eventTimeMs(event.ts));
     if (event.type === "live_finding") {
-      state.findings.push(toFinding(event));
+      const findings = this.findings.get(row);
+      if (findings) findings.push(toFinding(event));
+      else this.findings.set(row, [toFinding(event)]);
       return;
     }
     switch (event.marker) {
       case "run_start":
-        state.started = true;
-        return;
+        return table.markStarted(row);
       case "run_end":
-        state.ended = true;
-        return;
+        return table.markEnded(row);
       case "tool_start":
-        state.calls++;
-        return;
+        return table.count(row, "calls");
       case "compaction":
-        state.compactions++;
-        return;
+        return table.count(row, "compactions");
       case "guard_armed":
-        state.armed++;
-        return;
+        return table.count(row, "armed");
       case "guard_closed":
-        state.windowsClosed++;
-        return;
+        return table.count(row, "windowsClosed");
     }
   }
 
   finish(): LiveAnalysis {
-    const runs = [...this.runs.values()].map((state) => this.report(state));
-    const all: LiveFinding[] = [...runs.flatMap((run) => run.findings), ...this.orphans];
+    // Runs' findings in run order, then those outside any run; the sort below is stable.
+    const all: LiveFinding[] = [];
+    for (const row of [...this.findings.keys()].sort((a, b) => a - b)) all.push(...settledFindings(this.findings.get(row)!, this.table.read(row)));
+    all.push(...this.orphans);
     const order = (f: LiveFinding) => this.fileOrder.get(f.file) ?? 0;
     all.sort((a, b) => order(a) - order(b) || a.line - b.line);
-    return { runs, findings: all };
+    return { runs: new BookRuns(this.table, this.findings), findings: all };
+  }
+}
+
+/** The book's runs, each made into its report when a reader gets to it. */
+class BookRuns implements LiveRunList {
+  constructor(
+    private readonly table: LiveRunTable,
+    private readonly findings: ReadonlyMap<number, readonly LiveFinding[]>,
+  ) {}
+
+  get length(): number {
+    return this.table.size;
   }
 
-  private runFor(run: string, file: string): LiveRunState {
-    let state = this.runs.get(run);
-    if (!state) {
-      state = { run, file, agent: null, session: null, calls: 0, compactions: 0, started: false, ended: false, armed: 0, windowsClosed: 0, findings: [], startedAt: null };
-      this.runs.set(run, state);
-    }
-    return state;
+  *[Symbol.iterator](): Iterator<LiveRun> {
+    for (let row = 0; row < this.table.size; row++) yield liveRun(this.table.read(row), this.findings.get(row) ?? NO_FINDINGS);
   }
+}
 
-  private report(state: LiveRunState): LiveRun {
-    // Read back from an edited events file, findings may come out of line order.
-    const findings = state.findings.sort((a, b) => a.line - b.line);
-    let stopped = false;
-    for (const finding of findings) {
-      finding.agent ??= state.agent;
-      finding.session ??= state.session;
-      finding.afterStop = stopped;
-      // The live runtime vetoed the call (critical) or aborted the run: what follows came after a stop.
-      if (finding.level !== "warning") stopped = true;
-    }
-    return {
-      run: state.run,
-      agent: state.agent,
-      session: state.session,
-      file: state.file,
-      calls: state.calls,
-      compactions: state.compactions,
-      findings,
-      firstStop: null,
-      guardWindows: [],
-      recordedVetoes: 0,
-      startedAt: state.startedAt,
-      source: "log",
-      live: {
-        started: state.started,
-        ended: state.ended,
-        guard: {
-          armed: state.armed,
-          persisted: findings.filter((f) => f.detector === "compaction_loop_persisted").length,
-          windowsClosed: state.windowsClosed,
-        },
+const NO_FINDINGS: readonly LiveFinding[] = Object.freeze([]);
+const NO_WINDOWS: readonly never[] = Object.freeze([]);
+
+type RunRow = ReturnType<LiveRunTable["read"]>;
+
+/**
+ * A run's findings in line order (read back from an edited events file, they may come out of it),
+ * with the run's identity and `afterStop` filled in: settled once, when the book is finished.
+ */
+function settledFindings(findings: Draft[], state: RunRow): Draft[] {
+  findings.sort((a, b) => a.line - b.line);
+  let stopped = false;
+  for (const finding of findings) {
+    finding.agent ??= state.agent;
+    finding.session ??= state.session;
+    finding.afterStop = stopped;
+    // The live runtime vetoed the call (critical) or aborted the run: what follows came after a stop.
+    if (finding.level !== "warning") stopped = true;
+  }
+  return findings;
+}
+
+function liveRun(state: RunRow, findings: readonly LiveFinding[]): LiveRun {
+  return {
+    run: state.run,
+    agent: state.agent,
+    session: state.session,
+    file: state.file,
+    calls: state.calls,
+    compactions: state.compactions,
+    findings,
+    firstStop: null,
+    guardWindows: NO_WINDOWS,
+    recordedVetoes: 0,
+    startedAt: state.startedAt === undefined ? null : new Date(state.startedAt).toISOString(),
+    source: "log",
+    live: {
+      started: state.started,
+      ended: state.ended,
+      guard: {
+        armed: state.armed,
+        persisted: findings.filter((f) => f.detector === "compaction_loop_persisted").length,
+        windowsClosed: state.windowsClosed,
       },
-    };
-  }
+    },
+  };
 }
 
 /** The finding of a live event; the run's identity and `afterStop` are settled when the run is reported. */

@@ -7,12 +7,12 @@
 import type { InputFormat, LineCounts, TranscriptCounts } from "../adapters/adapter.js";
 import { LineTally } from "../adapters/adapter.js";
 import { expandUnits, type InputUnit } from "../adapters/discovery.js";
-import type { Diagnostic, LiveFinding, LiveRun, ReplayedRun } from "../core/findings.js";
+import type { Diagnostic, LiveFinding, ReplayedRun } from "../core/findings.js";
 import type { Digest } from "../core/hashing.js";
 import type { ProfileName } from "../core/profiles/profile.js";
 import { selectProfiles } from "../core/profiles/selection.js";
 import type { LiveEvent } from "../core/liveEvents.js";
-import { LiveRunBook } from "../core/liveRuns.js";
+import { LiveRunBook, type LiveRunList } from "../core/liveRuns.js";
 import type { LoopEvent } from "../core/events.js";
 import type { PreparedEvent } from "../core/prepare.js";
 import { Replayer, type ConfigForAgent, type ProfileForRun } from "../core/replay.js";
@@ -54,7 +54,7 @@ export interface Analysis extends ReadSummary {
   /** Plain runs written to disk, when there were many (runSpill.ts): `spilled.inOrder(runs)` reads them all. */
   readonly spilled?: SpilledRuns;
   /** Runs read from Gateway logs (`source: "log"`), and every live finding (some outside any run). */
-  readonly liveRuns: LiveRun[];
+  readonly liveRuns: LiveRunList;
   readonly liveFindings: LiveFinding[];
 }
 

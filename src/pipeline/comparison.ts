@@ -7,7 +7,8 @@
  * (its `tool` is the first one seen). Replay findings after a would-be stop are included: the
  * recorded run went on, and so did what the runtime logged.
  */
-import type { Finding, LiveRun, ReplayedRun } from "../core/findings.js";
+import type { Finding, ReplayedRun } from "../core/findings.js";
+import type { LiveRunList } from "../core/liveRuns.js";
 import type { Comparison, ComparisonRow, ComparisonSide } from "../reporters/comparison.js";
 
 const rowKey = (f: Finding) => `${f.detector}\u0000${f.level}\u0000${f.detector === "ping_pong" ? "" : f.tool}`;
@@ -61,12 +62,12 @@ function compareRun(run: string, replayed: readonly Finding[], logged: readonly 
   return rows.sort((a, b) => firstCallOf(a) - firstCallOf(b) || (a.replay ?? a.live)!.line - (b.replay ?? b.live)!.line);
 }
 
-export function compareReplayWithLive(replayedRuns: readonly ReplayedRun[], liveRuns: readonly LiveRun[]): Comparison {
+export function compareReplayWithLive(replayedRuns: readonly ReplayedRun[], liveRuns: LiveRunList): Comparison {
   const replayed = new Map<string, Finding[]>();
   const logged = new Map<string, Finding[]>();
-  for (const [runs, into] of [[replayedRuns, replayed], [liveRuns, logged]] as const) {
-    for (const run of runs) into.set(run.run, [...(into.get(run.run) ?? []), ...run.findings]);
-  }
+  for (const run of replayedRuns) replayed.set(run.run, [...(replayed.get(run.run) ?? []), ...run.findings]);
+  // Only ids the replay has can line up: a log of a million runs must not be a million map entries.
+  if (replayed.size > 0) for (const run of liveRuns) if (replayed.has(run.run)) logged.set(run.run, [...(logged.get(run.run) ?? []), ...run.findings]);
   const matched = [...replayed.keys()].filter((run) => logged.has(run));
   return { runs: matched, rows: matched.flatMap((run) => compareRun(run, replayed.get(run)!, logged.get(run)!)) };
 }

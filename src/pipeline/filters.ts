@@ -121,7 +121,7 @@ export function filterReport(given: ReportModel, filters: ReportFilters): { read
   const runKept = (run: Parameters<RunTest>[0]) => tests.every((test) => test(run));
   const keep = findingTest(filters);
   const replayed = report.replayed.filter(runKept).map((run) => keepFindings(run, keep));
-  const liveRuns = (report.live?.runs ?? []).filter(runKept).map((run) => keepFindings(run, keep));
+  const liveRuns = [...(report.live?.runs ?? [])].filter(runKept).map((run) => keepFindings(run, keep));
   const keptLive = new Set(liveRuns.map((run) => run.run));
   // A finding logged outside any run has no run to select: it stays only while no run filter is given.
   const liveFinding = (f: LiveFinding) => keep(f) && (f.run === null ? tests.length === 0 : keptLive.has(f.run));

@@ -3,7 +3,8 @@
  * summary counts, the live section of Gateway logs and the replay-vs-live comparison are computed
  * here once, and every reporter only formats them.
  */
-import type { Finding, FindingLevel, LiveFinding, LiveRun, ReplayedRun } from "../core/findings.js";
+import type { Finding, FindingLevel, LiveFinding, ReplayedRun, RunReport } from "../core/findings.js";
+import type { LiveRunList } from "../core/liveRuns.js";
 import { replayedInOrder, type ConfigSummary, type LevelCounts, type ReportModel, type Summary } from "../reporters/model.js";
 import type { Analysis } from "./analysis.js";
 import { compareReplayWithLive } from "./comparison.js";
@@ -41,7 +42,7 @@ export function buildReport(analysis: Analysis, config: ConfigSummary, version: 
  * comparison and the summary are computed again over what was kept; what was read stays as it was.
  * `replayed` is every run kept: the selection holds no spilled runs.
  */
-export function reportOfRuns(report: ReportModel, replayed: readonly ReplayedRun[], live: { readonly runs: readonly LiveRun[]; readonly findings: readonly LiveFinding[] } | undefined): ReportModel {
+export function reportOfRuns(report: ReportModel, replayed: readonly ReplayedRun[], live: { readonly runs: LiveRunList; readonly findings: readonly LiveFinding[] } | undefined): ReportModel {
   const selected = live ? { runs: live.runs, findings: live.findings, comparison: compareReplayWithLive(replayed, live.runs) } : undefined;
   const base = { ...report, replayed };
   delete (base as { live?: unknown }).live;
@@ -65,6 +66,12 @@ function countLevels(findings: readonly Finding[]): LevelCounts {
   return counts;
 }
 
+/** Replayed runs, then live ones, one at a time: live runs are made as they are read (liveRuns.ts). */
+export function* allRunsOf(replayed: readonly ReplayedRun[], live: LiveRunList | undefined): Generator<RunReport> {
+  yield* replayed;
+  if (live) yield* live;
+}
+
 type SummaryInput = Pick<ReportModel, "files" | "unusable" | "replayed" | "spilled" | "lines" | "transcript" | "diagnosticsTotal">;
 
 /** Counts over replayed and live runs alike; `live` says how much of it came from Gateway logs. */
@@ -73,8 +80,9 @@ function summarize(data: SummaryInput, liveReport: ReportModel["live"]): Summary
   // Spilled runs have no findings: their counts are all the summary needs of them.
   let calls = data.spilled?.calls ?? 0;
   let compactions = data.spilled?.compactions ?? 0;
-  const runs = [...data.replayed, ...(liveReport?.runs ?? [])];
-  for (const run of runs) {
+  let runCount = 0;
+  for (const run of allRunsOf(data.replayed, liveReport?.runs)) {
+    runCount++;
     calls += run.calls;
     compactions += run.compactions;
     const levels = new Set<FindingLevel>(run.findings.map((finding) => finding.level));
@@ -88,7 +96,7 @@ function summarize(data: SummaryInput, liveReport: ReportModel["live"]): Summary
   return {
     files: data.files.length,
     filesNotRead: data.unusable.length,
-    runs: runs.length + (data.spilled?.runs ?? 0),
+    runs: runCount + (data.spilled?.runs ?? 0),
     calls,
     compactions,
     findings: countLevels(findings),

@@ -4,7 +4,8 @@
  * the live section and the replay-vs-live comparison are computed there, so no reporter analyses.
  */
 import type { ConfigNotice, ResolvedConfig, ValueSource } from "../core/config.js";
-import type { Diagnostic, FindingLevel, LineCounts, LiveFinding, LiveRun, ReplayedRun, TranscriptCounts } from "../core/findings.js";
+import type { Diagnostic, FindingLevel, LineCounts, LiveFinding, ReplayedRun, TranscriptCounts } from "../core/findings.js";
+import type { LiveRunList } from "../core/liveRuns.js";
 import type { ProfileRequest } from "../core/profiles/choice.js";
 import type { DetectorName } from "../core/detectors.js";
 import type { Comparison } from "./comparison.js";
@@ -102,7 +103,7 @@ export interface FilterSummary {
 
 /** What Gateway logs told (present when one was read). */
 export interface LiveReport {
-  readonly runs: readonly LiveRun[];
+  readonly runs: LiveRunList;
   /** Every live finding (also listed in their runs, except those logged while no run was open). */
   readonly findings: readonly LiveFinding[];
   /** Replayed runs lined up with the live runs of the same id. */

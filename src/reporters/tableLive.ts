@@ -71,7 +71,8 @@ const COMPARISON_SHRINKS: readonly Shrink[] = [
 /** Live runs with their findings (all live runs with --all), then the findings outside any run. */
 export function liveSection(data: ReportModel, options: ReportOptions, chalk: ChalkInstance): string[] {
   const liveRuns = data.live?.runs ?? [];
-  const shown = liveRuns.filter((run) => options.all || run.findings.length > 0);
+  const shown: LiveRun[] = [];
+  for (const run of liveRuns) if (options.all || run.findings.length > 0) shown.push(run);
   const outside = (data.live?.findings ?? []).filter((f) => f.run === null);
   const out = [chalk.bold("Live runs (what the runtime logged, from Gateway logs)")];
   if (shown.length === 0 && outside.length === 0) out.push(chalk.dim(`  no live findings in ${plural(liveRuns.length, "run")}`));

@@ -67,7 +67,7 @@ function checkInvariants(data: Uint8Array, analysis: Analysis): void {
     else expect(run.firstStop?.call).toBe(stops[0]!.call);
   }
   // Live findings (Gateway logs) point at a line of the input; their call is unknown or positive.
-  for (const f of [...analysis.liveFindings, ...analysis.liveRuns.flatMap((run) => run.findings)]) {
+  for (const f of [...analysis.liveFindings, ...[...analysis.liveRuns].flatMap((run) => run.findings)]) {
     expect(f.line).toBeGreaterThanOrEqual(1);
     expect(f.line).toBeLessThanOrEqual(read);
     if (f.call !== null) expect(f.call).toBeGreaterThanOrEqual(1);

@@ -30,6 +30,7 @@
 import type { Disposition } from "../../core/disposition.js";
 import type { LiveEvent, LiveFindingEvent, LiveMarker } from "../../core/liveEvents.js";
 import type { EchoOrigin, LogRecord } from "./messages.js";
+import { RecentIds } from "./recentIds.js";
 
 /** Where a record was read, and its message (kept as the finding's message). */
 export interface LineInfo {
@@ -76,7 +77,7 @@ type RunRecord = Extract<LogRecord, { kind: "run_start" | "run_done" | "tool_sta
 export class LiveAttribution {
   private seq = 0;
   private readonly open = new Map<string, OpenRun>();
-  private readonly closed = new Set<string>();
+  private readonly closed = new RecentIds(MAX_CLOSED_IDS);
   private orphans: Draft[] = [];
   /** Events in line order; the head waits while it is an unsettled draft. */
   private queue: Array<LiveEvent | Draft> = [];
@@ -163,7 +164,6 @@ export class LiveAttribution {
     this.flush(run.pending);
     this.open.delete(run.run);
     this.closed.add(run.run);
-    if (this.closed.size > MAX_CLOSED_IDS) this.closed.delete(this.closed.values().next().value!);
   }
 
   private loopLine(record: LoopRecord, at: LineInfo): Handled {
