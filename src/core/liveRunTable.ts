@@ -9,6 +9,20 @@
 /** Counters of a run, each one column. */
 export type LiveCounter = "calls" | "compactions" | "armed" | "windowsClosed";
 
+const COUNTERS: readonly LiveCounter[] = ["calls", "compactions", "armed", "windowsClosed"];
+
+/** A table as plain data (`LiveRunTable.data`), which structured clone carries between threads. */
+export interface LiveRunTableData {
+  readonly ids: readonly string[];
+  readonly names: readonly string[];
+  readonly file: Int32Array;
+  readonly agent: Int32Array;
+  readonly session: Int32Array;
+  readonly counters: Readonly<Record<LiveCounter, Int32Array>>;
+  readonly flags: Uint8Array;
+  readonly startedAt: Float64Array;
+}
+
 const STARTED = 1;
 const ENDED = 2;
 const INITIAL_CAPACITY = 256;
@@ -142,6 +156,42 @@ export class LiveRunTable {
     this.flags[row]! |= ENDED;
   }
 
+  /** The table as plain data (typed arrays cut to its rows): what crosses from a worker thread. */
+  data(): LiveRunTableData {
+    const size = this.size;
+    const counters = {} as Record<LiveCounter, Int32Array>;
+    for (const key of COUNTERS) counters[key] = this.counters[key].slice(0, size);
+    return {
+      ids: this.ids,
+      names: this.names.names,
+      file: this.file.slice(0, size),
+      agent: this.agent.slice(0, size),
+      session: this.session.slice(0, size),
+      counters,
+      flags: this.flags.slice(0, size),
+      startedAt: this.startedAt.slice(0, size),
+    };
+  }
+
+  /**
+   * Folds in a later part of the input (another unit's table) as if its events had been pushed
+   * here: new runs after the known ones, first agent, session and time kept, counts added. Returns
+   * the row here of each of its rows.
+   */
+  absorb(part: LiveRunTableData): Int32Array {
+    const rows = new Int32Array(part.ids.length);
+    const name = (at: number) => (at === -1 ? undefined : part.names[at]);
+    for (let from = 0; from < part.ids.length; from++) {
+      const row = this.rowOf(part.ids[from]!, part.names[part.file[from]!]!);
+      rows[from] = row;
+      this.noteIdentity(row, name(part.agent[from]!), name(part.session[from]!));
+      if (!Number.isNaN(part.startedAt[from]!)) this.noteTime(row, part.startedAt[from]);
+      for (const key of COUNTERS) this.counters[key][row]! += part.counters[key][from]!;
+      this.flags[row]! |= part.flags[from]!;
+    }
+    return rows;
+  }
+
   /** What a row holds, as values (`startedAt` as epoch ms, or undefined). */
   read(row: number) {
     const name = (at: number) => (at === -1 ? null : this.names.names[at]!);
@@ -172,7 +222,7 @@ export class LiveRunTable {
     this.file = widened(this.file, Int32Array);
     this.agent = widened(this.agent, Int32Array);
     this.session = widened(this.session, Int32Array);
-    for (const key of Object.keys(this.counters) as LiveCounter[]) this.counters[key] = widened(this.counters[key], Int32Array);
+    for (const key of COUNTERS) this.counters[key] = widened(this.counters[key], Int32Array);
     this.flags = widened(this.flags, Uint8Array);
     this.startedAt = widened(this.startedAt, Float64Array);
     this.capacity = capacity;

@@ -8,7 +8,7 @@ import type { DetectorName, ThresholdName } from "./detectors.js";
 import type { FindingLevel, LiveFinding, LiveRun } from "./findings.js";
 import type { LiveEvent, LiveFindingEvent } from "./liveEvents.js";
 import { eventTimeMs } from "./eventTime.js";
-import { LiveRunTable } from "./liveRunTable.js";
+import { LiveRunTable, type LiveRunTableData } from "./liveRunTable.js";
 
 export interface LiveAnalysis {
   /** Live runs in order of first appearance; each has `source: "log"`. */
@@ -35,6 +35,15 @@ type Draft = { -readonly [K in keyof LiveFinding]: LiveFinding[K] };
  */
 export interface LiveRunList extends Iterable<LiveRun> {
   readonly length: number;
+}
+
+/** A book as plain data (`LiveRunBook.part`): what a worker's unit read of Gateway logs. */
+export interface LiveBookPart {
+  /** Files in the order their first event came. */
+  readonly files: readonly string[];
+  readonly table: LiveRunTableData;
+  readonly findings: ReadonlyArray<readonly [number, Draft[]]>;
+  readonly orphans: readonly Draft[];
 }
 
 export class LiveRunBook {
@@ -74,6 +83,25 @@ export class LiveRunBook {
       case "guard_closed":
         return table.count(row, "windowsClosed");
     }
+  }
+
+  /** What the book holds, as plain data (for a worker's unit); undefined when nothing was pushed. */
+  part(): LiveBookPart | undefined {
+    if (this.fileOrder.size === 0) return undefined;
+    return { files: [...this.fileOrder.keys()], table: this.table.data(), findings: [...this.findings], orphans: this.orphans };
+  }
+
+  /** Folds in the book of the unit read next, as if its events had been pushed here. */
+  absorb(part: LiveBookPart): void {
+    for (const file of part.files) if (!this.fileOrder.has(file)) this.fileOrder.set(file, this.fileOrder.size);
+    const rows = this.table.absorb(part.table);
+    for (const [from, findings] of part.findings) {
+      const row = rows[from]!;
+      const known = this.findings.get(row);
+      if (known) known.push(...findings);
+      else this.findings.set(row, [...findings]);
+    }
+    this.orphans.push(...part.orphans);
   }
 
   finish(): LiveAnalysis {

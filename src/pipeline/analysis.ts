@@ -12,7 +12,7 @@ import type { Digest } from "../core/hashing.js";
 import type { ProfileName } from "../core/profiles/profile.js";
 import { selectProfiles } from "../core/profiles/selection.js";
 import type { LiveEvent } from "../core/liveEvents.js";
-import { LiveRunBook, type LiveRunList } from "../core/liveRuns.js";
+import { LiveRunBook, type LiveBookPart, type LiveRunList } from "../core/liveRuns.js";
 import type { LoopEvent } from "../core/events.js";
 import type { PreparedEvent } from "../core/prepare.js";
 import { Replayer, type ConfigForAgent, type ProfileForRun } from "../core/replay.js";
@@ -99,8 +99,8 @@ export interface FileAnalysis {
   readonly runs: ReplayedRun[];
   /** The unit's runs written to disk after `runs[at]` (with `-` marks for the kept ones after it). */
   readonly spilled?: SpillSegment;
-  /** Live events of a Gateway log, folded only when merging: a run may go on in the next file. */
-  readonly liveEvents: LiveEvent[];
+  /** The unit's live runs (Gateway logs), folded into the analysis's book when merging: a run may go on in the next file. */
+  readonly liveBook?: LiveBookPart;
   readonly lines: LineCounts;
   readonly transcript: TranscriptCounts;
   readonly diagnostics: Diagnostic[];
@@ -146,7 +146,8 @@ export async function analyzeUnit(
     );
   let replayer = newReplayer();
   const tally = new LineTally();
-  const liveEvents: LiveEvent[] = [];
+  // Without a sink, live events are folded per unit (a worker's): a book is far smaller than its events.
+  const book = onLive ? undefined : new LiveRunBook();
   // The input event too: findings then carry a preview of their pattern (replay keeps references only).
   const push = (prepared: PreparedEvent, event: LoopEvent) => replayer.push(prepared, event);
   const sink: PreparedSink = (again) => {
@@ -158,12 +159,13 @@ export async function analyzeUnit(
     }
     return push;
   };
-  const live = onLive ?? ((event: LiveEvent) => void liveEvents.push(event));
+  const live = onLive ?? ((event: LiveEvent) => book!.push(event));
   const { files, unusable } = await readUnit(unit, tally, profiles, options, sink, live, true);
   const { counts: lines, transcript, diagnostics, diagnosticsTotal } = tally;
   for (const run of replayer.finish()) unitRuns.add(run);
   const spilled = unitRuns.finish();
-  return { files, unusable, runs: unitRuns.runs, ...(spilled && { spilled }), liveEvents, lines, transcript, diagnostics, diagnosticsTotal, agentsResolved };
+  const liveBook = book?.part();
+  return { files, unusable, runs: unitRuns.runs, ...(spilled && { spilled }), ...(liveBook && { liveBook }), lines, transcript, diagnostics, diagnosticsTotal, agentsResolved };
 }
 
 /**
@@ -182,7 +184,7 @@ export function mergeAnalyses(parts: readonly FileAnalysis[], book = new LiveRun
     tally.diagnosticsTotal += part.diagnosticsTotal - part.diagnostics.length;
     // Not push(...runs): spreading more than ~100k runs into arguments overflows the stack.
     for (const run of part.runs) runs.push(run);
-    for (const event of part.liveEvents) book.push(event);
+    if (part.liveBook) book.absorb(part.liveBook);
   }
   const live = book.finish();
   const spilled = spilledRuns(segments);

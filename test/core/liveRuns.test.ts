@@ -12,7 +12,9 @@ import { prng } from "../helpers/randomSessions.js";
 
 /** One object per run, in order of first appearance; findings in line order, `afterStop` after a non-warning. */
 function referenceFold(events: readonly LiveEvent[]): { runs: LiveRun[]; findings: LiveFinding[] } {
-  const runs = new Map<string, { run: LiveRun & { live: { started: boolean; ended: boolean; guard: { armed: number; persisted: number; windowsClosed: number } } }; findings: LiveFinding[] }>();
+  type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+  type RunState = Mutable<Omit<LiveRun, "live" | "findings">> & { live: { started: boolean; ended: boolean; guard: { armed: number; persisted: number; windowsClosed: number } } };
+  const runs = new Map<string, { run: RunState; findings: LiveFinding[] }>();
   const orphans: LiveFinding[] = [];
   const fileOrder: string[] = [];
   const finding = (e: Extract<LiveEvent, { type: "live_finding" }>): LiveFinding => ({
@@ -41,11 +43,11 @@ function referenceFold(events: readonly LiveEvent[]): { runs: LiveRun[]; finding
     }
     let entry = runs.get(e.run);
     if (!entry) {
-      const run = { run: e.run, agent: null, session: null, file: e.file, calls: 0, compactions: 0, findings: [], firstStop: null, guardWindows: [], recordedVetoes: 0, startedAt: null, source: "log" as const, live: { started: false, ended: false, guard: { armed: 0, persisted: 0, windowsClosed: 0 } } };
+      const run: RunState = { run: e.run, agent: null, session: null, file: e.file, calls: 0, compactions: 0, firstStop: null, guardWindows: [], recordedVetoes: 0, startedAt: null, source: "log", live: { started: false, ended: false, guard: { armed: 0, persisted: 0, windowsClosed: 0 } } };
       entry = { run, findings: [] };
       runs.set(e.run, entry);
     }
-    const r = entry.run as { -readonly [K in keyof LiveRun]: LiveRun[K] } & typeof entry.run;
+    const r = entry.run;
     r.agent ??= e.agent ?? null;
     r.session ??= e.session ?? null;
     r.startedAt ??= eventTime(e.ts);
@@ -61,7 +63,7 @@ function referenceFold(events: readonly LiveEvent[]): { runs: LiveRun[]; finding
   for (const { run, findings } of runs.values()) {
     findings.sort((a, b) => a.line - b.line);
     let stopped = false;
-    for (const f of findings as Array<{ -readonly [K in keyof LiveFinding]: LiveFinding[K] }>) {
+    for (const f of findings as Array<Mutable<LiveFinding>>) {
       f.agent ??= run.agent;
       f.session ??= run.session;
       f.afterStop = stopped;
@@ -120,6 +122,29 @@ describe("LiveRunBook", () => {
       expect(runs.length).toBe(expected.runs.length);
       expect(findings).toEqual(expected.findings);
     }
+  });
+
+  it("folds units' books (as a worker sends them) into what one book of all their events gives", () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const events = randomEvents(seed, 30 + seed * 5);
+      const whole = new LiveRunBook();
+      for (const event of events) whole.push(event);
+      const merged = new LiveRunBook();
+      const random = prng(seed + 1000);
+      for (let start = 0; start < events.length; ) {
+        const end = Math.min(events.length, start + 1 + Math.floor(random() * 25));
+        const unit = new LiveRunBook();
+        for (const event of events.slice(start, end)) unit.push(event);
+        const part = unit.part();
+        if (part) merged.absorb(structuredClone(part));
+        start = end;
+      }
+      const expected = whole.finish();
+      const got = merged.finish();
+      expect([...got.runs]).toEqual([...expected.runs]);
+      expect(got.findings).toEqual(expected.findings);
+    }
+    expect(new LiveRunBook().part()).toBeUndefined();
   });
 
   it("gives the same runs each time they are read, past the columns' first growth", () => {
