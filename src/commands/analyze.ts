@@ -3,6 +3,7 @@ import { Option, type Command } from "commander";
 import { detectorHelp } from "../core/detectorInfo.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { allRunsOf, buildReport } from "../pipeline/report.js";
+import { runsWithFindings } from "../core/liveRuns.js";
 import { filterReport } from "../pipeline/filters.js";
 import { REPORTERS, REPORT_FORMATS } from "../reporters/index.js";
 import { replayedInOrder, type ReportOutput } from "../reporters/model.js";
@@ -80,7 +81,7 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
   if (strictViolation(io, options, analysis.lines.skipped)) return EXIT.usage;
   if (nothingUsable(io, analysis)) return EXIT.usage;
   // Live runs count too: a block the runtime really logged is a finding at that level.
-  const failures = failureLines(allRunsOf(selected.replayed, selected.live?.runs), options);
+  const failures = failureLines(allRunsOf(selected.replayed, selected.live && runsWithFindings(selected.live.runs)), options);
   for (const line of failures) io.stderr(`${line}\n`);
   return failures.length > 0 ? EXIT.findings : EXIT.ok;
 }

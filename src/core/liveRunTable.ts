@@ -140,6 +140,11 @@ export class LiveRunTable {
     if (session !== undefined && this.session[row] === -1) this.session[row] = this.names.indexOf(session);
   }
 
+  /** Whether no dated line of the run came yet (a time is parsed only then). */
+  undated(row: number): boolean {
+    return Number.isNaN(this.startedAt[row]!);
+  }
+
   noteTime(row: number, ms: number | undefined): void {
     if (ms !== undefined && Number.isNaN(this.startedAt[row]!)) this.startedAt[row] = ms;
   }

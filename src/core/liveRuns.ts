@@ -62,7 +62,7 @@ export class LiveRunBook {
     const { table } = this;
     const row = table.rowOf(event.run, event.file);
     table.noteIdentity(row, event.agent, event.session);
-    table.noteTime(row, eventTimeMs(event.ts));
+    if (table.undated(row)) table.noteTime(row, eventTimeMs(event.ts));
     if (event.type === "live_finding") {
       const findings = this.findings.get(row);
       if (findings) findings.push(toFinding(event));
@@ -129,6 +129,19 @@ class BookRuns implements LiveRunList {
   *[Symbol.iterator](): Iterator<LiveRun> {
     for (let row = 0; row < this.table.size; row++) yield liveRun(this.table.read(row), this.findings.get(row) ?? NO_FINDINGS);
   }
+
+  *withFindings(): Generator<LiveRun> {
+    for (const row of [...this.findings.keys()].sort((a, b) => a - b)) yield liveRun(this.table.read(row), this.findings.get(row)!);
+  }
+}
+
+/**
+ * The runs of a list that have findings, in order: for a book's list without making the others (most
+ * readers only look at those), for an array by filtering it.
+ */
+export function runsWithFindings(list: LiveRunList): Iterable<LiveRun> {
+  if (list instanceof BookRuns) return list.withFindings();
+  return [...list].filter((run) => run.findings.length > 0);
 }
 
 const NO_FINDINGS: readonly LiveFinding[] = Object.freeze([]);
@@ -172,7 +185,7 @@ function liveRun(state: RunRow, findings: readonly LiveFinding[]): LiveRun {
       ended: state.ended,
       guard: {
         armed: state.armed,
-        persisted: findings.filter((f) => f.detector === "compaction_loop_persisted").length,
+        persisted: findings.length === 0 ? 0 : findings.filter((f) => f.detector === "compaction_loop_persisted").length,
         windowsClosed: state.windowsClosed,
       },
     },

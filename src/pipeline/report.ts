@@ -3,7 +3,7 @@
  * summary counts, the live section of Gateway logs and the replay-vs-live comparison are computed
  * here once, and every reporter only formats them.
  */
-import type { Finding, FindingLevel, LiveFinding, ReplayedRun, RunReport } from "../core/findings.js";
+import type { Finding, FindingLevel, LiveFinding, LiveRun, ReplayedRun, RunReport } from "../core/findings.js";
 import type { LiveRunList } from "../core/liveRuns.js";
 import { replayedInOrder, type ConfigSummary, type LevelCounts, type ReportModel, type Summary } from "../reporters/model.js";
 import type { Analysis } from "./analysis.js";
@@ -67,7 +67,7 @@ function countLevels(findings: readonly Finding[]): LevelCounts {
 }
 
 /** Replayed runs, then live ones, one at a time: live runs are made as they are read (liveRuns.ts). */
-export function* allRunsOf(replayed: readonly ReplayedRun[], live: LiveRunList | undefined): Generator<RunReport> {
+export function* allRunsOf(replayed: readonly ReplayedRun[], live: Iterable<LiveRun> | undefined): Generator<RunReport> {
   yield* replayed;
   if (live) yield* live;
 }

@@ -5,6 +5,7 @@
  */
 import { isAbsolute, relative } from "node:path";
 import { LEVEL_RANK, type LiveRun, type ReplayedRun } from "../core/findings.js";
+import { runsWithFindings } from "../core/liveRuns.js";
 import { replayedCount, replayedInOrder, type ReportModel } from "./model.js";
 import { plural } from "./phrases.js";
 import { sanitize } from "./sanitize.js";
@@ -31,7 +32,7 @@ function callList(calls: readonly number[], total: number): string {
 /** The live runs of a Gateway log that blocked or aborted, by run id (to name them in replayed runs' headers). */
 export function liveStopsByRun(data: ReportModel): Map<string, LiveRun> {
   const stops = new Map<string, LiveRun>();
-  for (const run of data.live?.runs ?? []) {
+  for (const run of data.live ? runsWithFindings(data.live.runs) : []) {
     if (run.findings.some((f) => f.level !== "warning") && !stops.has(run.run)) stops.set(run.run, run);
   }
   return stops;

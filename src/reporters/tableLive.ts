@@ -4,6 +4,7 @@
  */
 import type { ChalkInstance } from "chalk";
 import { levelLabel, type LiveFinding, type LiveRun } from "../core/findings.js";
+import { runsWithFindings } from "../core/liveRuns.js";
 import type { ComparisonRow } from "./comparison.js";
 import { agreementText, comparisonSide } from "./comparisonText.js";
 import { callRange, groupFindings, type FindingGroup } from "./findingGroups.js";
@@ -72,7 +73,7 @@ const COMPARISON_SHRINKS: readonly Shrink[] = [
 export function liveSection(data: ReportModel, options: ReportOptions, chalk: ChalkInstance): string[] {
   const liveRuns = data.live?.runs ?? [];
   const shown: LiveRun[] = [];
-  for (const run of liveRuns) if (options.all || run.findings.length > 0) shown.push(run);
+  for (const run of options.all ? liveRuns : runsWithFindings(liveRuns)) shown.push(run);
   const outside = (data.live?.findings ?? []).filter((f) => f.run === null);
   const out = [chalk.bold("Live runs (what the runtime logged, from Gateway logs)")];
   if (shown.length === 0 && outside.length === 0) out.push(chalk.dim(`  no live findings in ${plural(liveRuns.length, "run")}`));

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { eventTime } from "../../src/core/eventTime.js";
 import type { LiveFinding, LiveRun } from "../../src/core/findings.js";
 import type { LiveEvent } from "../../src/core/liveEvents.js";
-import { LiveRunBook, liveThresholdName } from "../../src/core/liveRuns.js";
+import { LiveRunBook, liveThresholdName, runsWithFindings } from "../../src/core/liveRuns.js";
 import { prng } from "../helpers/randomSessions.js";
 
 /** One object per run, in order of first appearance; findings in line order, `afterStop` after a non-warning. */
@@ -145,6 +145,17 @@ describe("LiveRunBook", () => {
       expect(got.findings).toEqual(expected.findings);
     }
     expect(new LiveRunBook().part()).toBeUndefined();
+  });
+
+  it("lists the runs with findings, in order, from a book as from an array", () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const book = new LiveRunBook();
+      for (const event of randomEvents(seed, 80)) book.push(event);
+      const { runs } = book.finish();
+      const expected = [...runs].filter((run) => run.findings.length > 0);
+      expect([...runsWithFindings(runs)]).toEqual(expected);
+      expect([...runsWithFindings([...runs])]).toEqual(expected);
+    }
   });
 
   it("gives the same runs each time they are read, past the columns' first growth", () => {
