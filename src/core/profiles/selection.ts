@@ -7,7 +7,9 @@ import type { HashingForRun } from "../prepare.js";
 import type { ProfileForRun } from "../replay.js";
 import { chooseProfile, type ProfileRequest } from "./choice.js";
 import { PROFILES } from "./index.js";
-import type { ProfileName } from "./profile.js";
+import type { ProfileChoice, ProfileName } from "./profile.js";
+
+const DEFAULT_CHOICE: ProfileChoice = Object.freeze({ profile: "configurable", reason: "default" });
 
 export interface ProfileSelection {
   readonly hashingFor: HashingForRun;
@@ -17,8 +19,16 @@ export interface ProfileSelection {
 /** `request` undefined: no `--profile` given, the default generation (reported as "default"). */
 export function selectProfiles(request: ProfileRequest | undefined, digest: Digest): ProfileSelection {
   const hashings = new Map<ProfileName, Hashing>();
+  // One choice object per recorded version, shared by the runs (a run report keeps it: one per run was ~50 bytes each).
+  const choices = new Map<string | undefined, ProfileChoice>();
   const profileFor: ProfileForRun =
-    request === undefined ? () => ({ profile: "configurable", reason: "default" }) : (version) => chooseProfile(request, version);
+    request === undefined
+      ? () => DEFAULT_CHOICE
+      : (version) => {
+          let choice = choices.get(version);
+          if (!choice) choices.set(version, (choice = chooseProfile(request, version)));
+          return choice;
+        };
   return {
     profileFor,
     hashingFor(version) {
