@@ -189,7 +189,7 @@ const SMALL_FILE = 1 << 20;
 
 export async function fileSource(path: string): Promise<LineSource> {
   const info = statSync(path); // synchronous: cheaper than a thread-pool round trip per file
-  if (info.isFile() && info.size <= SMALL_FILE) return smallFileSource(path);
+  if (info.isFile() && info.size <= SMALL_FILE) return smallFileSource(path, readFileSync(path));
   const compression = info.isFile() ? compressionOf(firstBytes(path)) : "none";
   return rawSource(path, info.size, async (handler, options = {}) => {
     // Regular uncompressed files (the common case) go through reused buffers; pipes and
@@ -211,52 +211,17 @@ export async function fileSource(path: string): Promise<LineSource> {
   });
 }
 
-/**
- * Small files are read into buffers reused from file to file, given back when the source is
- * released. A fresh buffer per file (readFileSync) was memory the kernel mapped and zeroed for each
- * file and only a GC gave back: on the real-shaped folder (1,594 small files, 106 MB) ~25% of the
- * analysis's wall time, most of it system time (serial: 5.7–6.5 → 4.1–4.7 s). A list, not one
- * buffer: a source may be opened while another is still in use.
- */
-const smallFileBuffers: Buffer[] = [];
-
-/** The file's bytes in a pooled buffer; a file that grew past it since `stat` is read whole instead. */
-function readSmallFile(path: string): { data: Buffer; pooled: Buffer | undefined } {
-  const buffer = smallFileBuffers.pop() ?? Buffer.allocUnsafe(SMALL_FILE + 1);
-  const fd = openSync(path, "r");
-  let length = 0;
-  try {
-    for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0; ) length += n;
-  } finally {
-    closeSync(fd);
-  }
-  if (length < buffer.length) return { data: buffer.subarray(0, length), pooled: buffer };
-  smallFileBuffers.push(buffer);
-  return { data: readFileSync(path), pooled: undefined };
-}
-
-/** A small file read when opened (`fileSource`): plain, or compressed, as a larger file would be read. */
-function smallFileSource(path: string): LineSource {
-  let { data, pooled } = readSmallFile(path);
+/** A small file already read (`fileSource`): plain, or compressed, as a larger file would be read. */
+function smallFileSource(path: string, data: Buffer): LineSource {
   const compression = compressionOf(data);
-  const source = rawSource(path, data.length, (handler, options = {}) =>
+  return rawSource(path, data.length, (handler, options = {}) =>
     readReporting(path, handler, (guarded) => {
       if (compression === "none") return splitRawLines([data], guarded, options);
       const chunks = decompressedChunks(compression, countingBytes([data], options.onBytes));
       return splitRawLines(chunks, guarded, { ...options, onBytes: undefined });
     }),
   );
-  return {
-    ...source,
-    release() {
-      if (pooled) smallFileBuffers.push(pooled);
-      pooled = undefined;
-      data = EMPTY_FILE; // a read after release finds nothing rather than another file's bytes
-    },
-  };
 }
-
-const EMPTY_FILE = Buffer.alloc(0);
 
 /** Standard input can be read only once, so it is kept in memory for adapters that need two passes. */
 export async function stdinSource(stdin: Readable = process.stdin): Promise<LineSource> {
