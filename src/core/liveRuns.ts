@@ -98,17 +98,18 @@ export class LiveRunBook {
     for (const [from, findings] of part.findings) {
       const row = rows[from]!;
       const known = this.findings.get(row);
-      if (known) known.push(...findings);
+      if (known) for (const finding of findings) known.push(finding);
       else this.findings.set(row, [...findings]);
     }
-    this.orphans.push(...part.orphans);
+    // Not push(...): spreading ~100k items into arguments overflows the stack.
+    for (const finding of part.orphans) this.orphans.push(finding);
   }
 
   finish(): LiveAnalysis {
     // Runs' findings in run order, then those outside any run; the sort below is stable.
     const all: LiveFinding[] = [];
-    for (const row of [...this.findings.keys()].sort((a, b) => a - b)) all.push(...settledFindings(this.findings.get(row)!, this.table.read(row)));
-    all.push(...this.orphans);
+    for (const row of [...this.findings.keys()].sort((a, b) => a - b)) for (const finding of settledFindings(this.findings.get(row)!, this.table.read(row))) all.push(finding);
+    for (const finding of this.orphans) all.push(finding);
     const order = (f: LiveFinding) => this.fileOrder.get(f.file) ?? 0;
     all.sort((a, b) => order(a) - order(b) || a.line - b.line);
     return { runs: new BookRuns(this.table, this.findings), findings: all };
