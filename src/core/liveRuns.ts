@@ -9,6 +9,7 @@ import type { FindingLevel, LiveFinding, LiveRun } from "./findings.js";
 import type { LiveEvent, LiveFindingEvent } from "./liveEvents.js";
 import { eventTimeMs } from "./eventTime.js";
 import { LiveRunTable, type LiveRunTableData } from "./liveRunTable.js";
+import { NONE } from "./none.js";
 
 export interface LiveAnalysis {
   /** Live runs in order of first appearance; each has `source: "log"`. */
@@ -107,12 +108,13 @@ export class LiveRunBook {
 
   finish(): LiveAnalysis {
     // Runs' findings in run order, then those outside any run; the sort below is stable.
+    const rowsWithFindings = [...this.findings.keys()].sort((a, b) => a - b);
     const all: LiveFinding[] = [];
-    for (const row of [...this.findings.keys()].sort((a, b) => a - b)) for (const finding of settledFindings(this.findings.get(row)!, this.table.read(row))) all.push(finding);
+    for (const row of rowsWithFindings) for (const finding of settledFindings(this.findings.get(row)!, this.table.read(row))) all.push(finding);
     for (const finding of this.orphans) all.push(finding);
     const order = (f: LiveFinding) => this.fileOrder.get(f.file) ?? 0;
     all.sort((a, b) => order(a) - order(b) || a.line - b.line);
-    return { runs: new BookRuns(this.table, this.findings), findings: all };
+    return { runs: new BookRuns(this.table, this.findings, rowsWithFindings), findings: all };
   }
 }
 
@@ -121,6 +123,8 @@ class BookRuns implements LiveRunList {
   constructor(
     private readonly table: LiveRunTable,
     private readonly findings: ReadonlyMap<number, readonly LiveFinding[]>,
+    /** The rows with findings, in order (the keys of `findings`, sorted). */
+    private readonly rowsWithFindings: readonly number[],
   ) {}
 
   get length(): number {
@@ -128,11 +132,11 @@ class BookRuns implements LiveRunList {
   }
 
   *[Symbol.iterator](): Iterator<LiveRun> {
-    for (let row = 0; row < this.table.size; row++) yield liveRun(this.table.read(row), this.findings.get(row) ?? NO_FINDINGS);
+    for (let row = 0; row < this.table.size; row++) yield liveRun(this.table.read(row), this.findings.get(row) ?? NONE);
   }
 
   *withFindings(): Generator<LiveRun> {
-    for (const row of [...this.findings.keys()].sort((a, b) => a - b)) yield liveRun(this.table.read(row), this.findings.get(row)!);
+    for (const row of this.rowsWithFindings) yield liveRun(this.table.read(row), this.findings.get(row)!);
   }
 }
 
@@ -144,9 +148,6 @@ export function runsWithFindings(list: LiveRunList): Iterable<LiveRun> {
   if (list instanceof BookRuns) return list.withFindings();
   return [...list].filter((run) => run.findings.length > 0);
 }
-
-const NO_FINDINGS: readonly LiveFinding[] = Object.freeze([]);
-const NO_WINDOWS: readonly never[] = Object.freeze([]);
 
 type RunRow = ReturnType<LiveRunTable["read"]>;
 
@@ -177,7 +178,7 @@ function liveRun(state: RunRow, findings: readonly LiveFinding[]): LiveRun {
     compactions: state.compactions,
     findings,
     firstStop: null,
-    guardWindows: NO_WINDOWS,
+    guardWindows: NONE,
     recordedVetoes: 0,
     startedAt: state.startedAt === undefined ? null : new Date(state.startedAt).toISOString(),
     source: "log",

@@ -15,6 +15,7 @@ import type { GuardWindow } from "./postCompactionGuard.js";
 import type { PreparedEvent } from "./prepare.js";
 import { PROFILES } from "./profiles/index.js";
 import type { EngineView, ProfileChoice, ProfileName, ProfileSession, RunEngine } from "./profiles/profile.js";
+import { NONE } from "./none.js";
 import { SettledQueue } from "./settledQueue.js";
 import { TimelineRecorder, type RunTimeline } from "./timeline.js";
 
@@ -67,9 +68,7 @@ interface RunState {
   recent: RecentPatterns | undefined;
 }
 
-/** Shared by every run without findings or guard windows (most runs), instead of two arrays each. */
-const NONE: readonly never[] = Object.freeze([]);
-
+/** Runs without findings or guard windows (most runs) share `NONE` until their first, instead of two arrays each. */
 function appended<T>(list: readonly T[], item: T): readonly T[] {
   const out = list === NONE ? [] : (list as T[]);
   out.push(item);

@@ -116,12 +116,14 @@ export function filterReport(given: ReportModel, filters: ReportFilters): { read
   if (!hasFilters(filters)) return { selected: given, shown: given };
   // Filters select among every run: spilled ones are read back (a filtered report holds them all).
   const report = withRunsInMemory(given);
-  const allRuns: RunReport[] = [...report.replayed, ...(report.live?.runs ?? [])];
+  // Live runs are made as they are read (liveRuns.ts): made once here, for the tests and the selection.
+  const liveAll = [...(report.live?.runs ?? [])];
+  const allRuns: RunReport[] = [...report.replayed, ...liveAll];
   const { tests, agentMatchedNoRun } = runTests(report.files, filters, allRuns);
   const runKept = (run: Parameters<RunTest>[0]) => tests.every((test) => test(run));
   const keep = findingTest(filters);
   const replayed = report.replayed.filter(runKept).map((run) => keepFindings(run, keep));
-  const liveRuns = [...(report.live?.runs ?? [])].filter(runKept).map((run) => keepFindings(run, keep));
+  const liveRuns = liveAll.filter(runKept).map((run) => keepFindings(run, keep));
   const keptLive = new Set(liveRuns.map((run) => run.run));
   // A finding logged outside any run has no run to select: it stays only while no run filter is given.
   const liveFinding = (f: LiveFinding) => keep(f) && (f.run === null ? tests.length === 0 : keptLive.has(f.run));

@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { threadId } from "node:worker_threads";
 import type { ReplayedRun } from "../core/findings.js";
+import { NONE } from "../core/none.js";
 import type { SpilledRuns } from "../reporters/model.js";
 
 /** Where and when to spill: plain data, so that it crosses to worker threads. */
@@ -53,8 +54,6 @@ function plainRecord(run: ReplayedRun): string {
   const { run: id, agent, session, file, calls, compactions, startedAt, profile } = run;
   return JSON.stringify({ run: id, agent, session, file, calls, compactions, startedAt, profile });
 }
-
-const NONE: readonly never[] = Object.freeze([]);
 
 function plainRun(record: string): ReplayedRun {
   const fields = JSON.parse(record) as Pick<ReplayedRun, "run" | "agent" | "session" | "file" | "calls" | "compactions" | "startedAt" | "profile">;

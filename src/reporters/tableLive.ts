@@ -72,8 +72,7 @@ const COMPARISON_SHRINKS: readonly Shrink[] = [
 /** Live runs with their findings (all live runs with --all), then the findings outside any run. */
 export function liveSection(data: ReportModel, options: ReportOptions, chalk: ChalkInstance): string[] {
   const liveRuns = data.live?.runs ?? [];
-  const shown: LiveRun[] = [];
-  for (const run of options.all ? liveRuns : runsWithFindings(liveRuns)) shown.push(run);
+  const shown = [...(options.all ? liveRuns : runsWithFindings(liveRuns))];
   const outside = (data.live?.findings ?? []).filter((f) => f.run === null);
   const out = [chalk.bold("Live runs (what the runtime logged, from Gateway logs)")];
   if (shown.length === 0 && outside.length === 0) out.push(chalk.dim(`  no live findings in ${plural(liveRuns.length, "run")}`));
