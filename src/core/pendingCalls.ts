@@ -1,9 +1,14 @@
 /**
  * The calls of one run still waiting for their result, for linking results to calls (spec:
  * inputs.md §1: a result with an id answers the call with that id, a result without one the newest
- * unanswered call of the same tool). Counts per id and per tool
- * let a result that answers nothing be rejected without scanning the list: a file of a million
- * orphan results against thousands of unanswered calls would otherwise cost a scan each.
+ * unanswered call of the same tool).
+ *
+ * A run almost always has a few calls pending at a time, and a newest-first scan of those is the
+ * cheapest lookup there is. Counts per id and per tool are kept only while many calls are pending
+ * (more than `indexAbove`), so that a result that answers nothing is rejected without a scan: a
+ * file of a million orphan results against thousands of unanswered calls would otherwise cost a
+ * scan each. Kept always, the counts cost two Map updates a call, and a Map that goes from one
+ * entry to none allocates a new table (V8 shrinks it): ~30 MB of garbage on a 165 MB folder.
  */
 
 export interface PendingCall {
@@ -19,20 +24,43 @@ export interface PendingCall {
   readonly mutationTarget?: string;
 }
 
+/** Pending calls up to which results are matched by scanning, without counts. */
+const INDEX_ABOVE = 16;
+
 function bump(counts: Map<string, number>, key: string, delta: number): void {
   const next = (counts.get(key) ?? 0) + delta;
   if (next > 0) counts.set(key, next);
   else counts.delete(key);
 }
 
+/** Counts of the pending calls per id and per tool (only while many calls are pending). */
+class PendingCounts {
+  readonly byId = new Map<string, number>();
+  readonly byTool = new Map<string, number>();
+
+  constructor(calls: readonly PendingCall[]) {
+    for (const call of calls) this.count(call, 1);
+  }
+
+  count(call: PendingCall, delta: number): void {
+    if (call.id !== undefined) bump(this.byId, call.id, delta);
+    bump(this.byTool, call.tool, delta);
+  }
+}
+
 export class PendingCalls {
   /** Oldest first. */
   private readonly calls: PendingCall[] = [];
-  private readonly byId = new Map<string, number>();
-  private readonly byTool = new Map<string, number>();
+  private counts: PendingCounts | undefined;
 
-  /** At most `limit` calls are kept: calls that never get a result must not grow memory without bound. */
-  constructor(private readonly limit: number) {}
+  /**
+   * At most `limit` calls are kept: calls that never get a result must not grow memory without
+   * bound. `indexAbove` (tests lower it) is where the counts start; they are dropped again at half.
+   */
+  constructor(
+    private readonly limit: number,
+    private readonly indexAbove = INDEX_ABOVE,
+  ) {}
 
   get size(): number {
     return this.calls.length;
@@ -40,8 +68,12 @@ export class PendingCalls {
 
   add(call: PendingCall): void {
     this.calls.push(call);
-    this.count(call, 1);
-    if (this.calls.length > this.limit) this.count(this.calls.shift()!, -1);
+    this.counts?.count(call, 1);
+    if (this.calls.length > this.limit) {
+      const dropped = this.calls.shift()!; // not inside `?.`: the shift must happen with or without counts
+      this.counts?.count(dropped, -1);
+    }
+    if (this.counts === undefined && this.calls.length > this.indexAbove) this.counts = new PendingCounts(this.calls);
   }
 
   /**
@@ -49,23 +81,25 @@ export class PendingCalls {
    * id matches nothing, whatever the tool); without one, the newest pending call of the same tool.
    */
   take(id: string | undefined, tool: string | undefined): PendingCall | undefined {
-    if (id !== undefined) return this.byId.has(id) ? this.takeNewest((candidate) => candidate.id === id) : undefined;
-    if (tool === undefined || !this.byTool.has(tool)) return undefined;
-    return this.takeNewest((candidate) => candidate.tool === tool);
+    const counts = this.counts;
+    if (id !== undefined) return counts && !counts.byId.has(id) ? undefined : this.takeNewest(id, "id");
+    if (tool === undefined || (counts && !counts.byTool.has(tool))) return undefined;
+    return this.takeNewest(tool, "tool");
   }
 
-  private takeNewest(matches: (candidate: PendingCall) => boolean): PendingCall | undefined {
-    for (let i = this.calls.length - 1; i >= 0; i--) {
-      if (!matches(this.calls[i]!)) continue;
-      const [taken] = this.calls.splice(i, 1);
-      this.count(taken!, -1);
-      return taken;
+  /** The newest pending call whose `field` is `value`, taken out of the list. */
+  private takeNewest(value: string, field: "id" | "tool"): PendingCall | undefined {
+    const calls = this.calls;
+    for (let i = calls.length - 1; i >= 0; i--) {
+      const candidate = calls[i]!;
+      if (candidate[field] !== value) continue;
+      if (i === calls.length - 1) calls.pop();
+      else calls.splice(i, 1);
+      this.counts?.count(candidate, -1);
+      // Hysteresis: counts made at indexAbove + 1 calls are dropped at half that, not at once.
+      if (this.counts !== undefined && calls.length <= this.indexAbove >> 1) this.counts = undefined;
+      return candidate;
     }
     return undefined;
-  }
-
-  private count(call: PendingCall, delta: number): void {
-    if (call.id !== undefined) bump(this.byId, call.id, delta);
-    bump(this.byTool, call.tool, delta);
   }
 }

@@ -20,8 +20,9 @@ const op = fc.oneof(
 describe("PendingCalls", () => {
   it("takes exactly what the newest-first scan takes, and keeps at most `limit` calls", () => {
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 80 }), fc.integer({ min: 1, max: 8 }), (ops, limit) => {
-        const pending = new PendingCalls(limit);
+      // indexAbove 0..10: counts kept from the first call, or made and dropped as the list grows and shrinks.
+      fc.property(fc.array(op, { maxLength: 80 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 0, max: 10 }), (ops, limit, indexAbove) => {
+        const pending = new PendingCalls(limit, indexAbove);
         const model: PendingCall[] = [];
         let n = 0;
         for (const o of ops) {

@@ -134,6 +134,17 @@ describe("reporters", () => {
     expect(notices).toEqual([expect.stringMatching(/^::notice file=t\.jsonl,line=42,title=looplens replay vs live · known_poll_no_progress · block::run r1, process: replay only/)]);
   });
 
+  it("json: the text is JSON.stringify(document, null, 2) of itself, for no run, one batch of runs and several", () => {
+    // Runs are written in batches of 64 (reporters/json.ts): sizes on both sides of each edge.
+    for (const count of [0, 1, 63, 64, 65, 128, 130]) {
+      const runs = Array.from({ length: count }, (_, i) => ({ ...replayedRun, run: `r${i}`, findings: i % 2 === 0 ? replayedRun.findings : [] }));
+      const report = buildReport({ ...analysis(count % 2 === 0), runs }, { effective: config, sources: {}, notices: [], file: null, usesLooplensDefault: true, agentOverrides: [] }, "9.9.9");
+      const text = render("json", report);
+      expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+      expect((JSON.parse(text) as { runs: unknown[] }).runs).toHaveLength(count + (count % 2 === 0 ? 1 : 0));
+    }
+  });
+
   it("ndjson: every finding once, replayed and live, in input order", () => {
     const lines = render("ndjson", model(true)).trim().split("\n").map((line) => JSON.parse(line) as { file: string; call: number; source?: string });
     expect(lines).toHaveLength(13);
