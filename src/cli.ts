@@ -10,6 +10,7 @@ import { registerAnalyze } from "./commands/analyze.js";
 import { registerConfig } from "./commands/config.js";
 import type { Io } from "./commands/common.js";
 import { EXIT, UsageError } from "./pipeline/errors.js";
+import { compileLess } from "./pipeline/v8Tuning.js";
 import { registerCheck } from "./commands/check.js";
 import { registerEvents } from "./commands/events.js";
 import { registerExplain } from "./commands/explain.js";
@@ -81,6 +82,7 @@ function isUserError(error: unknown): error is Error {
 }
 
 export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
+  compileLess(); // before any code is hot enough to be optimised (v8Tuning.ts)
   const version = packageVersion();
   const debug = argv.includes("--debug");
   let exitCode: number = EXIT.ok;

@@ -8,7 +8,7 @@ import { filterReport } from "../pipeline/filters.js";
 import { REPORTERS, REPORT_FORMATS } from "../reporters/index.js";
 import { replayedInOrder, type ReportOutput } from "../reporters/model.js";
 import { PLAIN_RUNS_IN_MEMORY, withSpillFolder, type SpillOptions } from "../pipeline/runSpill.js";
-import { watchHeapPressure } from "../pipeline/heapTuning.js";
+import { watchHeapPressure } from "../pipeline/v8Tuning.js";
 import { analyzeAll } from "../pipeline/parallel.js";
 import { progressDisplay } from "./progressDisplay.js";
 import {
@@ -41,7 +41,7 @@ interface AnalyzeOptions extends CommonOptions, FailOnOptions, FilterOptions, Ou
 
 export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: Io, version: string, now = new Date()): Promise<number> {
   // Runs beyond a budget wait on disk until the report is written (pipeline/runSpill.ts), and the
-  // heap's growth is held while the process is large, report writing included (heapTuning.ts).
+  // heap's growth is held while the process is large, report writing included (v8Tuning.ts).
   const stopWatching = watchHeapPressure();
   try {
     return await withSpillFolder((dir) => analyzeWithSpill(paths, options, io, version, now, dir === undefined ? undefined : { dir, plainRunsInMemory: plainRunsInMemory(io.env) }));

@@ -16,7 +16,7 @@ import { LiveRunBook, type LiveBookPart, type LiveRunList } from "../core/liveRu
 import type { LoopEvent } from "../core/events.js";
 import type { PreparedEvent } from "../core/prepare.js";
 import { Replayer, type ConfigForAgent, type ProfileForRun } from "../core/replay.js";
-import { keepYoungGenerationSmall } from "./heapTuning.js";
+import { keepYoungGenerationSmall } from "./v8Tuning.js";
 import type { SpilledRuns } from "../reporters/model.js";
 import { UnitRuns, shiftedSegment, spilledRuns, type SpillOptions, type SpillSegment } from "./runSpill.js";
 import { readInputs, readUnit, type InputOptions, type PreparedSink, type ReadSummary, type UnusableFile } from "./reading.js";

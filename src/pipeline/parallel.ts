@@ -18,7 +18,7 @@ import type { Digest } from "../core/hashing.js";
 import { analyzeUnit, analyzeSerially, mergeAnalyses, type Analysis, type AnalysisOptions, type FileAnalysis } from "./analysis.js";
 import { InputProgress, inputBytes, sizeOf, type ProgressSink, type StartProgress } from "./progress.js";
 import { createConfigResolver, type ConfigOptions } from "./configResolution.js";
-import { tuneHeapForStreaming } from "./heapTuning.js";
+import { tuneHeapForStreaming } from "./v8Tuning.js";
 import { StringPool } from "./stringPool.js";
 
 /** Below this much input, starting a worker (~100 ms of CPU: isolate, modules, JIT) costs more than it saves. */
@@ -170,7 +170,7 @@ async function inThreads(
       const workerData = { ...setup, progress: onProgress !== undefined, work };
       const worker = new Worker(url, { workerData, env, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
       started.push(worker);
-      worker.once("online", tuneHeapForStreaming); // a new worker resets the flags (heapTuning.ts)
+      worker.once("online", tuneHeapForStreaming); // a new worker resets the flags (v8Tuning.ts)
       let finished = false;
       worker.on("message", (reply: WorkerReply) => {
         if (reply.kind === "progress") return onProgress?.(reply.bytes, reply.lines);

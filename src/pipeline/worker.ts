@@ -9,6 +9,9 @@ import { analyzeUnit } from "./analysis.js";
 import { createConfigResolver } from "./configResolution.js";
 import { InputProgress } from "./progress.js";
 import { takeFile, type WorkerReply, type WorkerSetup, type WorkList } from "./parallel.js";
+import { compileLess } from "./v8Tuning.js";
+
+compileLess(); // this isolate's code is compiled on its own (v8Tuning.ts)
 
 /** Progress is batched: one message per MB (or per 64k lines, when a pass reads no new bytes) is plenty for a bar. */
 const BYTES_BATCH = 1 << 20;
