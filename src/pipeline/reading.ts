@@ -55,9 +55,11 @@ function readingSource(source: LineSource, tally: LineTally, progress: InputProg
     return { options: { ...common, onBytes }, countLine: () => void lines++ };
   };
   const forEachRawLine = source.forEachRawLine?.bind(source);
+  const mayContain = source.mayContain?.bind(source);
   return {
     file: source.file,
     size: source.size,
+    ...(mayContain && { mayContain }),
     forEachLine(handler, readOptions) {
       const { options, countLine } = pass(readOptions);
       return source.forEachLine(counting(handler, countLine), options);

@@ -99,6 +99,12 @@ export interface LineSource {
   forEachLine(handler: LineHandler, options?: ReadOptions): Promise<void>;
   /** The same lines undecoded (sources that cannot offer this leave it out; readers then decode). */
   forEachRawLine?(handler: RawLineHandler, options?: ReadOptions): Promise<void>;
+  /**
+   * False only when none of `needles` occurs anywhere in the input's bytes: a search at the speed of
+   * reading, for passes that can be skipped when a rare token is absent. Sources that cannot search
+   * cheaply (compressed input) leave it out.
+   */
+  mayContain?(needles: readonly Buffer[]): Promise<boolean>;
 }
 
 /** Read size: 256 KB reads peak ~20 MB lower than 1 MB reads per thread, at the same speed (bench/). */

@@ -169,13 +169,52 @@ async function readReporting(path: string, handler: RawLineHandler, read: (handl
 }
 
 /** A source from its raw-line reader: `forEachLine` decodes what `forEachRawLine` splits. */
-function rawSource(file: string, size: number | undefined, forEachRawLine: (handler: RawLineHandler, options?: ReadOptions) => Promise<void>): LineSource {
+function rawSource(
+  file: string,
+  size: number | undefined,
+  forEachRawLine: (handler: RawLineHandler, options?: ReadOptions) => Promise<void>,
+  mayContain?: (needles: readonly Buffer[]) => Promise<boolean>,
+): LineSource {
   return {
     file,
     size,
     forEachRawLine,
     forEachLine: (handler, options) => forEachRawLine(decodingLines(handler), options),
+    ...(mayContain && { mayContain }),
   };
+}
+
+const containsAny = (data: Buffer, needles: readonly Buffer[]) => needles.some((needle) => data.includes(needle));
+
+function guessedTrue(search: () => boolean): boolean {
+  try {
+    return search();
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Whether a plain file holds any of `needles`, read in chunks into one reused buffer; each chunk
+ * after the first starts with the last bytes of the one before, so a needle across two reads is found.
+ */
+function plainFileContains(path: string, needles: readonly Buffer[]): boolean {
+  const overlap = Math.max(0, ...needles.map((needle) => needle.length - 1));
+  const fd = openSync(path, "r");
+  const buffer = freeBuffers.pop() ?? Buffer.allocUnsafe(CHUNK);
+  try {
+    for (let kept = 0; ; ) {
+      const bytesRead = readSync(fd, buffer, kept, CHUNK - kept, null);
+      if (bytesRead === 0) return false;
+      const filled = kept + bytesRead;
+      if (containsAny(buffer.subarray(0, filled), needles)) return true;
+      kept = Math.min(overlap, filled);
+      buffer.copy(buffer, 0, filled - kept, filled);
+    }
+  } finally {
+    freeBuffers.push(buffer);
+    closeSync(fd);
+  }
 }
 
 const ZSTD_CHUNK = 1 << 14;
@@ -191,6 +230,9 @@ export async function fileSource(path: string): Promise<LineSource> {
   const info = statSync(path); // synchronous: cheaper than a thread-pool round trip per file
   if (info.isFile() && info.size <= SMALL_FILE) return smallFileSource(path, readFileSync(path));
   const compression = info.isFile() ? compressionOf(firstBytes(path)) : "none";
+  const searchable = compression === "none" && info.isFile();
+  // A read error here answers "maybe": the pass that was to be skipped reads the file and reports it.
+  const mayContain = searchable ? async (needles: readonly Buffer[]) => guessedTrue(() => plainFileContains(path, needles)) : undefined;
   return rawSource(path, info.size, async (handler, options = {}) => {
     // Regular uncompressed files (the common case) go through reused buffers; pipes and
     // compressed files through a stream.
@@ -208,18 +250,22 @@ export async function fileSource(path: string): Promise<LineSource> {
     } finally {
       stream.destroy();
     }
-  });
+  }, mayContain);
 }
 
 /** A small file already read (`fileSource`): plain, or compressed, as a larger file would be read. */
 function smallFileSource(path: string, data: Buffer): LineSource {
   const compression = compressionOf(data);
-  return rawSource(path, data.length, (handler, options = {}) =>
-    readReporting(path, handler, (guarded) => {
-      if (compression === "none") return splitRawLines([data], guarded, options);
-      const chunks = decompressedChunks(compression, countingBytes([data], options.onBytes));
-      return splitRawLines(chunks, guarded, { ...options, onBytes: undefined });
-    }),
+  return rawSource(
+    path,
+    data.length,
+    (handler, options = {}) =>
+      readReporting(path, handler, (guarded) => {
+        if (compression === "none") return splitRawLines([data], guarded, options);
+        const chunks = decompressedChunks(compression, countingBytes([data], options.onBytes));
+        return splitRawLines(chunks, guarded, { ...options, onBytes: undefined });
+      }),
+    compression === "none" ? async (needles) => containsAny(data, needles) : undefined,
   );
 }
 
@@ -251,7 +297,7 @@ export async function stdinSource(stdin: Readable = process.stdin): Promise<Line
 }
 
 function bufferSource(file: string, data: Buffer): LineSource {
-  return rawSource(file, data.length, (handler, options) => splitRawLines([data], handler, options));
+  return rawSource(file, data.length, (handler, options) => splitRawLines([data], handler, options), async (needles) => containsAny(data, needles));
 }
 
 /** In-memory source (tests, and anything already buffered). */

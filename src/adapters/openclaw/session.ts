@@ -208,7 +208,8 @@ export const openclawSessionAdapter: InputAdapter = {
     const file = source.file;
     const { activeBranch = false, canReadAgain = false } = context.options;
     const { unit } = context;
-    const scan = await scanSession(source, { activeBranch, fromBytes: canReadAgain, earlierIds: unit.entryIds, earlierMessages: unit.messageKeys });
+    const countsSegments = unit.sidecarRunIds !== undefined && sessionFileName(file)?.role === "live"; // as namesWithSidecar
+    const scan = await scanSession(source, { activeBranch, fromBytes: canReadAgain, earlierIds: unit.entryIds, earlierMessages: unit.messageKeys, countsSegments });
     for (const { line, parentId } of scan.dangling) {
       context.tally.note({ file, line, reason: `parentId ${quote(parentId)} matches no earlier entry; the branch continues at the entry before it` });
     }

@@ -36,7 +36,7 @@ import { AllIds, BranchTree, TargetCollector, TargetIds, inRanges, type Dangling
 import { decodeLine } from "../io/decoding.js";
 import type { LineSource } from "../io/lineSource.js";
 import { idText } from "./messages.js";
-import { segmentNames, type RunMarker } from "./runNaming.js";
+import { BOOTSTRAP_CUSTOM_TYPE, PROMPT_ERROR_CUSTOM_TYPE, segmentNames, type RunMarker } from "./runNaming.js";
 import { classifySessionLine, entryMessage, entryRunMarker, type SessionLine } from "./sessionEntries.js";
 import { SessionLineScanner, type ScannedLine } from "./sessionLineScan.js";
 import { KeySet } from "../shared/keySets.js";
@@ -69,6 +69,11 @@ export interface ScanOptions {
   readonly earlierIds?: KeySet;
   /** Copy keys of messages replayed from earlier files (file order only). */
   readonly earlierMessages?: KeySet;
+  /**
+   * The caller needs the number of segments even when no run is named (a trajectory sidecar's run
+   * ids are matched up by it): the pass is never skipped (see `scanSession`).
+   */
+  readonly countsSegments?: boolean;
 }
 
 function entryRefs(entry: Record<string, unknown>, form: StringForm): EntryRefs {
@@ -233,7 +238,17 @@ async function collectTargets(source: LineSource, fromBytes: boolean): Promise<T
 /** File order builds no tree: no id is kept. */
 const NO_IDS: IdLookup = { record() {}, resolve: () => undefined };
 
+/** The `customType`s of the entries that name runs, as bytes: a file that holds neither names no run. */
+const NAMING_TYPES = [Buffer.from(BOOTSTRAP_CUSTOM_TYPE), Buffer.from(PROMPT_ERROR_CUSTOM_TYPE)];
+
 export async function scanSession(source: LineSource, options: ScanOptions): Promise<SessionScan> {
+  // In file order the pass only looks for run names. Most real transcripts name none (1 file of 30
+  // in one install's state directory): when the bytes hold no naming entry's customType the pass is
+  // skipped, at the cost of a search at reading speed. A naming entry whose customType is written
+  // with escapes is not found so: the second pass sees it parsed, and the file is read again.
+  if (!options.activeBranch && options.fromBytes && options.countsSegments !== true && source.mayContain && !(await source.mayContain(NAMING_TYPES))) {
+    return unnamedScan();
+  }
   // One pass with every id; past ALL_IDS_LIMIT entries, a pass to find the ids that entries link
   // back to, then the tree with those ids only (see branchTree.ts). The full table is not held in
   // a variable, so it can be collected before those two passes.
@@ -242,6 +257,23 @@ export async function scanSession(source: LineSource, options: ScanOptions): Pro
     (await buildTree(source, options, new AllIds(options.allIdsLimit))) ??
     (await buildTree(source, options, await collectTargets(source, options.fromBytes)));
   return finish(pass!);
+}
+
+/** Segment names of a file that names no run: none for any segment. */
+const NO_NAMES: ReadonlyArray<string | undefined> = Object.freeze([undefined]);
+
+/** The scan of a file whose bytes hold no naming entry: confirmed unless the second pass parses one. */
+function unnamedScan(): SessionScan {
+  let named = false;
+  return {
+    replayed: () => true,
+    segmentNames: NO_NAMES,
+    dangling: [],
+    confirm(line, parsed) {
+      if (parsed.kind === "entry" && parsed.type === "custom" && entryRunMarker(line, parsed.type, parsed.value, parsed.form) !== undefined) named = true;
+    },
+    confirmed: () => !named,
+  };
 }
 
 /**

@@ -114,14 +114,21 @@ async function analyse(path: string, canReadAgain: boolean, activeBranch = false
 }
 
 describe("session first pass read from bytes", () => {
-  it.each(Object.entries(lyingFiles()))("%s: the check catches it and the file is read again", async (name, text) => {
+  // Each file as it is, and with a run-naming entry before its first run: in file order the first
+  // pass reads a file only when it names runs (else it is skipped: see the next block).
+  const named = Object.entries(lyingFiles()).flatMap(([name, text]) => [
+    [name, text, false] as const,
+    [`${name}, runs named`, text.replace("\n", `\n${JSON.stringify({ type: "custom", customType: "openclaw:bootstrap-context:full", data: { runId: "r0" }, id: "b0", parentId: null })}\n`), true] as const,
+  ]);
+  it.each(named)("%s: the check catches it and the file is read again", async (name, text, namesRuns) => {
     const path = writeSessionFile(text);
     for (const activeBranch of [true, false]) {
       // The adapter itself gives up on the shortcut when the lie matters: a branch (only the active
-      // branch reads parents) or a run marker (both orders)...
+      // branch reads parents) or a run marker (both orders, when runs are named)...
       const context = { tally: new LineTally(), unit: new UnitHistory([path], false), options: { canReadAgain: true, activeBranch }, emit: () => ({ used: true }) as const };
       const read = openclawSessionAdapter.read(await fileSource(path), context);
-      if (activeBranch || name === "duplicate role" || name.startsWith("copy key")) await expect(read).rejects.toBeInstanceOf(ReadAgain);
+      const markerLies = namesRuns && (name.startsWith("duplicate role") || name.startsWith("copy key"));
+      if (activeBranch || markerLies) await expect(read).rejects.toBeInstanceOf(ReadAgain);
       else await expect(read).resolves.toBeUndefined();
       // ...and the analysis is exactly the long way's.
       const fast = await analyse(path, true, activeBranch);
@@ -144,6 +151,53 @@ describe("session first pass read from bytes", () => {
       // The active branch leaves out the long loop (12 calls and results); file order replays all.
       expect(fast.lines).toEqual(activeBranch ? { read: 41, used: 17, ignored: 24, skipped: 0 } : { read: 41, used: 41, ignored: 0, skipped: 0 });
     }
+  });
+});
+
+describe("the first pass skipped when the bytes hold no naming entry", () => {
+  const named = (customType: string, runId: string) => `{"type":"custom","customType":"${customType}","data":{"runId":"${runId}"},"id":"b-${runId}","parentId":null}`;
+  const runs = (bootstrap: (runId: string) => string | undefined) => {
+    const lines = [header];
+    for (const tag of ["a", "b", "c"]) {
+      lines.push(user(`u${tag}`, null), ...loop(tag, `u${tag}`, 4).lines);
+      const entry = bootstrap(`run-${tag}`);
+      if (entry !== undefined) lines.push(entry);
+    }
+    return `${lines.join("\n")}\n`;
+  };
+
+  /** What the adapter itself does with the file, and what the analysis gives either way. */
+  async function read(text: string) {
+    const path = writeSessionFile(text);
+    const context = { tally: new LineTally(), unit: new UnitHistory([path], false), options: { canReadAgain: true, activeBranch: false }, emit: () => ({ used: true }) as const };
+    const adapter = openclawSessionAdapter.read(await fileSource(path), context).then(() => "read", (error: unknown) => (error instanceof ReadAgain ? "read again" : error));
+    const fast = await analyse(path, true);
+    const slow = await analyse(path, false);
+    return { adapter: await adapter, fast, slow };
+  }
+
+  it("names runs by default when none is named, and as the long way does", async () => {
+    const { adapter, fast, slow } = await read(runs(() => undefined));
+    expect(adapter).toBe("read");
+    expect(fast).toEqual(slow);
+    expect(fast.runs.map((run) => run.run)).toEqual(["s-1#1", "s-1#2", "s-1#3"]);
+  });
+
+  it("reads the naming entries when their customType is in the bytes", async () => {
+    for (const customType of ["openclaw:bootstrap-context:full", "openclaw:prompt-error"]) {
+      const { adapter, fast, slow } = await read(runs((runId) => named(customType, runId)));
+      expect(adapter).toBe("read");
+      expect(fast).toEqual(slow);
+      expect(fast.runs.map((run) => run.run)).toEqual(["run-a", "run-b", "run-c"]);
+    }
+  });
+
+  it("has the file read again when a naming entry's customType is written with escapes", async () => {
+    // \u002d is "-": the parse sees the bootstrap type, a search of the bytes does not.
+    const { adapter, fast, slow } = await read(runs((runId) => (runId === "run-b" ? named("openclaw:bootstrap\\u002dcontext:full", runId) : undefined)));
+    expect(adapter).toBe("read again");
+    expect(fast).toEqual(slow);
+    expect(fast.runs.map((run) => run.run)).toEqual(["s-1#1", "run-b", "s-1#3"]);
   });
 });
 
