@@ -238,8 +238,13 @@ async function collectTargets(source: LineSource, fromBytes: boolean): Promise<T
 /** File order builds no tree: no id is kept. */
 const NO_IDS: IdLookup = { record() {}, resolve: () => undefined };
 
-/** The `customType`s of the entries that name runs, as bytes: a file that holds neither names no run. */
-const NAMING_TYPES = [Buffer.from(BOOTSTRAP_CUSTOM_TYPE), Buffer.from(PROMPT_ERROR_CUSTOM_TYPE)];
+/**
+ * What both `customType`s of the entries that name runs begin with, as bytes: a file without it names
+ * no run (one needle: the search reads the file once).
+ */
+const NAMING_PREFIX = `"${BOOTSTRAP_CUSTOM_TYPE.slice(0, BOOTSTRAP_CUSTOM_TYPE.indexOf(":") + 1)}`;
+const NAMING_TYPES = [Buffer.from(NAMING_PREFIX)];
+if (!PROMPT_ERROR_CUSTOM_TYPE.startsWith(NAMING_PREFIX.slice(1))) throw new Error("run-naming customTypes no longer share their prefix");
 
 export async function scanSession(source: LineSource, options: ScanOptions): Promise<SessionScan> {
   // In file order the pass only looks for run names. Most real transcripts name none (1 file of 30

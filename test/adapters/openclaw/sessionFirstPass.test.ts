@@ -193,8 +193,8 @@ describe("the first pass skipped when the bytes hold no naming entry", () => {
   });
 
   it("has the file read again when a naming entry's customType is written with escapes", async () => {
-    // \u002d is "-": the parse sees the bootstrap type, a search of the bytes does not.
-    const { adapter, fast, slow } = await read(runs((runId) => (runId === "run-b" ? named("openclaw:bootstrap\\u002dcontext:full", runId) : undefined)));
+    // \u006f is "o": the parse sees the bootstrap type, a search of the bytes does not.
+    const { adapter, fast, slow } = await read(runs((runId) => (runId === "run-b" ? named("\\u006fpenclaw:bootstrap-context:full", runId) : undefined)));
     expect(adapter).toBe("read again");
     expect(fast).toEqual(slow);
     expect(fast.runs.map((run) => run.run)).toEqual(["s-1#1", "run-b", "s-1#3"]);
