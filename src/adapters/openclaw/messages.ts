@@ -68,12 +68,19 @@ export function toolCallBlocks(message: Record<string, unknown>, form: StringFor
 const TOOL_CALL_TYPES = new Set(["toolcall", "tooluse", "functioncall"]);
 
 function isToolCallType(type: unknown, form: StringForm): boolean {
-  return typeof type === "string" && TOOL_CALL_TYPES.has(textOf(form, type).trim().toLowerCase());
+  if (typeof type !== "string") return false;
+  // The types pi writes, without making two strings of each block's type (text and thinking blocks
+  // are most of them); other spellings take the long way.
+  if (type === "toolCall") return true;
+  if (type === "text" || type === "thinking") return false;
+  return TOOL_CALL_TYPES.has(textOf(form, type).trim().toLowerCase());
 }
 
 /** `arguments`, else the legacy `input` or `parameters`, else `undefined` (which hashes differently from `{}`). */
 export function callArguments(holder: Record<string, unknown>): unknown {
-  for (const key of ["arguments", "input", "parameters"]) if (hasOwn(holder, key)) return holder[key];
+  if (hasOwn(holder, "arguments")) return holder.arguments;
+  if (hasOwn(holder, "input")) return holder.input;
+  if (hasOwn(holder, "parameters")) return holder.parameters;
   return undefined;
 }
 
@@ -84,10 +91,13 @@ function hasNoDetails(details: unknown): boolean {
 /** The text of every `{type:"text", text}` content block, joined by newlines. */
 function contentText(content: unknown): string {
   if (!Array.isArray(content)) return "";
-  return content
-    .filter((block): block is Record<string, unknown> => isPlainObject(block) && own(block, "type") === "text" && typeof own(block, "text") === "string")
-    .map((block) => block.text as string)
-    .join("\n");
+  let text: string | undefined;
+  for (const block of content) {
+    if (!isPlainObject(block) || own(block, "type") !== "text") continue;
+    const part = own(block, "text");
+    if (typeof part === "string") text = text === undefined ? part : `${text}\n${part}`;
+  }
+  return text ?? "";
 }
 
 /**
@@ -98,12 +108,11 @@ export function outcomeOf(holder: Record<string, unknown>, failed: boolean): Out
   const content = own(holder, "content");
   const details = own(holder, "details");
   if (failed && hasNoDetails(details)) return { error: contentText(content) };
-  return {
-    result: {
-      ...(hasOwn(holder, "content") ? { content } : {}),
-      ...(hasOwn(holder, "details") ? { details } : {}),
-    },
-  };
+  // Built key by key (no spreads: this runs for every result); `content` before `details`, as before.
+  const result: Record<string, unknown> = {};
+  if (hasOwn(holder, "content")) result.content = content;
+  if (hasOwn(holder, "details")) result.details = details;
+  return { result };
 }
 
 /** A `toolResult` message (strings in `form`), or why it cannot be replayed. */
