@@ -77,10 +77,7 @@ export function watchHeapPressure(): () => void {
   };
 }
 
-/**
- * For work that holds its input (`sweep` keeps every prepared event): the heap must grow with it,
- * and a growth held to 20% would mark the whole growing heap again every few MB.
- */
+/** The young generation stays at its initial size (see the module comment): analysis that streams. */
 export function keepYoungGenerationSmall(): void {
   setFlagsFromString("--semi-space-growth-factor=1");
 }
