@@ -93,6 +93,8 @@ export class Replayer {
   private readonly runHistories = new Map<string, HistoryEntry>();
   /** Timelines of the open runs, by run id (undefined: timelines not asked for). */
   private readonly recorders: Map<string, TimelineRecorder> | undefined;
+  /** The run of the last event, while it is in `runs`. */
+  private lastRun: RunState | undefined;
 
   constructor(
     private readonly configFor: ConfigForAgent,
@@ -149,6 +151,7 @@ export class Replayer {
     const reports = this.order.drain();
     for (const state of reports) this.close(state);
     this.runs.clear();
+    this.lastRun = undefined;
     return reports;
   }
 
@@ -157,12 +160,15 @@ export class Replayer {
     this.order.settle(state);
     this.order.release((run) => {
       this.runs.delete(run.run);
+      if (this.lastRun === run) this.lastRun = undefined;
       this.onSettled!(run);
     });
   }
 
   private runFor(event: PreparedEvent): RunState {
-    let state = this.runs.get(event.run);
+    // Events come run after run: the last run's state is checked before the map.
+    const last = this.lastRun;
+    let state = last !== undefined && last.run === event.run ? last : this.runs.get(event.run);
     if (!state) {
       state = {
         run: event.run,
@@ -187,11 +193,14 @@ export class Replayer {
       this.order.push(state);
     }
     // Identity may arrive on any event; the first value seen names the run. The session is fixed
-    // once the run is open because it selects the history the run's records live in.
-    if (event.ts !== undefined && state.startedAt === null) state.startedAt = event.ts;
-    if ("agent" in event && state.agent === null && event.agent !== undefined) state.agent = event.agent;
-    if ("session" in event && state.session === null && event.session !== undefined && !state.open) state.session = event.session;
+    // once the run is open because it selects the history the run's records live in. (The run's own
+    // fields are tested first: they are settled after a run's first events, and reading an event's
+    // optional fields is the costlier test.)
+    if (state.startedAt === null && event.ts !== undefined) state.startedAt = event.ts;
+    if (state.agent === null && "agent" in event && event.agent !== undefined) state.agent = event.agent;
+    if (state.session === null && !state.open && "session" in event && event.session !== undefined) state.session = event.session;
     if (!state.open) this.reopen(state);
+    this.lastRun = state;
     return state;
   }
 
