@@ -22,9 +22,12 @@ const toolCall = (id: string, parent: string, callId: string) =>
 const toolResult = (id: string, parent: string, callId: string) =>
   JSON.stringify({ type: "message", id, parentId: parent, message: { role: "toolResult", toolCallId: callId, toolName: "read", content: [{ type: "text", text: "same" }], isError: false } });
 
+/** A bootstrap entry naming the session's first run: a transcript that names no run takes one pass only. */
+const bootstrap = (session: string) => JSON.stringify({ type: "custom", customType: "openclaw:bootstrap-context:full", data: { runId: `run-${session}` }, id: "b", parentId: null });
+
 /** A session transcript of `n` identical reads (two passes: names first, then replay). */
 function transcript(session: string, n: number, extra: string[] = []): string {
-  const lines = [header(session), user("u", null)];
+  const lines = [header(session), bootstrap(session), user("u", "b")];
   let last = "u";
   for (let i = 0; i < n; i++) {
     lines.push(toolCall(`c${i}`, last, `k${i}`), toolResult(`r${i}`, `c${i}`, `k${i}`));
@@ -109,6 +112,22 @@ describe("progress through the pipeline", () => {
     })((bytes) => void reported.push(bytes));
     await prepareInputs(paths, await loadXxhashDigest(), { progress });
     expect(passes).toBeGreaterThanOrEqual(4);
+    expect(reported.reduce((sum, b) => sum + b, 0)).toBe(size);
+  });
+
+  it("a transcript that names no run is read in one pass, and its bytes still count once", async () => {
+    const unnamed = transcript("s-1", 20).replace(`${bootstrap("s-1")}\n`, "").replace('"parentId":"b"', '"parentId":null');
+    const { paths, size } = folder({ "s-1.jsonl": unnamed, "s-2.jsonl": transcript("s-2", 8) });
+    const passes = new Map<string, number>();
+    const reported: number[] = [];
+    const progress = new (class extends InputProgress {
+      override pass(file: string) {
+        passes.set(file, (passes.get(file) ?? 0) + 1);
+        return super.pass(file);
+      }
+    })((bytes) => void reported.push(bytes));
+    await prepareInputs(paths, await loadXxhashDigest(), { progress });
+    expect([passes.get(paths[0]!), passes.get(paths[1]!)]).toEqual([1, 2]);
     expect(reported.reduce((sum, b) => sum + b, 0)).toBe(size);
   });
 
