@@ -83,8 +83,11 @@ function noProgressStreak(history: readonly CallRecord[], tool: string, argsHash
 export type CountedRecord = Pick<CallRecord, "tool" | "argsHash" | "resultHash" | "unknownTool">;
 
 /** Length of the A,B,A,B… tail the incoming call would extend, and whether both sides are stuck. */
-export function pingPong(history: readonly CountedRecord[], argsHash: string): { count: number; noProgress: boolean } {
-  const none = { count: 0, noProgress: false };
+/** No ping-pong: one shared answer, not an object per call. */
+const NO_PING_PONG: { readonly count: number; readonly noProgress: boolean } = Object.freeze({ count: 0, noProgress: false });
+
+export function pingPong(history: readonly CountedRecord[], argsHash: string): { readonly count: number; readonly noProgress: boolean } {
+  const none = NO_PING_PONG;
   const last = history[history.length - 1];
   if (!last) return none;
   let other: string | undefined;

@@ -29,8 +29,12 @@ export class SessionHistory {
   }
 
   append(record: CallRecord, historySize: number): void {
-    this.records.push(record);
-    if (this.records.length > historySize) this.records.splice(0, this.records.length - historySize);
+    const records = this.records;
+    records.push(record);
+    // Once the window is full every append drops one record: `shift` moves the array's start and
+    // allocates nothing, where `splice` makes an array of what it removes.
+    if (records.length === historySize + 1) records.shift();
+    else if (records.length > historySize) records.splice(0, records.length - historySize);
   }
 
   /**
