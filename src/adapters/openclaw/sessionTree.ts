@@ -248,7 +248,7 @@ if (!PROMPT_ERROR_CUSTOM_TYPE.startsWith(NAMING_PREFIX.slice(1))) throw new Erro
 
 export async function scanSession(source: LineSource, options: ScanOptions): Promise<SessionScan> {
   // In file order the pass only looks for run names. Most real transcripts name none (1 file of 30
-  // in one install's state directory): when the bytes hold no naming entry's customType the pass is
+  // in one install's state directory): when the bytes do not hold `"openclaw:` (NAMING_PREFIX) the pass is
   // skipped, at the cost of a search at reading speed. A naming entry whose customType is written
   // with escapes is not found so: the second pass sees it parsed, and the file is read again.
   if (!options.activeBranch && options.fromBytes && options.countsSegments !== true && source.mayContain && !(await source.mayContain(NAMING_TYPES))) {
