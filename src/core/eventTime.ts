@@ -32,8 +32,10 @@ function isCanonicalIso(text: string): boolean {
   return month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month) && Number(parts[4]) < 24;
 }
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
+
 function daysIn(year: number, month: number): number {
-  if (month !== 2) return [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
+  if (month !== 2) return DAYS_IN_MONTH[month - 1]!;
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
 }
 

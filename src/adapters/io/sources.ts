@@ -197,14 +197,17 @@ function guessedTrue(search: () => boolean): boolean {
 /**
  * Whether a plain file holds any of `needles`, read in chunks into one reused buffer; each chunk
  * after the first starts with the last bytes of the one before, so a needle across two reads is found.
+ * Throws what opening or reading the file throws: callers decide what an unreadable file answers.
  */
-function plainFileContains(path: string, needles: readonly Buffer[]): boolean {
+export function fileContains(path: string, needles: readonly Buffer[]): boolean {
   const overlap = Math.max(0, ...needles.map((needle) => needle.length - 1));
+  // A long needle (a searched-for line head comes from the input) gets a buffer with room for it.
+  const pooled = overlap < CHUNK / 2;
   const fd = openSync(path, "r");
-  const buffer = freeBuffers.pop() ?? Buffer.allocUnsafe(CHUNK);
+  const buffer = pooled ? (freeBuffers.pop() ?? Buffer.allocUnsafe(CHUNK)) : Buffer.allocUnsafe(CHUNK + overlap);
   try {
     for (let kept = 0; ; ) {
-      const bytesRead = readSync(fd, buffer, kept, CHUNK - kept, null);
+      const bytesRead = readSync(fd, buffer, kept, buffer.length - kept, null);
       if (bytesRead === 0) return false;
       const filled = kept + bytesRead;
       if (containsAny(buffer.subarray(0, filled), needles)) return true;
@@ -212,7 +215,7 @@ function plainFileContains(path: string, needles: readonly Buffer[]): boolean {
       buffer.copy(buffer, 0, filled - kept, filled);
     }
   } finally {
-    freeBuffers.push(buffer);
+    if (pooled) freeBuffers.push(buffer);
     closeSync(fd);
   }
 }
@@ -232,7 +235,7 @@ export async function fileSource(path: string): Promise<LineSource> {
   const compression = info.isFile() ? compressionOf(firstBytes(path)) : "none";
   const searchable = compression === "none" && info.isFile();
   // A read error here answers "maybe": the pass that was to be skipped reads the file and reports it.
-  const mayContain = searchable ? async (needles: readonly Buffer[]) => guessedTrue(() => plainFileContains(path, needles)) : undefined;
+  const mayContain = searchable ? async (needles: readonly Buffer[]) => guessedTrue(() => fileContains(path, needles)) : undefined;
   return rawSource(path, info.size, async (handler, options = {}) => {
     // Regular uncompressed files (the common case) go through reused buffers; pipes and
     // compressed files through a stream.

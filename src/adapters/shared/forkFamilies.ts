@@ -13,6 +13,7 @@
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import { dirname } from "node:path";
+import { fileContains } from "../io/sources.js";
 
 /** What the first lines of a file say about the family it belongs to. */
 export interface ForkTag {
@@ -144,34 +145,14 @@ export async function forkTagsOf(files: readonly string[], taggers: readonly For
   return files.map((file) => forkTagOf(file, taggers));
 }
 
-/** Whether the file holds these bytes (read in chunks that overlap by the needle's length). */
+/** Whether the file holds these bytes; an unreadable file holds nothing (reading it says why). */
 function holds(path: string, needle: Buffer): boolean {
-  let fd: number;
   try {
-    fd = openSync(path, "r");
+    return fileContains(path, [needle]);
   } catch {
     return false;
-  }
-  try {
-    const buffer = Buffer.allocUnsafe(SEEK_CHUNK + needle.length);
-    let kept = 0;
-    for (let offset = 0; ; ) {
-      const bytesRead = readSync(fd, buffer, kept, SEEK_CHUNK, offset);
-      if (bytesRead === 0) return false;
-      offset += bytesRead;
-      const filled = kept + bytesRead;
-      if (buffer.subarray(0, filled).indexOf(needle) !== -1) return true;
-      kept = Math.min(needle.length - 1, filled);
-      buffer.copy(buffer, 0, filled - kept, filled);
-    }
-  } catch {
-    return false;
-  } finally {
-    closeSync(fd);
   }
 }
-
-const SEEK_CHUNK = 1 << 20;
 
 /**
  * The tags with the parents that `seek` found: each file whose tag seeks is searched for in the

@@ -5,7 +5,7 @@
  */
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { fileSource, textSource } from "../../../src/adapters/io/sources.js";
+import { fileContains, fileSource, textSource } from "../../../src/adapters/io/sources.js";
 import { tempDir } from "../../hostile/harness.js";
 
 const tmp = tempDir();
@@ -26,6 +26,15 @@ describe("mayContain", () => {
       expect(await source.mayContain!([Buffer.from("absent"), NEEDLE]), `at ${at}`).toBe(true);
     }
     expect(await (await fileSource(fileWith("none.jsonl", size, undefined))).mayContain!([NEEDLE])).toBe(false);
+  });
+
+  it("finds a needle longer than a read, across reads (fileContains: a searched-for line head comes from the input)", () => {
+    const needle = Buffer.alloc(READ + 1000, 0x62);
+    const bytes = Buffer.alloc(3 * READ, 0x61);
+    needle.copy(bytes, READ - 10);
+    const path = tmp.write("long-needle.jsonl", bytes);
+    expect(fileContains(path, [needle])).toBe(true);
+    expect(fileContains(path, [Buffer.concat([needle, Buffer.from("b")])])).toBe(false);
   });
 
   it("searches small files and text in memory", async () => {
