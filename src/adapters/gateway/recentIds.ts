@@ -37,8 +37,10 @@ export class RecentIds {
     this.queue.push(id);
     this.numbers.push(this.added++);
     if (this.held.size > this.limit) this.dropOldest();
-    // Stale entries (ids deleted, or added again later) are cut out before they outnumber the live ones.
-    if (this.queue.length - this.head > 2 * this.limit + 64) this.compact();
+    // Stale entries (ids deleted, or added again later) are cut out before they outnumber the live
+    // ones, and the dropped ones before the head once they are as many as the limit: a log of a
+    // million runs, each closed once, kept every run id in the queue (~40 bytes a run) otherwise.
+    if (this.head >= this.limit + 64 || this.queue.length - this.head > 2 * this.limit + 64) this.compact();
   }
 
   private dropOldest(): void {

@@ -49,4 +49,13 @@ describe("RecentIds", () => {
     expect(ids.size).toBe(1);
     expect((ids as unknown as { queue: string[] }).queue.length).toBeLessThanOrEqual(2 * 1000 + 65);
   });
+
+  it("lets go of the ids it dropped: a million ids added once each", () => {
+    const ids = new RecentIds(1000);
+    for (let i = 0; i < 1_000_000; i++) ids.add(`run-${i}`);
+    expect(ids.size).toBe(1000);
+    expect(ids.has("run-998999")).toBe(false);
+    expect(ids.has("run-999000")).toBe(true);
+    expect((ids as unknown as { queue: string[] }).queue.length).toBeLessThanOrEqual(2 * 1000 + 65);
+  });
 });
