@@ -13,7 +13,7 @@
 // written from the same model. Real-shaped transcripts (`real`, `tiny`: bench/generateReal.mjs) and
 // Gateway logs (`gateway`: bench/generateGateway.mjs) have generators of their own.
 //
-//   node bench/generate.mjs OUT_DIR [--seed N] [--files N] [--file-mb N] [--format session|events|claude-code|codex|real|tiny|gateway] [--ascii]
+//   node bench/generate.mjs OUT_DIR [--seed N] [--files N] [--file-mb N] [--format session|events|claude-code|codex|real|tiny|gateway|gateway-short] [--ascii]
 import { mkdirSync, openSync, writeSync, closeSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -380,7 +380,7 @@ function writeLines(path, lines, progress) {
  */
 export function generate({ dir, seed = 1, files = 1, fileMb = 1, format = "events", ascii = false }) {
   if (format === "real" || format === "tiny") return generateReal({ dir, seed, files, fileMb, tiny: format === "tiny" });
-  if (format === "gateway") return generateGateway({ dir, seed, files, fileMb });
+  if (format === "gateway" || format === "gateway-short") return generateGateway({ dir, seed, files, fileMb, shortRuns: format === "gateway-short" });
   const corpus = makeCorpus(rng(seed), 4 << 20, ascii);
   const paths = [];
   let bytes = 0;
@@ -422,15 +422,15 @@ function generateReal({ dir, seed, files, fileMb, tiny }) {
   return { paths, bytes };
 }
 
-/** Gateway logs: one file a day, `fileMb` MB each. */
-function generateGateway({ dir, seed, files, fileMb }) {
+/** Gateway logs: one file a day, `fileMb` MB each (`shortRuns`: see gatewayLines). */
+function generateGateway({ dir, seed, files, fileMb, shortRuns = false }) {
   mkdirSync(dir, { recursive: true });
   const paths = [];
   let bytes = 0;
   for (let i = 0; i < files; i++) {
     const path = join(dir, `openclaw-2026-05-${String(i + 1).padStart(2, "0")}.log`);
     const progress = { bytes: 0 };
-    bytes += writeLines(path, gatewayLines(rng(seed * 31 + i), fileMb * 1e6, progress), progress);
+    bytes += writeLines(path, gatewayLines(rng(seed * 31 + i), fileMb * 1e6, progress, shortRuns), progress);
     paths.push(path);
   }
   return { paths, bytes };
@@ -439,7 +439,7 @@ function generateGateway({ dir, seed, files, fileMb }) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [dir, ...rest] = process.argv.slice(2);
   if (!dir) {
-    console.error("usage: node bench/generate.mjs OUT_DIR [--seed N] [--files N] [--file-mb N] [--format session|events|claude-code|codex|real|tiny|gateway] [--ascii]");
+    console.error("usage: node bench/generate.mjs OUT_DIR [--seed N] [--files N] [--file-mb N] [--format session|events|claude-code|codex|real|tiny|gateway|gateway-short] [--ascii]");
     process.exit(2);
   }
   const opt = (name, fallback) => {

@@ -6,8 +6,12 @@
 const SUBSYSTEMS = ["gateway", "agent/embedded", "agents/loop-detection", "agents/tools", "diagnostic", "telegram", "cron"];
 const hex = (n, width) => n.toString(16).padStart(width, "0");
 
-/** The lines of one Gateway log, until `targetBytes` are written. */
-export function* gatewayLines(r, targetBytes, progress) {
+/**
+ * The lines of one Gateway log, until `targetBytes` are written. `shortRuns`: runs of at most one
+ * call and no loop (a chat bot answering quick questions): many runs for their bytes, to show that
+ * memory does not grow with the number of runs.
+ */
+export function* gatewayLines(r, targetBytes, progress, shortRuns = false) {
   let clock = Date.UTC(2026, 4, 2, 0);
   const line = (subsystem, message, level = "DEBUG") => {
     clock += r.int(5, 4000);
@@ -34,8 +38,8 @@ export function* gatewayLines(r, targetBytes, progress) {
     const runId = `${hex(runNo++, 6)}-run`;
     const sessionId = hex(r.int(0, 0xffffffff), 8);
     yield line("agent/embedded", `embedded run start: runId=${runId} provider=anthropic model=claude-sonnet messageChannel=telegram`);
-    const calls = r.int(2, 30);
-    const loopTool = r.chance(0.1) ? r.pick(["process", "exec", "command_status"]) : undefined;
+    const calls = shortRuns ? r.int(0, 1) : r.int(2, 30);
+    const loopTool = !shortRuns && r.chance(0.1) ? r.pick(["process", "exec", "command_status"]) : undefined;
     for (let i = 0; i < calls; i++) {
       const tool = loopTool ?? r.pick(["read", "exec", "web_search", "edit", "message"]);
       const toolCallId = `toolu_${hex(runNo, 6)}${hex(i, 4)}`;

@@ -58,6 +58,8 @@ const DATASETS = [
         { name: "real state folder, large", format: "real", files: 200, fileMb: 3 },
         { name: "real-shaped 1 GB file", format: "real", files: 1, fileMb: 1000 },
         { name: "tiny entries 1 GB file", format: "tiny", files: 1, fileMb: 1000 },
+        // ~1.03 M runs of at most one call: memory must not grow with the number of runs.
+        { name: "Gateway log, 1 M short runs", format: "gateway-short", files: 1, fileMb: 1400 },
       ]
     : []),
 ].filter((spec) => ONLY === undefined || spec.name.includes(ONLY));

@@ -44,16 +44,21 @@ export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: I
   // heap's growth is held while the process is large, report writing included (v8Tuning.ts).
   const stopWatching = watchHeapPressure();
   try {
-    return await withSpillFolder((dir) => analyzeWithSpill(paths, options, io, version, now, dir === undefined ? undefined : { dir, plainRunsInMemory: plainRunsInMemory(io.env) }));
+    return await withSpillFolder((dir) => analyzeWithSpill(paths, options, io, version, now, dir === undefined ? undefined : { dir, ...runsInMemory(io.env) }));
   } finally {
     stopWatching();
   }
 }
 
-/** `$LOOPLENS_PLAIN_RUNS_IN_MEMORY`: how many plain runs the analysis holds before spilling (shared among its threads) (tests set it low). */
-function plainRunsInMemory(env: NodeJS.ProcessEnv): number {
-  const value = env.LOOPLENS_PLAIN_RUNS_IN_MEMORY;
-  return value !== undefined && /^\d+$/.test(value) ? Number(value) : PLAIN_RUNS_IN_MEMORY;
+/**
+ * How many runs the analysis holds before it writes them to disk: plain runs
+ * (`$LOOPLENS_PLAIN_RUNS_IN_MEMORY`, shared among its threads) and live runs of Gateway logs
+ * (`$LOOPLENS_LIVE_RUNS_IN_MEMORY`, per thread). Tests set them low.
+ */
+function runsInMemory(env: NodeJS.ProcessEnv): Omit<SpillOptions, "dir"> {
+  const count = (value: string | undefined) => (value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined);
+  const live = count(env.LOOPLENS_LIVE_RUNS_IN_MEMORY);
+  return { plainRunsInMemory: count(env.LOOPLENS_PLAIN_RUNS_IN_MEMORY) ?? PLAIN_RUNS_IN_MEMORY, ...(live !== undefined && { liveRunsInMemory: live }) };
 }
 
 async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io, version: string, now: Date, spill: SpillOptions | undefined): Promise<number> {

@@ -1,17 +1,51 @@
 /**
  * The per-run state of Gateway logs' live runs, as columns: a run costs its id, a map entry and a
  * few numbers, not an object with a dozen fields and its own copies of the agent, session and time
- * strings. A run may go on in a later line or file until the whole input is read (inputs.md §4), so
- * every run's state is kept to the end; on a log of 300,000 runs the objects took ~290 bytes a run
- * of live heap (and ~650 of RSS), the columns ~130. Pure data structure: no I/O.
+ * strings. On a log of 300,000 runs the objects took ~290 bytes a run of live heap (and ~650 of RSS),
+ * the columns ~130. A run may go on in a later line or file until the whole input is read (inputs.md
+ * §4), so a run's state is needed to the end: past a window, the book writes the oldest rows out
+ * (`evict`, liveRowSpill.ts). Pure data structure: no I/O.
  */
+import { IdRows, NameTable, ownCopy } from "./liveRunIds.js";
 
 /** Counters of a run, each one column. */
 export type LiveCounter = "calls" | "compactions" | "armed" | "windowsClosed";
 
 const COUNTERS: readonly LiveCounter[] = ["calls", "compactions", "armed", "windowsClosed"];
 
-/** A table as plain data (`LiveRunTable.data`), which structured clone carries between threads. */
+/** What a row holds, as values (`startedAt` as epoch ms, or undefined): read out, written to a spill, merged in. */
+export interface LiveRowRecord {
+  readonly run: string;
+  readonly file: string;
+  readonly agent: string | null;
+  readonly session: string | null;
+  readonly calls: number;
+  readonly compactions: number;
+  readonly armed: number;
+  readonly windowsClosed: number;
+  readonly started: boolean;
+  readonly ended: boolean;
+  readonly startedAt: number | undefined;
+}
+
+/**
+ * What the book does to a run's state, by row: the table's rows, and the rows the book holds as
+ * records once they left the table (liveRowSpill.ts) answer alike.
+ */
+export interface LiveRowStates {
+  noteIdentity(row: number, agent: string | undefined, session: string | undefined): void;
+  /** Whether no dated line of the run came yet (a time is parsed only then). */
+  undated(row: number): boolean;
+  noteTime(row: number, ms: number | undefined): void;
+  count(row: number, counter: LiveCounter): void;
+  markStarted(row: number): void;
+  markEnded(row: number): void;
+  /** Folds in what a later part of the input knew of the same run: first identity and time kept, counts added. */
+  merge(row: number, record: LiveRowRecord): void;
+  read(row: number): LiveRowRecord;
+}
+
+/** A table's rows as plain data (`LiveRunTable.data`), which structured clone carries between threads. */
 export interface LiveRunTableData {
   readonly ids: readonly string[];
   readonly names: readonly string[];
@@ -23,82 +57,46 @@ export interface LiveRunTableData {
   readonly startedAt: Float64Array;
 }
 
+/** The records of a table's rows, in order (`LiveRunTable.data`). */
+export function* recordsOf(data: LiveRunTableData): Generator<LiveRowRecord> {
+  for (let at = 0; at < data.ids.length; at++) yield recordAt(data, at);
+}
+
+/** The record of the row at `at` of a table's columns. */
+function recordAt(columns: LiveRunTableData, at: number): LiveRowRecord {
+  const name = (index: number) => (index === -1 ? null : columns.names[index]!);
+  const flags = columns.flags[at]!;
+  const startedAt = columns.startedAt[at]!;
+  return {
+    run: columns.ids[at]!,
+    file: columns.names[columns.file[at]!]!,
+    agent: name(columns.agent[at]!),
+    session: name(columns.session[at]!),
+    calls: columns.counters.calls[at]!,
+    compactions: columns.counters.compactions[at]!,
+    armed: columns.counters.armed[at]!,
+    windowsClosed: columns.counters.windowsClosed[at]!,
+    started: (flags & STARTED) !== 0,
+    ended: (flags & ENDED) !== 0,
+    startedAt: Number.isNaN(startedAt) ? undefined : startedAt,
+  };
+}
+
 const STARTED = 1;
 const ENDED = 2;
 const INITIAL_CAPACITY = 256;
 
-/** Strings that repeat across runs (agents, sessions, files), each kept once and named by index. */
-class NameTable {
-  readonly names: string[] = [];
-  private readonly index = new Map<string, number>();
-
-  indexOf(name: string): number {
-    let at = this.index.get(name);
-    if (at === undefined) {
-      at = this.names.length;
-      this.names.push(name);
-      this.index.set(name, at);
-    }
-    return at;
-  }
-}
-
-/** FNV-1a of a string's UTF-16 units: spreads run ids (uuids, counters) well enough for probing. */
-function hashOf(text: string): number {
-  let hash = 0x811c9dc5 | 0;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
-}
-
 /**
- * The row of each run id: open addressing over the rows themselves (slot: row + 1, 0 empty), so an
- * id costs two slots of 4 bytes; a `Map` entry per run took ~60 bytes (heap snapshot, 292,000 runs).
+ * The runs' state as columns. Rows are numbered from 0 in order of first appearance for the whole
+ * book; the oldest ones may leave the table (`evict`, for the book's spill), after which it holds
+ * rows `[base, size)`: each method takes a row by its number in the book.
  */
-class IdRows {
-  private slots = new Int32Array(1024);
-  private used = 0;
-
-  constructor(private readonly ids: readonly string[]) {}
-
-  get(id: string): number | undefined {
-    const mask = this.slots.length - 1;
-    for (let at = hashOf(id) & mask; ; at = (at + 1) & mask) {
-      const slot = this.slots[at]!;
-      if (slot === 0) return undefined;
-      if (this.ids[slot - 1] === id) return slot - 1;
-    }
-  }
-
-  /** `row`'s id is new (`get` gave undefined for it). */
-  add(row: number): void {
-    if (2 * (this.used + 1) > this.slots.length) this.grow();
-    this.place(this.slots, row);
-    this.used++;
-  }
-
-  private place(slots: Int32Array, row: number): void {
-    const mask = slots.length - 1;
-    let at = hashOf(this.ids[row]!) & mask;
-    while (slots[at] !== 0) at = (at + 1) & mask;
-    slots[at] = row + 1;
-  }
-
-  private grow(): void {
-    const slots = new Int32Array(this.slots.length * 2);
-    for (const slot of this.slots) if (slot !== 0) this.place(slots, slot - 1);
-    this.slots = slots;
-  }
-}
-
-/** A string of its own: a substring matched out of a log line would keep the whole line alive. */
-function ownCopy(text: string): string {
-  return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string); // V8 slices from 13 chars up
-}
-
-export class LiveRunTable {
-  private readonly ids: string[] = [];
-  private readonly rows = new IdRows(this.ids);
-  private readonly names = new NameTable();
+export class LiveRunTable implements LiveRowStates {
+  private ids: string[] = [];
+  private rows = new IdRows(this.ids);
+  private names = new NameTable();
+  /** Rows that left the table: row `r` is at `r - base` in the columns. */
+  private evicted = 0;
   private capacity = INITIAL_CAPACITY;
   /** Name indices (-1: none yet) of each run's file, agent and session. */
   private file = new Int32Array(INITIAL_CAPACITY);
@@ -114,107 +112,125 @@ export class LiveRunTable {
   /** Epoch ms of the run's first dated line; NaN while none was. */
   private startedAt = new Float64Array(INITIAL_CAPACITY);
 
+  /** Rows in the book so far, those evicted included. */
   get size(): number {
-    return this.ids.length;
+    return this.evicted + this.ids.length;
   }
 
-  /** The row of `run`, made on first sight (runs keep the order they first appeared in). */
-  rowOf(run: string, file: string): number {
-    const known = this.rows.get(run);
-    if (known !== undefined) return known;
-    const row = this.ids.length;
-    if (row === this.capacity) this.grow();
-    const id = ownCopy(run);
-    this.ids.push(id);
-    this.rows.add(row);
-    this.file[row] = this.names.indexOf(file);
-    this.agent[row] = -1;
-    this.session[row] = -1;
-    this.startedAt[row] = NaN;
-    return row;
+  /** The first row still in the table. */
+  get base(): number {
+    return this.evicted;
   }
 
-  /** Agent and session are the first ones any line of the run named. */
+  /** The row of `run` if the table holds it. */
+  find(run: string): number | undefined {
+    const at = this.rows.get(run);
+    return at === undefined ? undefined : at + this.evicted;
+  }
+
+  /** A new row for `run`, which the book has not seen (runs keep the order they first appeared in). */
+  add(run: string, file: string): number {
+    const at = this.ids.length;
+    if (at === this.capacity) this.grow();
+    this.ids.push(ownCopy(run));
+    this.rows.add(at);
+    this.file[at] = this.names.indexOf(file);
+    this.agent[at] = -1;
+    this.session[at] = -1;
+    this.startedAt[at] = NaN;
+    for (const key of COUNTERS) this.counters[key][at] = 0;
+    this.flags[at] = 0;
+    return at + this.evicted;
+  }
+
   noteIdentity(row: number, agent: string | undefined, session: string | undefined): void {
-    if (agent !== undefined && this.agent[row] === -1) this.agent[row] = this.names.indexOf(agent);
-    if (session !== undefined && this.session[row] === -1) this.session[row] = this.names.indexOf(session);
+    const at = row - this.evicted;
+    if (agent !== undefined && this.agent[at] === -1) this.agent[at] = this.names.indexOf(agent);
+    if (session !== undefined && this.session[at] === -1) this.session[at] = this.names.indexOf(session);
   }
 
-  /** Whether no dated line of the run came yet (a time is parsed only then). */
   undated(row: number): boolean {
-    return Number.isNaN(this.startedAt[row]!);
+    return Number.isNaN(this.startedAt[row - this.evicted]!);
   }
 
   noteTime(row: number, ms: number | undefined): void {
-    if (ms !== undefined && Number.isNaN(this.startedAt[row]!)) this.startedAt[row] = ms;
+    if (ms !== undefined && this.undated(row)) this.startedAt[row - this.evicted] = ms;
   }
 
   count(row: number, counter: LiveCounter): void {
-    this.counters[counter][row]!++;
+    this.counters[counter][row - this.evicted]!++;
   }
 
   markStarted(row: number): void {
-    this.flags[row]! |= STARTED;
+    this.flags[row - this.evicted]! |= STARTED;
   }
 
   markEnded(row: number): void {
-    this.flags[row]! |= ENDED;
+    this.flags[row - this.evicted]! |= ENDED;
   }
 
-  /** The table as plain data (typed arrays cut to its rows): what crosses from a worker thread. */
+  merge(row: number, record: LiveRowRecord): void {
+    const at = row - this.evicted;
+    this.noteIdentity(row, record.agent ?? undefined, record.session ?? undefined);
+    this.noteTime(row, record.startedAt);
+    for (const key of COUNTERS) this.counters[key][at]! += record[key];
+    this.flags[at]! |= (record.started ? STARTED : 0) | (record.ended ? ENDED : 0);
+  }
+
+  read(row: number): LiveRowRecord {
+    const { ids, names, file, agent, session, counters, flags, startedAt } = this;
+    return recordAt({ ids, names: names.names, file, agent, session, counters, flags, startedAt }, row - this.evicted);
+  }
+
+  /** The rows the table holds, as plain data (typed arrays cut to them): what crosses from a worker thread. */
   data(): LiveRunTableData {
-    const size = this.size;
+    const held = this.ids.length;
     const counters = {} as Record<LiveCounter, Int32Array>;
-    for (const key of COUNTERS) counters[key] = this.counters[key].slice(0, size);
+    for (const key of COUNTERS) counters[key] = this.counters[key].slice(0, held);
     return {
       ids: this.ids,
       names: this.names.names,
-      file: this.file.slice(0, size),
-      agent: this.agent.slice(0, size),
-      session: this.session.slice(0, size),
+      file: this.file.slice(0, held),
+      agent: this.agent.slice(0, held),
+      session: this.session.slice(0, held),
       counters,
-      flags: this.flags.slice(0, size),
-      startedAt: this.startedAt.slice(0, size),
+      flags: this.flags.slice(0, held),
+      startedAt: this.startedAt.slice(0, held),
     };
   }
 
   /**
-   * Folds in a later part of the input (another unit's table) as if its events had been pushed
-   * here: new runs after the known ones, first agent, session and time kept, counts added. Returns
-   * the row here of each of its rows.
+   * Takes the oldest `count` rows out of the table and returns them. The names only they used go
+   * too (a log whose every run has a session of its own would otherwise keep them all), and the id
+   * index is rebuilt: both cost the rows kept, once per `count` rows taken.
    */
-  absorb(part: LiveRunTableData): Int32Array {
-    const rows = new Int32Array(part.ids.length);
-    const name = (at: number) => (at === -1 ? undefined : part.names[at]);
-    for (let from = 0; from < part.ids.length; from++) {
-      const row = this.rowOf(part.ids[from]!, part.names[part.file[from]!]!);
-      rows[from] = row;
-      this.noteIdentity(row, name(part.agent[from]!), name(part.session[from]!));
-      if (!Number.isNaN(part.startedAt[from]!)) this.noteTime(row, part.startedAt[from]);
-      for (const key of COUNTERS) this.counters[key][row]! += part.counters[key][from]!;
-      this.flags[row]! |= part.flags[from]!;
-    }
-    return rows;
-  }
-
-  /** What a row holds, as values (`startedAt` as epoch ms, or undefined). */
-  read(row: number) {
-    const name = (at: number) => (at === -1 ? null : this.names.names[at]!);
-    const flags = this.flags[row]!;
-    const startedAt = this.startedAt[row]!;
-    return {
-      run: this.ids[row]!,
-      file: this.names.names[this.file[row]!]!,
-      agent: name(this.agent[row]!),
-      session: name(this.session[row]!),
-      calls: this.counters.calls[row]!,
-      compactions: this.counters.compactions[row]!,
-      armed: this.counters.armed[row]!,
-      windowsClosed: this.counters.windowsClosed[row]!,
-      started: (flags & STARTED) !== 0,
-      ended: (flags & ENDED) !== 0,
-      startedAt: Number.isNaN(startedAt) ? undefined : startedAt,
+  evict(count: number): LiveRowRecord[] {
+    const out: LiveRowRecord[] = [];
+    for (let row = this.evicted; row < this.evicted + count; row++) out.push(this.read(row));
+    const kept = this.ids.length - count;
+    const names = new NameTable();
+    const renamed = new Int32Array(this.names.names.length).fill(-1);
+    const rename = (column: Int32Array) => {
+      column.copyWithin(0, count, count + kept);
+      for (let at = 0; at < kept; at++) {
+        const old = column[at]!;
+        if (old === -1) continue;
+        if (renamed[old] === -1) renamed[old] = names.indexOf(this.names.names[old]!);
+        column[at] = renamed[old]!;
+      }
     };
+    rename(this.file);
+    rename(this.agent);
+    rename(this.session);
+    for (const key of COUNTERS) this.counters[key].copyWithin(0, count, count + kept);
+    this.flags.copyWithin(0, count, count + kept);
+    this.startedAt.copyWithin(0, count, count + kept);
+    this.names = names;
+    this.ids = this.ids.slice(count);
+    this.rows = new IdRows(this.ids, kept);
+    for (let at = 0; at < kept; at++) this.rows.add(at);
+    this.evicted += count;
+    return out;
   }
 
   private grow(): void {

@@ -8,7 +8,8 @@ import type { DetectorName, ThresholdName } from "./detectors.js";
 import type { FindingLevel, LiveFinding, LiveRun } from "./findings.js";
 import type { LiveEvent, LiveFindingEvent } from "./liveEvents.js";
 import { eventTimeMs } from "./eventTime.js";
-import { LiveRunTable, type LiveRunTableData } from "./liveRunTable.js";
+import { LiveRunTable, recordsOf, type LiveRowRecord, type LiveRowStates, type LiveRunTableData } from "./liveRunTable.js";
+import { SpilledRows, recordsOfBatches, type LiveRowBatch, type LiveRowStore } from "./liveRowSpill.js";
 import { NONE } from "./none.js";
 
 export interface LiveAnalysis {
@@ -42,17 +43,40 @@ export interface LiveRunList extends Iterable<LiveRun> {
 export interface LiveBookPart {
   /** Files in the order their first event came. */
   readonly files: readonly string[];
+  /** The rows still in the table, from row `base` on. */
   readonly table: LiveRunTableData;
+  readonly base: number;
+  /** Rows before `base`, written out (read through the store of the book that absorbs the part). */
+  readonly batches: readonly LiveRowBatch[];
+  readonly held: ReadonlyArray<readonly [number, LiveRowRecord]>;
   readonly findings: ReadonlyArray<readonly [number, Draft[]]>;
   readonly orphans: readonly Draft[];
 }
 
+/** Runs a book keeps in its table before it writes the oldest half out (~200 bytes a run: ~6 MB). */
+export const LIVE_ROWS_IN_MEMORY = 32_768;
+
+/**
+ * The live runs of an analysis. With a store, memory does not grow with the number of runs: past
+ * `window` rows in the table, the oldest are written out (liveRowSpill.ts).
+ */
 export class LiveRunBook {
   private readonly table = new LiveRunTable();
+  private readonly spilled: SpilledRows | undefined;
   /** Findings by run row: only runs with findings have an entry. */
   private readonly findings = new Map<number, Draft[]>();
   private readonly orphans: Draft[] = [];
   private readonly fileOrder = new Map<string, number>();
+
+  private readonly window: number;
+
+  constructor(
+    private readonly store?: LiveRowStore,
+    window = LIVE_ROWS_IN_MEMORY,
+  ) {
+    this.spilled = store && new SpilledRows(store);
+    this.window = Math.max(1, window);
+  }
 
   push(event: LiveEvent): void {
     if (!this.fileOrder.has(event.file)) this.fileOrder.set(event.file, this.fileOrder.size);
@@ -60,47 +84,52 @@ export class LiveRunBook {
       if (event.type === "live_finding") this.orphans.push(toFinding(event));
       return; // markers outside any run have no run to count them in
     }
-    const { table } = this;
-    const row = table.rowOf(event.run, event.file);
-    table.noteIdentity(row, event.agent, event.session);
-    if (table.undated(row)) table.noteTime(row, eventTimeMs(event.ts));
-    if (event.type === "live_finding") {
-      const findings = this.findings.get(row);
-      if (findings) findings.push(toFinding(event));
-      else this.findings.set(row, [toFinding(event)]);
-      return;
-    }
+    const row = this.rowFor(event.run, event.file);
+    const states = this.states(row);
+    states.noteIdentity(row, event.agent, event.session);
+    if (states.undated(row)) states.noteTime(row, eventTimeMs(event.ts));
+    if (event.type === "live_finding") return this.addFindings(row, [toFinding(event)]);
     switch (event.marker) {
       case "run_start":
-        return table.markStarted(row);
+        return states.markStarted(row);
       case "run_end":
-        return table.markEnded(row);
+        return states.markEnded(row);
       case "tool_start":
-        return table.count(row, "calls");
+        return states.count(row, "calls");
       case "compaction":
-        return table.count(row, "compactions");
+        return states.count(row, "compactions");
       case "guard_armed":
-        return table.count(row, "armed");
+        return states.count(row, "armed");
       case "guard_closed":
-        return table.count(row, "windowsClosed");
+        return states.count(row, "windowsClosed");
     }
   }
 
   /** What the book holds, as plain data (for a worker's unit); undefined when nothing was pushed. */
   part(): LiveBookPart | undefined {
     if (this.fileOrder.size === 0) return undefined;
-    return { files: [...this.fileOrder.keys()], table: this.table.data(), findings: [...this.findings], orphans: this.orphans };
+    return {
+      files: [...this.fileOrder.keys()],
+      table: this.table.data(),
+      base: this.table.base,
+      batches: this.spilled?.batches ?? [],
+      held: this.spilled?.heldRecords() ?? [],
+      findings: [...this.findings],
+      orphans: this.orphans,
+    };
   }
 
   /** Folds in the book of the unit read next, as if its events had been pushed here. */
   absorb(part: LiveBookPart): void {
     for (const file of part.files) if (!this.fileOrder.has(file)) this.fileOrder.set(file, this.fileOrder.size);
-    const rows = this.table.absorb(part.table);
-    for (const [from, findings] of part.findings) {
-      const row = rows[from]!;
-      const known = this.findings.get(row);
-      if (known) for (const finding of findings) known.push(finding);
-      else this.findings.set(row, [...findings]);
+    const findings = new Map(part.findings);
+    let from = 0;
+    for (const record of this.recordsOfPart(part)) {
+      const row = this.rowFor(record.run, record.file);
+      this.states(row).merge(row, record);
+      // Here, not after the loop: a row without findings may leave the table as later rows come.
+      const found = findings.get(from++);
+      if (found) this.addFindings(row, found);
     }
     // Not push(...): spreading ~100k items into arguments overflows the stack.
     for (const finding of part.orphans) this.orphans.push(finding);
@@ -110,18 +139,53 @@ export class LiveRunBook {
     // Runs' findings in run order, then those outside any run; the sort below is stable.
     const rowsWithFindings = [...this.findings.keys()].sort((a, b) => a - b);
     const all: LiveFinding[] = [];
-    for (const row of rowsWithFindings) for (const finding of settledFindings(this.findings.get(row)!, this.table.read(row))) all.push(finding);
+    for (const row of rowsWithFindings) for (const finding of settledFindings(this.findings.get(row)!, this.states(row).read(row))) all.push(finding);
     for (const finding of this.orphans) all.push(finding);
     const order = (f: LiveFinding) => this.fileOrder.get(f.file) ?? 0;
     all.sort((a, b) => order(a) - order(b) || a.line - b.line);
-    return { runs: new BookRuns(this.table, this.findings, rowsWithFindings), findings: all };
+    return { runs: new BookRuns(this.table, this.spilled, this.findings, rowsWithFindings), findings: all };
+  }
+
+  /** The row of `run`: in the table, evicted (held from now on), or new. */
+  private rowFor(run: string, file: string): number {
+    const row = this.table.find(run) ?? this.spilled?.rowOf(run);
+    if (row !== undefined) return row;
+    const added = this.table.add(run, file);
+    const inTable = this.table.size - this.table.base;
+    if (this.spilled && inTable > this.window) {
+      // The row just added stays: it is about to be written to.
+      const first = this.table.base;
+      const records = this.table.evict(inTable - Math.max(1, Math.floor(this.window / 2)));
+      this.spilled.spill(first, records, (evicted) => this.findings.has(evicted));
+    }
+    return added;
+  }
+
+  private states(row: number): LiveRowStates {
+    return row >= this.table.base ? this.table : this.spilled!;
+  }
+
+  private addFindings(row: number, found: readonly Draft[]): void {
+    const known = this.findings.get(row);
+    if (known) for (const finding of found) known.push(finding);
+    else this.findings.set(row, [...found]);
+  }
+
+  /** A part's rows in order: its evicted ones (through this book's store), then its table's. */
+  private *recordsOfPart(part: LiveBookPart): Generator<LiveRowRecord> {
+    if (part.batches.length > 0) {
+      if (!this.store) throw new Error("a live book part with spilled rows needs a book with a store to absorb it");
+      yield* recordsOfBatches(this.store, part.batches, new Map(part.held));
+    }
+    yield* recordsOf(part.table);
   }
 }
 
-/** The book's runs, each made into its report when a reader gets to it. */
+/** The book's runs, each made into its report when a reader gets to it (evicted ones read back). */
 class BookRuns implements LiveRunList {
   constructor(
     private readonly table: LiveRunTable,
+    private readonly spilled: SpilledRows | undefined,
     private readonly findings: ReadonlyMap<number, readonly LiveFinding[]>,
     /** The rows with findings, in order (the keys of `findings`, sorted). */
     private readonly rowsWithFindings: readonly number[],
@@ -132,11 +196,16 @@ class BookRuns implements LiveRunList {
   }
 
   *[Symbol.iterator](): Iterator<LiveRun> {
-    for (let row = 0; row < this.table.size; row++) yield liveRun(this.table.read(row), this.findings.get(row) ?? NONE);
+    let row = 0;
+    if (this.spilled) for (const record of this.spilled.records()) yield liveRun(record, this.findings.get(row++) ?? NONE);
+    for (; row < this.table.size; row++) yield liveRun(this.table.read(row), this.findings.get(row) ?? NONE);
   }
 
   *withFindings(): Generator<LiveRun> {
-    for (const row of this.rowsWithFindings) yield liveRun(this.table.read(row), this.findings.get(row)!);
+    for (const row of this.rowsWithFindings) {
+      const state = row >= this.table.base ? this.table.read(row) : this.spilled!.read(row);
+      yield liveRun(state, this.findings.get(row)!);
+    }
   }
 }
 
@@ -149,7 +218,7 @@ export function runsWithFindings(list: LiveRunList): Iterable<LiveRun> {
   return [...list].filter((run) => run.findings.length > 0);
 }
 
-type RunRow = ReturnType<LiveRunTable["read"]>;
+type RunRow = LiveRowRecord;
 
 /**
  * A run's findings in line order (read back from an edited events file, they may come out of it),

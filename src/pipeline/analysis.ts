@@ -18,6 +18,7 @@ import type { PreparedEvent } from "../core/prepare.js";
 import { Replayer, type ConfigForAgent, type ProfileForRun } from "../core/replay.js";
 import type { SpilledRuns } from "../reporters/model.js";
 import { UnitRuns, shiftedSegment, spilledRuns, type SpillOptions, type SpillSegment } from "./runSpill.js";
+import { LiveRowFile } from "./liveRowFile.js";
 import { readInputs, readUnit, type InputOptions, type PreparedSink, type ReadSummary, type UnusableFile } from "./reading.js";
 
 export type { InputOptions, ReadSummary, UnusableFile } from "./reading.js";
@@ -149,7 +150,7 @@ export async function analyzeUnit(
   let replayer = newReplayer();
   const tally = new LineTally();
   // Without a sink, live events are folded per unit (a worker's): a book is far smaller than its events.
-  const book = onLive ? undefined : new LiveRunBook();
+  const book = onLive ? undefined : liveRunBook(options.spill);
   // The input event too: findings then carry a preview of their pattern (replay keeps references only).
   const push = (prepared: PreparedEvent, event: LoopEvent) => replayer.push(prepared, event);
   const sink: PreparedSink = (again) => {
@@ -168,6 +169,11 @@ export async function analyzeUnit(
   const spilled = unitRuns.finish();
   const liveBook = book?.part();
   return { files, unusable, runs: unitRuns.runs, ...(spilled && { spilled }), ...(liveBook && { liveBook }), lines, transcript, diagnostics, diagnosticsTotal, agentsResolved };
+}
+
+/** A book for the live runs of an analysis: with a spill folder, its oldest runs go to disk past a window. */
+export function liveRunBook(spill: SpillOptions | undefined): LiveRunBook {
+  return spill ? new LiveRunBook(new LiveRowFile(spill.dir), spill.liveRunsInMemory) : new LiveRunBook();
 }
 
 /**
@@ -217,7 +223,7 @@ export async function analyzeInputs(
 /** Analyses already expanded input units one after another. */
 export async function analyzeSerially(units: readonly InputUnit[], digest: Digest, configFor: ConfigForAgent, options: AnalysisOptions): Promise<Analysis> {
   const parts: FileAnalysis[] = [];
-  const book = new LiveRunBook();
+  const book = liveRunBook(options.spill);
   for (const unit of units) parts.push(await analyzeUnit(unit, digest, configFor, options, (event) => book.push(event)));
   return mergeAnalyses(parts, book);
 }

@@ -15,7 +15,7 @@ import { Worker } from "node:worker_threads";
 import { InputError, expandUnits, type InputUnit } from "../adapters/discovery.js";
 import type { ConfigForAgent } from "../core/replay.js";
 import type { Digest } from "../core/hashing.js";
-import { analyzeUnit, analyzeSerially, mergeAnalyses, type Analysis, type AnalysisOptions, type FileAnalysis } from "./analysis.js";
+import { analyzeUnit, analyzeSerially, liveRunBook, mergeAnalyses, type Analysis, type AnalysisOptions, type FileAnalysis } from "./analysis.js";
 import { InputProgress, inputBytes, sizeOf, type ProgressSink, type StartProgress } from "./progress.js";
 import { createConfigResolver, type ConfigOptions } from "./configResolution.js";
 import { tuneHeapForStreaming } from "./v8Tuning.js";
@@ -120,7 +120,7 @@ export async function analyzeAll(
     const parts = await inThreads(files, largestFirst(sizes), lanes, digest, withSpillBudgetShared(setup, lanes), env, display?.update);
     // Resolve the same agents in the same order as a serial run would, so config notices match.
     for (const part of parts) for (const { agent, profile } of part.agentsResolved) configFor(agent, profile);
-    return mergeAnalyses(parts);
+    return mergeAnalyses(parts, liveRunBook(setup.input.spill));
   } finally {
     display?.done();
   }

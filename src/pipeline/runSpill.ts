@@ -26,6 +26,8 @@ export interface SpillOptions {
   readonly dir: string;
   /** Plain runs a thread keeps as objects before it writes them out (parallel.ts shares the analysis's budget among threads). */
   readonly plainRunsInMemory: number;
+  /** Live runs (Gateway logs) a book keeps in its table before it writes the oldest out (default LIVE_ROWS_IN_MEMORY, core/liveRuns.ts). */
+  readonly liveRunsInMemory?: number;
 }
 
 /** Plain runs an analysis holds in memory by default (~5 MB of them), shared among its threads. */
@@ -201,22 +203,29 @@ export function spilledRuns(segments: readonly SpillSegment[]): SpilledRuns | un
 const READ_CHUNK = 1 << 20;
 
 /**
+ * Read buffers of closed readers, for the next ones: a live run book reads its batches back with a
+ * reader each (1 M runs: ~120 reads), and a fresh 1 MB buffer each was memory outside the heap that
+ * only a GC gave back. A list, not one buffer: two readers may be open at once.
+ */
+const freeChunks: Buffer[] = [];
+
+/**
  * Reads segments back: one descriptor per spill file and one buffer for all of them. A thread's units
  * are many small segments of one file (7,138 on a folder of 7,241 files), and opening the file and
  * allocating a buffer for each was most of the time spent reading them.
  */
-class SegmentReader {
+export class SegmentReader {
   private readonly fds = new Map<string, number>();
   private chunk: Buffer | undefined;
 
   /** The lines of a segment, read in chunks (a line never splits a UTF-8 sequence: `\n` is one byte). */
-  *lines(segment: SpillSegment): Generator<string> {
+  *lines(segment: Pick<SpillSegment, "path" | "start" | "end">): Generator<string> {
     let fd = this.fds.get(segment.path);
     if (fd === undefined) {
       fd = openSync(segment.path, "r");
       this.fds.set(segment.path, fd);
     }
-    const chunk = (this.chunk ??= Buffer.allocUnsafe(READ_CHUNK));
+    const chunk = (this.chunk ??= freeChunks.pop() ?? Buffer.allocUnsafe(READ_CHUNK));
     let carried: Buffer = Buffer.alloc(0);
     for (let at = segment.start; at < segment.end; ) {
       const n = readSync(fd, chunk, 0, Math.min(READ_CHUNK, segment.end - at), at);
@@ -236,6 +245,8 @@ class SegmentReader {
   close(): void {
     for (const fd of this.fds.values()) closeSync(fd);
     this.fds.clear();
+    if (this.chunk) freeChunks.push(this.chunk);
+    this.chunk = undefined;
   }
 }
 

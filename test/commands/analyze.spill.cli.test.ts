@@ -1,5 +1,6 @@
 /**
- * `analyze` with every plain run spilled to disk ($LOOPLENS_PLAIN_RUNS_IN_MEMORY=0) prints exactly
+ * `analyze` with every plain run spilled to disk ($LOOPLENS_PLAIN_RUNS_IN_MEMORY=0), and the live
+ * runs of Gateway logs too but the last one ($LOOPLENS_LIVE_RUNS_IN_MEMORY=1), prints exactly
  * what it prints holding them all, in every format, with filters, with Gateway logs among the inputs
  * (their runs are read back to be lined up), serially and on worker threads; and it leaves no file
  * behind in the temporary folder.
@@ -27,7 +28,8 @@ beforeAll(() => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const SPILL_ALL = { LOOPLENS_PLAIN_RUNS_IN_MEMORY: "0" };
+// Every plain run, and every live run but the last one seen, on disk.
+const SPILL_ALL = { LOOPLENS_PLAIN_RUNS_IN_MEMORY: "0", LOOPLENS_LIVE_RUNS_IN_MEMORY: "1" };
 
 describe("analyze with runs spilled to disk", () => {
   const cases: Array<[string, string[]]> = [

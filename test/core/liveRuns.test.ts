@@ -7,6 +7,8 @@ import { describe, expect, it } from "vitest";
 import { eventTime } from "../../src/core/eventTime.js";
 import type { LiveFinding, LiveRun } from "../../src/core/findings.js";
 import type { LiveEvent } from "../../src/core/liveEvents.js";
+import type { LiveRowBatchRef, LiveRowStore } from "../../src/core/liveRowSpill.js";
+import type { LiveRowRecord } from "../../src/core/liveRunTable.js";
 import { LiveRunBook, liveThresholdName, runsWithFindings } from "../../src/core/liveRuns.js";
 import { prng } from "../helpers/randomSessions.js";
 
@@ -80,10 +82,27 @@ function referenceFold(events: readonly LiveEvent[]): { runs: LiveRun[]; finding
 const MARKERS = ["run_start", "run_end", "tool_start", "compaction", "guard_armed", "guard_closed"] as const;
 const TIMES = [undefined, "2026-05-02T00:00:01.500Z", "not a time", 1_777_680_000, 1_777_680_000_123.7, "2026-05-02T02:00:00+02:00"];
 
-function randomEvents(seed: number, count: number): LiveEvent[] {
+const FEW_RUNS = [null, "r1", "r2", "4f0a8a64-5e0c-4c3b-9d7e-a1b2c3d4e5f6", "r4", "r5"];
+/** Enough runs that a book with a small window writes most of them out and meets them again. */
+const MANY_RUNS = [null, ...Array.from({ length: 60 }, (_, i) => (i % 3 === 0 ? `run-${i}` : `${i}-é-${"x".repeat(i % 20)}`))];
+
+/** A store in memory, as the pipeline's file would be: records written in batches, read back in order. */
+class MemoryStore implements LiveRowStore {
+  readonly batches: string[][] = [];
+
+  write(records: readonly LiveRowRecord[]): LiveRowBatchRef {
+    this.batches.push(records.map((record) => JSON.stringify(record)));
+    return { index: this.batches.length - 1 };
+  }
+
+  *read(batch: LiveRowBatchRef): Generator<LiveRowRecord> {
+    for (const line of this.batches[Number(batch.index)]!) yield JSON.parse(line) as LiveRowRecord;
+  }
+}
+
+function randomEvents(seed: number, count: number, runIds: ReadonlyArray<string | null> = FEW_RUNS): LiveEvent[] {
   const random = prng(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-  const runIds = [null, "r1", "r2", "4f0a8a64-5e0c-4c3b-9d7e-a1b2c3d4e5f6", "r4", "r5"];
   const events: LiveEvent[] = [];
   for (let line = 1; line <= count; line++) {
     const base = {
@@ -110,6 +129,19 @@ function randomEvents(seed: number, count: number): LiveEvent[] {
   return events;
 }
 
+/** `merged` after absorbing, one by one, the books of random slices of `events` (as workers send their units'). */
+function inParts(events: readonly LiveEvent[], random: () => number, longest: number, merged: LiveRunBook, unitBook: () => LiveRunBook): LiveRunBook {
+  for (let start = 0; start < events.length; ) {
+    const end = Math.min(events.length, start + 1 + Math.floor(random() * longest));
+    const unit = unitBook();
+    for (const event of events.slice(start, end)) unit.push(event);
+    const part = unit.part();
+    if (part) merged.absorb(structuredClone(part));
+    start = end;
+  }
+  return merged;
+}
+
 describe("LiveRunBook", () => {
   it("reports what folding the events into one object per run gives (60 random logs)", () => {
     for (let seed = 1; seed <= 60; seed++) {
@@ -129,16 +161,7 @@ describe("LiveRunBook", () => {
       const events = randomEvents(seed, 30 + seed * 5);
       const whole = new LiveRunBook();
       for (const event of events) whole.push(event);
-      const merged = new LiveRunBook();
-      const random = prng(seed + 1000);
-      for (let start = 0; start < events.length; ) {
-        const end = Math.min(events.length, start + 1 + Math.floor(random() * 25));
-        const unit = new LiveRunBook();
-        for (const event of events.slice(start, end)) unit.push(event);
-        const part = unit.part();
-        if (part) merged.absorb(structuredClone(part));
-        start = end;
-      }
+      const merged = inParts(events, prng(seed + 1000), 25, new LiveRunBook(), () => new LiveRunBook());
       const expected = whole.finish();
       const got = merged.finish();
       expect([...got.runs]).toEqual([...expected.runs]);
@@ -170,5 +193,45 @@ describe("LiveRunBook", () => {
     expect(first).toHaveLength(1000);
     expect([...runs]).toEqual(first);
     expect(first[999]).toMatchObject({ run: `run-${String(999).padStart(40, "0")}`, session: "s5", calls: 1, startedAt: new Date(1_777_680_000_999).toISOString(), live: { started: true, ended: false } });
+  });
+
+  it.each([1, 2, 5, 16])("reports the same with a store and a window of %i runs: older runs written out and met again", (window) => {
+    let written = 0;
+    for (let seed = 1; seed <= 30; seed++) {
+      const events = randomEvents(seed, 100 + seed * 10, MANY_RUNS);
+      const store = new MemoryStore();
+      const book = new LiveRunBook(store, window);
+      for (const event of events) book.push(event);
+      const { runs, findings } = book.finish();
+      const expected = referenceFold(structuredClone(events));
+      expect([...runs]).toEqual(expected.runs);
+      expect([...runs]).toEqual(expected.runs); // read back twice: the report reads them twice
+      expect(runs.length).toBe(expected.runs.length);
+      expect(findings).toEqual(expected.findings);
+      expect([...runsWithFindings(runs)]).toEqual(expected.runs.filter((run) => run.findings.length > 0));
+      written += store.batches.flat().length;
+    }
+    expect(written).toBeGreaterThan(1000);
+  });
+
+  it("folds units' books with their written-out runs into what one book of all their events gives", () => {
+    for (let seed = 1; seed <= 30; seed++) {
+      const events = randomEvents(seed, 200 + seed * 5, MANY_RUNS);
+      const whole = new LiveRunBook();
+      for (const event of events) whole.push(event);
+      // One store for all the books, as the pipeline's files are readable from any thread.
+      const store = new MemoryStore();
+      const merged = inParts(events, prng(seed + 2000), 60, new LiveRunBook(store, 3), () => new LiveRunBook(store, 2));
+      const expected = whole.finish();
+      const got = merged.finish();
+      expect([...got.runs]).toEqual([...expected.runs]);
+      expect(got.findings).toEqual(expected.findings);
+    }
+  });
+
+  it("needs a store to absorb a part with written-out runs", () => {
+    const unit = new LiveRunBook(new MemoryStore(), 1);
+    for (const event of randomEvents(7, 50, MANY_RUNS)) unit.push(event);
+    expect(() => new LiveRunBook().absorb(unit.part()!)).toThrow(/store/);
   });
 });
