@@ -37,6 +37,13 @@ type Draft = { -readonly [K in keyof LiveFinding]: LiveFinding[K] };
  */
 export interface LiveRunList extends Iterable<LiveRun> {
   readonly length: number;
+  /** Calls and compactions over every run, when the list knows them without reading every run (a book's). */
+  readonly totals?: LiveRunTotals;
+}
+
+export interface LiveRunTotals {
+  readonly calls: number;
+  readonly compactions: number;
 }
 
 /** A book as plain data (`LiveRunBook.part`): what a worker's unit read of Gateway logs. */
@@ -67,8 +74,9 @@ export class LiveRunBook {
   private readonly findings = new Map<number, Draft[]>();
   private readonly orphans: Draft[] = [];
   private readonly fileOrder = new Map<string, number>();
-
   private readonly window: number;
+  /** Kept as runs are counted, so that the summary need not read every run back. */
+  private readonly totals = { calls: 0, compactions: 0 };
 
   constructor(
     private readonly store?: LiveRowStore,
@@ -95,8 +103,10 @@ export class LiveRunBook {
       case "run_end":
         return states.markEnded(row);
       case "tool_start":
+        this.totals.calls++;
         return states.count(row, "calls");
       case "compaction":
+        this.totals.compactions++;
         return states.count(row, "compactions");
       case "guard_armed":
         return states.count(row, "armed");
@@ -127,6 +137,8 @@ export class LiveRunBook {
     for (const record of this.recordsOfPart(part)) {
       const row = this.rowFor(record.run, record.file);
       this.states(row).merge(row, record);
+      this.totals.calls += record.calls;
+      this.totals.compactions += record.compactions;
       // Here, not after the loop: a row without findings may leave the table as later rows come.
       const found = findings.get(from++);
       if (found) this.addFindings(row, found);
@@ -143,7 +155,7 @@ export class LiveRunBook {
     for (const finding of this.orphans) all.push(finding);
     const order = (f: LiveFinding) => this.fileOrder.get(f.file) ?? 0;
     all.sort((a, b) => order(a) - order(b) || a.line - b.line);
-    return { runs: new BookRuns(this.table, this.spilled, this.findings, rowsWithFindings), findings: all };
+    return { runs: new BookRuns(this.table, this.spilled, this.findings, rowsWithFindings, { ...this.totals }), findings: all };
   }
 
   /** The row of `run`: in the table, evicted (held from now on), or new. */
@@ -189,6 +201,7 @@ class BookRuns implements LiveRunList {
     private readonly findings: ReadonlyMap<number, readonly LiveFinding[]>,
     /** The rows with findings, in order (the keys of `findings`, sorted). */
     private readonly rowsWithFindings: readonly number[],
+    readonly totals: LiveRunTotals,
   ) {}
 
   get length(): number {

@@ -4,7 +4,7 @@
  * here once, and every reporter only formats them.
  */
 import type { Finding, FindingLevel, LiveFinding, LiveRun, ReplayedRun, RunReport } from "../core/findings.js";
-import type { LiveRunList } from "../core/liveRuns.js";
+import { runsWithFindings, type LiveRunList } from "../core/liveRuns.js";
 import { replayedInOrder, type ConfigSummary, type LevelCounts, type ReportModel, type Summary } from "../reporters/model.js";
 import type { Analysis } from "./analysis.js";
 import { compareReplayWithLive } from "./comparison.js";
@@ -81,10 +81,20 @@ function summarize(data: SummaryInput, liveReport: ReportModel["live"]): Summary
   let calls = data.spilled?.calls ?? 0;
   let compactions = data.spilled?.compactions ?? 0;
   let runCount = 0;
-  for (const run of allRunsOf(data.replayed, liveReport?.runs)) {
-    runCount++;
-    calls += run.calls;
-    compactions += run.compactions;
+  // A book knows its live runs' totals: then only its runs with findings are read (the others may be on disk).
+  const live = liveReport?.runs;
+  const totals = live?.totals;
+  if (live && totals) {
+    runCount += live.length;
+    calls += totals.calls;
+    compactions += totals.compactions;
+  }
+  for (const run of allRunsOf(data.replayed, live && totals ? runsWithFindings(live) : live)) {
+    if (run.source !== "log" || !totals) {
+      runCount++;
+      calls += run.calls;
+      compactions += run.compactions;
+    }
     const levels = new Set<FindingLevel>(run.findings.map((finding) => finding.level));
     if (levels.has("warning")) runsWith.warning++;
     if (levels.has("critical")) runsWith.critical++;

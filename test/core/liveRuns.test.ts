@@ -129,6 +129,11 @@ function randomEvents(seed: number, count: number, runIds: ReadonlyArray<string 
   return events;
 }
 
+/** The calls and compactions of every run: what a book's `totals` must say without reading them. */
+function totalsOf(runs: readonly LiveRun[]): { calls: number; compactions: number } {
+  return { calls: runs.reduce((sum, run) => sum + run.calls, 0), compactions: runs.reduce((sum, run) => sum + run.compactions, 0) };
+}
+
 /** `merged` after absorbing, one by one, the books of random slices of `events` (as workers send their units'). */
 function inParts(events: readonly LiveEvent[], random: () => number, longest: number, merged: LiveRunBook, unitBook: () => LiveRunBook): LiveRunBook {
   for (let start = 0; start < events.length; ) {
@@ -209,6 +214,7 @@ describe("LiveRunBook", () => {
       expect(runs.length).toBe(expected.runs.length);
       expect(findings).toEqual(expected.findings);
       expect([...runsWithFindings(runs)]).toEqual(expected.runs.filter((run) => run.findings.length > 0));
+      expect(runs.totals).toEqual(totalsOf(expected.runs));
       written += store.batches.flat().length;
     }
     expect(written).toBeGreaterThan(1000);
@@ -225,6 +231,7 @@ describe("LiveRunBook", () => {
       const expected = whole.finish();
       const got = merged.finish();
       expect([...got.runs]).toEqual([...expected.runs]);
+      expect(got.runs.totals).toEqual(totalsOf([...expected.runs]));
       expect(got.findings).toEqual(expected.findings);
     }
   });
