@@ -3,7 +3,7 @@
  * one flat table instead of a `Set`: a transcript of 157 000 runs (a 1 GB real-shaped file) kept
  * ~31 MB of copy keys and ~24 MB of call ids in Sets, most of it the Sets' own tables, the numbers
  * above 2^31 boxed one by one, and the id strings (bench/, heap snapshot). Here a key is 8 bytes in
- * a Float64Array at most 80% full (see KeySet).
+ * a Float64Array at most 90% full (see KeySet).
  *
  * Keys are 53-bit hashes (textHash.ts): only equality matters, and two different ids or messages
  * share a key with odds of ~n²/2^54 (10^-4 at 10^6 keys of one session); at worst a call is then
@@ -20,20 +20,24 @@ const FIRST_CAPACITY = 64;
 /** A set whose one table would grow past this many slots splits into SEGMENTS tables. */
 const SPLIT_SLOTS = 1 << 14;
 /** Largest share of a table's slots in use before it grows. */
-const MAX_LOAD = 0.8;
+const MAX_LOAD = 0.9;
 /**
- * Growth of a full table: smaller steps than doubling keep the tables fuller (10–15 bytes a key);
- * smaller still (1.25) left more garbage tables behind for no gain in peak (bench: 3.4 M keys).
+ * Growth of a full table: smaller steps than doubling keep the tables fuller. A set's one table
+ * grows by half; the segments of a large set by a fifth, at most 90% full: their tables are small
+ * and grow one at a time, so smaller steps cost no peak of their own, and the keys take 9–11 bytes
+ * each instead of 10–15 (1 GB file of tiny entries, 5.1 M keys: 178 → 170 MB peak RSS; growing
+ * segments by half at 90% gave no gain).
  */
 const GROWTH = 1.5;
+const SEGMENT_GROWTH = 1.2;
 
 /**
  * A set of integers in [0, 2^53), open addressing with linear probing. A single table doubled at
  * half full held 16–32 bytes a key and, while it grew, its old and new tables at once: a 1 GB
  * transcript of tiny entries (3.4 M message keys, 1.7 M call ids) peaked at 128 MB of them. Here a
- * table grows by half at 80% full, and a large set (past SPLIT_SLOTS) is split into SEGMENTS tables
- * by the keys' top bits, which grow one at a time: 10–15 bytes a key, and no peak beyond that
- * (3.4 M keys: 181 → 119 MB peak RSS). Small sets (most sessions) stay one small table: 256 small
+ * table grows by half at 90% full, and a large set (past SPLIT_SLOTS) is split into SEGMENTS tables
+ * by the keys' top bits, which grow one at a time (by a fifth): 9–11 bytes a key, and no peak
+ * beyond that (3.4 M keys: 181 → 119 MB peak RSS when this came, at 10–15 bytes). Small sets (most sessions) stay one small table: 256 small
  * typed arrays, each growing on its own, cost more than they save (bench: real-shaped folder).
  */
 export class KeySet {
@@ -85,8 +89,9 @@ export class KeySet {
   /** Makes room in `key`'s segment (splitting a single table that has grown large); returns the segment. */
   private grow(segment: number, key: number): number {
     const old = this.segments[segment]!;
-    const size = Math.ceil(old.length * GROWTH);
-    if (this.segments.length === 1 && size > SPLIT_SLOTS) {
+    const single = this.segments.length === 1;
+    const size = Math.ceil(old.length * (single ? GROWTH : SEGMENT_GROWTH));
+    if (single && size > SPLIT_SLOTS) {
       this.split();
       return this.segmentOf(key);
     }
