@@ -169,7 +169,7 @@ export type ParsedLine =
  */
 export function parseJsonLine(text: string, terminated: boolean, problem?: LineProblem): ParsedLine {
   if (problem?.tooLong !== undefined || text === TOO_LONG_LINE) {
-    return { ok: false, reason: tooLongReason(problem?.tooLong) };
+    return { ok: false, reason: tooLongReason(problem?.tooLong, problem?.head) };
   }
   try {
     const value: unknown = JSON.parse(text);

@@ -72,14 +72,19 @@ describe("lines over the size limit", () => {
   it("an over-long line, whole or in pieces, is handed over as TOO_LONG_LINE with its size, and reading goes on", async () => {
     expect(await split(["ok\n" + "z".repeat(50) + "\nnext\n"], 20)).toEqual([
       { text: "ok", line: 1, terminated: true },
-      { text: TOO_LONG_LINE, line: 2, terminated: true, problem: { tooLong: 50 } },
+      { text: TOO_LONG_LINE, line: 2, terminated: true, problem: { tooLong: 50, head: "z".repeat(50) } },
       { text: "next", line: 3, terminated: true },
     ]);
     expect(await split(["ok\nzzzzzzzzzz", "zzzzzzzzzz", "zzzzzzzzzz", "zz\nnext", "\n", "q".repeat(30)], 20)).toEqual([
       { text: "ok", line: 1, terminated: true },
-      { text: TOO_LONG_LINE, line: 2, terminated: true, problem: { tooLong: 32 } },
+      { text: TOO_LONG_LINE, line: 2, terminated: true, problem: { tooLong: 32, head: "z".repeat(32) } },
       { text: "next", line: 3, terminated: true },
-      { text: TOO_LONG_LINE, line: 4, terminated: false, problem: { tooLong: 30 } },
+      { text: TOO_LONG_LINE, line: 4, terminated: false, problem: { tooLong: 30, head: "q".repeat(30) } },
+    ]);
+    // The head is the line's first 64 bytes, whichever pieces they came in.
+    expect(await split(["ok\nab", "c".repeat(30), "d".repeat(60), "e".repeat(90) + "\n"], 20)).toEqual([
+      { text: "ok", line: 1, terminated: true },
+      { text: TOO_LONG_LINE, line: 2, terminated: true, problem: { tooLong: 182, head: "ab" + "c".repeat(30) + "d".repeat(32) } },
     ]);
     // Right at the limit is still a line.
     expect(await split(["a".repeat(20) + "\n", "b".repeat(10), "c".repeat(10)], 20)).toEqual([
@@ -92,6 +97,11 @@ describe("lines over the size limit", () => {
     expect(parseJsonLine(TOO_LONG_LINE, true, { tooLong: 300 * 2 ** 20 })).toEqual({
       ok: false,
       reason: `line too long (${300 * 2 ** 20} bytes, over the 256 MiB limit); not read`,
+    });
+    // How it begins, quoted: control characters come out escaped, never raw.
+    expect(parseJsonLine(TOO_LONG_LINE, true, { tooLong: 300 * 2 ** 20, head: '{"t":"\u001b[31m' })).toEqual({
+      ok: false,
+      reason: `line too long (${300 * 2 ** 20} bytes, over the 256 MiB limit; it begins "{\\"t\\":\\"\\u001b[31m…"); not read`,
     });
     expect(parseJsonLine(TOO_LONG_LINE, true)).toEqual({ ok: false, reason: "line too long (over the 256 MiB limit); not read" });
   });

@@ -17,7 +17,7 @@ import { quote } from "../../core/quote.js";
 import { isBlank, MAX_SAMPLE_LINE, parseJsonLine, type AdapterContext, type InputAdapter } from "../adapter.js";
 import { parseObjectBytes } from "../io/jsonBytes.js";
 import { TOO_LONG_LINE, type LineProblem, type LineSource } from "../io/lineSource.js";
-import { decodeLine } from "../io/decoding.js";
+import { decodeLine, tooLongProblem } from "../io/decoding.js";
 import { toLiveEvent } from "./liveEventsJson.js";
 
 const EVENT_TYPES = new Set<string>([...LOOP_EVENT_TYPES, ...LIVE_EVENT_TYPES]);
@@ -187,7 +187,7 @@ export const canonicalEventsAdapter: InputAdapter = {
       if (object.kind === "object" && !(object.form === "bytes" && LIVE_TYPES.has(own(object.value, "type") as string))) {
         return event(object.value, object.form, line, object.notice);
       }
-      const { text, problem } = tooLong !== undefined ? { text: TOO_LONG_LINE, problem: { tooLong } } : decodeLine(bytes, start, end);
+      const { text, problem } = tooLong !== undefined ? { text: TOO_LONG_LINE, problem: tooLongProblem(tooLong, bytes, start, end) } : decodeLine(bytes, start, end);
       textLine(text, line, terminated, problem);
     });
   },

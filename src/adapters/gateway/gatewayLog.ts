@@ -110,7 +110,7 @@ async function readText(source: LineSource, tally: LineTally, record: RecordHand
   await source.forEachLine((text, line, terminated, problem) => {
     if (problem?.tooLong !== undefined || text === TOO_LONG_LINE) {
       close();
-      return tally.skipped(file, line, tooLongReason(problem?.tooLong));
+      return tally.skipped(file, line, tooLongReason(problem?.tooLong, problem?.head));
     }
     if (isBlank(text)) return tally.ignored();
     const parsed = parseTextRecord(text);

@@ -3,7 +3,7 @@
  * that a huge file or line is never decoded whole twice; a BOM at the start of a line (files
  * concatenated with `cat` keep theirs) is passed over.
  */
-import { TOO_LONG_LINE, type LineHandler, type LineProblem, type RawLineHandler } from "./lineSource.js";
+import { LINE_HEAD_BYTES, TOO_LONG_LINE, type LineHandler, type LineProblem, type RawLineHandler } from "./lineSource.js";
 
 /** True when decoding replaced bytes that were not UTF-8 (rather than a real U+FFFD in the input). */
 function hasInvalidUtf8(text: string, buf: Buffer, start: number, end: number): boolean {
@@ -21,10 +21,18 @@ function hasInvalidUtf8(text: string, buf: Buffer, start: number, end: number): 
  */
 export function decodingLines(handler: LineHandler): RawLineHandler {
   return (buf, start, end, lineNo, terminated, tooLong) => {
-    if (tooLong !== undefined) return handler(TOO_LONG_LINE, lineNo, terminated, { tooLong });
+    if (tooLong !== undefined) return handler(TOO_LONG_LINE, lineNo, terminated, tooLongProblem(tooLong, buf, start, end));
     const { text, problem } = decodeLine(buf, start, end);
     return handler(text, lineNo, terminated, problem);
   };
+}
+
+/** The problem of a line over the limit: its length, and how it begins (`bytes[start, end)`: its first bytes). */
+export function tooLongProblem(tooLong: number, bytes: Buffer, start: number, end: number): LineProblem {
+  const from = afterBom(bytes, start, end);
+  // A character cut at the end of the head decodes to U+FFFD: dropped.
+  const head = bytes.toString("utf8", from, Math.min(end, from + LINE_HEAD_BYTES)).replace(/\uFFFD+$/, "");
+  return { tooLong, head };
 }
 
 /** Where a line's content starts: after a UTF-8 BOM (EF BB BF) if it has one. */

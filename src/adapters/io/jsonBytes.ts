@@ -19,7 +19,7 @@ import { fromBytes, type ByteString, type StringForm } from "../../core/byteText
 import { isPlainObject } from "../../core/plainObject.js";
 import { parseJsonLine, parseObjectLine, type LineTally, type ObjectLine } from "../adapter.js";
 import { TOO_LONG_LINE } from "./lineSource.js";
-import { afterBom, decodeLine, latin1Text } from "./decoding.js";
+import { afterBom, decodeLine, latin1Text, tooLongProblem } from "./decoding.js";
 
 /** A line of a JSON-lines format whose lines are objects (as `parseObjectLine`), with the form of its strings. */
 export type ObjectBytesLine = Exclude<ObjectLine, { kind: "object" }> | (Extract<ObjectLine, { kind: "object" }> & { readonly form: StringForm });
@@ -69,7 +69,7 @@ export function parseObjectBytes(bytes: Buffer, start: number, end: number, term
     const parsed = parseJsonLine(latin1.text, terminated);
     if (parsed.ok && isPlainObject(parsed.value)) return { kind: "object", value: parsed.value, form: latin1.form };
   }
-  const { text, problem } = tooLong !== undefined ? { text: TOO_LONG_LINE, problem: { tooLong } } : decodeLine(bytes, start, end);
+  const { text, problem } = tooLong !== undefined ? { text: TOO_LONG_LINE, problem: tooLongProblem(tooLong, bytes, start, end) } : decodeLine(bytes, start, end);
   const object = parseObjectLine(text, terminated, problem);
   return object.kind === "object" ? { ...object, form: "text" } : object;
 }

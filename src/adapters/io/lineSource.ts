@@ -17,15 +17,20 @@ export interface LineProblem {
   readonly invalidUtf8?: boolean;
   /** The line had this many bytes, over MAX_LINE_BYTES; its text was dropped (see TOO_LONG_LINE). */
   readonly tooLong?: number;
+  /** How such a line begins (its first LINE_HEAD_BYTES, decoded), for its diagnostic. */
+  readonly head?: string;
 }
+
+/** Bytes of an over-long line kept for its diagnostic: enough to tell which line it is. */
+export const LINE_HEAD_BYTES = 64;
 
 /** Called once per line; return `false` to stop reading early (format sniffing). */
 export type LineHandler = (text: string, lineNo: number, terminated: boolean, problem?: LineProblem) => boolean | void;
 
 /**
  * Called once per line with its undecoded bytes, `bytes[start, end)` (a trailing CR already
- * removed, a BOM kept), valid only during the call. `tooLong` is set, and the range empty, for a line
- * over the limit. For passes that look at a few ASCII tokens of each line: decoding every line to a
+ * removed, a BOM kept), valid only during the call. For a line over the limit `tooLong` is its
+ * length, and the range only its first bytes (at most LINE_HEAD_BYTES, for the diagnostic). For passes that look at a few ASCII tokens of each line: decoding every line to a
  * string costs as much as parsing it.
  */
 export type RawLineHandler = (bytes: Buffer, start: number, end: number, lineNo: number, terminated: boolean, tooLong?: number) => boolean | void;
@@ -77,11 +82,13 @@ export function currentLineLimit(): number {
   return lineLimit;
 }
 
-/** The diagnostic of a line over the limit (`bytes`: its length, when known). */
-export function tooLongReason(bytes: number | undefined): string {
+/** The diagnostic of a line over the limit (`bytes`: its length, when known; `head`: how it begins). */
+export function tooLongReason(bytes: number | undefined, head?: string): string {
   const size = bytes !== undefined ? `${bytes} bytes, ` : "";
   const limit = lineLimit % 2 ** 20 === 0 ? `${lineLimit / 2 ** 20} MiB` : `${lineLimit}-byte`;
-  return `line too long (${size}over the ${limit} limit); not read`;
+  // JSON-quoted: the head is untrusted input (control characters come out escaped).
+  const begins = head !== undefined && head !== "" ? `; it begins ${JSON.stringify(`${head}…`)}` : "";
+  return `line too long (${size}over the ${limit} limit${begins}); not read`;
 }
 
 /**

@@ -11,8 +11,8 @@
  * `problem.unreadable` would report the reason itself.
  */
 import { decompress } from "fzstd";
-import { currentLineLimit, TOO_LONG_LINE, type LineHandler, type LineProblem, type RawLineHandler, type ReadOptions } from "../io/lineSource.js";
-import { decodeLine } from "../io/decoding.js";
+import { currentLineLimit, LINE_HEAD_BYTES, TOO_LONG_LINE, type LineHandler, type LineProblem, type RawLineHandler, type ReadOptions } from "../io/lineSource.js";
+import { decodeLine, tooLongProblem } from "../io/decoding.js";
 import { asStoreError } from "./sqliteImage.js";
 
 /** The part of sql.js used here (its package has no types of its own). */
@@ -47,7 +47,6 @@ export const STORE_ROW_PROBLEM_PREFIX = "\u0000(store row: ";
 /** Yield to the event loop after this many bytes, as file reads do every few MB. */
 const YIELD_BYTES = 4 << 20;
 
-const EMPTY = Buffer.alloc(0);
 
 type Row = { bytes: Buffer; stored: number } | { unreadable: string; stored: number };
 
@@ -107,7 +106,8 @@ function handOver(handler: RowHandler, row: Row, lineNo: number, maxLineBytes: n
   }
   const { bytes } = row;
   if (bytes.length > maxLineBytes) {
-    return "raw" in handler ? handler.raw(EMPTY, 0, 0, lineNo, true, bytes.length) : handler.text(TOO_LONG_LINE, lineNo, true, { tooLong: bytes.length });
+    const head = Math.min(bytes.length, LINE_HEAD_BYTES);
+    return "raw" in handler ? handler.raw(bytes, 0, head, lineNo, true, bytes.length) : handler.text(TOO_LONG_LINE, lineNo, true, tooLongProblem(bytes.length, bytes, 0, head));
   }
   if ("raw" in handler) return handler.raw(bytes, 0, bytes.length, lineNo, true);
   const { text, problem } = decodeLine(bytes, 0, bytes.length);

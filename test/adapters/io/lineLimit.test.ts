@@ -16,6 +16,8 @@ const LIMIT = 64 * 1024;
 const HUGE = 48 * 2 ** 20;
 
 /** A gzip of three lines, the second one `HUGE` bytes long: ~50 KB on disk. */
+/** The huge line's first 64 bytes, as the diagnostic quotes them. */
+const BOMB_HEAD = JSON.stringify(`{"x":"${"a".repeat(58)}…`);
 const bomb = () => gzipSync(Buffer.concat([Buffer.from('{"type":"run_start","run":"r"}\n{"x":"'), Buffer.alloc(HUGE - 8, 0x61), Buffer.from('"}\n{"type":"run_end","run":"r"}\n')]));
 
 describe("an over-long line in a stream", () => {
@@ -34,7 +36,7 @@ describe("an over-long line in a stream", () => {
     expect(mostHeld).toBeLessThanOrEqual(LIMIT);
     expect(seen).toEqual([
       { line: 1, bytes: 30 },
-      { line: 2, bytes: 0, tooLong: HUGE },
+      { line: 2, bytes: 64, tooLong: HUGE }, // its first 64 bytes, for the diagnostic
       { line: 3, bytes: 28 },
     ]);
   });
@@ -59,7 +61,7 @@ describe("--max-line-bytes", () => {
 
   it("skips the gzip's huge line with one diagnostic, reads the rest, and the next run is back at the default", async () => {
     const result = await runMain(["analyze", "--max-line-bytes", String(LIMIT), "--format", "json", path]);
-    expect(result.stderr).toBe(`${path}:2: line too long (${HUGE} bytes, over the ${LIMIT}-byte limit); not read\n`);
+    expect(result.stderr).toBe(`${path}:2: line too long (${HUGE} bytes, over the ${LIMIT}-byte limit; it begins ${BOMB_HEAD}); not read\n`);
     expect((JSON.parse(result.stdout) as { summary: { lines: object } }).summary.lines).toEqual({ read: 3, used: 2, ignored: 0, skipped: 1 });
     const again = await runMain(["analyze", "--format", "json", path]);
     expect(again.stderr).not.toContain("too long");
@@ -76,6 +78,6 @@ describe("--max-line-bytes", () => {
 
   it("$LOOPLENS_MAX_LINE_BYTES sets it too (the built CLI)", () => {
     const result = runCli(["analyze", "--format", "json", path], { env: { LOOPLENS_MAX_LINE_BYTES: "1000" } });
-    expect(result.stderr).toBe(`${path}:2: line too long (${HUGE} bytes, over the 1000-byte limit); not read\n`);
+    expect(result.stderr).toBe(`${path}:2: line too long (${HUGE} bytes, over the 1000-byte limit; it begins ${BOMB_HEAD}); not read\n`);
   });
 });
