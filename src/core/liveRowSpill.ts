@@ -3,7 +3,8 @@
  * end (a run may go on in a later line or file, inputs.md §4), and as columns they still took ~200
  * bytes a run (1 M runs: 290 MB peak RSS). Past a window, the oldest rows are written out in batches
  * through a `LiveRowStore` (the pipeline's is a file; I/O stays out of the core), and what stays in
- * memory per run is a 52-bit key of its id in its batch's sorted list: 8 bytes.
+ * memory per run is a 52-bit key of its id in its batch's sorted list (8 bytes) and its bits in a
+ * Bloom filter over all batches (~1.5 bytes).
  *
  * An evicted run can still be named again (a late tool start, the next day's log): its batch is found
  * by the key and read to find the record (a key shared by two ids only costs that read), and the run
@@ -11,6 +12,7 @@
  * when they leave the table (the findings are in memory anyway, and `withFindings` reads them without
  * the store). Reading the rows back, a held record stands for its row's spilled one.
  */
+import { hashOf } from "./liveRunIds.js";
 import type { LiveCounter, LiveRowRecord, LiveRowStates } from "./liveRunTable.js";
 
 /** Where a store put a batch of records: plain data, which crosses threads with a book's part. */
@@ -22,25 +24,21 @@ export interface LiveRowStore {
   read(batch: LiveRowBatchRef): Iterable<LiveRowRecord>;
 }
 
-/** A batch of evicted rows: `count` rows from `firstRow`, with the sorted keys of their ids. */
+/** A batch of evicted rows from `firstRow` on, with the sorted keys of their ids (one a row). */
 export interface LiveRowBatch {
   readonly ref: LiveRowBatchRef;
   readonly firstRow: number;
-  readonly count: number;
   readonly keys: Float64Array;
 }
 
-/** Two 32-bit FNV-1a style hashes of the UTF-16 units, as one 52-bit integer. */
+/** An id as a 52-bit integer: the table's FNV-1a hash (32 bits), then 20 bits of a second hash. */
 export function idKey(id: string): number {
-  let a = 0x811c9dc5 | 0;
   let b = 0x9e3779b9 | 0;
   for (let i = 0; i < id.length; i++) {
-    const unit = id.charCodeAt(i);
-    a = Math.imul(a ^ unit, 0x01000193);
-    b = Math.imul(b ^ unit, 0x5bd1e995);
+    b = Math.imul(b ^ id.charCodeAt(i), 0x5bd1e995);
     b ^= b >>> 15;
   }
-  return (a >>> 0) * 0x100000 + ((b >>> 0) & 0xfffff);
+  return hashOf(id) * 0x100000 + ((b >>> 0) & 0xfffff);
 }
 
 function sortedHas(keys: Float64Array, key: number): boolean {
@@ -129,7 +127,7 @@ export class SpilledRows implements LiveRowStates {
       if (hold(firstRow + i)) this.hold(firstRow + i, record);
     });
     keys.sort();
-    this.batches.push({ ref: this.store.write(records), firstRow, count: records.length, keys });
+    this.batches.push({ ref: this.store.write(records), firstRow, keys });
     this.filter.add(keys, () => this.batches.map((batch) => batch.keys));
   }
 
@@ -144,7 +142,7 @@ export class SpilledRows implements LiveRowStates {
       let row = batch.firstRow;
       for (const record of this.store.read(batch.ref)) {
         if (record.run === run) {
-          this.hold(row, this.held.get(row) ?? record);
+          this.hold(row, record); // not held yet: `heldIds` would have had it
           return row;
         }
         row++;

@@ -21,7 +21,7 @@ export class NameTable {
 }
 
 /** FNV-1a of a string's UTF-16 units: spreads run ids (uuids, counters) well enough for probing. */
-function hashOf(text: string): number {
+export function hashOf(text: string): number {
   let hash = 0x811c9dc5 | 0;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return hash >>> 0;

@@ -50,10 +50,9 @@ export interface LiveRunTotals {
 export interface LiveBookPart {
   /** Files in the order their first event came. */
   readonly files: readonly string[];
-  /** The rows still in the table, from row `base` on. */
+  /** The rows still in the table, after those written out. */
   readonly table: LiveRunTableData;
-  readonly base: number;
-  /** Rows before `base`, written out (read through the store of the book that absorbs the part). */
+  /** The rows before them, written out (read through the store of the book that absorbs the part). */
   readonly batches: readonly LiveRowBatch[];
   readonly held: ReadonlyArray<readonly [number, LiveRowRecord]>;
   readonly findings: ReadonlyArray<readonly [number, Draft[]]>;
@@ -121,7 +120,6 @@ export class LiveRunBook {
     return {
       files: [...this.fileOrder.keys()],
       table: this.table.data(),
-      base: this.table.base,
       batches: this.spilled?.batches ?? [],
       held: this.spilled?.heldRecords() ?? [],
       findings: [...this.findings],
@@ -155,7 +153,8 @@ export class LiveRunBook {
     for (const finding of this.orphans) all.push(finding);
     const order = (f: LiveFinding) => this.fileOrder.get(f.file) ?? 0;
     all.sort((a, b) => order(a) - order(b) || a.line - b.line);
-    return { runs: new BookRuns(this.table, this.spilled, this.findings, rowsWithFindings, { ...this.totals }), findings: all };
+    const read = (row: number) => this.states(row).read(row);
+    return { runs: new BookRuns(this.table, this.spilled, read, this.findings, rowsWithFindings, { ...this.totals }), findings: all };
   }
 
   /** The row of `run`: in the table, evicted (held from now on), or new. */
@@ -198,6 +197,8 @@ class BookRuns implements LiveRunList {
   constructor(
     private readonly table: LiveRunTable,
     private readonly spilled: SpilledRows | undefined,
+    /** A row's state, in the table or held. */
+    private readonly read: (row: number) => LiveRowRecord,
     private readonly findings: ReadonlyMap<number, readonly LiveFinding[]>,
     /** The rows with findings, in order (the keys of `findings`, sorted). */
     private readonly rowsWithFindings: readonly number[],
@@ -215,10 +216,7 @@ class BookRuns implements LiveRunList {
   }
 
   *withFindings(): Generator<LiveRun> {
-    for (const row of this.rowsWithFindings) {
-      const state = row >= this.table.base ? this.table.read(row) : this.spilled!.read(row);
-      yield liveRun(state, this.findings.get(row)!);
-    }
+    for (const row of this.rowsWithFindings) yield liveRun(this.read(row), this.findings.get(row)!);
   }
 }
 
@@ -231,13 +229,11 @@ export function runsWithFindings(list: LiveRunList): Iterable<LiveRun> {
   return [...list].filter((run) => run.findings.length > 0);
 }
 
-type RunRow = LiveRowRecord;
-
 /**
  * A run's findings in line order (read back from an edited events file, they may come out of it),
  * with the run's identity and `afterStop` filled in: settled once, when the book is finished.
  */
-function settledFindings(findings: Draft[], state: RunRow): Draft[] {
+function settledFindings(findings: Draft[], state: LiveRowRecord): Draft[] {
   findings.sort((a, b) => a.line - b.line);
   let stopped = false;
   for (const finding of findings) {
@@ -250,7 +246,7 @@ function settledFindings(findings: Draft[], state: RunRow): Draft[] {
   return findings;
 }
 
-function liveRun(state: RunRow, findings: readonly LiveFinding[]): LiveRun {
+function liveRun(state: LiveRowRecord, findings: readonly LiveFinding[]): LiveRun {
   return {
     run: state.run,
     agent: state.agent,

@@ -81,24 +81,26 @@ function summarize(data: SummaryInput, liveReport: ReportModel["live"]): Summary
   let calls = data.spilled?.calls ?? 0;
   let compactions = data.spilled?.compactions ?? 0;
   let runCount = 0;
-  // A book knows its live runs' totals: then only its runs with findings are read (the others may be on disk).
-  const live = liveReport?.runs;
-  const totals = live?.totals;
-  if (live && totals) {
-    runCount += live.length;
-    calls += totals.calls;
-    compactions += totals.compactions;
-  }
-  for (const run of allRunsOf(data.replayed, live && totals ? runsWithFindings(live) : live)) {
-    if (run.source !== "log" || !totals) {
-      runCount++;
-      calls += run.calls;
-      compactions += run.compactions;
-    }
+  const noteLevels = (run: RunReport) => {
     const levels = new Set<FindingLevel>(run.findings.map((finding) => finding.level));
     if (levels.has("warning")) runsWith.warning++;
     if (levels.has("critical")) runsWith.critical++;
     if (levels.has("abort")) runsWith.abort++;
+  };
+  // A book knows its live runs' totals: then only its runs with findings are read (the others may be on disk).
+  const live = liveReport?.runs;
+  const totals = live?.totals;
+  for (const run of allRunsOf(data.replayed, totals ? undefined : live)) {
+    runCount++;
+    calls += run.calls;
+    compactions += run.compactions;
+    noteLevels(run);
+  }
+  if (live && totals) {
+    runCount += live.length;
+    calls += totals.calls;
+    compactions += totals.compactions;
+    for (const run of runsWithFindings(live)) noteLevels(run);
   }
   const liveFindings = liveReport?.findings;
   const transcript = data.transcript;

@@ -54,7 +54,8 @@ export class LineSplitter {
     this.carry = [];
     this.carried = 0;
     this.head = EMPTY;
-    if (bytes > this.maxLineBytes) return this.emitTooLong(bytes, terminated, headOf([...(carry.length > 0 ? carry : [head]), chunk.subarray(start, end)]));
+    // `head` is empty while pieces are carried, and the carry empty once a head is kept.
+    if (bytes > this.maxLineBytes) return this.emitTooLong(bytes, terminated, headOf([...carry, head, chunk.subarray(start, end)]));
     carry.push(chunk.subarray(start, end));
     const line = Buffer.concat(carry);
     return this.emit(line, 0, line.length, terminated);
@@ -77,12 +78,11 @@ export class LineSplitter {
     // Pieces of an unfinished line are copied (the chunk may be reused) and joined once: a 100 MB
     // line costs O(n). Past the limit they are dropped, counting bytes only.
     if (start < chunk.length) {
-      const first = this.carried === 0;
       this.carried += chunk.length - start;
       if (this.carried <= max) this.carry.push(Buffer.from(chunk.subarray(start)));
-      else if (first || this.carry.length > 0 || this.head.length < LINE_HEAD_BYTES) {
+      else if (this.head.length < LINE_HEAD_BYTES) {
         // Over the limit from here on: only its head is kept (a copy: the chunk may be reused).
-        this.head = Buffer.from(headOf([...(this.carry.length > 0 ? this.carry : [this.head]), chunk.subarray(start)]));
+        this.head = Buffer.from(headOf([...this.carry, this.head, chunk.subarray(start)]));
         this.carry = [];
       }
     }
