@@ -3,7 +3,7 @@
 //
 // Issue 17 measured 59 real session files of three installs (325 MB once replicated): median line
 // 554 B, p90 799 B; tool results 43% of the bytes, the rest user text, assistant text (with and
-// without tool calls), `custom` entries (`openclaw:bootstrap-context:full`, `prompt-error`,
+// without tool calls), `custom` entries (`openclaw:bootstrap-context:full`, `openclaw:prompt-error`,
 // `model-snapshot`) and `custom_message`; 7.7% of the lines hold non-ASCII text. Measured here on
 // /work/shared/samples/real/ (30 files of one install, 975 lines, 3.3 MB; file sizes 1.8 KB to 843 KB,
 // half under 30 KB): median line 655 B, p10 257, p25 407, p75 910, p90 1,889, p99 81 KB, max 243 KB;
@@ -118,11 +118,13 @@ export function* realSessionLines(text, r, sessionId, targetBytes, progress, { t
   let runNo = 0;
   while (progress.bytes < targetBytes) {
     const runId = `${hex(r.int(0, 0xffffffff), 8)}-${hex(r.int(0, 0xffff), 4)}-4${hex(runNo++ & 0xfff, 3)}`;
-    if (tiny ? runNo % 4 === 1 : r.chance(0.15)) yield custom("openclaw:bootstrap-context:full", { timestamp: clock, runId, sessionId });
+    // The runtime writes the bootstrap entry after the run's final reply (real 2026.4 transcripts;
+    // inputs.md §1): it names the run it follows.
+    const bootstrapped = tiny ? runNo % 4 === 1 : r.chance(0.15);
     yield entry("message", { message: { role: "user", content: [{ type: "text", text: text(tiny ? r.int(20, 60) : r.chance(0.92) ? logNormal(r, 150, 0.8, 10, 1200) : logNormal(r, 4000, 1.2, 500, 60_000), wide()) }], timestamp: clock } });
     if (!tiny && r.chance(0.04)) {
       // A prompt that failed (provider error): the runtime records it and the run ends there.
-      yield custom("prompt-error", { timestamp: clock, runId, sessionId, provider: "local-provider", model: "model-large", api: "openai-completions", error: "terminated" });
+      yield custom("openclaw:prompt-error", { timestamp: clock, runId, sessionId, provider: "local-provider", model: "model-large", api: "openai-completions", error: "terminated" });
       continue;
     }
     // A stuck stretch now and then, so that replay has findings.
@@ -159,6 +161,7 @@ export function* realSessionLines(text, r, sessionId, targetBytes, progress, { t
       yield entry("custom_message", { customType: "openclaw.sessions_yield", content: text(r.int(40, 300), wide()), display: false, details: { source: "sessions_yield" } });
     }
     yield assistant([{ type: "text", text: text(tiny ? r.int(10, 40) : r.chance(0.9) ? logNormal(r, 120, 0.8, 10, 1000) : logNormal(r, 3500, 1.1, 400, 30_000), wide()) }], "stop");
+    if (bootstrapped) yield custom("openclaw:bootstrap-context:full", { timestamp: clock, runId, sessionId });
   }
 }
 

@@ -24,7 +24,9 @@ const OUT = join(ROOT, "bench", "out");
 const BIN = join(ROOT, "bin", "looplens");
 const BASELINE = join(ROOT, "bench", "baseline.mjs");
 const RSS_HOOK = join(ROOT, "bench", "rss-hook.mjs");
-const GENERATOR_VERSION = 2;
+/** Bumped when a generator's output changes, so that cached inputs are made again (3: real-shaped runs name themselves as the runtime writes it). */
+const GENERATOR_VERSION = { real: 3, tiny: 3 };
+const generatorVersion = (format) => GENERATOR_VERSION[format] ?? 2;
 
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(`--${name}`);
@@ -68,7 +70,7 @@ const BASELINES = ["stream-line", "sync-line", "sync-chunk", "sync-latin1"];
 
 function dataset(spec) {
   const { format, files, fileMb, ascii = false } = spec;
-  const dir = join(OUT, "inputs", `${format}${ascii ? "-ascii" : ""}-${files}x${fileMb}MB-seed${SEED}-v${GENERATOR_VERSION}`);
+  const dir = join(OUT, "inputs", `${format}${ascii ? "-ascii" : ""}-${files}x${fileMb}MB-seed${SEED}-v${generatorVersion(format)}`);
   const done = join(dir, ".done");
   if (existsSync(done)) return { dir, ...JSON.parse(readFileSync(done, "utf8")) };
   rmSync(dir, { recursive: true, force: true });
