@@ -223,7 +223,9 @@ async function inThreads(
   };
 
   try {
-    await Promise.all([...Array.from({ length: lanes.workers }, workerLane), ...(lanes.mainThread ? [mainLane()] : [])]);
+    // The workers first: starting them fills `online`, which the main lane waits on.
+    const workerLanes = Array.from({ length: lanes.workers }, workerLane);
+    await Promise.all([...workerLanes, ...(lanes.mainThread ? [mainLane()] : [])]);
   } catch (error) {
     // A crashed worker: stop the others, or they would keep the process alive.
     await Promise.all(started.map((worker) => worker.terminate()));

@@ -47,7 +47,6 @@ export const STORE_ROW_PROBLEM_PREFIX = "\u0000(store row: ";
 /** Yield to the event loop after this many bytes, as file reads do every few MB. */
 const YIELD_BYTES = 4 << 20;
 
-
 type Row = { bytes: Buffer; stored: number } | { unreadable: string; stored: number };
 
 function rowOf(json: unknown, zstd: unknown, seq: unknown): Row {
