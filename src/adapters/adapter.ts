@@ -139,6 +139,14 @@ export interface AdapterOptions {
    * Off when events are written out, which mirror the input's own.
    */
   readonly closeRuns?: boolean;
+  /** No file of the unit is read after this one: what it holds need not be kept for later files. */
+  readonly lastOfUnit?: boolean;
+  /**
+   * Session transcripts of at least this many bytes on disk get a pass over their message timestamps
+   * first (default TIMES_PASS_BYTES, openclaw/repeatedTimes.ts), when they are the last file of their
+   * unit and `canReadAgain` is given: copy detection then keeps keys only for repeated timestamps.
+   */
+  readonly timesPassBytes?: number;
 }
 
 /**

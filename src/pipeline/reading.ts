@@ -191,7 +191,7 @@ async function readFile(path: string, tally: LineTally, options: InputOptions, r
     tally,
     unit: reading.history,
     // `canReadAgain`, `bytePayloads`, `closeRuns: false` in the options turn those off (tests compare both ways).
-    options: { ...options, canReadAgain: reading.canReadAgain, bytePayloads: forReplay && options.bytePayloads !== false, closeRuns: forReplay && options.closeRuns !== false },
+    options: { ...options, canReadAgain: reading.canReadAgain, lastOfUnit, bytePayloads: forReplay && options.bytePayloads !== false, closeRuns: forReplay && options.closeRuns !== false },
     emit(event) {
       // Adapters of formats with live events never throw ReadAgain: those could not be undone.
       if (isLiveEvent(event)) {

@@ -37,7 +37,8 @@ import {
   type SessionLine,
 } from "./sessionEntries.js";
 import { scanSession } from "./sessionTree.js";
-import { CopyDetector, entryKey, messageCopyKey } from "./transcriptCopies.js";
+import { TIMES_PASS_BYTES, findRepeatedTimes, messageTimestamp, type RepeatedTimes } from "./repeatedTimes.js";
+import { CopyDetector, copyKeyOf, entryKey } from "./transcriptCopies.js";
 import { TranscriptReplay } from "./transcriptReplay.js";
 
 const SESSION_FORMAT_VERSION = 3;
@@ -68,6 +69,8 @@ class SessionReader {
     private readonly context: AdapterContext,
     private readonly file: string,
     segmentNames: ReadonlyArray<string | undefined>,
+    /** Which message timestamps the file repeats (a large last file of its unit): only their copy keys are kept. */
+    private readonly repeated: RepeatedTimes | undefined,
   ) {
     this.nameSession = sessionFileName(file)?.sessionId;
     this.fallbackSession = sessionIdFromFileName(file);
@@ -94,6 +97,7 @@ class SessionReader {
 
   entry(line: number, type: string, entry: Record<string, unknown>, form: StringForm, replayed: boolean): void {
     const { tally, unit } = this.context;
+    if (type === "message") this.repeated?.confirm(line, messageTimestamp(entry), form);
     if (!this.sawEntry) {
       this.sawEntry = true;
       if (this.headerLine === undefined) tally.note({ file: this.file, line, reason: "no session header; the session id is taken from the file name" });
@@ -125,13 +129,19 @@ class SessionReader {
   /** After the whole file: what it held joins the unit's history. */
   end(): void {
     this.replay.end();
-    if (this.context.unit.files.length > 1) this.copies?.commit();
+    // Later files of the unit look for copies of this file's messages; after the last file none do.
+    if (this.context.unit.files.length > 1 && this.context.options.lastOfUnit !== true) this.copies?.commit();
     if (this.ids !== undefined) for (const id of this.ids) this.context.unit.entryIds!.add(id);
   }
 
   /** A rewritten copy of an earlier message (counted; not replayed again). */
   private isCopy(role: string, message: Record<string, unknown>, form: StringForm, ids: ReadonlyArray<string | undefined>): boolean {
-    if (!this.copies?.isCopy(messageCopyKey(role, message, form, ids))) return false;
+    if (this.copies === undefined) return false;
+    const time = own(message, "timestamp");
+    // A timestamp no other message of this file has: only an earlier file can hold the original.
+    const kept = this.repeated?.mayRepeat(time, form) ?? true;
+    if (!kept && this.context.unit.messageKeys.size === 0) return false;
+    if (!this.copies.isCopy(copyKeyOf(role, time, form, ids), kept)) return false;
     this.context.tally.transcript.copies++;
     this.context.tally.ignored();
     return true;
@@ -197,6 +207,17 @@ function namesWithSidecar(context: AdapterContext, file: string, names: Readonly
   return names;
 }
 
+/**
+ * The repeated message timestamps of a large transcript that no later file of its unit reads after
+ * (its copy keys are then needed only for its own copies), when the file can be read again.
+ */
+async function repeatedTimesOf(source: LineSource, context: AdapterContext): Promise<RepeatedTimes | undefined> {
+  const { activeBranch, canReadAgain, lastOfUnit, timesPassBytes = TIMES_PASS_BYTES } = context.options;
+  if (activeBranch === true || canReadAgain !== true || lastOfUnit !== true || !source.forEachRawLine) return undefined;
+  if (source.size === undefined || source.size < timesPassBytes) return undefined;
+  return findRepeatedTimes(source.forEachRawLine.bind(source));
+}
+
 export const openclawSessionAdapter: InputAdapter = {
   format: "openclaw-session",
 
@@ -213,7 +234,8 @@ export const openclawSessionAdapter: InputAdapter = {
     for (const { line, parentId } of scan.dangling) {
       context.tally.note({ file, line, reason: `parentId ${quote(parentId)} matches no earlier entry; the branch continues at the entry before it` });
     }
-    const reader = new SessionReader(context, file, namesWithSidecar(context, file, scan.segmentNames));
+    const repeated = await repeatedTimesOf(source, context);
+    const reader = new SessionReader(context, file, namesWithSidecar(context, file, scan.segmentNames), repeated);
     const onLine = (classified: SessionLine, line: number) => {
       scan.confirm(line, classified);
       if ("notice" in classified && classified.notice !== undefined) context.tally.note({ file, line, reason: classified.notice });
@@ -235,6 +257,7 @@ export const openclawSessionAdapter: InputAdapter = {
       await source.forEachLine((text, line, terminated, problem) => onLine(classifySessionLine(text, terminated, problem), line));
     }
     if (!scan.confirmed()) throw new ReadAgain(file, "a line read from its bytes in the first pass parsed differently");
+    if (repeated?.confirmed() === false) throw new ReadAgain(file, "a message timestamp read from its bytes parsed differently");
     reader.end();
   },
 };

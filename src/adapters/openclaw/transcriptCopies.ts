@@ -8,6 +8,8 @@
  * A message without a timestamp has no key: it can never be told from a new message, so it is
  * always replayed. Keys are kept as 53-bit hashes in a flat table (shared/keySets.ts): a session of
  * 100 000 calls keeps ~5 MB of them; a collision (odds ~1e-6 at 10^5 keys) would drop one call.
+ * A large transcript that no later file of its session reads after keeps only the keys of messages
+ * whose timestamp another of its messages may have (repeatedTimes.ts).
  */
 import { textOf, type StringForm } from "../../core/byteText.js";
 import { own } from "../../core/plainObject.js";
@@ -71,11 +73,11 @@ export class CopyDetector {
 
   constructor(private readonly before: KeySet) {}
 
-  /** True when `key` was seen before (a copy); otherwise remembers it. */
-  isCopy(key: number | undefined): boolean {
+  /** True when `key` was seen before (a copy); otherwise remembers it, unless no later message can have it (`remember` false). */
+  isCopy(key: number | undefined, remember = true): boolean {
     if (key === undefined) return false;
     if (this.before.has(key) || this.own.has(key)) return true;
-    this.own.add(key);
+    if (remember) this.own.add(key);
     return false;
   }
 

@@ -30,11 +30,24 @@ const DAMAGES: Damage[] = [
   (line) => [Buffer.from(line), Buffer.from('{"type":"message","id":"zz","parentId":"nowhere"'), Buffer.from("\u00a0")],
 ];
 
+/**
+ * A rewrite appending an earlier message again under a new entry id: a copy (not replayed again),
+ * or, with its call ids changed, a new message that repeats an earlier one's timestamp.
+ */
+function rewritten(earlier: string, n: number, random: () => number): Buffer {
+  const copy = earlier.replace(/"id":"[^"]*"/, `"id":"rw${n}"`);
+  return Buffer.from(random() < 0.3 ? copy.replace(/"call_/g, '"recall_') : copy);
+}
+
 function damaged(text: string, seed: number): Buffer {
   const random = prng(seed);
   const lines = text.split("\n").filter((line) => line !== "");
   const out: Buffer[] = [];
   for (let i = 0; i < lines.length; i++) {
+    if (i > 0 && random() < 0.06) {
+      const earlier = lines[Math.floor(random() * i)]!;
+      if (earlier.startsWith('{"type":"message"')) out.push(rewritten(earlier, i, random));
+    }
     if (random() < 0.06) {
       const damage = DAMAGES[Math.floor(random() * DAMAGES.length)]!;
       out.push(...damage(lines[i]!, lines[i + 1], random));
@@ -49,13 +62,19 @@ describe("analysis shortcuts", () => {
     const config = resolveConfig([{ origin: "test", source: "looplens", values: { enabled: true, warningThreshold: 3, criticalThreshold: 5 } }]).config;
     const digest = await loadXxhashDigest();
     let files = 0;
+    let copies = 0;
     for (const [i, session] of randomSessions(7, 40).entries()) {
       const path = writeSessionFile(damaged(transcriptText(session), i + 1), `${session.id}.jsonl`, session.agent);
-      const fast = await analyzeFile(path, digest, () => config, {});
       const slow = await analyzeFile(path, digest, () => config, { canReadAgain: false, bytePayloads: false, closeRuns: false });
-      expect(fast, session.id).toEqual(slow);
-      if (fast.runs.some((run) => run.findings.length > 0)) files++;
+      // With and without the pass over message timestamps (repeatedTimes.ts), which only large files get.
+      for (const timesPassBytes of [undefined, 0]) {
+        const fast = await analyzeFile(path, digest, () => config, { timesPassBytes });
+        expect(fast, `${session.id}, times pass from ${timesPassBytes}`).toEqual(slow);
+      }
+      if (slow.runs.some((run) => run.findings.length > 0)) files++;
+      copies += slow.transcript.copies;
     }
     expect(files).toBeGreaterThan(5); // the comparison saw findings, not only empty reports
+    expect(copies).toBeGreaterThan(20); // and rewritten copies
   });
 });

@@ -1,0 +1,132 @@
+/**
+ * Which message timestamps a large transcript repeats, so that copy detection keeps the keys of only
+ * those messages. A copy (transcriptCopies.ts) has the `message.timestamp` of the message it copies,
+ * so a message whose timestamp no other message of the file has can be neither a copy of one in the
+ * file nor copied by one: its key need not be kept. Keeping every key cost ~44 MB at the peak of a
+ * 1 GB transcript of 3.4 M small messages (bench: 172 against 128 MB peak RSS without them).
+ *
+ * Which timestamps repeat is found by a pass before the replay, over the lines' bytes: messages are
+ * written as they happen, so their timestamps rise, and a value that comes again is at most the
+ * largest one met before it. Every timestamp that is not above the largest before it (numbers and
+ * strings compared apart: a number never equals a string) is kept as possibly repeated — exactly the
+ * repeated ones and a few more, in any order of the file. A transcript whose timestamps do not rise
+ * keeps more keys, never fewer than it needs.
+ *
+ * The pass reads a message's timestamp from the end of its line, as OpenClaw writes it
+ * (`SessionLineScanner.messageTimestampAtEnd`), and parses the lines it cannot read so. The end of
+ * a line can lie (a line cut by a crash and continued by another write): every message timestamp
+ * read is folded into a checksum, the replay folds the same timestamps as it parses them into
+ * another (`confirm`), and when the two differ the file is read again without this pass.
+ */
+import { textOf, type StringForm } from "../../core/byteText.js";
+import { isPlainObject, own } from "../../core/plainObject.js";
+import { afterBom, decodeLine } from "../io/decoding.js";
+import type { LineSource } from "../io/lineSource.js";
+import { KeySet } from "../shared/keySets.js";
+import { KeyHash } from "../shared/textHash.js";
+import { classifySessionLine } from "./sessionEntries.js";
+import { SessionLineScanner } from "./sessionLineScan.js";
+
+/** Session transcripts from this size on get the pass (below it, their keys cost a few MB at most). */
+export const TIMES_PASS_BYTES = 128 * 1024 * 1024;
+
+export interface RepeatedTimes {
+  /** Whether another message of the file may have this `message.timestamp` (its copy key must be kept). */
+  mayRepeat(raw: unknown, form: StringForm): boolean;
+  /** Hands the replay's `message.timestamp` of each message entry over, in order (undefined: none). */
+  confirm(line: number, raw: unknown, form: StringForm): void;
+  /** After the replay: false when a timestamp read from bytes parsed differently (read the file again). */
+  confirmed(): boolean;
+}
+
+/** The `message.timestamp` of a message entry as parsed (undefined without a message object). */
+export function messageTimestamp(entry: Record<string, unknown>): unknown {
+  const message = own(entry, "message");
+  return isPlainObject(message) ? own(message, "timestamp") : undefined;
+}
+
+/**
+ * A timestamp as the copy key takes it (transcriptCopies.ts: a finite number, or a non-empty string
+ * as text), else undefined: a message without one has no copy key.
+ */
+function keyTime(raw: unknown, form: StringForm): number | string | undefined {
+  if (typeof raw === "number") return Number.isFinite(raw) ? raw : undefined;
+  return typeof raw === "string" && raw !== "" ? textOf(form, raw) : undefined;
+}
+
+function timeKey(time: number | string): number {
+  const key = new KeyHash();
+  if (typeof time === "number") key.number(time);
+  else (key.tag(1), key.text(time));
+  return key.value();
+}
+
+/** Folds one message's timestamp (or its absence) into a checksum, the same way from bytes and parsed. */
+function fold(sum: KeyHash, line: number, time: number | string | undefined): void {
+  sum.number(line);
+  if (time === undefined) sum.absent();
+  else if (typeof time === "number") sum.number(time);
+  else (sum.tag(1), sum.text(time));
+}
+
+/** The timestamps met so far and the ones that may repeat. */
+class TimeLog {
+  private topNumber = -Infinity;
+  private topText: string | undefined;
+  readonly repeated = new KeySet();
+  readonly checksum = new KeyHash();
+
+  see(line: number, time: number | string | undefined): void {
+    fold(this.checksum, line, time);
+    if (time === undefined) return;
+    if (typeof time === "number" ? time <= this.topNumber : this.topText !== undefined && time <= this.topText) this.repeated.add(timeKey(time));
+    else if (typeof time === "number") this.topNumber = time;
+    else this.topText = time;
+  }
+}
+
+const MESSAGE_START = Buffer.from('{"type":"message",');
+const TYPE_START = Buffer.from('{"type":"');
+const QUOTE = 0x22;
+
+/** What a line's first bytes show: a message, an entry of another type, or nothing plain (parse it). */
+function lineStart(bytes: Buffer, start: number, end: number): "message" | "other" | "unknown" {
+  if (afterBom(bytes, start, end) !== start || end - start < MESSAGE_START.length) return "unknown";
+  if (bytes.compare(MESSAGE_START, 0, MESSAGE_START.length, start, start + MESSAGE_START.length) === 0) return "message";
+  if (bytes.compare(TYPE_START, 0, TYPE_START.length, start, start + TYPE_START.length) !== 0) return "unknown";
+  // Another type: a plain name (letters, digits, `_`, `-`, `.`, `:`) closed by a quote; a key given twice is caught by the checksum.
+  for (let at = start + TYPE_START.length; at < end; at++) {
+    const c = bytes[at]!;
+    if (c === QUOTE) return at > start + TYPE_START.length ? "other" : "unknown";
+    if (!(c >= 0x61 && c <= 0x7a) && !(c >= 0x41 && c <= 0x5a) && !(c >= 0x30 && c <= 0x3a) && c !== 0x5f && c !== 0x2d && c !== 0x2e) return "unknown";
+  }
+  return "unknown";
+}
+
+/** The pass over a source's lines as bytes (its `forEachRawLine`). */
+export async function findRepeatedTimes(forEachRawLine: NonNullable<LineSource["forEachRawLine"]>): Promise<RepeatedTimes> {
+  const log = new TimeLog();
+  const scanner = new SessionLineScanner();
+  await forEachRawLine((bytes, start, end, line, terminated, tooLong) => {
+    // Blank, or over the line limit: the replay sees no entry there either.
+    if (start === end || tooLong !== undefined) return;
+    const kind = terminated ? lineStart(bytes, start, end) : "unknown";
+    if (kind === "other") return;
+    if (kind === "message") {
+      const time = scanner.messageTimestampAtEnd(bytes, start, end);
+      if (time !== undefined) return log.see(line, keyTime(time, "bytes"));
+    }
+    const parsed = classifySessionLine(decodeLine(bytes, start, end).text, terminated);
+    if (parsed.kind === "entry" && parsed.type === "message") log.see(line, keyTime(messageTimestamp(parsed.value), parsed.form));
+  });
+  const replayed = new KeyHash();
+  const { repeated, checksum } = log;
+  return {
+    mayRepeat: (raw, form) => {
+      const time = keyTime(raw, form);
+      return time !== undefined && repeated.has(timeKey(time));
+    },
+    confirm: (line, raw, form) => fold(replayed, line, keyTime(raw, form)),
+    confirmed: () => replayed.equals(checksum),
+  };
+}
