@@ -50,13 +50,6 @@ export function reportOfRuns(report: ReportModel, replayed: readonly ReplayedRun
   return { ...base, ...(selected ? { live: selected } : {}), summary: summarize(base, selected) };
 }
 
-/** The same report with its spilled runs read back into `replayed` (filters select among every run). */
-export function withRunsInMemory(report: ReportModel): ReportModel {
-  if (!report.spilled) return report;
-  const { spilled: _, ...rest } = report;
-  return { ...rest, replayed: [...replayedInOrder(report)] };
-}
-
 function countLevels(findings: readonly Finding[]): LevelCounts {
   const counts: Record<FindingLevel, number> & { total: number } = { warning: 0, critical: 0, abort: 0, total: 0 };
   for (const finding of findings) {
@@ -67,7 +60,7 @@ function countLevels(findings: readonly Finding[]): LevelCounts {
 }
 
 /** Replayed runs, then live ones, one at a time: live runs are made as they are read (liveRuns.ts). */
-export function* allRunsOf(replayed: readonly ReplayedRun[], live: Iterable<LiveRun> | undefined): Generator<RunReport> {
+export function* allRunsOf(replayed: Iterable<ReplayedRun>, live: Iterable<LiveRun> | undefined): Generator<RunReport> {
   yield* replayed;
   if (live) yield* live;
 }

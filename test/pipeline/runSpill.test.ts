@@ -13,6 +13,8 @@ import type { ReplayedRun } from "../../src/core/findings.js";
 import { loadXxhashDigest } from "../../src/core/xxhashDigest.js";
 import { analyzeFile, analyzeInputs, type Analysis, type AnalysisOptions } from "../../src/pipeline/analysis.js";
 import { createConfigResolver } from "../../src/pipeline/configResolution.js";
+import { filterReport, type ReportFilters } from "../../src/pipeline/filters.js";
+import { buildReport } from "../../src/pipeline/report.js";
 import { isPlainRun, spilledRuns, withSpillFolder } from "../../src/pipeline/runSpill.js";
 import { writeSessionFile } from "../helpers/inProcess.js";
 
@@ -100,5 +102,37 @@ describe("spilled runs", () => {
       }),
     ).rejects.toThrow("boom");
     expect(() => readdirSync(made)).toThrow();
+  });
+});
+
+describe("filters over spilled runs", () => {
+  it("select what they select among runs held in memory, reading the spilled ones one at a time", async () => {
+    const paths = [join(dir, "real"), join(dir, "cc"), join(dir, "agents-fixtures")];
+    const config = { sources: [], values: {} } as unknown as Parameters<typeof buildReport>[1];
+    const held = buildReport(await analyse(paths, {}), config, "test");
+    const dated = [...held.replayed].map((run) => run.startedAt).filter((at): at is string => typeof at === "string").sort();
+    expect(dated.length).toBeGreaterThan(4);
+    const someRun = held.replayed[Math.floor(held.replayed.length / 2)]!.run;
+    const filterSets: ReportFilters[] = [
+      { since: "2099-01-01T00:00:00Z" },
+      { since: dated[Math.floor(dated.length / 3)]!, until: dated[Math.floor((2 * dated.length) / 3)]! },
+      { agent: "claude-code" },
+      { agent: "nobody" },
+      { run: [someRun] },
+      { tool: ["exec"], top: 3 },
+    ];
+    await withSpillFolder(async (spillDir) => {
+      const spilling = buildReport(await analyse(paths, { spill: { dir: spillDir!, plainRunsInMemory: 1 } }), config, "test");
+      expect(spilling.spilled?.runs).toBeGreaterThan(0);
+      for (const filters of filterSets) {
+        const expected = filterReport(held, filters);
+        const actual = filterReport(spilling, filters);
+        for (const which of ["selected", "shown"] as const) {
+          expect(actual[which].summary, `${which} ${JSON.stringify(filters)}`).toEqual(expected[which].summary);
+          expect(actual[which].replayed.map(shown), `${which} ${JSON.stringify(filters)}`).toEqual(expected[which].replayed.map(shown));
+          expect(actual[which].spilled).toBeUndefined();
+        }
+      }
+    });
   });
 });
