@@ -9,7 +9,9 @@ import { describe, expect, it } from "vitest";
 import { analyzeFile } from "../../../src/pipeline/analysis.js";
 import { resolveConfig } from "../../../src/core/config.js";
 import { loadXxhashDigest } from "../../../src/core/xxhashDigest.js";
-import { writeSessionFile } from "../../helpers/inProcess.js";
+import { writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { analyzePaths, comparable, writeSessionFile } from "../../helpers/inProcess.js";
 import { prng, randomSessions, transcriptText } from "../../helpers/randomSessions.js";
 
 type Damage = (line: string, next: string | undefined, random: () => number) => Buffer[];
@@ -76,5 +78,25 @@ describe("analysis shortcuts", () => {
     }
     expect(files).toBeGreaterThan(5); // the comparison saw findings, not only empty reports
     expect(copies).toBeGreaterThan(20); // and rewritten copies
+  });
+
+  it("give exactly the analysis without them when a session's live file repeats messages of its archive", async () => {
+    let copies = 0;
+    for (const [i, session] of randomSessions(11, 12).entries()) {
+      const archiveLines = transcriptText(session).split("\n").filter((line) => line !== "");
+      const random = prng(100 + i);
+      // The live file goes on from the archive, then a rewrite copies messages of both.
+      const live = transcriptText(randomSessions(200 + i, 1)[0]!).split("\n").filter((line) => line !== "");
+      const messages = [...archiveLines, ...live].filter((line) => line.startsWith('{"type":"message"'));
+      const rewrites = Array.from({ length: 6 }, (_, k) => rewritten(messages[Math.floor(random() * messages.length)]!, k, random).toString());
+      const archive = writeSessionFile(`${archiveLines.join("\n")}\n`, `${session.id}.jsonl.reset.2026-05-01T10-00-00.000Z`, session.agent);
+      writeFileSync(join(dirname(archive), `${session.id}.jsonl`), `${[...live, ...rewrites].join("\n")}\n`);
+      const slow = await analyzePaths([dirname(archive)], { canReadAgain: false, bytePayloads: false, closeRuns: false });
+      const fast = await analyzePaths([dirname(archive)], { timesPassBytes: 0 });
+      expect(comparable(fast), session.id).toEqual(comparable(slow));
+      expect([fast.lines, fast.transcript], session.id).toEqual([slow.lines, slow.transcript]);
+      copies += slow.transcript.copies;
+    }
+    expect(copies).toBeGreaterThan(20);
   });
 });
