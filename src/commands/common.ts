@@ -100,7 +100,7 @@ export function addInputOptions(command: Command): Command {
     .option("--active-branch", "session transcripts: replay only the branch ending at the last entry (what the model saw), not every executed call")
     .addOption(new Option("--all-branches", "deprecated: every executed call in file order is now the default").hideHelp())
     .addOption(
-      new Option("--max-line-bytes <bytes>", "skip longer input lines as bad without keeping them in memory (default 268435456, 256 MiB)")
+      new Option("--max-line-bytes <bytes>", "skip longer input lines as bad without keeping them in memory (default 33554432, 32 MiB)")
         .env("LOOPLENS_MAX_LINE_BYTES")
         .argParser(lineLimit),
     )

@@ -186,7 +186,7 @@ describe("bad bytes in every format", () => {
 
   it.each(ADAPTERS.map((a) => [a.format, a] as const))("%s: an over-long line is skipped with its size, and reading goes on", async (format, adapter) => {
     const [good] = files[format]!;
-    // A source that hands over what the splitter gives for a line over the limit (256 MiB is too big to write here).
+    // A source that hands over what the splitter gives for a line over the limit (32 MiB is too big to write here).
     const source: LineSource = {
       file: "big.jsonl",
       size: undefined,
@@ -200,6 +200,6 @@ describe("bad bytes in every format", () => {
     await adapter.read(source, { tally, unit: new UnitHistory([source.file], false), options: {}, emit: () => ({ used: true }) });
     expect(tally.counts.read).toBe(3);
     expect(tally.counts.skipped).toBe(1);
-    expect(tally.diagnostics).toContainEqual({ file: "big.jsonl", line: 2, reason: `line too long (${300 * 2 ** 20} bytes, over the 256 MiB limit); not read` });
+    expect(tally.diagnostics).toContainEqual({ file: "big.jsonl", line: 2, reason: `line too long (${300 * 2 ** 20} bytes, over the 32 MiB limit); not read` });
   });
 });

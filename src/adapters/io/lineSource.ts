@@ -64,8 +64,14 @@ export class InputError extends Error {}
 /** A compressed stream that ends early or is corrupt (what came before it is still read). */
 export class DecompressionError extends Error {}
 
-/** Lines above this size are skipped unread (a 100 MB line is still read): the default line limit. */
-export const MAX_LINE_BYTES = 256 * 1024 * 1024;
+/**
+ * Lines above this size are skipped unread: the default line limit. A line under the limit is held
+ * whole before it is parsed, so the limit bounds memory on hostile input (a 6.9 MB gzip of one
+ * 1.5 GB line: peak RSS 337 MB at 256 MiB, 114 MB at 32 MiB). The longest line of 30 real OpenClaw
+ * session files is 243 KB (a tool result), of the agents' samples less: 32 MiB is over a hundred
+ * times that; `--max-line-bytes` raises it.
+ */
+export const MAX_LINE_BYTES = 32 * 1024 * 1024;
 
 /**
  * The line limit of this thread's reading (`--max-line-bytes`, `$LOOPLENS_MAX_LINE_BYTES`). Held here,
