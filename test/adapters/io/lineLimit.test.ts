@@ -13,9 +13,10 @@ import { tempDir } from "../../hostile/harness.js";
 
 const tmp = tempDir();
 const LIMIT = 64 * 1024;
-const HUGE = 48 * 2 ** 20;
+/** Over LIMIT, under the default limit (MAX_LINE_BYTES): the next run reads it. */
+const HUGE = 24 * 2 ** 20;
 
-/** A gzip of three lines, the second one `HUGE` bytes long: ~50 KB on disk. */
+/** A gzip of three lines, the second one `HUGE` bytes long: ~25 KB on disk. */
 /** The huge line's first 64 bytes, as the diagnostic quotes them. */
 const BOMB_HEAD = JSON.stringify(`{"x":"${"a".repeat(58)}…`);
 const bomb = () => gzipSync(Buffer.concat([Buffer.from('{"type":"run_start","run":"r"}\n{"x":"'), Buffer.alloc(HUGE - 8, 0x61), Buffer.from('"}\n{"type":"run_end","run":"r"}\n')]));
@@ -43,7 +44,7 @@ describe("an over-long line in a stream", () => {
 
   it("the diagnostic names the limit in force", () => {
     try {
-      expect(tooLongReason(5000)).toBe("line too long (5000 bytes, over the 256 MiB limit); not read");
+      expect(tooLongReason(5000)).toBe("line too long (5000 bytes, over the 32 MiB limit); not read");
       setLineLimit(1024);
       expect(currentLineLimit()).toBe(1024);
       expect(tooLongReason(5000)).toBe("line too long (5000 bytes, over the 1024-byte limit); not read");
@@ -63,6 +64,7 @@ describe("--max-line-bytes", () => {
     const result = await runMain(["analyze", "--max-line-bytes", String(LIMIT), "--format", "json", path]);
     expect(result.stderr).toBe(`${path}:2: line too long (${HUGE} bytes, over the ${LIMIT}-byte limit; it begins ${BOMB_HEAD}); not read\n`);
     expect((JSON.parse(result.stdout) as { summary: { lines: object } }).summary.lines).toEqual({ read: 3, used: 2, ignored: 0, skipped: 1 });
+    expect(HUGE).toBeLessThan(MAX_LINE_BYTES);
     const again = await runMain(["analyze", "--format", "json", path]);
     expect(again.stderr).not.toContain("too long");
     expect((JSON.parse(again.stdout) as { summary: { lines: { read: number } } }).summary.lines.read).toBe(3);
