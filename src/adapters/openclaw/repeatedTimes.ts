@@ -27,7 +27,11 @@ import { KeyHash } from "../shared/textHash.js";
 import { classifySessionLine } from "./sessionEntries.js";
 import { SessionLineScanner } from "./sessionLineScan.js";
 
-/** Session transcripts from this size on get the pass (below it, their keys cost a few MB at most). */
+/**
+ * Session transcripts from this size on disk get the pass (below it, their keys cost a few MB at
+ * most). A compressed file is measured compressed: only one that expands to a gigabyte or so gets
+ * it, and pays one more decompression for the memory its keys would take.
+ */
 export const TIMES_PASS_BYTES = 128 * 1024 * 1024;
 
 export interface RepeatedTimes {
