@@ -142,11 +142,11 @@ export interface AdapterOptions {
   /** No file of the unit is read after this one: what it holds need not be kept for later files. */
   readonly lastOfUnit?: boolean;
   /**
-   * Session transcripts of at least this many bytes on disk get a pass over their message timestamps
-   * first (default TIMES_PASS_BYTES, openclaw/repeatedTimes.ts), when they are the last file of their
-   * unit and `canReadAgain` is given: copy detection then keeps keys only for repeated timestamps.
+   * Session transcripts of at least this many bytes on disk get a pass first (default
+   * LAST_FILE_PASS_BYTES, openclaw/lastFilePass.ts), when they are the last file of their unit and
+   * `canReadAgain` is given: the replay then keeps copy keys and call ids only where they can matter.
    */
-  readonly timesPassBytes?: number;
+  readonly lastFilePassBytes?: number;
 }
 
 /**

@@ -12,27 +12,16 @@
  * repeated ones and a few more, in any order of the file. A transcript whose timestamps do not rise
  * keeps more keys, never fewer than it needs.
  *
- * The pass reads a message's timestamp from the end of its line, as OpenClaw writes it
- * (`SessionLineScanner.messageTimestampAtEnd`), and parses the lines it cannot read so. The end of
- * a line can lie (a line cut by a crash and continued by another write): every message timestamp
- * read is folded into a checksum, the replay folds the same timestamps as it parses them into
- * another (`confirm`), and when the two differ the file is read again without this pass.
+ * The pass (lastFilePass.ts) reads a message's timestamp from the end of its line, as OpenClaw
+ * writes it, and parses the lines it cannot read so. The end of a line can lie (a line cut by a
+ * crash and continued by another write): every message timestamp read is folded into a checksum,
+ * the replay folds the same timestamps as it parses them into another (`confirm`), and when the two
+ * differ the file is read again without the pass.
  */
 import { textOf, type StringForm } from "../../core/byteText.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
-import { afterBom, decodeLine } from "../io/decoding.js";
-import type { LineSource } from "../io/lineSource.js";
 import { KeySet } from "../shared/keySets.js";
 import { KeyHash } from "../shared/textHash.js";
-import { classifySessionLine } from "./sessionEntries.js";
-import { SessionLineScanner } from "./sessionLineScan.js";
-
-/**
- * Session transcripts from this size on disk get the pass (below it, their keys cost a few MB at
- * most). A compressed file is measured compressed: only one that expands to a gigabyte or so gets
- * it, and pays one more decompression for the memory its keys would take.
- */
-export const TIMES_PASS_BYTES = 128 * 1024 * 1024;
 
 export interface RepeatedTimes {
   /** Whether another message of the file may have this `message.timestamp` (its copy key must be kept). */
@@ -53,7 +42,7 @@ export function messageTimestamp(entry: Record<string, unknown>): unknown {
  * A timestamp as the copy key takes it (transcriptCopies.ts: a finite number, or a non-empty string
  * as text), else undefined: a message without one has no copy key.
  */
-function keyTime(raw: unknown, form: StringForm): number | string | undefined {
+export function keyTime(raw: unknown, form: StringForm): number | string | undefined {
   if (typeof raw === "number") return Number.isFinite(raw) ? raw : undefined;
   return typeof raw === "string" && raw !== "" ? textOf(form, raw) : undefined;
 }
@@ -73,13 +62,14 @@ function fold(sum: KeyHash, line: number, time: number | string | undefined): vo
   else (sum.tag(1), sum.text(time));
 }
 
-/** The timestamps met so far and the ones that may repeat. */
-class TimeLog {
+/** The timestamps met so far and the ones that may repeat (fed line by line by the pass, lastFilePass.ts). */
+export class TimeLog {
   private topNumber = -Infinity;
   private topText: string | undefined;
   readonly repeated = new KeySet();
   readonly checksum = new KeyHash();
 
+  /** A message entry's timestamp (`keyTime`: undefined when it has none). */
   see(line: number, time: number | string | undefined): void {
     fold(this.checksum, line, time);
     if (time === undefined) return;
@@ -89,40 +79,8 @@ class TimeLog {
   }
 }
 
-const MESSAGE_START = Buffer.from('{"type":"message",');
-const TYPE_START = Buffer.from('{"type":"');
-const QUOTE = 0x22;
-
-/** What a line's first bytes show: a message, an entry of another type, or nothing plain (parse it). */
-function lineStart(bytes: Buffer, start: number, end: number): "message" | "other" | "unknown" {
-  if (afterBom(bytes, start, end) !== start || end - start < MESSAGE_START.length) return "unknown";
-  if (bytes.compare(MESSAGE_START, 0, MESSAGE_START.length, start, start + MESSAGE_START.length) === 0) return "message";
-  if (bytes.compare(TYPE_START, 0, TYPE_START.length, start, start + TYPE_START.length) !== 0) return "unknown";
-  // Another type: a plain name (letters, digits, `_`, `-`, `.`, `:`) closed by a quote; a key given twice is caught by the checksum.
-  for (let at = start + TYPE_START.length; at < end; at++) {
-    const c = bytes[at]!;
-    if (c === QUOTE) return at > start + TYPE_START.length ? "other" : "unknown";
-    if (!(c >= 0x61 && c <= 0x7a) && !(c >= 0x41 && c <= 0x5a) && !(c >= 0x30 && c <= 0x3a) && c !== 0x5f && c !== 0x2d && c !== 0x2e) return "unknown";
-  }
-  return "unknown";
-}
-
-/** The pass over a source's lines as bytes (its `forEachRawLine`). */
-export async function findRepeatedTimes(forEachRawLine: NonNullable<LineSource["forEachRawLine"]>): Promise<RepeatedTimes> {
-  const log = new TimeLog();
-  const scanner = new SessionLineScanner();
-  await forEachRawLine((bytes, start, end, line, terminated, tooLong) => {
-    // Blank, or over the line limit: the replay sees no entry there either.
-    if (start === end || tooLong !== undefined) return;
-    const kind = terminated ? lineStart(bytes, start, end) : "unknown";
-    if (kind === "other") return;
-    if (kind === "message") {
-      const time = scanner.messageTimestampAtEnd(bytes, start, end);
-      if (time !== undefined) return log.see(line, keyTime(time, "bytes"));
-    }
-    const parsed = classifySessionLine(decodeLine(bytes, start, end).text, terminated);
-    if (parsed.kind === "entry" && parsed.type === "message") log.see(line, keyTime(messageTimestamp(parsed.value), parsed.form));
-  });
+/** What the replay asks of a finished log. */
+export function repeatedTimes(log: TimeLog): RepeatedTimes {
   const replayed = new KeyHash();
   const { repeated, checksum } = log;
   return {

@@ -37,7 +37,8 @@ import {
   type SessionLine,
 } from "./sessionEntries.js";
 import { scanSession } from "./sessionTree.js";
-import { TIMES_PASS_BYTES, findRepeatedTimes, messageTimestamp, type RepeatedTimes } from "./repeatedTimes.js";
+import { LAST_FILE_PASS_BYTES, findLastFileFacts, lastFileCallIds, type LastFileFacts } from "./lastFilePass.js";
+import { messageTimestamp, type RepeatedTimes } from "./repeatedTimes.js";
 import { CopyDetector, copyKeyOf, entryKey } from "./transcriptCopies.js";
 import { TranscriptReplay } from "./transcriptReplay.js";
 
@@ -64,20 +65,24 @@ class SessionReader {
   private readonly copies: CopyDetector | undefined;
   /** Keys of this file's entries, joined to the unit's once the file is read through. */
   private readonly ids: number[] | undefined;
+  /** Which message timestamps the file may repeat (lastFilePass.ts): only their copy keys are kept. */
+  private readonly repeated: RepeatedTimes | undefined;
 
   constructor(
     private readonly context: AdapterContext,
     private readonly file: string,
     segmentNames: ReadonlyArray<string | undefined>,
-    /** Which message timestamps the file repeats (a large last file of its unit): only their copy keys are kept. */
-    private readonly repeated: RepeatedTimes | undefined,
+    /** What a pass found of a large last file of its unit: only the copy keys and call ids it needs are kept. */
+    facts: LastFileFacts | undefined,
   ) {
+    this.repeated = facts?.times;
     this.nameSession = sessionFileName(file)?.sessionId;
     this.fallbackSession = sessionIdFromFileName(file);
     this.agent = agentIdFromPath(file);
     this.copies = context.options.activeBranch ? undefined : new CopyDetector(context.unit.messageKeys);
     this.ids = context.unit.entryIds ? [] : undefined;
-    this.replay = new TranscriptReplay(context, file, segmentNames, () => ({ session: this.nameSession ?? this.session ?? this.fallbackSession, agent: this.agent }));
+    const callIds = facts ? lastFileCallIds(context.unit.callIds, facts.rebuilt) : context.unit.callIds;
+    this.replay = new TranscriptReplay(context, file, segmentNames, () => ({ session: this.nameSession ?? this.session ?? this.fallbackSession, agent: this.agent }), callIds);
   }
 
   header(line: number, header: Record<string, unknown>, form: StringForm): void {
@@ -208,14 +213,14 @@ function namesWithSidecar(context: AdapterContext, file: string, names: Readonly
 }
 
 /**
- * The repeated message timestamps of a large transcript that no later file of its unit reads after
- * (its copy keys are then needed only for its own copies), when the file can be read again.
+ * What a pass finds of a large transcript that no later file of its unit reads after (its copy keys
+ * and call ids are then needed only for itself), when the file can be read again.
  */
-async function repeatedTimesOf(source: LineSource, context: AdapterContext): Promise<RepeatedTimes | undefined> {
-  const { activeBranch, canReadAgain, lastOfUnit, timesPassBytes = TIMES_PASS_BYTES } = context.options;
+async function lastFileFactsOf(source: LineSource, context: AdapterContext): Promise<LastFileFacts | undefined> {
+  const { activeBranch, canReadAgain, lastOfUnit, lastFilePassBytes = LAST_FILE_PASS_BYTES } = context.options;
   if (activeBranch === true || canReadAgain !== true || lastOfUnit !== true || !source.forEachRawLine) return undefined;
-  if (source.size === undefined || source.size < timesPassBytes) return undefined;
-  return findRepeatedTimes(source.forEachRawLine.bind(source));
+  if (source.size === undefined || source.size < lastFilePassBytes) return undefined;
+  return findLastFileFacts(source.forEachRawLine.bind(source));
 }
 
 export const openclawSessionAdapter: InputAdapter = {
@@ -234,8 +239,8 @@ export const openclawSessionAdapter: InputAdapter = {
     for (const { line, parentId } of scan.dangling) {
       context.tally.note({ file, line, reason: `parentId ${quote(parentId)} matches no earlier entry; the branch continues at the entry before it` });
     }
-    const repeated = await repeatedTimesOf(source, context);
-    const reader = new SessionReader(context, file, namesWithSidecar(context, file, scan.segmentNames), repeated);
+    const facts = await lastFileFactsOf(source, context);
+    const reader = new SessionReader(context, file, namesWithSidecar(context, file, scan.segmentNames), facts);
     const onLine = (classified: SessionLine, line: number) => {
       scan.confirm(line, classified);
       if ("notice" in classified && classified.notice !== undefined) context.tally.note({ file, line, reason: classified.notice });
@@ -257,7 +262,8 @@ export const openclawSessionAdapter: InputAdapter = {
       await source.forEachLine((text, line, terminated, problem) => onLine(classifySessionLine(text, terminated, problem), line));
     }
     if (!scan.confirmed()) throw new ReadAgain(file, "a line read from its bytes in the first pass parsed differently");
-    if (repeated?.confirmed() === false) throw new ReadAgain(file, "a message timestamp read from its bytes parsed differently");
+    if (facts?.times.confirmed() === false) throw new ReadAgain(file, "a message timestamp read from its bytes parsed differently");
+    if (facts?.rebuilt.confirmed() === false) throw new ReadAgain(file, "a result naming an unknown tool was not found by the first pass");
     reader.end();
   },
 };

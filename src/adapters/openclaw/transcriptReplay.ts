@@ -39,7 +39,7 @@ export class TranscriptReplay {
   /** The line of the user message that started the run in progress, until the run emits an event. */
   private silentRunLine: number | undefined;
   /** Call ids of the session so far, to recognise a result that no call carries. */
-  private readonly callIds: IdSet;
+  private readonly callIds: Pick<IdSet, "add" | "has">;
   /**
    * When the run in progress started (its user message's `timestamp`), until its first event
    * carries it as `ts`: replay dates the run by it (`--since`), and one event a run is enough.
@@ -51,9 +51,11 @@ export class TranscriptReplay {
     private readonly file: string,
     segmentNames: ReadonlyArray<string | undefined>,
     private readonly identity: () => TranscriptIdentity,
+    /** The session's call ids as this file adds to them (default: the unit's, every id; lastFilePass.ts). */
+    callIds: Pick<IdSet, "add" | "has"> = context.unit.callIds,
   ) {
     this.runs = new RunSegments(segmentNames, () => this.identity().session, context.unit.runsBefore);
-    this.callIds = context.unit.callIds;
+    this.callIds = callIds;
     this.sequencer = new CallSequencer({
       call: (call) => this.emitCall(call),
       result: (result) => this.emitResult(result),
@@ -104,7 +106,8 @@ export class TranscriptReplay {
   toolResult(line: number, message: ToolResultMessage): void {
     const result: SequencedResult = { line, ...message };
     if (this.sequencer.result(result)) return;
-    if (message.id !== undefined && message.tool !== undefined && !this.callIds.has(message.id) && namesUnknownTool(message)) {
+    // Whether a call had the id is asked only of a result naming an unknown tool (lastFilePass.ts).
+    if (message.id !== undefined && message.tool !== undefined && namesUnknownTool(message) && !this.callIds.has(message.id)) {
       // The call the runtime attempted: first its own call, then this result.
       this.sequencer.flush();
       this.callIds.add(message.id);

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { analyzeFile } from "../../../src/pipeline/analysis.js";
 import { resolveConfig } from "../../../src/core/config.js";
 import { loadXxhashDigest } from "../../../src/core/xxhashDigest.js";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { analyzePaths, comparable, writeSessionFile } from "../../helpers/inProcess.js";
 import { prng, randomSessions, transcriptText } from "../../helpers/randomSessions.js";
@@ -41,6 +41,18 @@ function rewritten(earlier: string, n: number, random: () => number): Buffer {
   return Buffer.from(random() < 0.3 ? copy.replace(/"call_/g, '"recall_') : copy);
 }
 
+/**
+ * A result naming an unknown tool that no pending call answers: with a fresh id it is a rebuilt call,
+ * with the id of an earlier call it is not. Its `isError` is sometimes written with a space, which a
+ * pass over the bytes does not read (the replay must then have the file read again).
+ */
+function unknownToolResult(earlierCallId: string | undefined, n: number, random: () => number): Buffer {
+  const id = earlierCallId !== undefined && random() < 0.5 ? earlierCallId : `orphan_${n}`;
+  const message = { role: "toolResult", toolCallId: id, toolName: "browser", content: [{ type: "text", text: "Unknown tool: browser" }], isError: true, timestamp: 1777626000000 + n };
+  const line = JSON.stringify({ type: "message", id: `un${n}`, parentId: null, timestamp: "2026-05-01T09:00:00.000Z", message });
+  return Buffer.from(random() < 0.2 ? line.replace('"isError":true', '"isError": true') : line);
+}
+
 function damaged(text: string, seed: number): Buffer {
   const random = prng(seed);
   const lines = text.split("\n").filter((line) => line !== "");
@@ -50,6 +62,7 @@ function damaged(text: string, seed: number): Buffer {
       const earlier = lines[Math.floor(random() * i)]!;
       if (earlier.startsWith('{"type":"message"')) out.push(rewritten(earlier, i, random));
     }
+    if (i > 0 && random() < 0.03) out.push(unknownToolResult(/"id":"(call_\d+)"/.exec(lines[Math.floor(random() * i)]!)?.[1], i, random));
     if (random() < 0.06) {
       const damage = DAMAGES[Math.floor(random() * DAMAGES.length)]!;
       out.push(...damage(lines[i]!, lines[i + 1], random));
@@ -65,19 +78,22 @@ describe("analysis shortcuts", () => {
     const digest = await loadXxhashDigest();
     let files = 0;
     let copies = 0;
+    let rebuilt = 0;
     for (const [i, session] of randomSessions(7, 40).entries()) {
       const path = writeSessionFile(damaged(transcriptText(session), i + 1), `${session.id}.jsonl`, session.agent);
       const slow = await analyzeFile(path, digest, () => config, { canReadAgain: false, bytePayloads: false, closeRuns: false });
-      // With and without the pass over message timestamps (repeatedTimes.ts), which only large files get.
-      for (const timesPassBytes of [undefined, 0]) {
-        const fast = await analyzeFile(path, digest, () => config, { timesPassBytes });
-        expect(fast, `${session.id}, times pass from ${timesPassBytes}`).toEqual(slow);
+      // With and without the pass over a last file (lastFilePass.ts), which only large files get.
+      for (const lastFilePassBytes of [undefined, 0]) {
+        const fast = await analyzeFile(path, digest, () => config, { lastFilePassBytes });
+        expect(fast, `${session.id}, times pass from ${lastFilePassBytes}`).toEqual(slow);
       }
       if (slow.runs.some((run) => run.findings.length > 0)) files++;
       copies += slow.transcript.copies;
+      rebuilt += slow.transcript.reconstructedCalls;
     }
     expect(files).toBeGreaterThan(5); // the comparison saw findings, not only empty reports
     expect(copies).toBeGreaterThan(20); // and rewritten copies
+    expect(rebuilt).toBeGreaterThan(5); // and calls rebuilt from results naming an unknown tool
   });
 
   it("give exactly the analysis without them when a session's live file repeats messages of its archive", async () => {
@@ -92,11 +108,23 @@ describe("analysis shortcuts", () => {
       const archive = writeSessionFile(`${archiveLines.join("\n")}\n`, `${session.id}.jsonl.reset.2026-05-01T10-00-00.000Z`, session.agent);
       writeFileSync(join(dirname(archive), `${session.id}.jsonl`), `${[...live, ...rewrites].join("\n")}\n`);
       const slow = await analyzePaths([dirname(archive)], { canReadAgain: false, bytePayloads: false, closeRuns: false });
-      const fast = await analyzePaths([dirname(archive)], { timesPassBytes: 0 });
+      const fast = await analyzePaths([dirname(archive)], { lastFilePassBytes: 0 });
       expect(comparable(fast), session.id).toEqual(comparable(slow));
       expect([fast.lines, fast.transcript], session.id).toEqual([slow.lines, slow.transcript]);
       copies += slow.transcript.copies;
     }
     expect(copies).toBeGreaterThan(20);
+  });
+
+  it("read a file again when a result naming an unknown tool was written in a way the pass does not read", async () => {
+    const lines = transcriptText(randomSessions(3, 1)[0]!).split("\n").filter((line) => line !== "");
+    const callId = lines.map((line) => /"id":"(call_\d+)"/.exec(line)?.[1]).find((id) => id !== undefined)!;
+    const random = () => 0.1; // the earlier call's id, and `"isError": true` with a space
+    const path = writeSessionFile(`${[...lines, unknownToolResult(callId, 1, random).toString()].join("\n")}\n`, "s-unknown.jsonl");
+    expect(readFileSync(path, "utf8")).toContain('"isError": true');
+    const slow = await analyzeFile(path, await loadXxhashDigest(), () => resolveConfig([]).config, { canReadAgain: false, bytePayloads: false, closeRuns: false });
+    const fast = await analyzeFile(path, await loadXxhashDigest(), () => resolveConfig([]).config, { lastFilePassBytes: 0 });
+    expect(slow.transcript.reconstructedCalls).toBe(0); // the call was there: not a rebuilt one
+    expect(fast).toEqual(slow);
   });
 });

@@ -1,12 +1,13 @@
 /**
- * The pass over a large transcript's message timestamps (repeatedTimes.ts): a timestamp may repeat
- * when it is not above every earlier one of its kind; what it read from line ends is confirmed by
- * the replay's parse.
+ * The pass over a large last transcript (lastFilePass.ts): a timestamp may repeat when it is not
+ * above every earlier one of its kind; the call ids of results naming an unknown tool are the ones
+ * to remember; what it read from the bytes is confirmed by the replay's parse.
  */
 import { describe, expect, it } from "vitest";
 import { textSource } from "../../../src/adapters/io/sources.js";
 import { classifySessionLine } from "../../../src/adapters/openclaw/sessionEntries.js";
-import { findRepeatedTimes, messageTimestamp } from "../../../src/adapters/openclaw/repeatedTimes.js";
+import { findLastFileFacts } from "../../../src/adapters/openclaw/lastFilePass.js";
+import { messageTimestamp } from "../../../src/adapters/openclaw/repeatedTimes.js";
 
 /** A message entry as OpenClaw writes it: `message.timestamp` last, so the pass reads it from the end. */
 const message = (id: string, role: string, timestamp: unknown) =>
@@ -15,10 +16,12 @@ const message = (id: string, role: string, timestamp: unknown) =>
 const reordered = (id: string, role: string, timestamp: unknown) =>
   JSON.stringify({ type: "message", id, parentId: null, message: { timestamp, role, content: [] }, extra: 1 });
 
-async function pass(lines: readonly string[]) {
+async function facts(lines: readonly string[]) {
   const source = textSource("t.jsonl", `${lines.join("\n")}\n`);
-  return findRepeatedTimes(source.forEachRawLine!.bind(source));
+  return findLastFileFacts(source.forEachRawLine!.bind(source));
 }
+
+const pass = async (lines: readonly string[]) => (await facts(lines)).times;
 
 /** The replay's side: every message entry's timestamp as parsed, in order. */
 function replay(times: Awaited<ReturnType<typeof pass>>, lines: readonly string[]): boolean {
@@ -67,5 +70,30 @@ describe("repeated message timestamps", () => {
     const times = await pass([cut]);
     expect(times.mayRepeat(20, "text")).toBe(false);
     expect(replay(times, [cut])).toBe(false);
+  });
+});
+
+describe("call ids of results naming an unknown tool", () => {
+  const result = (id: string, text: string, isError: string) =>
+    `{"type":"message","id":"r${id}","parentId":null,"message":{"role":"toolResult","toolCallId":"${id}","toolName":"browser","content":[{"type":"text","text":"${text}"}],${isError},"timestamp":1}}`;
+
+  it("are the ones whose calls are remembered", async () => {
+    const { rebuilt } = await facts([
+      result("c1", "Unknown tool: browser", '"isError":true'),
+      result("c2", "Tool browser not found", '"isError":true'),
+      result("c3", "Unknown tool: browser", '"isError":false'), // not a failure: an ordinary result
+      result("c4", "no such file", '"isError":true'),
+    ]);
+    expect(["c1", "c2", "c3", "c4"].map((id) => rebuilt.needed(id))).toEqual([true, true, false, false]);
+    rebuilt.confirm("c1");
+    expect(rebuilt.confirmed()).toBe(true);
+  });
+
+  it("are not confirmed when the replay meets one the pass did not read", async () => {
+    // `"isError": true` with a space: the pass reads the line from its bytes and does not see a failure.
+    const { rebuilt } = await facts([result("c5", "Unknown tool: browser", '"isError": true')]);
+    expect(rebuilt.needed("c5")).toBe(false);
+    rebuilt.confirm("c5");
+    expect(rebuilt.confirmed()).toBe(false);
   });
 });
