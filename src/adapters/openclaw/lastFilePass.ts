@@ -19,9 +19,10 @@ import { afterBom, decodeLine } from "../io/decoding.js";
 import type { LineSource } from "../io/lineSource.js";
 import { IdSet } from "../shared/keySets.js";
 import { namesUnknownTool, toolResultMessage } from "./messages.js";
-import { keyTime, messageTimestamp, repeatedTimes, TimeLog, type RepeatedTimes } from "./repeatedTimes.js";
+import { messageTimestamp, repeatedTimes, TimeLog, type RepeatedTimes } from "./repeatedTimes.js";
 import { classifySessionLine, entryMessage, type SessionLine } from "./sessionEntries.js";
 import { SessionLineScanner } from "./sessionLineScan.js";
+import { keyTime } from "./transcriptCopies.js";
 
 /**
  * Session transcripts from this size on disk get the pass (below it, their keys cost a few MB at

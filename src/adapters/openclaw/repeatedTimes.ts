@@ -18,10 +18,11 @@
  * the replay folds the same timestamps as it parses them into another (`confirm`), and when the two
  * differ the file is read again without the pass.
  */
-import { textOf, type StringForm } from "../../core/byteText.js";
+import type { StringForm } from "../../core/byteText.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { KeySet } from "../shared/keySets.js";
 import { KeyHash } from "../shared/textHash.js";
+import { addTime, keyTime } from "./transcriptCopies.js";
 
 export interface RepeatedTimes {
   /** Whether another message of the file may have this `message.timestamp` (its copy key must be kept). */
@@ -38,28 +39,17 @@ export function messageTimestamp(entry: Record<string, unknown>): unknown {
   return isPlainObject(message) ? own(message, "timestamp") : undefined;
 }
 
-/**
- * A timestamp as the copy key takes it (transcriptCopies.ts: a finite number, or a non-empty string
- * as text), else undefined: a message without one has no copy key.
- */
-export function keyTime(raw: unknown, form: StringForm): number | string | undefined {
-  if (typeof raw === "number") return Number.isFinite(raw) ? raw : undefined;
-  return typeof raw === "string" && raw !== "" ? textOf(form, raw) : undefined;
-}
-
 function timeKey(time: number | string): number {
   const key = new KeyHash();
-  if (typeof time === "number") key.number(time);
-  else (key.tag(1), key.text(time));
+  addTime(key, time);
   return key.value();
 }
 
-/** Folds one message's timestamp (or its absence) into a checksum, the same way from bytes and parsed. */
+/** Folds one message's timestamp (`keyTime`, undefined: none) into a checksum, the same way from bytes and parsed. */
 function fold(sum: KeyHash, line: number, time: number | string | undefined): void {
   sum.number(line);
   if (time === undefined) sum.absent();
-  else if (typeof time === "number") sum.number(time);
-  else (sum.tag(1), sum.text(time));
+  else addTime(sum, time);
 }
 
 /** The timestamps met so far and the ones that may repeat (fed line by line by the pass, lastFilePass.ts). */
@@ -69,7 +59,7 @@ export class TimeLog {
   readonly repeated = new KeySet();
   readonly checksum = new KeyHash();
 
-  /** A message entry's timestamp (`keyTime`: undefined when it has none). */
+  /** A message entry's timestamp (`keyTime`, transcriptCopies.ts: undefined when it has none). */
   see(line: number, time: number | string | undefined): void {
     fold(this.checksum, line, time);
     if (time === undefined) return;

@@ -51,16 +51,26 @@ export function entryKeyOf(id: string | undefined, rawTimestamp: unknown, form: 
   return key.value();
 }
 
-/** Adds a timestamp to a key, by kind (number or string: never equal) and value; false when it is none (not a finite number, not a non-empty string). */
+/**
+ * A timestamp as the keys take it: a finite number, or a non-empty string as text; else undefined
+ * (none). The pass over a large last file (repeatedTimes.ts) compares and hashes the same values.
+ */
+export function keyTime(raw: unknown, form: StringForm): number | string | undefined {
+  if (typeof raw === "number") return Number.isFinite(raw) ? raw : undefined;
+  return typeof raw === "string" && raw !== "" ? textOf(form, raw) : undefined;
+}
+
+/** Adds a timestamp (`keyTime`) to a key, by kind (a number never equals a string) and value. */
+export function addTime(key: KeyHash, time: number | string): void {
+  if (typeof time === "number") key.number(time);
+  else (key.tag(1), key.text(time));
+}
+
+/** Adds a timestamp to a key; false when it is none. */
 function timestampPart(key: KeyHash, raw: unknown, form: StringForm): boolean {
-  if (typeof raw === "number" && Number.isFinite(raw)) {
-    key.number(raw);
-    return true;
-  }
-  if (typeof raw !== "string" || raw === "") return false;
-  key.tag(1);
-  key.text(textOf(form, raw));
-  return true;
+  const time = keyTime(raw, form);
+  if (time !== undefined) addTime(key, time);
+  return time !== undefined;
 }
 
 /**
