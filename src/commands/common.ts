@@ -13,7 +13,6 @@ import type { AgentBlock } from "../adapters/openclaw/configFile.js";
 import type { AgentConfigView } from "../reporters/model.js";
 import type { ConfigSummary } from "../reporters/model.js";
 import type { ConfigResolver } from "../pipeline/configResolution.js";
-import { UsageError } from "../pipeline/errors.js";
 import { InputError } from "../adapters/io/lineSource.js";
 import { stateInputs } from "../pipeline/stateDirectory.js";
 import { AGENT_HOMES, agentHomePaths } from "../pipeline/agentHomes.js";
@@ -143,7 +142,7 @@ export function reportNotices(io: Io, resolver: ConfigResolver, quiet: boolean |
 }
 
 /** The configs agent overrides produced for these runs (none with --agent: that one is the base). */
-export function agentConfigViews(resolver: ConfigResolver, runs: Iterable<RunReport>, forced: string | undefined): AgentConfigView[] {
+export function agentConfigViews(resolver: ConfigResolver, runs: Iterable<{ readonly agent: string | null }>, forced: string | undefined): AgentConfigView[] {
   // Without agent blocks no run has an override: the runs (maybe read back from disk) are not read.
   if (forced !== undefined || !resolver.file?.agents.size) return [];
   const views = new Map<AgentBlock, { runAgents: Set<string> }>();
@@ -197,7 +196,7 @@ function overrideIds(resolver: ConfigResolver, forced: string | undefined, views
 }
 
 /** What the report header says about the configuration of an analysis. */
-export function configSummary(resolver: ConfigResolver, runs: Iterable<RunReport>, options: CommonOptions): ConfigSummary {
+export function configSummary(resolver: ConfigResolver, runs: Iterable<{ readonly agent: string | null }>, options: CommonOptions): ConfigSummary {
   // One pass over the runs serves both the override list and the per-agent views.
   const agentConfigs = agentConfigViews(resolver, runs, options.agent);
   return {

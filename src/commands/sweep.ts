@@ -1,16 +1,19 @@
 /**
  * `looplens sweep [paths…] --vary NAME=SPEC …`: replays the same runs under every config of a grid.
- * The input is parsed and hashed once (`prepareInputs`); each config only replays the prepared
- * events (`replayPrepared`), which is what makes a 20-config sweep far cheaper than 20 analyses.
+ * The input is read, parsed and hashed once, and each prepared event is replayed under every config
+ * as it is made (`replayGrid`), which is what makes a 20-config sweep far cheaper than 20 analyses;
+ * only per-config tallies of the runs' verdicts are kept (`SweepTally`), so memory does not grow
+ * with the input.
  */
 import { Option, type Command } from "commander";
 import { nestSettings } from "../core/configKeys.js";
-import type { RunReport } from "../core/findings.js";
-import { bestConfig, configStats, labelScore, runVerdict, verdictChanges, type Labels, type RunVerdict } from "../core/sweepStats.js";
+import { bestConfig, type Labels } from "../core/sweepStats.js";
+import { SweepTally } from "../core/sweepTally.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
-import { sweepJsonReporter, sweepNdjsonReporter, type SweepReport, type SweepReporter, type SweepRow } from "../reporters/sweepReport.js";
+import { sweepJsonReporter, sweepNdjsonReporter, type SweepReport, type SweepReporter, type SweepRow, type SweepValue } from "../reporters/sweepReport.js";
 import { sweepTableReporter } from "../reporters/sweepTable.js";
-import { prepareInputs, replayPrepared, type PreparedInputs } from "../pipeline/analysis.js";
+import { replayGrid, type GridConfig, type GridSink } from "../pipeline/sweepReplay.js";
+import type { ReadSummary } from "../pipeline/reading.js";
 import {
   addConfigOptions,
   addInputOptions,
@@ -25,7 +28,7 @@ import {
   type Io,
 } from "./common.js";
 import { createConfigResolver, type ConfigResolver } from "../pipeline/configResolution.js";
-import { hasFilters, selectRuns } from "../pipeline/filters.js";
+import { hasFilters, streamedRunTests, type ReportFilters } from "../pipeline/filters.js";
 import { plural } from "../reporters/phrases.js";
 import { addFilterOptions, AGENT_FILTER_HELP, reportFilters, type FilterOptions } from "./filterOptions.js";
 import { addOutputOptions, withOutput, type OutputOptions } from "./output.js";
@@ -52,18 +55,22 @@ interface SweepOptions extends CommonOptions, FilterOptions, OutputOptions {
 const runIds = (values: readonly string[] | undefined): string[] =>
   (values ?? []).flatMap((value) => value.split(",")).map((id) => id.trim()).filter((id) => id !== "");
 
-function parseLabels(options: SweepOptions, runs: readonly RunReport[]): Labels | undefined {
+/** The runs the user labelled (checked against the input once it is read: `checkLabels`). */
+function parseLabels(options: SweepOptions): Labels | undefined {
   const stuck = runIds(options.expectStuck);
   const healthy = options.expectHealthy === undefined ? undefined : runIds(options.expectHealthy);
   if (stuck.length === 0 && healthy === undefined) return undefined;
-  const known = new Set(runs.map((run) => run.run));
-  for (const [flag, ids] of [["--expect-stuck", stuck], ["--expect-healthy", healthy ?? []]] as const) {
-    const unknown = ids.filter((id) => !known.has(id));
+  return { stuck: new Set(stuck), healthy: healthy && new Set(healthy) };
+}
+
+/** Every labelled id must name a run of the input (`met`: the labelled ids that a selected run has), and no run both labels. */
+function checkLabels(labels: Labels, met: ReadonlySet<string>): void {
+  for (const [flag, ids] of [["--expect-stuck", labels.stuck], ["--expect-healthy", labels.healthy ?? new Set<string>()]] as const) {
+    const unknown = [...ids].filter((id) => !met.has(id));
     if (unknown.length > 0) throw new UsageError(`${flag}: no run named ${unknown.map((id) => JSON.stringify(id)).join(", ")} in the input`);
   }
-  const both = stuck.filter((id) => healthy?.includes(id));
+  const both = [...labels.stuck].filter((id) => labels.healthy?.has(id));
   if (both.length > 0) throw new UsageError(`run ${JSON.stringify(both[0])} is labelled both stuck and healthy`);
-  return { stuck: new Set(stuck), healthy: healthy && new Set(healthy) };
 }
 
 /** The ordering adjustments resolution made for this grid point (for any agent a run used). */
@@ -74,45 +81,43 @@ function clampings(resolver: ConfigResolver): string[] {
     .map((notice) => notice.message);
 }
 
-interface SweepRows {
-  readonly rows: SweepRow[];
-  readonly labels: Labels | undefined;
-  /** The runs as replayed under the first config (ids, agents and calls are the same under all). */
-  readonly firstRuns: RunReport[];
-}
-
-/** One pass of the grid: the input prepared under one profile choice (`--vary profile` makes one per profile). */
+/** One read of the input: the grid's points under one profile choice (`--vary profile` reads once per profile). */
 interface GridPass {
-  readonly inputs: PreparedInputs;
   /** `--vary profile=…`: the profile of this pass, shown as the first column of its rows. */
   readonly profile?: ProfileName;
+  readonly points: ReadonlyArray<{ readonly vary: Readonly<Record<string, SweepValue>>; readonly resolver: ConfigResolver }>;
 }
 
-/** Replays the prepared input once per grid point; only per-run verdicts outlive each replay. */
-function replayGrid(passes: readonly GridPass[], base: ConfigResolver, axes: Axis[], options: SweepOptions, keep: (runs: RunReport[]) => RunReport[]): SweepRows {
-  const rows: SweepRow[] = [];
-  let labels: Labels | undefined;
-  let firstRuns: RunReport[] = [];
-  let previous: RunVerdict[] | undefined;
-  for (const pass of passes) for (const point of gridPoints(axes)) {
-    const resolver = base.withOverrides({ origin: "--vary", source: "--set", values: nestSettings(Object.entries(point).map(([key, value]) => ({ key, value }))) });
-    const profileFor = pass.profile !== undefined ? () => ({ profile: pass.profile!, reason: "--vary profile" }) : undefined;
-    const runs = keep(replayPrepared(pass.inputs, (agent, profile) => resolver.effectiveFor(agent, profile).config, profileFor));
-    if (rows.length === 0) {
-      firstRuns = runs;
-      labels = parseLabels(options, runs);
-    }
-    const verdicts = runs.map(runVerdict);
-    rows.push({
-      vary: pass.profile !== undefined ? { profile: pass.profile, ...point } : point,
-      stats: configStats(verdicts),
-      clamped: clampings(resolver),
-      changed: verdictChanges(previous, verdicts),
-      ...(labels ? { score: labelScore(verdicts, labels) } : {}),
-    });
-    previous = verdicts;
+function gridPasses(profiles: readonly ProfileName[] | undefined, base: ConfigResolver, axes: Axis[]): GridPass[] {
+  return (profiles ?? [undefined]).map((profile) => ({
+    ...(profile !== undefined && { profile }),
+    points: gridPoints(axes).map((point) => ({
+      vary: profile !== undefined ? { profile, ...point } : point,
+      resolver: base.withOverrides({ origin: "--vary", source: "--set", values: nestSettings(Object.entries(point).map(([key, value]) => ({ key, value }))) }),
+    })),
+  }));
+}
+
+function passConfigs(pass: GridPass): GridConfig[] {
+  const profileFor = pass.profile !== undefined ? () => ({ profile: pass.profile!, reason: "--vary profile" }) : undefined;
+  return pass.points.map(({ resolver }) => ({ configFor: (agent, profile) => resolver.effectiveFor(agent, profile).config, ...(profileFor && { profileFor }) }));
+}
+
+/**
+ * The tallies the runs are folded into: one for the run filters; with `--agent`, a second one for
+ * the filters without it, which is the selection when `--agent` matches no run of the input (it then
+ * selects nothing away, as in `analyze`), and which counts the runs `--agent` matches.
+ */
+function sweepTallies(passes: readonly GridPass[], filters: ReportFilters, labels: Labels | undefined, formatOf: (file: string) => string | undefined): { tallies: SweepTally[]; chosen(): SweepTally } {
+  const { others, agent } = streamedRunTests(filters, formatOf);
+  const common = { passes: passes.map((pass) => pass.points.length), ...(labels && { labels }) };
+  if (agent === undefined) {
+    const tally = new SweepTally({ ...common, select: others });
+    return { tallies: [tally], chosen: () => tally };
   }
-  return { rows, labels, firstRuns };
+  const withoutAgent = new SweepTally({ ...common, select: others, watch: agent });
+  const withAgent = new SweepTally({ ...common, select: (run) => others(run) && agent(run) });
+  return { tallies: [withoutAgent, withAgent], chosen: () => (withoutAgent.watched > 0 ? withAgent : withoutAgent) };
 }
 
 /**
@@ -147,46 +152,59 @@ export async function runSweep(paths: string[], options: SweepOptions, io: Io, v
   if (profiles !== undefined && profiles.length > 1 && files.includes("-")) {
     throw new UsageError("--vary profile prepares the input once per profile (hashing differs by generation): name the input files, standard input cannot be read twice");
   }
-  const shown = await startInputProgress(files, progressDisplay(io, options));
-  const read = (profile: SweepOptions["profile"]) =>
-    prepareInputs(files, digest, { inputFormat: options.inputFormat, activeBranch: options.activeBranch, maxLineBytes: options.maxLineBytes, ...(profile !== undefined && { profile }), ...(shown.progress && { progress: shown.progress }) });
-  // Hashing differs by generation, so each profile of the comparison prepares the input once.
-  let passes: GridPass[];
+  const labels = parseLabels(options);
+  const passes = gridPasses(profiles, base, axes);
+  const formats = new Map<string, string>();
+  const { tallies, chosen } = sweepTallies(passes, filters, labels, (file) => formats.get(file));
+  const sink: GridSink = {
+    run: (reports) => tallies.forEach((tally) => tally.add(reports)),
+    unitEnd: (kept) => tallies.forEach((tally) => (kept ? tally.commitUnit() : tally.voidUnit())),
+    file: (file, format) => void formats.set(file, format),
+  };
+  const shown = await startInputProgress(files, progressDisplay(io, options), passes.length);
+  // Each pass reads the input once and replays it under all its points; the first read's line
+  // counts and diagnostics are the report's (every pass reads the same lines).
+  let read: ReadSummary | undefined;
   try {
-    passes = profiles === undefined ? [{ inputs: await read(options.profile) }] : await Promise.all(profiles.map(async (profile) => ({ inputs: await read(profile), profile })));
+    for (const [index, pass] of passes.entries()) {
+      if (index > 0) tallies.forEach((tally) => tally.nextPass());
+      const progress = shown.pass(index);
+      const profile = pass.profile ?? options.profile;
+      const input = { inputFormat: options.inputFormat, activeBranch: options.activeBranch, maxLineBytes: options.maxLineBytes, ...(profile !== undefined && { profile }), ...(progress && { progress }) };
+      const summary = await replayGrid(files, digest, input, passConfigs(pass), sink);
+      read ??= summary;
+    }
   } finally {
     shown.clear();
   }
-  const inputs = passes[0]!.inputs;
+  const figures = chosen().figures();
+  if (labels) checkLabels(labels, figures.labelledMet);
+  if (hasFilters(filters) && !options.quiet) io.stderr(`looplens: the filters kept ${figures.selected} of ${plural(figures.runs, "run")}\n`);
+  const points = passes.flatMap((pass) => pass.points);
+  const rows: SweepRow[] = points.map(({ vary, resolver }, i) => ({
+    vary,
+    stats: figures.rows[i]!.stats,
+    clamped: clampings(resolver),
+    changed: figures.rows[i]!.changed,
+    ...(labels ? { score: figures.rows[i]!.score! } : {}),
+  }));
   const allAxes: Axis[] = profiles === undefined ? axes : [{ key: "profile", values: profiles }, ...axes];
-  // The run filters select the runs every config is judged on (the same runs under all of them).
-  const formats = inputs.files.flatMap((file) => file.files);
-  let kept: { of: number; runs: number } | undefined;
-  const keep = (runs: RunReport[]) => {
-    if (!hasFilters(filters)) return runs;
-    const selected = selectRuns(runs, filters, formats);
-    kept ??= { of: runs.length, runs: selected.length };
-    return selected;
-  };
-  const { rows, labels, firstRuns } = replayGrid(passes, base, axes, options, keep);
-  if (kept !== undefined && !options.quiet) io.stderr(`looplens: the filters kept ${kept.runs} of ${plural(kept.of, "run")}\n`);
-
   const report: SweepReport = {
     version,
-    config: configSummary(base, firstRuns, options),
+    config: configSummary(base, figures.agents.map((agent) => ({ agent })), options),
     axes: allAxes,
     rows,
     ...(labels ? { labels: { stuck: [...labels.stuck], healthy: labels.healthy ? [...labels.healthy] : null } } : {}),
     ...(labels ? { best: bestConfig(rows.map((row) => row.score!)) } : {}),
-    files: inputs.files.length,
-    calls: firstRuns.reduce((sum, run) => sum + run.calls, 0),
-    lines: inputs.lines,
-    diagnostics: inputs.diagnostics,
+    files: read!.files.length,
+    calls: figures.calls,
+    lines: read!.lines,
+    diagnostics: read!.diagnostics,
   };
   reportNotices(io, base, options.quiet);
-  reportDiagnostics(io, inputs.diagnostics, inputs.diagnosticsTotal, options.quiet);
+  reportDiagnostics(io, read!.diagnostics, read!.diagnosticsTotal, options.quiet);
   io.stdout(SWEEP_REPORTERS[options.format]!(report, { color: useColor(options, io), width: io.columns }));
-  return strictViolation(io, options, inputs.lines.skipped) ? EXIT.usage : EXIT.ok;
+  return strictViolation(io, options, read!.lines.skipped) ? EXIT.usage : EXIT.ok;
 }
 
 export function registerSweep(program: Command, io: Io, version: string, run: (work: () => Promise<number>) => Promise<void>): void {

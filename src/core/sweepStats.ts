@@ -46,40 +46,33 @@ export function runVerdict(run: RunReport): RunVerdict {
   return { run: run.run, file: run.file, kind, warned, stopCall: stop?.call ?? null, calls: run.calls };
 }
 
-/**
- * The middle value; for an even count the mean of the two middle values (the usual statistical
- * median, so `[11, 20]` gives 15.5). Null for no values.
- */
-export function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
-export function configStats(verdicts: readonly RunVerdict[]): ConfigStats {
-  const firstBlocks = verdicts.filter((v) => v.kind === "blocked").map((v) => v.stopCall!);
-  return {
-    runs: verdicts.length,
-    warned: verdicts.filter((v) => v.warned).length,
-    blocked: firstBlocks.length,
-    aborted: verdicts.filter((v) => v.kind === "aborted").length,
-    firstBlockMedianCall: median(firstBlocks),
-  };
+/** How a run's verdict changed from the neighbouring config's (undefined: the same kind, or nothing to compare with). */
+export function verdictChange(before: VerdictKind | undefined, now: RunVerdict): VerdictChange | undefined {
+  return before !== undefined && before !== now.kind ? { run: now.run, file: now.file, from: before, to: now.kind } : undefined;
 }
 
 /**
- * Runs whose verdict kind differs between two configs replayed over the same input (so the runs are
- * the same, in the same order). A block moving to another call is not a change of verdict.
+ * The middle value of a multiset given as counts per value; for an even count the mean of the two
+ * middle values (the usual statistical median, so 11 and 20 give 15.5). Null when it is empty.
+ * Counts, not a list: a sweep folds its runs one at a time and keeps how many runs first block at
+ * each call (few distinct calls), not one number per run and config.
  */
-export function verdictChanges(previous: readonly RunVerdict[] | undefined, current: readonly RunVerdict[]): VerdictChange[] {
-  if (!previous) return [];
-  const changes: VerdictChange[] = [];
-  current.forEach((now, i) => {
-    const before = previous[i];
-    if (before && before.kind !== now.kind) changes.push({ run: now.run, file: now.file, from: before.kind, to: now.kind });
-  });
-  return changes;
+export function medianOfCounts(counts: ReadonlyMap<number, number>): number | null {
+  let total = 0;
+  for (const n of counts.values()) total += n;
+  if (total === 0) return null;
+  // 0-based ranks of the two middle values (the same one for an odd count).
+  const low = (total - 1) >> 1;
+  const high = total >> 1;
+  let lowValue: number | undefined;
+  let seen = 0;
+  for (const value of [...counts.keys()].sort((a, b) => a - b)) {
+    seen += counts.get(value)!;
+    if (lowValue === undefined && seen > low) lowValue = value;
+    if (seen > high) return (lowValue! + value) / 2;
+  }
+  return lowValue!;
 }
 
 /** Run ids the user labelled; without `healthy`, every run not labelled stuck counts as healthy. */
@@ -100,31 +93,81 @@ export interface LabelScore {
   readonly lateness: number;
 }
 
-export function labelScore(verdicts: readonly RunVerdict[], labels: Labels): LabelScore {
-  let stuck = 0;
-  let stuckStopped = 0;
-  let healthyStopped = 0;
-  let lateness = 0;
-  for (const v of verdicts) {
+/**
+ * One config's figures over the runs folded so far, one run at a time: the counts, the calls of the
+ * first blocks (as counts per call, for the median), the verdict changes from the neighbouring
+ * config, and with labels the label counts. Tallies merge, so that an input unit's part joins the
+ * whole only once the unit is read through (sweepTally.ts).
+ */
+export class ConfigTally {
+  private runs = 0;
+  private warned = 0;
+  private blocked = 0;
+  private aborted = 0;
+  private readonly firstBlocks = new Map<number, number>();
+  readonly changed: VerdictChange[] = [];
+  private stuck = 0;
+  private stuckStopped = 0;
+  private healthyStopped = 0;
+  private lateness = 0;
+
+  /** Folds in one run's verdict (`labels`: the user's, when runs are labelled). */
+  add(v: RunVerdict, labels?: Labels): void {
+    this.runs++;
+    if (v.warned) this.warned++;
+    if (v.kind === "blocked") {
+      this.blocked++;
+      this.firstBlocks.set(v.stopCall!, (this.firstBlocks.get(v.stopCall!) ?? 0) + 1);
+    } else if (v.kind === "aborted") {
+      this.aborted++;
+    }
+    if (labels) this.label(v, labels);
+  }
+
+  /** Adds another tally's runs after this one's. */
+  merge(other: ConfigTally): void {
+    this.runs += other.runs;
+    this.warned += other.warned;
+    this.blocked += other.blocked;
+    this.aborted += other.aborted;
+    for (const [call, n] of other.firstBlocks) this.firstBlocks.set(call, (this.firstBlocks.get(call) ?? 0) + n);
+    for (const change of other.changed) this.changed.push(change);
+    this.stuck += other.stuck;
+    this.stuckStopped += other.stuckStopped;
+    this.healthyStopped += other.healthyStopped;
+    this.lateness += other.lateness;
+  }
+
+  stats(): ConfigStats {
+    const { runs, warned, blocked, aborted } = this;
+    return { runs, warned, blocked, aborted, firstBlockMedianCall: medianOfCounts(this.firstBlocks) };
+  }
+
+  /** How well the config separates the labelled runs. */
+  score(): LabelScore {
+    const { stuck, stuckStopped, healthyStopped, lateness } = this;
+    const flagged = stuckStopped + healthyStopped;
+    return {
+      precision: flagged === 0 ? null : stuckStopped / flagged,
+      recall: stuck === 0 ? null : stuckStopped / stuck,
+      stuckStopped,
+      stuck,
+      healthyStopped,
+      lateness,
+    };
+  }
+
+  private label(v: RunVerdict, labels: Labels): void {
     const isStuck = labels.stuck.has(v.run);
     const isHealthy = labels.healthy ? labels.healthy.has(v.run) : !isStuck;
     if (isStuck) {
-      stuck++;
-      if (v.stopCall !== null) stuckStopped++;
-      lateness += v.stopCall ?? v.calls + 1;
+      this.stuck++;
+      if (v.stopCall !== null) this.stuckStopped++;
+      this.lateness += v.stopCall ?? v.calls + 1;
     } else if (isHealthy && v.stopCall !== null) {
-      healthyStopped++;
+      this.healthyStopped++;
     }
   }
-  const flagged = stuckStopped + healthyStopped;
-  return {
-    precision: flagged === 0 ? null : stuckStopped / flagged,
-    recall: stuck === 0 ? null : stuckStopped / stuck,
-    stuckStopped,
-    stuck,
-    healthyStopped,
-    lateness,
-  };
 }
 
 /**

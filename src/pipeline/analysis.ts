@@ -1,8 +1,7 @@
 /**
  * Analysis: input units replayed through the detectors. `analyzeUnit` streams one unit straight
- * through replay; `prepareInputs` does the config-independent work once and `replayPrepared` replays
- * it under a config (analyze replays once, sweep many times, without parsing or hashing again);
- * `mergeAnalyses` joins per-unit results in input order, whichever thread made them.
+ * through replay (sweep replays under many configs at once: sweepReplay.ts); `mergeAnalyses` joins
+ * per-unit results in input order, whichever thread made them.
  */
 import type { InputFormat, LineCounts, TranscriptCounts } from "../adapters/adapter.js";
 import { LineTally } from "../adapters/adapter.js";
@@ -15,11 +14,11 @@ import type { LiveEvent } from "../core/liveEvents.js";
 import { LiveRunBook, type LiveBookPart, type LiveRunList } from "../core/liveRuns.js";
 import type { LoopEvent } from "../core/events.js";
 import type { PreparedEvent } from "../core/prepare.js";
-import { Replayer, type ConfigForAgent, type ProfileForRun } from "../core/replay.js";
+import { Replayer, type ConfigForAgent } from "../core/replay.js";
 import type { SpilledRuns } from "../reporters/model.js";
 import { UnitRuns, shiftedSegment, spilledRuns, type SpillOptions, type SpillSegment } from "./runSpill.js";
 import { LiveRowFile } from "./liveRowFile.js";
-import { readInputs, readUnit, type InputOptions, type PreparedSink, type ReadSummary, type UnusableFile } from "./reading.js";
+import { readUnit, type InputOptions, type PreparedSink, type ReadSummary, type UnusableFile } from "./reading.js";
 
 export type { InputOptions, ReadSummary, UnusableFile } from "./reading.js";
 
@@ -32,21 +31,6 @@ export interface AnalysisOptions extends InputOptions {
 }
 export { readEvents } from "./reading.js";
 
-export interface PreparedFile {
-  /** The files of the unit (one session's files read as one history), in reading order. */
-  readonly files: ReadonlyArray<{ file: string; format: InputFormat }>;
-  readonly events: PreparedEvent[];
-}
-
-export interface PreparedInputs {
-  readonly files: PreparedFile[];
-  readonly lines: LineCounts;
-  readonly transcript: TranscriptCounts;
-  readonly diagnostics: Diagnostic[];
-  readonly diagnosticsTotal: number;
-}
-
-
 /** Replayed runs and live ones, with what reading accounted for. */
 export interface Analysis extends ReadSummary {
   /** Replayed runs (from transcripts and event files), but for the spilled ones. */
@@ -56,43 +40,6 @@ export interface Analysis extends ReadSummary {
   /** Runs read from Gateway logs (`source: "log"`), and every live finding (some outside any run). */
   readonly liveRuns: LiveRunList;
   readonly liveFindings: LiveFinding[];
-}
-
-/** Parses and hashes every input once, keeping the prepared events in memory for repeated replay. */
-export async function prepareInputs(paths: readonly string[], digest: Digest, options: InputOptions = {}): Promise<PreparedInputs> {
-  // The young generation is left to V8 here (analyze keeps it small: v8Tuning.ts). Held small, the
-  // garbage of replaying 20 configs was promoted into a heap of hundreds of MB of prepared events,
-  // and full GCs over it took a quarter of a sweep (real-shaped folder: 6.1 -> 5.0 s, peak RSS ~260
-  // MB either way).
-  const units: Array<{ events: PreparedEvent[] }> = [];
-  const read = await readInputs(
-    paths,
-    digest,
-    options,
-    (again) => {
-      const events: PreparedEvent[] = [];
-      if (again) units.pop();
-      units.push({ events });
-      return (event) => events.push(event);
-    },
-    // Live events (Gateway logs) do not depend on the config, so repeated replays have no use for them.
-    () => {},
-    true,
-  );
-  const prepared = units.map(({ events }) => ({ files: [], events }));
-  const { tally } = read;
-  return { files: prepared, lines: tally.counts, transcript: tally.transcript, diagnostics: tally.diagnostics, diagnosticsTotal: tally.diagnosticsTotal };
-}
-
-/** Replays prepared inputs under one config (and the profile choice they were prepared under). */
-export function replayPrepared(inputs: PreparedInputs, configFor: ConfigForAgent, profileFor?: ProfileForRun): ReplayedRun[] {
-  const runs: ReplayedRun[] = [];
-  for (const file of inputs.files) {
-    const replayer = new Replayer(configFor, profileFor);
-    for (const event of file.events) replayer.push(event);
-    for (const run of replayer.finish()) runs.push(run);
-  }
-  return runs;
 }
 
 /** What one input unit yields; units are independent, so they can be analysed in any thread. */

@@ -41,13 +41,13 @@ type RunTest = (run: { readonly run: string | null; readonly session: string | n
 
 type Files = ReadonlyArray<{ readonly file: string; readonly format: string }>;
 
-function agentTest(files: Files, agent: string): RunTest {
-  const formats = new Map(files.map((f) => [f.file, f.format]));
-  return (run) => run.agent === agent || (run.agent?.startsWith(`${agent}/`) ?? false) || AGENT_KIND[formats.get(run.file) ?? ""] === agent;
+/** `formatOf`: the format of the input a run was read from. */
+function agentTest(formatOf: (file: string) => string | undefined, agent: string): RunTest {
+  return (run) => run.agent === agent || (run.agent?.startsWith(`${agent}/`) ?? false) || AGENT_KIND[formatOf(run.file) ?? ""] === agent;
 }
 
-/** The run-level tests the filters ask for (an empty list keeps every run); `runs` is gone through once at most. */
-function runTests(files: Files, filters: ReportFilters, runs: Iterable<RunReport>): { tests: RunTest[]; agentMatchedNoRun: boolean } {
+/** The run-level tests but `--agent`'s. */
+function otherRunTests(filters: ReportFilters): RunTest[] {
   const tests: RunTest[] = [];
   const among = (values: readonly string[] | undefined, pick: (run: Parameters<RunTest>[0]) => string | null) => {
     if (values === undefined || values.length === 0) return;
@@ -56,20 +56,32 @@ function runTests(files: Files, filters: ReportFilters, runs: Iterable<RunReport
   };
   among(filters.run, (run) => run.run);
   among(filters.session, (run) => run.session);
+  if (filters.since !== undefined || filters.until !== undefined) tests.push((run) => inWindow(run.startedAt ?? null, filters));
+  return tests;
+}
+
+/** The run-level tests the filters ask for (an empty list keeps every run); `runs` is gone through once at most. */
+function runTests(files: Files, filters: ReportFilters, runs: Iterable<RunReport>): { tests: RunTest[]; agentMatchedNoRun: boolean } {
+  const tests = otherRunTests(filters);
   let agentMatchedNoRun = false;
   if (filters.agent !== undefined) {
-    const test = agentTest(files, filters.agent);
+    const formats = new Map(files.map((f) => [f.file, f.format]));
+    const test = agentTest((file) => formats.get(file), filters.agent);
     if (some(runs, test)) tests.push(test);
     else agentMatchedNoRun = true;
   }
-  if (filters.since !== undefined || filters.until !== undefined) tests.push((run) => inWindow(run.startedAt ?? null, filters));
   return { tests, agentMatchedNoRun };
 }
 
-/** The runs the run filters keep (`sweep`: it counts runs, not findings); `files` name each input's format. */
-export function selectRuns<R extends RunReport>(runs: readonly R[], filters: ReportFilters, files: Files): R[] {
-  const { tests } = runTests(files, filters, runs);
-  return runs.filter((run) => tests.every((test) => test(run)));
+/**
+ * The run filters as tests of one run at a time, for `sweep`, which meets its runs as they are
+ * replayed: `others` keeps the runs that the filters but `--agent` keep, `agent` is `--agent`'s test
+ * (undefined without it). `--agent` selects nothing away when it matches no run of the whole input,
+ * which only the end of the input tells: the caller keeps both selections until then.
+ */
+export function streamedRunTests(filters: ReportFilters, formatOf: (file: string) => string | undefined): { others: RunTest; agent: RunTest | undefined } {
+  const tests = otherRunTests(filters);
+  return { others: (run) => tests.every((test) => test(run)), agent: filters.agent !== undefined ? agentTest(formatOf, filters.agent) : undefined };
 }
 
 function some<T>(items: Iterable<T>, test: (item: T) => boolean): boolean {

@@ -47,11 +47,18 @@ export async function inputBytes(units: readonly InputUnit[]): Promise<number> {
 /** A progress display started for the input's size (if the command shows one), and its end. */
 export interface RunningProgress {
   readonly progress: InputProgress | undefined;
+  /** The progress of each of `passes` reads of the whole input, one after another (`sweep --vary profile`). */
+  pass(index: number): InputProgress | undefined;
   /** Erases the bar (it draws again at the next update: call before writing to the same terminal). */
   clear(): void;
 }
 
-export async function startInputProgress(paths: readonly string[], start: StartProgress | undefined): Promise<RunningProgress> {
-  const display = start?.(await inputBytes(await expandUnits(paths)));
-  return { progress: display && new InputProgress(display.update), clear: () => display?.done() };
+/**
+ * `passes`: how many times the input is read through, one read after another; the bar's total is
+ * then the input's size that many times, so that it does not stand at 100% through the later reads.
+ */
+export async function startInputProgress(paths: readonly string[], start: StartProgress | undefined, passes = 1): Promise<RunningProgress> {
+  const display = start?.(passes * (await inputBytes(await expandUnits(paths))));
+  const progresses = display ? Array.from({ length: passes }, () => new InputProgress(display.update)) : [];
+  return { progress: progresses[0], pass: (index) => progresses[index], clear: () => display?.done() };
 }

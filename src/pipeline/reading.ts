@@ -105,6 +105,9 @@ export interface ReadSummary {
  */
 export type PreparedSink = (again: boolean) => (prepared: PreparedEvent, event: LoopEvent) => void;
 
+/** Told a file's format before its events are delivered (sweep selects runs by the kind of agent that recorded them as they come). */
+export type FileFormatSink = (file: string, format: InputFormat) => void;
+
 export interface UnitRead {
   readonly files: Array<{ file: string; format: InputFormat }>;
   readonly unusable: UnusableFile[];
@@ -129,6 +132,7 @@ export async function readUnit(
   sink: PreparedSink,
   live: (event: LiveEvent) => void,
   forReplay: boolean,
+  onFile?: FileFormatSink,
 ): Promise<UnitRead> {
   // Set per unit, not per process: a worker thread, or a test running the CLI in process, reads under the caller's limit.
   setLineLimit(options.maxLineBytes);
@@ -144,7 +148,7 @@ export async function readUnit(
       for (; index < unit.length; index++) {
         const canReadAgain = forReplay && !longWay.has(index) && options.canReadAgain !== false;
         const lastOfUnit = index === unit.length - 1;
-        const outcome = await readFile(unit[index]!, tally, options, { history, preparer, deliver, live, forReplay, canReadAgain, lastOfUnit });
+        const outcome = await readFile(unit[index]!, tally, options, { history, preparer, deliver, live, forReplay, canReadAgain, lastOfUnit, onFile });
         if ("reason" in outcome) read.unusable.push(outcome);
         else read.files.push(outcome);
       }
@@ -171,6 +175,7 @@ interface FileReading {
   readonly canReadAgain: boolean;
   /** An adapter's `final` run end holds for its file; only in the unit's last file does it hold for the unit. */
   readonly lastOfUnit: boolean;
+  readonly onFile: FileFormatSink | undefined;
 }
 
 /** Reads one file of a unit: its format, or why it could not be used at all. */
@@ -186,6 +191,7 @@ async function readFile(path: string, tally: LineTally, options: InputOptions, r
   }
   const { adapter } = chosen;
   const { preparer, deliver, live, forReplay, lastOfUnit } = reading;
+  reading.onFile?.(source.file, adapter.format);
   const before = tally.counts.read;
   await adapter.read(readingSource(source, tally, options.progress, options.afterChunk), {
     tally,
@@ -231,12 +237,13 @@ export async function readInputs(
   sink: PreparedSink,
   live: (event: LiveEvent) => void,
   forReplay: boolean,
+  onFile?: FileFormatSink,
 ): Promise<ReadAll> {
   const tally = new LineTally();
   const profiles = selectProfiles(options.profile, digest);
   const all: ReadAll = { tally, files: [], unusable: [] };
   for (const unit of await expandUnits(paths)) {
-    const read = await readUnit(unit, tally, profiles, options, sink, live, forReplay);
+    const read = await readUnit(unit, tally, profiles, options, sink, live, forReplay, onFile);
     for (const file of read.files) all.files.push(file);
     for (const file of read.unusable) all.unusable.push(file);
   }

@@ -13,8 +13,8 @@ const CONFIG = "fixtures/config/openclaw.json5";
 const TWO_AGENTS = "fixtures/config/two-agents.jsonl";
 
 interface Doc {
-  runs: Array<{ run: string; agent: string; findings: Array<{ level: string; threshold: { name: string; value: number } }> }>;
-  summary: { runs: number; filtered?: Record<string, unknown> };
+  runs: Array<{ run: string; agent: string; source?: string; findings: Array<{ level: string; threshold: { name: string; value: number } }> }>;
+  summary: { runs: number; files: number; filtered?: Record<string, unknown> };
   config: { agent: string | null };
 }
 
@@ -102,6 +102,19 @@ describe("filter values", () => {
     const events = await runMain(["events", "fixtures", "--session", "sess-pp"]);
     const runs = new Set(events.stdout.trim().split("\n").map((line) => (JSON.parse(line) as { run: string }).run));
     expect([...runs]).toEqual(["pingpong-1"]);
+  });
+
+  it("sweep selects by the kind of agent as analyze does, and counts the files analyze counts", async () => {
+    for (const agent of ["openclaw", "claude-code", "codex"]) {
+      const analyzed = await json("fixtures", "--agent", agent);
+      const replayed = analyzed.runs.filter((run) => run.source === undefined);
+      expect(replayed.length, agent).toBeGreaterThan(0);
+      const sweep = await runMain(["sweep", "fixtures", "--vary", "criticalThreshold=20", "-f", "json", "--agent", agent]);
+      expect(sweep.status, sweep.stderr).toBe(0);
+      const doc = JSON.parse(sweep.stdout) as { summary: { files: number; runs: number } };
+      expect(doc.summary.runs, agent).toBe(replayed.length);
+      expect(doc.summary.files).toBe(analyzed.summary.files);
+    }
   });
 });
 

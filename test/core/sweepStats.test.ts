@@ -1,7 +1,7 @@
 /** Per-config sweep figures: verdicts, counts, median of first blocks, changes, label scores. */
 import { describe, expect, it } from "vitest";
 import type { FindingLevel, ReplayedFinding, ReplayedRun, RunStop } from "../../src/core/findings.js";
-import { bestConfig, configStats, labelScore, median, runVerdict, verdictChanges, type LabelScore } from "../../src/core/sweepStats.js";
+import { ConfigTally, bestConfig, medianOfCounts, runVerdict, verdictChange, type LabelScore, type Labels, type RunVerdict } from "../../src/core/sweepStats.js";
 
 function finding(call: number, level: FindingLevel, afterStop: boolean): ReplayedFinding {
   return {
@@ -32,6 +32,23 @@ const blockedAt = (name: string, call: number, warnedBefore = true) =>
   run(name, [...(warnedBefore ? [finding(call - 1, "warning", false)] : []), finding(call, "critical", false), finding(call + 1, "warning", true)], { kind: "block", call });
 const abortedAt = (name: string, call: number) => run(name, [finding(call, "abort", false)], { kind: "abort", call });
 
+/** One config's tally of these verdicts, folded one at a time. */
+function tallyOf(verdicts: readonly RunVerdict[], labels?: Labels): ConfigTally {
+  const tally = new ConfigTally();
+  for (const v of verdicts) tally.add(v, labels);
+  return tally;
+}
+const configStats = (verdicts: readonly RunVerdict[]) => tallyOf(verdicts).stats();
+const labelScore = (verdicts: readonly RunVerdict[], labels: Labels) => tallyOf(verdicts, labels).score();
+const verdictChanges = (before: readonly RunVerdict[], after: readonly RunVerdict[]) => after.flatMap((now, i) => verdictChange(before[i]!.kind, now) ?? []);
+
+/** The multiset of `values` as counts per value. */
+function counts(values: readonly number[]): Map<number, number> {
+  const map = new Map<number, number>();
+  for (const v of values) map.set(v, (map.get(v) ?? 0) + 1);
+  return map;
+}
+
 describe("run verdicts and config stats", () => {
   it("classifies each run by its first stop, else by a warning", () => {
     expect(runVerdict(healthy("a"))).toMatchObject({ kind: "ok", warned: false, stopCall: null });
@@ -55,11 +72,25 @@ describe("run verdicts and config stats", () => {
   });
 
   it("median: the middle value, the mean of the two middle ones for an even count", () => {
-    expect(median([])).toBeNull();
-    expect(median([7])).toBe(7);
-    expect(median([30, 10, 20])).toBe(20);
-    expect(median([20, 11])).toBe(15.5);
-    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(medianOfCounts(counts([]))).toBeNull();
+    expect(medianOfCounts(counts([7]))).toBe(7);
+    expect(medianOfCounts(counts([30, 10, 20]))).toBe(20);
+    expect(medianOfCounts(counts([20, 11]))).toBe(15.5);
+    expect(medianOfCounts(counts([4, 1, 3, 2]))).toBe(2.5);
+    expect(medianOfCounts(counts([5, 5, 5, 9]))).toBe(5);
+    expect(medianOfCounts(counts([5, 9, 9, 9]))).toBe(9);
+    expect(medianOfCounts(counts([1, 1, 2, 2]))).toBe(1.5);
+  });
+
+  it("a tally of two parts merged equals the tally of all the runs", () => {
+    const runs = [healthy("a"), warnedOnly("b"), blockedAt("c", 20), blockedAt("d", 12, false), blockedAt("e", 30), abortedAt("f", 6), blockedAt("g", 12)];
+    const labels: Labels = { stuck: new Set(["c", "f"]), healthy: undefined };
+    const whole = tallyOf(runs.map(runVerdict), labels);
+    const parts = tallyOf(runs.slice(0, 3).map(runVerdict), labels);
+    parts.merge(tallyOf(runs.slice(3).map(runVerdict), labels));
+    expect(parts.stats()).toEqual(whole.stats());
+    expect(parts.score()).toEqual(whole.score());
+    expect(whole.stats()).toEqual({ runs: 7, warned: 4, blocked: 4, aborted: 1, firstBlockMedianCall: 16 });
   });
 });
 
@@ -74,7 +105,7 @@ describe("verdict changes between neighbouring configs", () => {
   });
 
   it("the first row has nothing to compare with", () => {
-    expect(verdictChanges(undefined, [healthy("a")].map(runVerdict))).toEqual([]);
+    expect(verdictChange(undefined, runVerdict(healthy("a")))).toBeUndefined();
   });
 });
 

@@ -10,8 +10,10 @@ import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/core/config.js";
 import { loadXxhashDigest } from "../../src/core/xxhashDigest.js";
 import { analyzeAll } from "../../src/pipeline/parallel.js";
-import { InputProgress, type StartProgress } from "../../src/pipeline/progress.js";
-import { prepareInputs, readEvents } from "../../src/pipeline/analysis.js";
+import { InputProgress, startInputProgress, type StartProgress } from "../../src/pipeline/progress.js";
+import { readEvents } from "../../src/pipeline/analysis.js";
+import type { InputOptions } from "../../src/pipeline/reading.js";
+import { replayGrid } from "../../src/pipeline/sweepReplay.js";
 import { FIRST_DRAW_MS, ProgressMeter, REDRAW_MS } from "../../src/reporters/progress.js";
 import { repeat, textResult, toJsonl } from "../helpers/events.js";
 
@@ -58,6 +60,11 @@ function recorder() {
 }
 
 const config = resolveConfig([{ origin: "test", source: "looplens", values: { enabled: true } }]).config;
+
+/** Reads the input as sweep does, under one config, keeping nothing. */
+async function sweepRead(paths: readonly string[], options: InputOptions): Promise<void> {
+  await replayGrid(paths, await loadXxhashDigest(), options, [{ configFor: () => config }], { run: () => {}, unitEnd: () => {} });
+}
 
 /** Cumulative fractions of the total, as the bar would show them. */
 const fractions = (seen: { total: number; bytes: number[] }) => {
@@ -110,7 +117,7 @@ describe("progress through the pipeline", () => {
         return super.pass(file);
       }
     })((bytes) => void reported.push(bytes));
-    await prepareInputs(paths, await loadXxhashDigest(), { progress });
+    await sweepRead(paths, { progress });
     expect(passes).toBeGreaterThanOrEqual(4);
     expect(reported.reduce((sum, b) => sum + b, 0)).toBe(size);
   });
@@ -126,7 +133,7 @@ describe("progress through the pipeline", () => {
         return super.pass(file);
       }
     })((bytes) => void reported.push(bytes));
-    await prepareInputs(paths, await loadXxhashDigest(), { progress });
+    await sweepRead(paths, { progress });
     expect([passes.get(paths[0]!), passes.get(paths[1]!)]).toEqual([1, 2]);
     expect(reported.reduce((sum, b) => sum + b, 0)).toBe(size);
   });
@@ -136,16 +143,25 @@ describe("progress through the pipeline", () => {
     const { paths, size } = folder({ "a.jsonl": toJsonl(lines), "s-2.jsonl": transcript("s-2", 30) });
     for (const read of [
       (progress: InputProgress) => readEvents(paths, (t) => t, { progress }, () => {}),
-      async (progress: InputProgress) => {
-        const digest = await loadXxhashDigest();
-        // --vary profile prepares the input once per profile: still one count.
-        await Promise.all(["configurable", "newest"].map((profile) => prepareInputs(paths, digest, { progress, profile: profile as "newest" })));
-      },
+      (progress: InputProgress) => sweepRead(paths, { progress }),
     ]) {
       const reported: number[] = [];
       await read(new InputProgress((bytes) => void reported.push(bytes)));
       expect(reported.reduce((sum, b) => sum + b, 0)).toBe(size);
     }
+  });
+
+  it("sweep --vary profile reads the input once per profile: the bar's total is the input's size that many times, and each read fills its share", async () => {
+    const { paths, size } = folder({ "s-1.jsonl": transcript("s-1", 40), "s-2.jsonl": transcript("s-2", 30) });
+    const { seen, start } = recorder();
+    const shown = await startInputProgress(paths, start, 2);
+    const filled: number[] = [];
+    for (const [index, profile] of (["configurable", "newest"] as const).entries()) {
+      await sweepRead(paths, { progress: shown.pass(index)!, profile });
+      filled.push(seen.bytes.reduce((sum, b) => sum + b, 0));
+    }
+    expect(seen.total).toBe(2 * size);
+    expect(filled).toEqual([size, 2 * size]);
   });
 
   it("the meter fed by two files read twice never shows more than their size, nor a smaller percentage", async () => {

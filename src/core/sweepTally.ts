@@ -1,0 +1,185 @@
+/**
+ * A sweep's figures, folded as the runs are replayed: each run comes once, with its report under
+ * every config of a pass (sweepReplay.ts replays each event under all of them as it is read), and
+ * only per-config tallies outlive it. Holding every prepared event to replay it once per config
+ * took memory in proportion to the input (the bench's 680 MB state folder: 884 MB peak RSS).
+ *
+ * - A unit's runs are folded into a part that joins the whole only when the unit is read through
+ *   (`commitUnit`): a unit read again after a failed shortcut voids what it gave (`voidUnit`).
+ * - Verdict changes compare each config with the one before it in grid order. Within a pass both
+ *   come with the run; the first config of a later pass (`--vary profile`) compares with the last
+ *   config of the pass before, whose verdicts are kept by run, one byte each, in run order.
+ * - Runs are selected by the run filters (`select`, the same whatever the config); the sweep's
+ *   header describes the selected runs of the first config (calls, agents, labelled ids met).
+ */
+import type { RunReport } from "./findings.js";
+import { ConfigTally, runVerdict, verdictChange, type Labels, type LabelScore, type ConfigStats, type VerdictChange, type VerdictKind } from "./sweepStats.js";
+
+const KINDS: readonly VerdictKind[] = ["ok", "warned", "blocked", "aborted"];
+
+/** Verdict kinds by run index, one byte each. */
+class KindList {
+  private bytes = new Uint8Array(1024);
+  length = 0;
+
+  push(kind: VerdictKind): void {
+    if (this.length === this.bytes.length) {
+      const grown = new Uint8Array(this.bytes.length * 2);
+      grown.set(this.bytes);
+      this.bytes = grown;
+    }
+    this.bytes[this.length++] = KINDS.indexOf(kind);
+  }
+
+  get(index: number): VerdictKind | undefined {
+    return index < this.length ? KINDS[this.bytes[index]!] : undefined;
+  }
+}
+
+export interface SweepTallyOptions {
+  /** Configs of each pass, in grid order (one pass per profile under `--vary profile`). */
+  readonly passes: readonly number[];
+  readonly labels?: Labels;
+  /** The run filters (default: every run). */
+  readonly select?: (run: RunReport) => boolean;
+  /** Counts the runs, selected or not, that pass this test (`watched`). */
+  readonly watch?: (run: RunReport) => boolean;
+}
+
+/** What a unit's runs add, until the unit is read through. */
+class UnitPart {
+  readonly configs: ConfigTally[];
+  runs = 0;
+  watched = 0;
+  selected = 0;
+  calls = 0;
+  readonly agents = new Set<string>();
+  readonly labelled = new Set<string>();
+
+  constructor(configs: number) {
+    this.configs = Array.from({ length: configs }, () => new ConfigTally());
+  }
+}
+
+export interface SweepFigures {
+  readonly rows: ReadonlyArray<{ readonly stats: ConfigStats; readonly changed: readonly VerdictChange[]; readonly score?: LabelScore }>;
+  /** Runs of the first config, before the filters, and how many they selected. */
+  readonly runs: number;
+  readonly selected: number;
+  /** Calls of the selected runs. */
+  readonly calls: number;
+  /** Agents of the selected runs, in first-met order. */
+  readonly agents: readonly string[];
+  /** Labelled run ids that a selected run has. */
+  readonly labelledMet: ReadonlySet<string>;
+}
+
+export class SweepTally {
+  private readonly totals: ConfigTally[];
+  private part: UnitPart;
+  private pass = 0;
+  /** Index into `totals` of this pass's first config. */
+  private offset = 0;
+  /** Selected runs of this pass so far, and at the start of the unit being read. */
+  private index = 0;
+  private unitStart = 0;
+  /** Verdicts under the previous pass's last config, and this pass's. */
+  private previous: KindList | undefined;
+  private current = new KindList();
+  private runs = 0;
+  private watchedRuns = 0;
+  private selected = 0;
+  private calls = 0;
+  private readonly agents = new Set<string>();
+  private readonly labelledMet = new Set<string>();
+
+  constructor(private readonly options: SweepTallyOptions) {
+    this.totals = Array.from({ length: options.passes.reduce((sum, n) => sum + n, 0) }, () => new ConfigTally());
+    this.part = new UnitPart(this.configsOfPass());
+  }
+
+  /** One run, as replayed under each config of the pass (in grid order). */
+  add(reports: readonly RunReport[]): void {
+    const { select, watch, labels } = this.options;
+    const first = reports[0]!;
+    const part = this.part;
+    const opening = this.pass === 0;
+    if (opening) {
+      part.runs++;
+      if (watch?.(first)) part.watched++;
+    }
+    if (select && !select(first)) return;
+    if (opening) this.noteSelected(part, first);
+    let before = this.previous?.get(this.index);
+    reports.forEach((report, i) => {
+      const verdict = runVerdict(report);
+      part.configs[i]!.add(verdict, labels);
+      const change = verdictChange(before, verdict);
+      if (change) part.configs[i]!.changed.push(change);
+      before = verdict.kind;
+    });
+    this.current.push(before!);
+    this.index++;
+  }
+
+  /** The unit being read is read through: its runs count. */
+  commitUnit(): void {
+    const part = this.part;
+    part.configs.forEach((tally, i) => this.totals[this.offset + i]!.merge(tally));
+    this.runs += part.runs;
+    this.watchedRuns += part.watched;
+    this.selected += part.selected;
+    this.calls += part.calls;
+    for (const agent of part.agents) this.agents.add(agent);
+    for (const id of part.labelled) this.labelledMet.add(id);
+    this.unitStart = this.index;
+    this.part = new UnitPart(this.configsOfPass());
+  }
+
+  /** The unit being read is void (it is read again): what it gave is dropped. */
+  voidUnit(): void {
+    this.index = this.unitStart;
+    this.current.length = this.unitStart;
+    this.part = new UnitPart(this.configsOfPass());
+  }
+
+  /** The next pass (profile) starts; the runs come again from the first. */
+  nextPass(): void {
+    this.offset += this.configsOfPass();
+    this.pass++;
+    this.previous = this.current;
+    this.current = new KindList();
+    this.index = 0;
+    this.unitStart = 0;
+    this.part = new UnitPart(this.configsOfPass());
+  }
+
+  /** Runs of the first config, selected or not, that pass `watch` (read through units only). */
+  get watched(): number {
+    return this.watchedRuns;
+  }
+
+  figures(): SweepFigures {
+    const labelled = this.options.labels !== undefined;
+    return {
+      rows: this.totals.map((tally) => ({ stats: tally.stats(), changed: tally.changed, ...(labelled && { score: tally.score() }) })),
+      runs: this.runs,
+      selected: this.selected,
+      calls: this.calls,
+      agents: [...this.agents],
+      labelledMet: this.labelledMet,
+    };
+  }
+
+  private configsOfPass(): number {
+    return this.options.passes[this.pass] ?? 0;
+  }
+
+  private noteSelected(part: UnitPart, run: RunReport): void {
+    part.selected++;
+    part.calls += run.calls;
+    if (run.agent !== null) part.agents.add(run.agent);
+    const labels = this.options.labels;
+    if (labels && (labels.stuck.has(run.run) || labels.healthy?.has(run.run))) part.labelled.add(run.run);
+  }
+}
