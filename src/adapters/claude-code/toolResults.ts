@@ -10,7 +10,7 @@
  */
 import { textOf } from "../../core/byteText.js";
 import { contentText } from "../shared/agentValues.js";
-import { isPlainObject, own } from "../../core/plainObject.js";
+import { isPlainObject } from "../../core/plainObject.js";
 import type { ToolResultBlock } from "./claudeLines.js";
 
 export type ClaudeOutcome =

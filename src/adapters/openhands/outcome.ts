@@ -5,7 +5,7 @@
  */
 import { contentText } from "../shared/agentValues.js";
 import { unknownToolName } from "../../core/hashing.js";
-import { isPlainObject, own } from "../../core/plainObject.js";
+import { isPlainObject } from "../../core/plainObject.js";
 
 export type Outcome = { readonly error: string } | { readonly result: { readonly content: ReadonlyArray<{ type: "text"; text: string }>; readonly details: unknown } };
 
