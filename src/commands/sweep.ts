@@ -1,19 +1,18 @@
 /**
  * `looplens sweep [paths…] --vary NAME=SPEC …`: replays the same runs under every config of a grid.
  * The input is read, parsed and hashed once, and each prepared event is replayed under every config
- * as it is made (`replayGrid`), which is what makes a 20-config sweep far cheaper than 20 analyses;
- * only per-config tallies of the runs' verdicts are kept (`SweepTally`), so memory does not grow
- * with the input.
+ * as it is made, which is what makes a 20-config sweep far cheaper than 20 analyses; only per-config
+ * tallies of the runs' verdicts are kept, so memory does not grow with the input. Units are swept on
+ * the main thread and worker threads as `analyze` analyses them (pipeline/sweepUnits.ts, parallel.ts).
  */
 import { Option, type Command } from "commander";
 import { nestSettings } from "../core/configKeys.js";
 import { bestConfig, type Labels } from "../core/sweepStats.js";
-import { SweepTally } from "../core/sweepTally.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { sweepJsonReporter, sweepNdjsonReporter, type SweepReport, type SweepReporter, type SweepRow, type SweepValue } from "../reporters/sweepReport.js";
 import { sweepTableReporter } from "../reporters/sweepTable.js";
-import { replayGrid, type GridConfig, type GridSink } from "../pipeline/sweepReplay.js";
-import type { ReadSummary } from "../pipeline/reading.js";
+import { sweepAll } from "../pipeline/parallel.js";
+import { pointResolvers, type SweepGrid, type SweepResult } from "../pipeline/sweepUnits.js";
 import {
   addConfigOptions,
   addInputOptions,
@@ -28,7 +27,7 @@ import {
   type Io,
 } from "./common.js";
 import { createConfigResolver, type ConfigResolver } from "../pipeline/configResolution.js";
-import { hasFilters, streamedRunTests, type ReportFilters } from "../pipeline/filters.js";
+import { hasFilters, type ReportFilters } from "../pipeline/filters.js";
 import { plural } from "../reporters/phrases.js";
 import { addFilterOptions, AGENT_FILTER_HELP, reportFilters, type FilterOptions } from "./filterOptions.js";
 import { addOutputOptions, withOutput, type OutputOptions } from "./output.js";
@@ -36,6 +35,7 @@ import { EXIT, UsageError } from "../pipeline/errors.js";
 import { gridPoints, parseAxes, type Axis } from "../pipeline/sweepGrid.js";
 import { PROFILE_NAMES, type ProfileName } from "../core/profiles/profile.js";
 import { startInputProgress } from "../pipeline/progress.js";
+import { watchHeapPressure } from "../pipeline/v8Tuning.js";
 import { progressDisplay } from "./progressDisplay.js";
 
 const SWEEP_REPORTERS: Readonly<Record<string, SweepReporter>> = {
@@ -81,43 +81,18 @@ function clampings(resolver: ConfigResolver): string[] {
     .map((notice) => notice.message);
 }
 
-/** One read of the input: the grid's points under one profile choice (`--vary profile` reads once per profile). */
-interface GridPass {
-  /** `--vary profile=…`: the profile of this pass, shown as the first column of its rows. */
-  readonly profile?: ProfileName;
-  readonly points: ReadonlyArray<{ readonly vary: Readonly<Record<string, SweepValue>>; readonly resolver: ConfigResolver }>;
-}
-
-function gridPasses(profiles: readonly ProfileName[] | undefined, base: ConfigResolver, axes: Axis[]): GridPass[] {
-  return (profiles ?? [undefined]).map((profile) => ({
+/** The grid's passes (one per profile under `--vary profile`) and each row's varied values, in grid order. */
+function sweepGrid(profiles: readonly ProfileName[] | undefined, axes: Axis[], filters: ReportFilters, labels: Labels | undefined): { grid: SweepGrid; vary: Array<Readonly<Record<string, SweepValue>>> } {
+  const vary: Array<Readonly<Record<string, SweepValue>>> = [];
+  const passes = (profiles ?? [undefined]).map((profile) => ({
     ...(profile !== undefined && { profile }),
-    points: gridPoints(axes).map((point) => ({
-      vary: profile !== undefined ? { profile, ...point } : point,
-      resolver: base.withOverrides({ origin: "--vary", source: "--set", values: nestSettings(Object.entries(point).map(([key, value]) => ({ key, value }))) }),
-    })),
+    points: gridPoints(axes).map((point) => {
+      vary.push(profile !== undefined ? { profile, ...point } : point);
+      return { origin: "--vary", source: "--set" as const, values: nestSettings(Object.entries(point).map(([key, value]) => ({ key, value }))) };
+    }),
   }));
-}
-
-function passConfigs(pass: GridPass): GridConfig[] {
-  const profileFor = pass.profile !== undefined ? () => ({ profile: pass.profile!, reason: "--vary profile" }) : undefined;
-  return pass.points.map(({ resolver }) => ({ configFor: (agent, profile) => resolver.effectiveFor(agent, profile).config, ...(profileFor && { profileFor }) }));
-}
-
-/**
- * The tallies the runs are folded into: one for the run filters; with `--agent`, a second one for
- * the filters without it, which is the selection when `--agent` matches no run of the input (it then
- * selects nothing away, as in `analyze`), and which counts the runs `--agent` matches.
- */
-function sweepTallies(passes: readonly GridPass[], filters: ReportFilters, labels: Labels | undefined, formatOf: (file: string) => string | undefined): { tallies: SweepTally[]; chosen(): SweepTally } {
-  const { others, agent } = streamedRunTests(filters, formatOf);
-  const common = { passes: passes.map((pass) => pass.points.length), ...(labels && { labels }) };
-  if (agent === undefined) {
-    const tally = new SweepTally({ ...common, select: others });
-    return { tallies: [tally], chosen: () => tally };
-  }
-  const withoutAgent = new SweepTally({ ...common, select: others, watch: agent });
-  const withAgent = new SweepTally({ ...common, select: (run) => others(run) && agent(run) });
-  return { tallies: [withoutAgent, withAgent], chosen: () => (withoutAgent.watched > 0 ? withAgent : withoutAgent) };
+  const plainLabels = labels && { stuck: [...labels.stuck], healthy: labels.healthy ? [...labels.healthy] : null };
+  return { grid: { passes, filters, ...(plainLabels && { labels: plainLabels }) }, vary };
 }
 
 /**
@@ -153,36 +128,29 @@ export async function runSweep(paths: string[], options: SweepOptions, io: Io, v
     throw new UsageError("--vary profile prepares the input once per profile (hashing differs by generation): name the input files, standard input cannot be read twice");
   }
   const labels = parseLabels(options);
-  const passes = gridPasses(profiles, base, axes);
-  const formats = new Map<string, string>();
-  const { tallies, chosen } = sweepTallies(passes, filters, labels, (file) => formats.get(file));
-  const sink: GridSink = {
-    run: (reports) => tallies.forEach((tally) => tally.add(reports)),
-    unitEnd: (kept) => tallies.forEach((tally) => (kept ? tally.commitUnit() : tally.voidUnit())),
-    file: (file, format) => void formats.set(file, format),
-  };
-  const shown = await startInputProgress(files, progressDisplay(io, options), passes.length);
-  // Each pass reads the input once and replays it under all its points; the first read's line
-  // counts and diagnostics are the report's (every pass reads the same lines).
-  let read: ReadSummary | undefined;
+  const { grid, vary } = sweepGrid(profiles, axes, filters, labels);
+  // The rows' resolvers: fed the agents each unit asked for, in input order, whichever thread swept it.
+  const resolvers = pointResolvers(grid, base);
+  const shown = await startInputProgress(files, progressDisplay(io, options), grid.passes.length);
+  const input = { inputFormat: options.inputFormat, activeBranch: options.activeBranch, maxLineBytes: options.maxLineBytes, ...(options.profile !== undefined && { profile: options.profile }) };
+  const config = { config: options.config, agent: options.agent, set: options.set, profile: options.profile };
+  // The heap's growth is held while the process is large, as for analyze (v8Tuning.ts).
+  const stopWatching = watchHeapPressure();
+  let swept: SweepResult;
   try {
-    for (const [index, pass] of passes.entries()) {
-      if (index > 0) tallies.forEach((tally) => tally.nextPass());
-      const progress = shown.pass(index);
-      const profile = pass.profile ?? options.profile;
-      const input = { inputFormat: options.inputFormat, activeBranch: options.activeBranch, maxLineBytes: options.maxLineBytes, ...(profile !== undefined && { profile }), ...(progress && { progress }) };
-      const summary = await replayGrid(files, digest, input, passConfigs(pass), sink);
-      read ??= summary;
-    }
+    swept = await sweepAll(files, digest, config, grid, input, io.env, shown.update && { of: (pass) => shown.pass(pass), update: shown.update });
   } finally {
     shown.clear();
+    stopWatching();
   }
-  const figures = chosen().figures();
+  swept.agentsResolved.forEach((asked, pass) => {
+    for (const { agent, profile } of asked) for (const resolver of resolvers[pass]!) resolver.effectiveFor(agent, profile);
+  });
+  const figures = swept.totals.figures(labels !== undefined);
   if (labels) checkLabels(labels, figures.labelledMet);
   if (hasFilters(filters) && !options.quiet) io.stderr(`looplens: the filters kept ${figures.selected} of ${plural(figures.runs, "run")}\n`);
-  const points = passes.flatMap((pass) => pass.points);
-  const rows: SweepRow[] = points.map(({ vary, resolver }, i) => ({
-    vary,
+  const rows: SweepRow[] = resolvers.flat().map((resolver, i) => ({
+    vary: vary[i]!,
     stats: figures.rows[i]!.stats,
     clamped: clampings(resolver),
     changed: figures.rows[i]!.changed,
@@ -196,15 +164,15 @@ export async function runSweep(paths: string[], options: SweepOptions, io: Io, v
     rows,
     ...(labels ? { labels: { stuck: [...labels.stuck], healthy: labels.healthy ? [...labels.healthy] : null } } : {}),
     ...(labels ? { best: bestConfig(rows.map((row) => row.score!)) } : {}),
-    files: read!.files.length,
+    files: swept.files.length,
     calls: figures.calls,
-    lines: read!.lines,
-    diagnostics: read!.diagnostics,
+    lines: swept.lines,
+    diagnostics: swept.diagnostics,
   };
   reportNotices(io, base, options.quiet);
-  reportDiagnostics(io, read!.diagnostics, read!.diagnosticsTotal, options.quiet);
+  reportDiagnostics(io, swept.diagnostics, swept.diagnosticsTotal, options.quiet);
   io.stdout(SWEEP_REPORTERS[options.format]!(report, { color: useColor(options, io), width: io.columns }));
-  return strictViolation(io, options, read!.lines.skipped) ? EXIT.usage : EXIT.ok;
+  return strictViolation(io, options, swept.lines.skipped) ? EXIT.usage : EXIT.ok;
 }
 
 export function registerSweep(program: Command, io: Io, version: string, run: (work: () => Promise<number>) => Promise<void>): void {

@@ -93,11 +93,27 @@ export interface LabelScore {
   readonly lateness: number;
 }
 
+/** A `ConfigTally` as plain data (it crosses to and from worker threads). */
+export interface ConfigCounts {
+  runs: number;
+  warned: number;
+  blocked: number;
+  aborted: number;
+  /** How many runs first block at each call: `[call, runs]`. */
+  firstBlocks: Array<[number, number]>;
+  changed: VerdictChange[];
+  stuck: number;
+  stuckStopped: number;
+  healthyStopped: number;
+  lateness: number;
+}
+
 /**
  * One config's figures over the runs folded so far, one run at a time: the counts, the calls of the
  * first blocks (as counts per call, for the median), the verdict changes from the neighbouring
  * config, and with labels the label counts. Tallies merge, so that an input unit's part joins the
- * whole only once the unit is read through (sweepTally.ts).
+ * whole only once the unit is read through, and units swept on other threads join in input order
+ * (sweepTally.ts).
  */
 export class ConfigTally {
   private runs = 0;
@@ -110,6 +126,11 @@ export class ConfigTally {
   private stuckStopped = 0;
   private healthyStopped = 0;
   private lateness = 0;
+
+  counts(): ConfigCounts {
+    const { runs, warned, blocked, aborted, changed, stuck, stuckStopped, healthyStopped, lateness } = this;
+    return { runs, warned, blocked, aborted, firstBlocks: [...this.firstBlocks], changed, stuck, stuckStopped, healthyStopped, lateness };
+  }
 
   /** Folds in one run's verdict (`labels`: the user's, when runs are labelled). */
   add(v: RunVerdict, labels?: Labels): void {
@@ -125,7 +146,7 @@ export class ConfigTally {
   }
 
   /** Adds another tally's runs after this one's. */
-  merge(other: ConfigTally): void {
+  merge(other: ConfigCounts): void {
     this.runs += other.runs;
     this.warned += other.warned;
     this.blocked += other.blocked;

@@ -11,9 +11,11 @@
  *   config of the pass before, whose verdicts are kept by run, one byte each, in run order.
  * - Runs are selected by the run filters (`select`, the same whatever the config); the sweep's
  *   header describes the selected runs of the first config (calls, agents, labelled ids met).
+ * - Units may be swept on other threads, each with all its passes: their committed figures cross as
+ *   plain data (`SweepPart`) and join in input order (`SweepTotals`).
  */
 import type { RunReport } from "./findings.js";
-import { ConfigTally, runVerdict, verdictChange, type Labels, type LabelScore, type ConfigStats, type VerdictChange, type VerdictKind } from "./sweepStats.js";
+import { ConfigTally, runVerdict, verdictChange, type ConfigCounts, type ConfigStats, type Labels, type LabelScore, type VerdictChange, type VerdictKind } from "./sweepStats.js";
 
 const KINDS: readonly VerdictKind[] = ["ok", "warned", "blocked", "aborted"];
 
@@ -46,19 +48,20 @@ export interface SweepTallyOptions {
   readonly watch?: (run: RunReport) => boolean;
 }
 
-/** What a unit's runs add, until the unit is read through. */
-class UnitPart {
-  readonly configs: ConfigTally[];
-  runs = 0;
-  watched = 0;
-  selected = 0;
-  calls = 0;
-  readonly agents = new Set<string>();
-  readonly labelled = new Set<string>();
-
-  constructor(configs: number) {
-    this.configs = Array.from({ length: configs }, () => new ConfigTally());
-  }
+/**
+ * What runs add to a sweep's figures, as plain data: a unit's part crosses from a worker thread and
+ * joins the whole in input order (`SweepTotals.absorb`). Counts of runs are of the first config.
+ */
+export interface SweepPart {
+  /** One per config of the part's passes. */
+  readonly configs: ConfigCounts[];
+  readonly runs: number;
+  readonly watched: number;
+  readonly selected: number;
+  readonly calls: number;
+  /** Agents of the selected runs, in first-met order. */
+  readonly agents: string[];
+  readonly labelledMet: string[];
 }
 
 export interface SweepFigures {
@@ -74,18 +77,9 @@ export interface SweepFigures {
   readonly labelledMet: ReadonlySet<string>;
 }
 
-export class SweepTally {
-  private readonly totals: ConfigTally[];
-  private part: UnitPart;
-  private pass = 0;
-  /** Index into `totals` of this pass's first config. */
-  private offset = 0;
-  /** Selected runs of this pass so far, and at the start of the unit being read. */
-  private index = 0;
-  private unitStart = 0;
-  /** Verdicts under the previous pass's last config, and this pass's. */
-  private previous: KindList | undefined;
-  private current = new KindList();
+/** A sweep's figures so far: parts joined in input order. */
+export class SweepTotals {
+  private readonly configs: ConfigTally[];
   private runs = 0;
   private watchedRuns = 0;
   private selected = 0;
@@ -93,8 +87,79 @@ export class SweepTally {
   private readonly agents = new Set<string>();
   private readonly labelledMet = new Set<string>();
 
+  constructor(configs: number) {
+    this.configs = Array.from({ length: configs }, () => new ConfigTally());
+  }
+
+  /** Runs of the first config, selected or not, that pass the tally's `watch` test. */
+  get watched(): number {
+    return this.watchedRuns;
+  }
+
+  /** Adds a part after what is there; its configs are this one's from index `offset` on. */
+  absorb(part: SweepPart, offset = 0): void {
+    part.configs.forEach((counts, i) => this.configs[offset + i]!.merge(counts));
+    this.runs += part.runs;
+    this.watchedRuns += part.watched;
+    this.selected += part.selected;
+    this.calls += part.calls;
+    for (const agent of part.agents) this.agents.add(agent);
+    for (const id of part.labelledMet) this.labelledMet.add(id);
+  }
+
+  part(): SweepPart {
+    const { runs, selected, calls } = this;
+    return { configs: this.configs.map((tally) => tally.counts()), runs, watched: this.watchedRuns, selected, calls, agents: [...this.agents], labelledMet: [...this.labelledMet] };
+  }
+
+  /** `labelled`: the runs were labelled, so each row has a score. */
+  figures(labelled: boolean): SweepFigures {
+    return {
+      rows: this.configs.map((tally) => ({ stats: tally.stats(), changed: tally.changed, ...(labelled && { score: tally.score() }) })),
+      runs: this.runs,
+      selected: this.selected,
+      calls: this.calls,
+      agents: [...this.agents],
+      labelledMet: this.labelledMet,
+    };
+  }
+}
+
+/** What a unit's runs add, until the unit is read through. */
+class UnitPart {
+  readonly configs: ConfigTally[];
+  runs = 0;
+  watched = 0;
+  selected = 0;
+  calls = 0;
+  readonly agents = new Set<string>();
+  readonly labelled = new Set<string>();
+
+  constructor(configs: number) {
+    this.configs = Array.from({ length: configs }, () => new ConfigTally());
+  }
+
+  plain(): SweepPart {
+    const { runs, watched, selected, calls } = this;
+    return { configs: this.configs.map((tally) => tally.counts()), runs, watched, selected, calls, agents: [...this.agents], labelledMet: [...this.labelled] };
+  }
+}
+
+export class SweepTally {
+  private readonly totals: SweepTotals;
+  private part: UnitPart;
+  private pass = 0;
+  /** Index into the totals' configs of this pass's first config. */
+  private offset = 0;
+  /** Selected runs of this pass so far, and at the start of the unit being read. */
+  private index = 0;
+  private unitStart = 0;
+  /** Verdicts under the previous pass's last config, and this pass's. */
+  private previous: KindList | undefined;
+  private current = new KindList();
+
   constructor(private readonly options: SweepTallyOptions) {
-    this.totals = Array.from({ length: options.passes.reduce((sum, n) => sum + n, 0) }, () => new ConfigTally());
+    this.totals = new SweepTotals(options.passes.reduce((sum, n) => sum + n, 0));
     this.part = new UnitPart(this.configsOfPass());
   }
 
@@ -124,14 +189,7 @@ export class SweepTally {
 
   /** The unit being read is read through: its runs count. */
   commitUnit(): void {
-    const part = this.part;
-    part.configs.forEach((tally, i) => this.totals[this.offset + i]!.merge(tally));
-    this.runs += part.runs;
-    this.watchedRuns += part.watched;
-    this.selected += part.selected;
-    this.calls += part.calls;
-    for (const agent of part.agents) this.agents.add(agent);
-    for (const id of part.labelled) this.labelledMet.add(id);
+    this.totals.absorb(this.part.plain(), this.offset);
     this.unitStart = this.index;
     this.part = new UnitPart(this.configsOfPass());
   }
@@ -156,19 +214,16 @@ export class SweepTally {
 
   /** Runs of the first config, selected or not, that pass `watch` (read through units only). */
   get watched(): number {
-    return this.watchedRuns;
+    return this.totals.watched;
+  }
+
+  /** What the units read through added, as plain data. */
+  committed(): SweepPart {
+    return this.totals.part();
   }
 
   figures(): SweepFigures {
-    const labelled = this.options.labels !== undefined;
-    return {
-      rows: this.totals.map((tally) => ({ stats: tally.stats(), changed: tally.changed, ...(labelled && { score: tally.score() }) })),
-      runs: this.runs,
-      selected: this.selected,
-      calls: this.calls,
-      agents: [...this.agents],
-      labelledMet: this.labelledMet,
-    };
+    return this.totals.figures(this.options.labels !== undefined);
   }
 
   private configsOfPass(): number {

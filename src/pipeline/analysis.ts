@@ -18,7 +18,7 @@ import { Replayer, type ConfigForAgent } from "../core/replay.js";
 import type { SpilledRuns } from "../reporters/model.js";
 import { UnitRuns, shiftedSegment, spilledRuns, type SpillOptions, type SpillSegment } from "./runSpill.js";
 import { LiveRowFile } from "./liveRowFile.js";
-import { readUnit, type InputOptions, type PreparedSink, type ReadSummary, type UnusableFile } from "./reading.js";
+import { joinSummaries, readUnit, type InputOptions, type PreparedSink, type ReadSummary, type UnusableFile } from "./reading.js";
 
 export type { InputOptions, ReadSummary, UnusableFile } from "./reading.js";
 
@@ -128,33 +128,17 @@ export function liveRunBook(spill: SpillOptions | undefined): LiveRunBook {
  * already holds the live events of a serial run (handed to it while reading, not kept per file).
  */
 export function mergeAnalyses(parts: readonly FileAnalysis[], book = new LiveRunBook()): Analysis {
-  const tally = new LineTally();
   const runs: ReplayedRun[] = [];
   const segments: SpillSegment[] = [];
   for (const part of parts) {
     if (part.spilled) segments.push(shiftedSegment(part.spilled, runs.length));
-    for (const key of ["read", "used", "ignored", "skipped"] as const) tally.counts[key] += part.lines[key];
-    for (const key of ["copies", "duplicates", "reconstructedCalls"] as const) tally.transcript[key] += part.transcript[key];
-    for (const diagnostic of part.diagnostics) tally.note(diagnostic);
-    tally.diagnosticsTotal += part.diagnosticsTotal - part.diagnostics.length;
     // Not push(...runs): spreading more than ~100k runs into arguments overflows the stack.
     for (const run of part.runs) runs.push(run);
     if (part.liveBook) book.absorb(part.liveBook);
   }
   const live = book.finish();
   const spilled = spilledRuns(segments);
-  return {
-    files: parts.flatMap((part) => part.files),
-    unusable: parts.flatMap((part) => part.unusable),
-    runs,
-    ...(spilled && { spilled }),
-    liveRuns: live.runs,
-    liveFindings: live.findings,
-    lines: tally.counts,
-    transcript: tally.transcript,
-    diagnostics: tally.diagnostics,
-    diagnosticsTotal: tally.diagnosticsTotal,
-  };
+  return { ...joinSummaries(parts), runs, ...(spilled && { spilled }), liveRuns: live.runs, liveFindings: live.findings };
 }
 
 /** Analyses every input, one file after another (the parallel path in parallelAnalysis.ts gives the same result). */

@@ -17,6 +17,8 @@ import type { ConfigForAgent } from "../core/replay.js";
 import type { Digest } from "../core/hashing.js";
 import { analyzeUnit, analyzeSerially, liveRunBook, mergeAnalyses, type Analysis, type AnalysisOptions, type FileAnalysis } from "./analysis.js";
 import { InputProgress, inputBytes, sizeOf, type ProgressSink, type StartProgress } from "./progress.js";
+import type { InputOptions } from "./reading.js";
+import { SweepJoin, pointResolvers, sweepSerially, sweepUnit, type SweepGrid, type SweepResult, type UnitSweep } from "./sweepUnits.js";
 import { createConfigResolver, type ConfigOptions } from "./configResolution.js";
 import { tuneHeapForStreaming } from "./v8Tuning.js";
 import { StringPool } from "./stringPool.js";
@@ -54,9 +56,25 @@ export function takeFile(work: WorkList): number | undefined {
   return taken < work.order.length ? work.order[taken] : undefined;
 }
 
+/**
+ * What a worker thread does with each unit it takes: analyse it, or sweep it under a grid of configs
+ * (sweepUnits.ts). Plain data: the worker rebuilds resolvers and the digest from it.
+ */
+export type WorkerJob =
+  | ({ readonly kind: "analyze" } & WorkerSetup)
+  | { readonly kind: "sweep"; readonly config: ConfigOptions; readonly grid: SweepGrid; readonly input: InputOptions };
+
+/** What a worker is started with. */
+export interface WorkerStart {
+  readonly job: WorkerJob;
+  /** The main thread shows progress: the worker reports its bytes. */
+  readonly progress: boolean;
+  readonly work: WorkList;
+}
+
 export type WorkerReply =
   | { readonly kind: "progress"; readonly bytes: number; readonly lines: number }
-  | { readonly kind: "done"; readonly index: number; readonly result: FileAnalysis }
+  | { readonly kind: "done"; readonly index: number; readonly result: FileAnalysis | UnitSweep }
   | { readonly kind: "failed"; readonly index: number; readonly userError: boolean; readonly message: string; readonly stack?: string }
   | { readonly kind: "finished" };
 
@@ -117,7 +135,16 @@ export async function analyzeAll(
   const display = startProgress?.(await inputBytes(files));
   try {
     if (lanes.workers === 0) return await analyzeSerially(files, digest, configFor, { ...setup.input, ...(display && { progress: new InputProgress(display.update) }) });
-    const parts = await inThreads(files, largestFirst(sizes), lanes, digest, withSpillBudgetShared(setup, lanes), env, display?.update);
+    const shared = withSpillBudgetShared(setup, lanes);
+    // The main thread's lane resolves configs on its own resolver, like a worker: the caller's
+    // resolver is then fed in input order, whatever order the threads finished in.
+    const resolver = await createConfigResolver(shared.config, env);
+    const progress = display && new InputProgress(display.update);
+    const pool = new StringPool();
+    const parts = await inThreads<FileAnalysis>(files, largestFirst(sizes), lanes, { kind: "analyze", ...shared }, env, display?.update, {
+      unit: (unit) => analyzeUnit(unit, digest, (agent, profile) => resolver.effectiveFor(agent, profile).config, { ...shared.input, ...(progress && { progress }) }),
+      received: (result) => pool.internIn(result as FileAnalysis),
+    });
     // Resolve the same agents in the same order as a serial run would, so config notices match.
     for (const part of parts) for (const { agent, profile } of part.agentsResolved) configFor(agent, profile);
     return mergeAnalyses(parts, liveRunBook(setup.input.spill));
@@ -148,21 +175,60 @@ function workerFailure(reply: Extract<WorkerReply, { kind: "failed" }>): Error {
   return error;
 }
 
-async function inThreads(
+/**
+ * Sweeps the inputs under a grid serially or on several threads; the same result either way. Units
+ * are swept whole (every pass of the grid) on one thread, largest first, and joined in input order.
+ * `progressOf`: each pass's progress on the main thread.
+ */
+export async function sweepAll(
+  paths: readonly string[],
+  digest: Digest,
+  config: ConfigOptions,
+  grid: SweepGrid,
+  input: InputOptions,
+  env: NodeJS.ProcessEnv,
+  progress?: { readonly of: (pass: number) => InputProgress | undefined; readonly update: ProgressSink },
+): Promise<SweepResult> {
+  // Nothing but tallies outlives a unit: the young generation is held small as for analyze (v8Tuning.ts).
+  tuneHeapForStreaming();
+  const files = await expandUnits(paths);
+  const sizes = await sizesOf(files);
+  const lanes = lanesFor(files, sizes.reduce((sum, size) => sum + size, 0), env);
+  // This thread's own resolvers: the caller's are fed in input order from the result (`agentsResolved`).
+  const resolvers = pointResolvers(grid, await createConfigResolver(config, env));
+  if (lanes.workers === 0) return sweepSerially(files, digest, grid, resolvers, input, progress?.of);
+  // Units are joined in input order as they come, so that only those that came early wait; they are
+  // taken in input order too (not largest first), so that few do: taken largest first, nearly every
+  // unit waited for the end, and the 680 MB state folder peaked at 190 MB instead of 1xx.
+  const join = new SweepJoin(grid);
+  const inputOrder = files.map((_, i) => i);
+  await inThreads<true>(files, inputOrder, lanes, { kind: "sweep", config, grid, input }, env, progress?.update, {
+    unit: async (unit, index) => join.add(index, await sweepUnit(unit, digest, grid, resolvers, input, progress?.of)),
+    received: (result, index) => join.add(index, result as UnitSweep),
+  });
+  return join.result();
+}
+
+/** The main thread's share of a job: how it handles a unit, and how it takes a worker's result. */
+interface MainLane<R> {
+  unit(unit: InputUnit, index: number): Promise<R>;
+  received(result: FileAnalysis | UnitSweep, index: number): R;
+}
+
+async function inThreads<R>(
   files: readonly InputUnit[],
   order: number[],
   lanes: Lanes,
-  digest: Digest,
-  setup: WorkerSetup,
+  job: WorkerJob,
   env: NodeJS.ProcessEnv,
-  onProgress?: ProgressSink,
-): Promise<FileAnalysis[]> {
-  const results: Array<FileAnalysis | undefined> = new Array(files.length);
+  onProgress: ProgressSink | undefined,
+  main: MainLane<R>,
+): Promise<R[]> {
+  const results: Array<R | undefined> = new Array(files.length);
   const failures: Array<unknown> = new Array(files.length);
   const url = new URL("./worker.js", import.meta.url);
   const started: Worker[] = [];
   const work: WorkList = { files, order, next: new Int32Array(new SharedArrayBuffer(4)) };
-  const pool = new StringPool();
 
   // Settled once every worker's isolate exists (or its start failed): see `mainLane`.
   const online: Array<Promise<void>> = [];
@@ -170,13 +236,14 @@ async function inThreads(
   const workerLane = () =>
     new Promise<void>((resolve, reject) => {
       // Each thread has its own heap and peak RSS adds up over threads.
-      const workerData = { ...setup, progress: onProgress !== undefined, work };
+      const workerData: WorkerStart = { job, progress: onProgress !== undefined, work };
       const worker = new Worker(url, { workerData, env, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
       started.push(worker);
       online.push(
         new Promise<void>((settle) => {
           // A new worker resets V8's flags (v8Tuning.ts): they are set again once it is online.
           worker.once("online", () => {
+            // Sweep leaves the young generation to V8 (sweep.ts), but inlines less as analyze does.
             tuneHeapForStreaming();
             settle();
           });
@@ -186,7 +253,7 @@ async function inThreads(
       let finished = false;
       worker.on("message", (reply: WorkerReply) => {
         if (reply.kind === "progress") return onProgress?.(reply.bytes, reply.lines);
-        if (reply.kind === "done") results[reply.index] = pool.internIn(reply.result);
+        if (reply.kind === "done") results[reply.index] = main.received(reply.result, reply.index);
         if (reply.kind === "failed") failures[reply.index] = workerFailure(reply);
         if (reply.kind === "finished") {
           finished = true;
@@ -200,11 +267,7 @@ async function inThreads(
       });
     });
 
-  // The main thread's lane resolves configs on its own resolver, like a worker: the caller's
-  // resolver is then fed in input order, whatever order the threads finished in.
-  const resolver = await createConfigResolver(setup.config, env);
   // Files are not shared between threads, so each thread counts its files' passes on its own.
-  const progress = onProgress && new InputProgress(onProgress);
   const mainLane = async () => {
     // The main thread starts on its files once the workers' isolates exist, i.e. once their start
     // has reset V8's flags and they are set again. Started at once, it ran its first files under
@@ -215,7 +278,7 @@ async function inThreads(
     await Promise.all(online);
     for (let index = takeFile(work); index !== undefined; index = takeFile(work)) {
       try {
-        results[index] = await analyzeUnit(files[index]!, digest, (agent, profile) => resolver.effectiveFor(agent, profile).config, { ...setup.input, ...(progress && { progress }) });
+        results[index] = await main.unit(files[index]!, index);
       } catch (error) {
         failures[index] = error;
       }

@@ -47,6 +47,8 @@ export async function inputBytes(units: readonly InputUnit[]): Promise<number> {
 /** A progress display started for the input's size (if the command shows one), and its end. */
 export interface RunningProgress {
   readonly progress: InputProgress | undefined;
+  /** The display itself, for bytes counted elsewhere (a worker thread counts its own files' passes). */
+  readonly update: ProgressSink | undefined;
   /** The progress of each of `passes` reads of the whole input, one after another (`sweep --vary profile`). */
   pass(index: number): InputProgress | undefined;
   /** Erases the bar (it draws again at the next update: call before writing to the same terminal). */
@@ -60,5 +62,5 @@ export interface RunningProgress {
 export async function startInputProgress(paths: readonly string[], start: StartProgress | undefined, passes = 1): Promise<RunningProgress> {
   const display = start?.(passes * (await inputBytes(await expandUnits(paths))));
   const progresses = display ? Array.from({ length: passes }, () => new InputProgress(display.update)) : [];
-  return { progress: progresses[0], pass: (index) => progresses[index], clear: () => display?.done() };
+  return { progress: progresses[0], update: display?.update, pass: (index) => progresses[index], clear: () => display?.done() };
 }

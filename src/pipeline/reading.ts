@@ -254,6 +254,31 @@ export function readSummary({ tally, files, unusable }: ReadAll): ReadSummary {
   return { files, unusable, lines: tally.counts, transcript: tally.transcript, diagnostics: tally.diagnostics, diagnosticsTotal: tally.diagnosticsTotal };
 }
 
+/** What reading units one by one (on any thread) accounted for, joined in input order as if one tally had counted it all. */
+export class SummaryJoin {
+  private readonly all: ReadAll = { tally: new LineTally(), files: [], unusable: [] };
+
+  add(part: ReadSummary): void {
+    const { tally, files, unusable } = this.all;
+    for (const key of ["read", "used", "ignored", "skipped"] as const) tally.counts[key] += part.lines[key];
+    for (const key of ["copies", "duplicates", "reconstructedCalls"] as const) tally.transcript[key] += part.transcript[key];
+    for (const diagnostic of part.diagnostics) tally.note(diagnostic);
+    tally.diagnosticsTotal += part.diagnosticsTotal - part.diagnostics.length;
+    for (const file of part.files) files.push(file);
+    for (const file of part.unusable) unusable.push(file);
+  }
+
+  summary(): ReadSummary {
+    return readSummary(this.all);
+  }
+}
+
+export function joinSummaries(parts: readonly ReadSummary[]): ReadSummary {
+  const join = new SummaryJoin();
+  for (const part of parts) join.add(part);
+  return join.summary();
+}
+
 /** Reads every input and hands each event that replay (or the live report) would use to `onEvent` (`looplens events`). */
 export async function readEvents(
   paths: readonly string[],

@@ -1,14 +1,16 @@
 /**
- * Worker-thread entry of the parallel analysis (parallelAnalysis.ts): rebuilds the config resolver
- * and the digest from plain options once, then analyses files from the shared work list, one at a time.
+ * Worker-thread entry of the parallel analysis and sweep (parallel.ts): rebuilds the config
+ * resolvers and the digest from plain options once, then takes units from the shared work list, one
+ * at a time, and analyses or sweeps each.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { InputError } from "../adapters/discovery.js";
+import { InputError, type InputUnit } from "../adapters/discovery.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
-import { analyzeUnit } from "./analysis.js";
+import { analyzeUnit, type FileAnalysis } from "./analysis.js";
 import { createConfigResolver } from "./configResolution.js";
 import { InputProgress } from "./progress.js";
-import { takeFile, type WorkerReply, type WorkerSetup, type WorkList } from "./parallel.js";
+import { takeFile, type WorkerReply, type WorkerStart } from "./parallel.js";
+import { pointResolvers, sweepUnit, type UnitSweep } from "./sweepUnits.js";
 import { compileLess } from "./v8Tuning.js";
 
 compileLess(); // this isolate's code is compiled on its own (v8Tuning.ts)
@@ -18,8 +20,7 @@ const BYTES_BATCH = 1 << 20;
 const LINES_BATCH = 1 << 16;
 
 const port = parentPort!;
-const setup = workerData as WorkerSetup & { readonly progress: boolean; readonly work: WorkList };
-const resolver = await createConfigResolver(setup.config);
+const { job, work, progress: showsProgress } = workerData as WorkerStart;
 const digest = await loadXxhashDigest();
 const reply = (message: WorkerReply) => port.postMessage(message);
 
@@ -30,19 +31,34 @@ const flushProgress = () => {
   pendingBytes = 0;
   pendingLines = 0;
 };
-// This thread's files are its own: it counts their passes (each file's bytes once) before batching.
-const progress = setup.progress
-  ? new InputProgress((bytes, lines) => {
-      pendingBytes += bytes;
-      pendingLines += lines;
-      if (pendingBytes >= BYTES_BATCH || pendingLines >= LINES_BATCH) flushProgress();
-    })
-  : undefined;
+/** This thread's files are its own: it counts their passes (each file's bytes once per progress) before batching. */
+const newProgress = () =>
+  showsProgress
+    ? new InputProgress((bytes, lines) => {
+        pendingBytes += bytes;
+        pendingLines += lines;
+        if (pendingBytes >= BYTES_BATCH || pendingLines >= LINES_BATCH) flushProgress();
+      })
+    : undefined;
 
-// Files are taken from the shared work list until none is left (see WorkList).
-for (let index = takeFile(setup.work); index !== undefined; index = takeFile(setup.work)) {
+/** How this worker handles a unit. */
+async function unitJob(): Promise<(unit: InputUnit) => Promise<FileAnalysis | UnitSweep>> {
+  if (job.kind === "analyze") {
+    const resolver = await createConfigResolver(job.config);
+    const progress = newProgress();
+    return (unit) => analyzeUnit(unit, digest, (agent, profile) => resolver.effectiveFor(agent, profile).config, { ...job.input, ...(progress && { progress }) });
+  }
+  const resolvers = pointResolvers(job.grid, await createConfigResolver(job.config));
+  // A sweep reads the input once per pass: each pass's bytes count apart (progress.ts).
+  const progresses = job.grid.passes.map(newProgress);
+  return (unit) => sweepUnit(unit, digest, job.grid, resolvers, job.input, (pass) => progresses[pass]);
+}
+
+const handle = await unitJob();
+// Units are taken from the shared work list until none is left (see WorkList).
+for (let index = takeFile(work); index !== undefined; index = takeFile(work)) {
   try {
-    const result = await analyzeUnit(setup.work.files[index]!, digest, (agent, profile) => resolver.effectiveFor(agent, profile).config, { ...setup.input, ...(progress && { progress }) });
+    const result = await handle(work.files[index]!);
     flushProgress();
     reply({ kind: "done", index, result });
   } catch (error) {

@@ -160,6 +160,24 @@ describe("sweep --format table", () => {
   });
 });
 
+describe("sweep on worker threads", () => {
+  it.each([
+    [["fixtures", "--vary", "criticalThreshold=3..8", "--vary", "warningThreshold=2,4"]],
+    [["fixtures", "fixtures/config/two-agents.jsonl", "--config", "fixtures/config/openclaw.json5", "--set", "criticalThreshold=5", "--vary", "warningThreshold=3..7"]],
+    [["fixtures", "--vary", "profile=configurable,newest", "--expect-stuck", "poll-1"]],
+    [["fixtures", "--vary", "criticalThreshold=4,8", "--agent", "openclaw"]],
+  ])("%j: the same output as one thread", (args) => {
+    // Forced: a worker beside the main thread, whatever the input's size and the machine's load.
+    const serial = runCli(["sweep", ...args, "--format", "json"], { env: { LOOPLENS_WORKERS: "0" } });
+    const parallel = runCli(["sweep", ...args, "--format", "json"], { env: { LOOPLENS_WORKERS: "1" } });
+    expect(serial.status, serial.stderr).toBe(0);
+    expect(JSON.parse(serial.stdout).configs.length).toBeGreaterThan(1);
+    expect(parallel.stdout).toBe(serial.stdout);
+    expect(parallel.stderr).toBe(serial.stderr);
+    expect(parallel.status).toBe(serial.status);
+  });
+});
+
 describe("sweep exit status 2", () => {
   it.each([
     [["--vary", "criticalThreshold=10..30:0"], /--vary "criticalThreshold=10\.\.30:0": step "0" must be a positive integer/],

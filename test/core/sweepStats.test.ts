@@ -87,7 +87,7 @@ describe("run verdicts and config stats", () => {
     const labels: Labels = { stuck: new Set(["c", "f"]), healthy: undefined };
     const whole = tallyOf(runs.map(runVerdict), labels);
     const parts = tallyOf(runs.slice(0, 3).map(runVerdict), labels);
-    parts.merge(tallyOf(runs.slice(3).map(runVerdict), labels));
+    parts.merge(tallyOf(runs.slice(3).map(runVerdict), labels).counts());
     expect(parts.stats()).toEqual(whole.stats());
     expect(parts.score()).toEqual(whole.score());
     expect(whole.stats()).toEqual({ runs: 7, warned: 4, blocked: 4, aborted: 1, firstBlockMedianCall: 16 });

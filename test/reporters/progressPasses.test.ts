@@ -13,7 +13,8 @@ import { analyzeAll } from "../../src/pipeline/parallel.js";
 import { InputProgress, startInputProgress, type StartProgress } from "../../src/pipeline/progress.js";
 import { readEvents } from "../../src/pipeline/analysis.js";
 import type { InputOptions } from "../../src/pipeline/reading.js";
-import { replayGrid } from "../../src/pipeline/sweepReplay.js";
+import { sweepAll } from "../../src/pipeline/parallel.js";
+import type { SweepGrid } from "../../src/pipeline/sweepUnits.js";
 import { FIRST_DRAW_MS, ProgressMeter, REDRAW_MS } from "../../src/reporters/progress.js";
 import { repeat, textResult, toJsonl } from "../helpers/events.js";
 
@@ -61,16 +62,19 @@ function recorder() {
 
 const config = resolveConfig([{ origin: "test", source: "looplens", values: { enabled: true } }]).config;
 
-/** Reads the input as sweep does, under one config, keeping nothing. */
-async function sweepRead(paths: readonly string[], options: InputOptions): Promise<void> {
-  await replayGrid(paths, await loadXxhashDigest(), options, [{ configFor: () => config }], { run: () => {}, unitEnd: () => {} });
-}
-
 /** Cumulative fractions of the total, as the bar would show them. */
 const fractions = (seen: { total: number; bytes: number[] }) => {
   let sum = 0;
   return seen.bytes.map((bytes) => (sum += bytes) / seen.total);
 };
+
+const ONE_POINT: SweepGrid = { passes: [{ points: [{ origin: "test", source: "--set", values: {} }] }], filters: {} };
+
+/** Reads the input as sweep does, under one config. */
+async function sweepRead(paths: readonly string[], options: InputOptions): Promise<void> {
+  const progress = options.progress;
+  await sweepAll(paths, await loadXxhashDigest(), {}, ONE_POINT, options, { LOOPLENS_WORKERS: "0" }, progress && { of: () => progress, update: () => {} });
+}
 
 describe("InputProgress", () => {
   it("counts a file read twice once, and a later pass only where it reaches further", () => {
@@ -155,13 +159,18 @@ describe("progress through the pipeline", () => {
     const { paths, size } = folder({ "s-1.jsonl": transcript("s-1", 40), "s-2.jsonl": transcript("s-2", 30) });
     const { seen, start } = recorder();
     const shown = await startInputProgress(paths, start, 2);
+    const point = { origin: "test", source: "--set" as const, values: {} };
+    const grid: SweepGrid = { passes: [{ profile: "configurable", points: [point] }, { profile: "newest", points: [point] }], filters: {} };
     const filled: number[] = [];
-    for (const [index, profile] of (["configurable", "newest"] as const).entries()) {
-      await sweepRead(paths, { progress: shown.pass(index)!, profile });
-      filled.push(seen.bytes.reduce((sum, b) => sum + b, 0));
-    }
+    const of = (pass: number) => {
+      filled[pass] = seen.bytes.reduce((sum, b) => sum + b, 0);
+      return shown.pass(pass);
+    };
+    await sweepAll(paths, await loadXxhashDigest(), {}, grid, {}, { LOOPLENS_WORKERS: "0" }, { of, update: shown.update! });
     expect(seen.total).toBe(2 * size);
-    expect(filled).toEqual([size, 2 * size]);
+    expect(seen.bytes.reduce((sum, b) => sum + b, 0)).toBe(2 * size);
+    // Units sweep their passes one after the other: the second pass of the first unit starts before the input is through.
+    expect(filled.length).toBe(2);
   });
 
   it("the meter fed by two files read twice never shows more than their size, nor a smaller percentage", async () => {

@@ -1,0 +1,201 @@
+/**
+ * `sweep`, one input unit at a time: a unit is read once per pass (one per profile under `--vary
+ * profile`; hashing differs by generation) and replayed under every config of the pass at once
+ * (sweepReplay.ts), and its runs are folded into tallies (core/sweepTally.ts). What a unit gives is
+ * plain data (`UnitSweep`), so that units can be swept on any thread (parallel.ts) and joined in
+ * input order (`SweepJoin`): the result is the serial one, exactly.
+ *
+ * A unit sweeps all its passes itself, so the first config of a later pass is compared with the last
+ * config of the pass before run by run within the unit, and nothing is kept across units but tallies.
+ */
+import type { InputUnit } from "../adapters/discovery.js";
+import { LineTally, type InputFormat } from "../adapters/adapter.js";
+import type { RawBlock } from "../core/config.js";
+import type { Digest } from "../core/hashing.js";
+import type { ProfileName } from "../core/profiles/profile.js";
+import { selectProfiles } from "../core/profiles/selection.js";
+import type { Labels } from "../core/sweepStats.js";
+import { SweepTally, SweepTotals, type SweepPart } from "../core/sweepTally.js";
+import type { ConfigResolver } from "./configResolution.js";
+import { streamedRunTests, type ReportFilters } from "./filters.js";
+import type { InputProgress } from "./progress.js";
+import { SummaryJoin, readUnit, type InputOptions, type ReadSummary } from "./reading.js";
+import { GridReplay, type GridConfig } from "./sweepReplay.js";
+
+/** The grid as plain data: it crosses to worker threads, which build their resolvers from it. */
+export interface SweepGrid {
+  /** One read of the input per pass: its profile (`--vary profile`) and the config overrides of its points. */
+  readonly passes: ReadonlyArray<{ readonly profile?: ProfileName; readonly points: readonly RawBlock[] }>;
+  readonly filters: ReportFilters;
+  readonly labels?: { readonly stuck: readonly string[]; readonly healthy: readonly string[] | null };
+}
+
+export function gridLabels(grid: SweepGrid): Labels | undefined {
+  const { labels } = grid;
+  return labels && { stuck: new Set(labels.stuck), healthy: labels.healthy ? new Set(labels.healthy) : undefined };
+}
+
+/** The resolvers of the grid's points, by pass, from the base config (`--config`, `--agent`, `--set`). */
+export function pointResolvers(grid: SweepGrid, base: ConfigResolver): ConfigResolver[][] {
+  return grid.passes.map((pass) => pass.points.map((block) => base.withOverrides(block)));
+}
+
+type AgentAsked = { readonly agent: string | null; readonly profile: ProfileName };
+
+/** What one unit gives a sweep: what reading it accounted for (its first pass), and its tallies. */
+export interface UnitSweep extends ReadSummary {
+  /** The committed part of each tally (`sweepTallies`). */
+  readonly parts: SweepPart[];
+  /** Per pass, the agents and profiles its configs were asked for, in first-asked order (config notices). */
+  readonly agentsResolved: AgentAsked[][];
+}
+
+/**
+ * The tallies runs are folded into: one for the run filters; with `--agent`, first one for the
+ * filters without it, which counts the runs `--agent` matches and is the selection when it matches
+ * none (then it selects nothing away, as in `analyze`: `chosenTally`), then one with it.
+ */
+function sweepTallies(grid: SweepGrid, formatOf: (file: string) => string | undefined): SweepTally[] {
+  const { others, agent } = streamedRunTests(grid.filters, formatOf);
+  const labels = gridLabels(grid);
+  const common = { passes: grid.passes.map((pass) => pass.points.length), ...(labels && { labels }) };
+  if (agent === undefined) return [new SweepTally({ ...common, select: others })];
+  return [new SweepTally({ ...common, select: others, watch: agent }), new SweepTally({ ...common, select: (run) => others(run) && agent(run) })];
+}
+
+/** Which tally of `sweepTallies` is the sweep's, from their totals. */
+function chosenTally(totals: readonly SweepTotals[]): SweepTotals {
+  return totals.length > 1 && totals[0]!.watched > 0 ? totals[1]! : totals[0]!;
+}
+
+/** The configs of one pass, asking `resolvers` and noting what the first one is asked (all are asked the same). */
+function passConfigs(resolvers: readonly ConfigResolver[], profile: ProfileName | undefined, asked: AgentAsked[]): GridConfig[] {
+  const seen = new Set<string>();
+  const profileFor = profile !== undefined ? () => ({ profile, reason: "--vary profile" }) : undefined;
+  return resolvers.map((resolver, i) => ({
+    configFor: (agent, runProfile) => {
+      const key = `${runProfile}\u0000${agent ?? ""}\u0000${agent === null}`;
+      if (i === 0 && !seen.has(key)) {
+        seen.add(key);
+        asked.push({ agent, profile: runProfile });
+      }
+      return resolver.effectiveFor(agent, runProfile).config;
+    },
+    ...(profileFor && { profileFor }),
+  }));
+}
+
+/**
+ * Sweeps one unit: reads it once per pass of the grid, replaying each pass under all its points.
+ * `resolvers`: this thread's, by pass and point (`pointResolvers`); `progressOf`: each pass's progress.
+ */
+export async function sweepUnit(
+  unit: InputUnit,
+  digest: Digest,
+  grid: SweepGrid,
+  resolvers: readonly ConfigResolver[][],
+  options: InputOptions,
+  progressOf: (pass: number) => InputProgress | undefined = () => undefined,
+): Promise<UnitSweep> {
+  const formats = new Map<string, InputFormat>();
+  const tallies = sweepTallies(grid, (file) => formats.get(file));
+  const agentsResolved: AgentAsked[][] = [];
+  let summary: ReadSummary | undefined;
+  for (const [index, pass] of grid.passes.entries()) {
+    if (index > 0) tallies.forEach((tally) => tally.nextPass());
+    const asked: AgentAsked[] = [];
+    const profile = pass.profile ?? options.profile;
+    const progress = progressOf(index);
+    const passOptions: InputOptions = { ...options, ...(profile !== undefined && { profile }), ...(progress && { progress }) };
+    const configs = passConfigs(resolvers[index]!, pass.profile, asked);
+    let replay: GridReplay | undefined;
+    const tally = new LineTally();
+    const read = await readUnit(
+      unit,
+      tally,
+      selectProfiles(passOptions.profile, digest),
+      passOptions,
+      (again) => {
+        if (again) {
+          tallies.forEach((t) => t.voidUnit());
+          asked.length = 0;
+        }
+        const current = new GridReplay(configs, (reports) => tallies.forEach((t) => t.add(reports)));
+        replay = current;
+        return (prepared) => current.push(prepared);
+      },
+      // Live events (Gateway logs) do not depend on the config: a sweep has no use for them.
+      () => {},
+      true,
+      (file, format) => void formats.set(file, format),
+    );
+    replay?.finish();
+    tallies.forEach((t) => t.commitUnit());
+    agentsResolved.push(asked);
+    // Every pass reads the same lines: the first one's accounting is the sweep's.
+    summary ??= { ...read, lines: tally.counts, transcript: tally.transcript, diagnostics: tally.diagnostics, diagnosticsTotal: tally.diagnosticsTotal };
+  }
+  return { ...summary!, parts: tallies.map((tally) => tally.committed()), agentsResolved };
+}
+
+/** A whole sweep: what reading accounted for, and the figures of the chosen tally. */
+export interface SweepResult extends ReadSummary {
+  readonly totals: SweepTotals;
+  /** Per pass, the agents and profiles its configs were asked for over the input, in first-asked order (to feed the caller's resolvers). */
+  readonly agentsResolved: readonly AgentAsked[][];
+}
+
+/**
+ * Joins units swept on any threads in input order, as they come: a unit that comes before the ones
+ * ahead of it waits, the others are folded at once (memory does not grow with the number of units).
+ */
+export class SweepJoin {
+  private readonly early = new Map<number, UnitSweep>();
+  private next = 0;
+  private readonly read = new SummaryJoin();
+  private readonly totals: SweepTotals[] = [];
+  private readonly asked: AgentAsked[][];
+  private readonly askedKeys: Array<Set<string>>;
+
+  constructor(private readonly grid: SweepGrid) {
+    this.asked = grid.passes.map(() => []);
+    this.askedKeys = grid.passes.map(() => new Set());
+  }
+
+  /** The sweep of the unit at `index` of the input; returns true (a lane's token that it is in). */
+  add(index: number, unit: UnitSweep): true {
+    this.early.set(index, unit);
+    for (let next = this.early.get(this.next); next !== undefined; next = this.early.get(this.next)) {
+      this.early.delete(this.next++);
+      this.fold(next);
+    }
+    return true;
+  }
+
+  result(): SweepResult {
+    const configs = this.grid.passes.reduce((sum, pass) => sum + pass.points.length, 0);
+    const chosen = this.totals.length > 0 ? chosenTally(this.totals) : new SweepTotals(configs);
+    return { ...this.read.summary(), totals: chosen, agentsResolved: this.asked };
+  }
+
+  private fold(unit: UnitSweep): void {
+    const configs = this.grid.passes.reduce((sum, pass) => sum + pass.points.length, 0);
+    this.read.add(unit);
+    unit.parts.forEach((part, i) => (this.totals[i] ??= new SweepTotals(configs)).absorb(part));
+    unit.agentsResolved.forEach((asked, pass) => {
+      for (const ask of asked) {
+        const key = `${ask.profile}\u0000${ask.agent ?? ""}\u0000${ask.agent === null}`;
+        if (this.askedKeys[pass]!.has(key)) continue;
+        this.askedKeys[pass]!.add(key);
+        this.asked[pass]!.push(ask);
+      }
+    });
+  }
+}
+
+/** Sweeps the units one after another (the parallel path in parallel.ts gives the same result). */
+export async function sweepSerially(units: readonly InputUnit[], digest: Digest, grid: SweepGrid, resolvers: readonly ConfigResolver[][], options: InputOptions, progressOf?: (pass: number) => InputProgress | undefined): Promise<SweepResult> {
+  const join = new SweepJoin(grid);
+  for (const [index, unit] of units.entries()) join.add(index, await sweepUnit(unit, digest, grid, resolvers, options, progressOf));
+  return join.result();
+}
