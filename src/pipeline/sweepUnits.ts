@@ -13,7 +13,8 @@ import { LineTally, type InputFormat } from "../adapters/adapter.js";
 import type { RawBlock } from "../core/config.js";
 import type { Digest } from "../core/hashing.js";
 import type { ProfileName } from "../core/profiles/profile.js";
-import { selectProfiles } from "../core/profiles/selection.js";
+import { selectProfiles, type ProfileSelection } from "../core/profiles/selection.js";
+import type { ProfileForRun } from "../core/replay.js";
 import type { Labels } from "../core/sweepStats.js";
 import { SweepTally, SweepTotals, type SweepPart } from "../core/sweepTally.js";
 import type { ConfigResolver } from "./configResolution.js";
@@ -68,20 +69,40 @@ function chosenTally(totals: readonly SweepTotals[]): SweepTotals {
   return totals.length > 1 && totals[0]!.watched > 0 ? totals[1]! : totals[0]!;
 }
 
-/** The configs of one pass, asking `resolvers` and noting what the first one is asked (all are asked the same). */
-function passConfigs(resolvers: readonly ConfigResolver[], profile: ProfileName | undefined, asked: AgentAsked[]): GridConfig[] {
-  const seen = new Set<string>();
-  const profileFor = profile !== undefined ? () => ({ profile, reason: "--vary profile" }) : undefined;
+/** The agents and profiles configs were asked for, each once, in first-asked order. */
+class AskedAgents {
+  readonly list: AgentAsked[] = [];
+  private readonly seen = new Set<string>();
+
+  add(agent: string | null, profile: ProfileName): void {
+    const key = `${profile}\u0000${agent ?? ""}\u0000${agent === null}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.list.push({ agent, profile });
+  }
+
+  /** From the start again (the unit is read again). */
+  clear(): void {
+    this.list.length = 0;
+    this.seen.clear();
+  }
+}
+
+/**
+ * The configs of one pass, asking `resolvers`; what the first is asked is noted (all are asked the
+ * same). Runs are replayed under the pass's profile (`--vary profile`), else under the one each run
+ * is hashed under (`--profile`, `auto` by the run's recorded build), as `analyze` replays them.
+ */
+function passConfigs(resolvers: readonly ConfigResolver[], pass: SweepGrid["passes"][number], profiles: ProfileSelection, asked: AskedAgents): GridConfig[] {
+  const { profile } = pass;
+  const choice = profile !== undefined ? { profile, reason: "--vary profile" } : undefined;
+  const profileFor: ProfileForRun = choice ? () => choice : profiles.profileFor;
   return resolvers.map((resolver, i) => ({
     configFor: (agent, runProfile) => {
-      const key = `${runProfile}\u0000${agent ?? ""}\u0000${agent === null}`;
-      if (i === 0 && !seen.has(key)) {
-        seen.add(key);
-        asked.push({ agent, profile: runProfile });
-      }
+      if (i === 0) asked.add(agent, runProfile);
       return resolver.effectiveFor(agent, runProfile).config;
     },
-    ...(profileFor && { profileFor }),
+    profileFor,
   }));
 }
 
@@ -103,22 +124,23 @@ export async function sweepUnit(
   let summary: ReadSummary | undefined;
   for (const [index, pass] of grid.passes.entries()) {
     if (index > 0) tallies.forEach((tally) => tally.nextPass());
-    const asked: AgentAsked[] = [];
+    const asked = new AskedAgents();
     const profile = pass.profile ?? options.profile;
     const progress = progressOf(index);
     const passOptions: InputOptions = { ...options, ...(profile !== undefined && { profile }), ...(progress && { progress }) };
-    const configs = passConfigs(resolvers[index]!, pass.profile, asked);
+    const profiles = selectProfiles(passOptions.profile, digest);
+    const configs = passConfigs(resolvers[index]!, pass, profiles, asked);
     let replay: GridReplay | undefined;
     const tally = new LineTally();
     const read = await readUnit(
       unit,
       tally,
-      selectProfiles(passOptions.profile, digest),
+      profiles,
       passOptions,
       (again) => {
         if (again) {
           tallies.forEach((t) => t.voidUnit());
-          asked.length = 0;
+          asked.clear();
         }
         const current = new GridReplay(configs, (reports) => tallies.forEach((t) => t.add(reports)));
         replay = current;
@@ -131,7 +153,7 @@ export async function sweepUnit(
     );
     replay?.finish();
     tallies.forEach((t) => t.commitUnit());
-    agentsResolved.push(asked);
+    agentsResolved.push(asked.list);
     // Every pass reads the same lines: the first one's accounting is the sweep's.
     summary ??= { ...read, lines: tally.counts, transcript: tally.transcript, diagnostics: tally.diagnostics, diagnosticsTotal: tally.diagnosticsTotal };
   }
@@ -154,12 +176,10 @@ export class SweepJoin {
   private next = 0;
   private readonly read = new SummaryJoin();
   private readonly totals: SweepTotals[] = [];
-  private readonly asked: AgentAsked[][];
-  private readonly askedKeys: Array<Set<string>>;
+  private readonly asked: AskedAgents[];
 
   constructor(private readonly grid: SweepGrid) {
-    this.asked = grid.passes.map(() => []);
-    this.askedKeys = grid.passes.map(() => new Set());
+    this.asked = grid.passes.map(() => new AskedAgents());
   }
 
   /** The sweep of the unit at `index` of the input; returns true (a lane's token that it is in). */
@@ -175,7 +195,7 @@ export class SweepJoin {
   result(): SweepResult {
     const configs = this.grid.passes.reduce((sum, pass) => sum + pass.points.length, 0);
     const chosen = this.totals.length > 0 ? chosenTally(this.totals) : new SweepTotals(configs);
-    return { ...this.read.summary(), totals: chosen, agentsResolved: this.asked };
+    return { ...this.read.summary(), totals: chosen, agentsResolved: this.asked.map((asked) => asked.list) };
   }
 
   private fold(unit: UnitSweep): void {
@@ -183,12 +203,7 @@ export class SweepJoin {
     this.read.add(unit);
     unit.parts.forEach((part, i) => (this.totals[i] ??= new SweepTotals(configs)).absorb(part));
     unit.agentsResolved.forEach((asked, pass) => {
-      for (const ask of asked) {
-        const key = `${ask.profile}\u0000${ask.agent ?? ""}\u0000${ask.agent === null}`;
-        if (this.askedKeys[pass]!.has(key)) continue;
-        this.askedKeys[pass]!.add(key);
-        this.asked[pass]!.push(ask);
-      }
+      for (const { agent, profile } of asked) this.asked[pass]!.add(agent, profile);
     });
   }
 }

@@ -49,4 +49,27 @@ describe("--profile auto", () => {
     const alone = profilesOf(["--profile", "auto", join(dir, "c5d6e7f8.jsonl")]);
     for (const line of alone) expect(line).toBe("replayed under profile configurable (auto: the input records no OpenClaw version)");
   });
+
+  it("sweep replays each run under the generation its build picks, as analyze does", () => {
+    // Two loops of 14 identical calls: r1 recorded by a build of the newest generation (its thresholds
+    // are fixed: criticalThreshold 5 does not apply to it), r2 by none (configurable).
+    const lines: object[] = [];
+    for (const [run, version] of [["r1", "2026.8.3"], ["r2", undefined]] as const) {
+      lines.push({ type: "run_start", run, ...(version && { harnessVersion: version }) });
+      for (let i = 0; i < 14; i++) {
+        lines.push({ type: "tool_call", run, id: `${run}-${i}`, tool: "exec", args: { command: "make" } });
+        lines.push({ type: "tool_result", run, id: `${run}-${i}`, tool: "exec", result: { content: [{ type: "text", text: "same" }] } });
+      }
+    }
+    const file = join(mkdtempSync(join(tmpdir(), "looplens-auto-")), "loops.jsonl");
+    writeFileSync(file, `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`);
+    const settings = ["--profile", "auto", "--set", "warningThreshold=3"];
+    const analyzed = runCli(["analyze", ...settings, "--set", "criticalThreshold=5", "--format", "json", file]);
+    expect(analyzed.status).toBe(0);
+    const stopped = (JSON.parse(analyzed.stdout) as { runs: Array<{ run: string; firstStop: unknown }> }).runs.filter((run) => run.firstStop !== null).map((run) => run.run);
+    expect(stopped).toEqual(["r2"]);
+    const swept = runCli(["sweep", ...settings, "--vary", "criticalThreshold=5", "--format", "ndjson", file]);
+    expect(swept.status).toBe(0);
+    expect(JSON.parse(swept.stdout)).toMatchObject({ runs: 2, blocked: 1, aborted: 0 });
+  });
 });

@@ -12,7 +12,8 @@ import { resolveConfig, type RawBlock } from "../../src/core/config.js";
 import { ConfigTally, runVerdict, verdictChange, type Labels, type RunVerdict } from "../../src/core/sweepStats.js";
 import { loadXxhashDigest } from "../../src/core/xxhashDigest.js";
 import { analyzeAll, sweepAll } from "../../src/pipeline/parallel.js";
-import type { SweepGrid } from "../../src/pipeline/sweepUnits.js";
+import { createConfigResolver } from "../../src/pipeline/configResolution.js";
+import { pointResolvers, sweepUnit, type SweepGrid } from "../../src/pipeline/sweepUnits.js";
 import { repeat, textResult, toJsonl } from "../helpers/events.js";
 import { randomSessions, transcriptText } from "../helpers/randomSessions.js";
 
@@ -79,5 +80,16 @@ describe("sweepAll (serial)", () => {
     const analysis = await analyzeAll(paths, digest, () => configOf(POINTS[0]!), { config: {}, input: {} }, { LOOPLENS_WORKERS: "0" });
     expect(swept.lines).toEqual(analysis.lines);
     expect(swept.files).toEqual(analysis.files);
+  });
+
+  it("a unit read again after a failed shortcut still tells which agents its configs were asked for", async () => {
+    const paths = inputFolder();
+    const lying = paths.find((path) => path.endsWith("lying.jsonl"))!;
+    const grid: SweepGrid = { passes: [{ points: POINTS }], filters: {} };
+    const base = await createConfigResolver({});
+    const swept = await sweepUnit([lying], await loadXxhashDigest(), grid, pointResolvers(grid, base), {});
+    // The transcript's runs belong to agent "main" (its folder): asked once, after the second read too.
+    expect(swept.agentsResolved).toEqual([[{ agent: "main", profile: "configurable" }]]);
+    expect(swept.parts[0]!.runs).toBeGreaterThan(0);
   });
 });
