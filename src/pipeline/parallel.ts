@@ -2,7 +2,8 @@
  * Many input files are analysed on several threads at once (the main thread and worker threads),
  * one file at a time per thread, largest first, and merged in input order: the result is the one
  * `analyzeInputs` gives serially, byte for byte. Files are independent (one replayer per file), so
- * nothing but the per-file results crosses threads.
+ * nothing but the per-file results crosses threads. `sweep` runs on the same lanes (`sweepAll`),
+ * taking units in input order (sweepUnits.ts).
  *
  * One file, standard input, or little data stays serial: a worker costs ~100 ms of CPU and ~15 MB.
  * The main thread works too, so a 2-core machine pays for one extra isolate, not two.
