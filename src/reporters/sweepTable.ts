@@ -95,6 +95,12 @@ const pointText = (row: SweepRow) =>
     .map(([key, value]) => `${key}=${String(value)}`)
     .join(" ");
 
+/** How often the input was read: once, or once per profile under `--vary profile` (hashing differs by generation). */
+function readsOf(report: SweepReport): string {
+  const profiles = report.axes.find((axis) => axis.key === "profile")?.values.length ?? 1;
+  return profiles > 1 ? `input read once per profile (${profiles} reads)` : "input read once";
+}
+
 export const sweepTableReporter: SweepReporter = (report, options) => {
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
   const runs = report.rows[0]?.stats.runs ?? 0;
@@ -113,7 +119,7 @@ export const sweepTableReporter: SweepReporter = (report, options) => {
   const table = renderColumns(fitted.columns, options.color, changesBelow ? below : undefined).join("\n");
   const out = [
     chalk.dim(`looplens ${report.version} — ${detectorState(report.config)}`),
-    `sweep: ${plural(report.rows.length, "config")} over ${plural(runs, "run")} (${plural(report.calls, "call")}) in ${plural(report.files, "file")}; input read once`,
+    `sweep: ${plural(report.rows.length, "config")} over ${plural(runs, "run")} (${plural(report.calls, "call")}) in ${plural(report.files, "file")}; ${readsOf(report)}`,
     chalk.dim(`base: ${thresholdList(report.config.effective)}`),
     "",
     table,

@@ -93,6 +93,10 @@ describe("sweep and profiles", () => {
       ["configurable", 0],
       ["newest", 1],
     ]);
+    // The table says the input was read once per profile, not once.
+    const table = runCli(["sweep", "--vary", "profile=configurable,newest", file]);
+    expect(table.stdout).toContain("in 1 file; input read once per profile (2 reads)\n");
+    expect(runCli(["sweep", "--vary", "criticalThreshold=5,6", file]).stdout).toContain("in 1 file; input read once\n");
   });
 
   it("--vary profile over standard input is a usage error (it cannot be read twice)", () => {
