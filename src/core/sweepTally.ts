@@ -8,34 +8,21 @@
  *   (`commitUnit`): a unit read again after a failed shortcut voids what it gave (`voidUnit`).
  * - Verdict changes compare each config with the one before it in grid order. Within a pass both
  *   come with the run; the first config of a later pass (`--vary profile`) compares with the last
- *   config of the pass before, whose verdicts are kept by run, one byte each, in run order.
+ *   config of the pass before, whose verdicts are kept by run, one integer each, in run order.
  * - Runs are selected by the run filters (`select`, the same whatever the config); the sweep's
  *   header describes the selected runs of the first config (calls, agents, labelled ids met).
  * - Units may be swept on other threads, each with all its passes: their committed figures cross as
  *   plain data (`SweepPart`) and join in input order (`SweepTotals`).
  */
 import type { RunReport } from "./findings.js";
+import { IntColumn } from "./intColumn.js";
 import { ConfigTally, runVerdict, verdictChange, type ConfigCounts, type ConfigStats, type Labels, type LabelScore, type VerdictChange, type VerdictKind } from "./sweepStats.js";
 
 const KINDS: readonly VerdictKind[] = ["ok", "warned", "blocked", "aborted"];
 
-/** Verdict kinds by run index, one byte each. */
-class KindList {
-  private bytes = new Uint8Array(1024);
-  length = 0;
-
-  push(kind: VerdictKind): void {
-    if (this.length === this.bytes.length) {
-      const grown = new Uint8Array(this.bytes.length * 2);
-      grown.set(this.bytes);
-      this.bytes = grown;
-    }
-    this.bytes[this.length++] = KINDS.indexOf(kind);
-  }
-
-  get(index: number): VerdictKind | undefined {
-    return index < this.length ? KINDS[this.bytes[index]!] : undefined;
-  }
+/** The verdict kind of run `index` in a column of kinds (undefined past its end). */
+function kindAt(kinds: IntColumn, index: number): VerdictKind | undefined {
+  return index < kinds.length ? KINDS[kinds.at(index)] : undefined;
 }
 
 export interface SweepTallyOptions {
@@ -77,7 +64,7 @@ export interface SweepFigures {
   readonly labelledMet: ReadonlySet<string>;
 }
 
-/** A sweep's figures so far: parts joined in input order. */
+/** A sweep's figures so far: runs counted, or parts joined in input order (a unit's own runs are one such part). */
 export class SweepTotals {
   private readonly configs: ConfigTally[];
   private runs = 0;
@@ -94,6 +81,25 @@ export class SweepTotals {
   /** Runs of the first config, selected or not, that pass the tally's `watch` test. */
   get watched(): number {
     return this.watchedRuns;
+  }
+
+  /** The tally of config `index`, to fold runs into. */
+  config(index: number): ConfigTally {
+    return this.configs[index]!;
+  }
+
+  /** A run of the first config, selected or not (`watched`: it passes the `watch` test). */
+  countRun(watched: boolean): void {
+    this.runs++;
+    if (watched) this.watchedRuns++;
+  }
+
+  /** A selected run of the first config (`labelled`: the user labelled it). */
+  countSelected(run: RunReport, labelled: boolean): void {
+    this.selected++;
+    this.calls += run.calls;
+    if (run.agent !== null) this.agents.add(run.agent);
+    if (labelled) this.labelledMet.add(run.run);
   }
 
   /** Adds a part after what is there; its configs are this one's from index `offset` on. */
@@ -125,42 +131,23 @@ export class SweepTotals {
   }
 }
 
-/** What a unit's runs add, until the unit is read through. */
-class UnitPart {
-  readonly configs: ConfigTally[];
-  runs = 0;
-  watched = 0;
-  selected = 0;
-  calls = 0;
-  readonly agents = new Set<string>();
-  readonly labelled = new Set<string>();
-
-  constructor(configs: number) {
-    this.configs = Array.from({ length: configs }, () => new ConfigTally());
-  }
-
-  plain(): SweepPart {
-    const { runs, watched, selected, calls } = this;
-    return { configs: this.configs.map((tally) => tally.counts()), runs, watched, selected, calls, agents: [...this.agents], labelledMet: [...this.labelled] };
-  }
-}
-
 export class SweepTally {
   private readonly totals: SweepTotals;
-  private part: UnitPart;
+  /** What the unit being read adds, until it is read through (this pass's configs only). */
+  private part: SweepTotals;
   private pass = 0;
   /** Index into the totals' configs of this pass's first config. */
   private offset = 0;
   /** Selected runs of this pass so far, and at the start of the unit being read. */
   private index = 0;
   private unitStart = 0;
-  /** Verdicts under the previous pass's last config, and this pass's. */
-  private previous: KindList | undefined;
-  private current = new KindList();
+  /** Verdict kinds (`KINDS` indexes), by selected run, under the previous pass's last config and this pass's. */
+  private previous: IntColumn | undefined;
+  private current = new IntColumn();
 
   constructor(private readonly options: SweepTallyOptions) {
     this.totals = new SweepTotals(options.passes.reduce((sum, n) => sum + n, 0));
-    this.part = new UnitPart(this.configsOfPass());
+    this.part = new SweepTotals(this.configsOfPass());
   }
 
   /** One run, as replayed under each config of the pass (in grid order). */
@@ -169,36 +156,34 @@ export class SweepTally {
     const first = reports[0]!;
     const part = this.part;
     const opening = this.pass === 0;
-    if (opening) {
-      part.runs++;
-      if (watch?.(first)) part.watched++;
-    }
+    if (opening) part.countRun(watch?.(first) === true);
     if (select && !select(first)) return;
-    if (opening) this.noteSelected(part, first);
-    let before = this.previous?.get(this.index);
+    if (opening) part.countSelected(first, labels !== undefined && (labels.stuck.has(first.run) || labels.healthy?.has(first.run) === true));
+    let before = this.previous && kindAt(this.previous, this.index);
     reports.forEach((report, i) => {
       const verdict = runVerdict(report);
-      part.configs[i]!.add(verdict, labels);
+      const tally = part.config(i);
+      tally.add(verdict, labels);
       const change = verdictChange(before, verdict);
-      if (change) part.configs[i]!.changed.push(change);
+      if (change) tally.changed.push(change);
       before = verdict.kind;
     });
-    this.current.push(before!);
+    this.current.push(KINDS.indexOf(before!));
     this.index++;
   }
 
   /** The unit being read is read through: its runs count. */
   commitUnit(): void {
-    this.totals.absorb(this.part.plain(), this.offset);
+    this.totals.absorb(this.part.part(), this.offset);
     this.unitStart = this.index;
-    this.part = new UnitPart(this.configsOfPass());
+    this.part = new SweepTotals(this.configsOfPass());
   }
 
   /** The unit being read is void (it is read again): what it gave is dropped. */
   voidUnit(): void {
     this.index = this.unitStart;
     this.current.length = this.unitStart;
-    this.part = new UnitPart(this.configsOfPass());
+    this.part = new SweepTotals(this.configsOfPass());
   }
 
   /** The next pass (profile) starts; the runs come again from the first. */
@@ -206,10 +191,10 @@ export class SweepTally {
     this.offset += this.configsOfPass();
     this.pass++;
     this.previous = this.current;
-    this.current = new KindList();
+    this.current = new IntColumn();
     this.index = 0;
     this.unitStart = 0;
-    this.part = new UnitPart(this.configsOfPass());
+    this.part = new SweepTotals(this.configsOfPass());
   }
 
   /** Runs of the first config, selected or not, that pass `watch` (read through units only). */
@@ -228,13 +213,5 @@ export class SweepTally {
 
   private configsOfPass(): number {
     return this.options.passes[this.pass] ?? 0;
-  }
-
-  private noteSelected(part: UnitPart, run: RunReport): void {
-    part.selected++;
-    part.calls += run.calls;
-    if (run.agent !== null) part.agents.add(run.agent);
-    const labels = this.options.labels;
-    if (labels && (labels.stuck.has(run.run) || labels.healthy?.has(run.run))) part.labelled.add(run.run);
   }
 }

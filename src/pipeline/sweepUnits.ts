@@ -20,7 +20,7 @@ import { SweepTally, SweepTotals, type SweepPart } from "../core/sweepTally.js";
 import type { ConfigResolver } from "./configResolution.js";
 import { streamedRunTests, type ReportFilters } from "./filters.js";
 import type { InputProgress } from "./progress.js";
-import { SummaryJoin, readUnit, type InputOptions, type ReadSummary } from "./reading.js";
+import { SummaryJoin, readSummary, readUnit, type InputOptions, type ReadSummary } from "./reading.js";
 import { GridReplay, type GridConfig } from "./sweepReplay.js";
 
 /** The grid as plain data: it crosses to worker threads, which build their resolvers from it. */
@@ -155,7 +155,7 @@ export async function sweepUnit(
     tallies.forEach((t) => t.commitUnit());
     agentsResolved.push(asked.list);
     // Every pass reads the same lines: the first one's accounting is the sweep's.
-    summary ??= { ...read, lines: tally.counts, transcript: tally.transcript, diagnostics: tally.diagnostics, diagnosticsTotal: tally.diagnosticsTotal };
+    summary ??= readSummary({ tally, ...read });
   }
   return { ...summary!, parts: tallies.map((tally) => tally.committed()), agentsResolved };
 }
@@ -177,9 +177,12 @@ export class SweepJoin {
   private readonly read = new SummaryJoin();
   private readonly totals: SweepTotals[] = [];
   private readonly asked: AskedAgents[];
+  /** Configs of the grid, every pass. */
+  private readonly configs: number;
 
-  constructor(private readonly grid: SweepGrid) {
+  constructor(grid: SweepGrid) {
     this.asked = grid.passes.map(() => new AskedAgents());
+    this.configs = grid.passes.reduce((sum, pass) => sum + pass.points.length, 0);
   }
 
   /** The sweep of the unit at `index` of the input; returns true (a lane's token that it is in). */
@@ -193,15 +196,13 @@ export class SweepJoin {
   }
 
   result(): SweepResult {
-    const configs = this.grid.passes.reduce((sum, pass) => sum + pass.points.length, 0);
-    const chosen = this.totals.length > 0 ? chosenTally(this.totals) : new SweepTotals(configs);
+    const chosen = this.totals.length > 0 ? chosenTally(this.totals) : new SweepTotals(this.configs);
     return { ...this.read.summary(), totals: chosen, agentsResolved: this.asked.map((asked) => asked.list) };
   }
 
   private fold(unit: UnitSweep): void {
-    const configs = this.grid.passes.reduce((sum, pass) => sum + pass.points.length, 0);
     this.read.add(unit);
-    unit.parts.forEach((part, i) => (this.totals[i] ??= new SweepTotals(configs)).absorb(part));
+    unit.parts.forEach((part, i) => (this.totals[i] ??= new SweepTotals(this.configs)).absorb(part));
     unit.agentsResolved.forEach((asked, pass) => {
       for (const { agent, profile } of asked) this.asked[pass]!.add(agent, profile);
     });

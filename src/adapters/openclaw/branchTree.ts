@@ -16,6 +16,7 @@
  * id no earlier entry has (or a `parentId` that is no id) is dangling: the branch continues at the
  * entry before it, with a diagnostic.
  */
+import { IntColumn } from "../../core/intColumn.js";
 import { IdLineTable } from "./idLineTable.js";
 
 /** How an entry links into the tree: its id, and its `parentId`. */
@@ -85,26 +86,8 @@ export class TargetCollector {
 
 const ROOT = 0;
 
-/** Growable Int32 column (amortised doubling; segments are few, so this stays small). */
-class IntColumn {
-  private data = new Int32Array(64);
-  length = 0;
-
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const bigger = new Int32Array(this.data.length * 2);
-      bigger.set(this.data);
-      this.data = bigger;
-    }
-    this.data[this.length++] = value;
-  }
-
-  at(index: number): number {
-    return this.data[index]!;
-  }
-}
-
 export class BranchTree {
+  // Segments are few, so these columns stay small.
   private readonly starts = new IntColumn();
   private readonly parents = new IntColumn();
   private readonly danglingIds = new Map<number, string>();
