@@ -18,7 +18,7 @@ import { Replayer, type ConfigForAgent } from "../core/replay.js";
 import type { SpilledRuns } from "../reporters/model.js";
 import { UnitRuns, shiftedSegment, spilledRuns, type SpillOptions, type SpillSegment } from "./runSpill.js";
 import { LiveRowFile } from "./liveRowFile.js";
-import { joinSummaries, readUnit, type InputOptions, type PreparedSink, type ReadSummary, type UnusableFile } from "./reading.js";
+import { joinSummaries, readSummary, readUnit, type InputOptions, type PreparedSink, type ReadSummary, type UnusableFile } from "./reading.js";
 
 export type { InputOptions, ReadSummary, UnusableFile } from "./reading.js";
 
@@ -111,11 +111,10 @@ export async function analyzeUnit(
   };
   const live = onLive ?? ((event: LiveEvent) => book!.push(event));
   const { files, unusable } = await readUnit(unit, tally, profiles, options, sink, live, true);
-  const { counts: lines, transcript, diagnostics, diagnosticsTotal } = tally;
   for (const run of replayer.finish()) unitRuns.add(run);
   const spilled = unitRuns.finish();
   const liveBook = book?.part();
-  return { files, unusable, runs: unitRuns.runs, ...(spilled && { spilled }), ...(liveBook && { liveBook }), lines, transcript, diagnostics, diagnosticsTotal, agentsResolved };
+  return { ...readSummary({ tally, files, unusable }), runs: unitRuns.runs, ...(spilled && { spilled }), ...(liveBook && { liveBook }), agentsResolved };
 }
 
 /** A book for the live runs of an analysis: with a spill folder, its oldest runs go to disk past a window. */
