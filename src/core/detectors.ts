@@ -236,8 +236,24 @@ export const VERDICT_TABLE: readonly VerdictRule[] = [
   },
 ];
 
+/** The table's distinct counts and thresholds, for the test most calls stop at (`evaluate`). */
+const COUNTS = [...new Set(VERDICT_TABLE.map((rule) => rule.count))];
+const THRESHOLDS = [...new Set(VERDICT_TABLE.map((rule) => rule.threshold))];
+
+/**
+ * Whether some row could match: some count reaches some threshold. Most calls are far under every
+ * threshold, and `sweep` evaluates each call under every config, so this is tested first.
+ */
+function mayMatch(signals: Signals, config: ResolvedConfig): boolean {
+  let highest = 0;
+  for (const count of COUNTS) highest = Math.max(highest, count(signals));
+  for (const threshold of THRESHOLDS) if (highest >= config[threshold]) return true;
+  return false;
+}
+
 /** Walks the verdict table; `undefined` means the call passes silently. */
 export function evaluate(signals: Signals, config: ResolvedConfig): Verdict | undefined {
+  if (!mayMatch(signals, config)) return undefined;
   for (const rule of VERDICT_TABLE) {
     if (rule.switch && !config.detectors[rule.switch]) continue;
     if (!rule.applies(signals)) continue;

@@ -2,39 +2,110 @@
  * Tool-call history (spec: detection.md "History"): one list per session, trimmed to the newest
  * `historySize` records after every append. Detection and outcome matching only look at records of
  * the same run, but records of other runs of the session still take window slots, as in the runtime.
+ *
+ * `sweep` replays every event under many configs at once, and configs that differ only in their
+ * thresholds keep equal histories until one of them blocks a call the others let through (a blocked
+ * call never enters the history). A `HistorySharing` lets their histories share one list and one
+ * measurement per event while they are equal, instead of each config appending, attaching and
+ * measuring on its own copy (see `SessionHistory.change` for why sharing stays exact).
  */
+import { measure, type Signals } from "./detectors.js";
 
 export interface CallRecord {
   readonly tool: string;
   readonly argsHash: string;
   readonly callId?: string;
   readonly run: string;
-  resultHash?: string;
-  unknownTool?: string;
+  /** Records are never changed once made: a list may be shared, and an outcome replaces its record. */
+  readonly resultHash?: string;
+  readonly unknownTool?: string;
+}
+
+/** One content of a session's history, with what was derived from it during the current event. */
+class HistoryState {
+  /**
+   * Histories on this content. A history dropped with its session is not counted off: a count too
+   * high only costs a copy, where a count too low would let a shared list change in place.
+   */
+  holders = 1;
+  /** The content the first history to change during `changedAt` went to, by `changeOp`. */
+  changedAt = -1;
+  changeOp = "";
+  changedTo: HistoryState | undefined;
+  /** The signals measured during `measuredAt` (the event's call decides what they are of). */
+  measuredAt = -1;
+  measured: Signals | undefined;
+
+  constructor(readonly records: CallRecord[]) {}
+}
+
+/**
+ * Replayers fed the same events in the same order (sweep's configs). `event` counts the events
+ * pushed: a transition or a measurement made during one event is reused by the other configs during
+ * that same event only, since both depend on the event's call as well as on the history.
+ */
+export class HistorySharing {
+  event = 0;
+  private opened: HistoryState | undefined;
+
+  /** Called before an event goes to the replayers. */
+  nextEvent(): void {
+    this.event++;
+    this.opened = undefined;
+  }
+
+  /**
+   * The empty content the histories opened during this event start on, one for all configs. Its
+   * first holder is this sharing, until the event ends: the first config may open a history and
+   * change it before the next config opens its own, and that change must not be made in place.
+   */
+  openedState(): HistoryState {
+    this.opened ??= new HistoryState([]);
+    this.opened.holders++;
+    return this.opened;
+  }
 }
 
 export class SessionHistory {
-  private records: CallRecord[] = [];
+  private state: HistoryState;
+
+  constructor(private readonly sharing?: HistorySharing) {
+    this.state = sharing?.openedState() ?? new HistoryState([]);
+  }
 
   /**
    * Records of one run, oldest first (read-only). Usually every record is of that run (one run of
    * the session at a time): the list itself is returned then, not a filtered copy per call.
    */
   forRun(run: string): readonly CallRecord[] {
-    const records = this.records;
+    const records = this.state.records;
     for (let i = 0; i < records.length; i++) {
       if (records[i]!.run !== run) return records.filter((record) => record.run === run);
     }
     return records;
   }
 
+  /** The detectors' signals for an incoming call of `run` (detectors.ts `measure`). */
+  measure(run: string, tool: string, argsHash: string, knownPoll: boolean): Signals {
+    const state = this.state;
+    const event = this.sharing?.event;
+    if (event !== undefined && state.measuredAt === event) return state.measured!;
+    const signals = measure(this.forRun(run), tool, argsHash, knownPoll);
+    if (event !== undefined) {
+      state.measuredAt = event;
+      state.measured = signals;
+    }
+    return signals;
+  }
+
   append(record: CallRecord, historySize: number): void {
-    const records = this.records;
-    records.push(record);
-    // Once the window is full every append drops one record: `shift` moves the array's start and
-    // allocates nothing, where `splice` makes an array of what it removes.
-    if (records.length === historySize + 1) records.shift();
-    else if (records.length > historySize) records.splice(0, records.length - historySize);
+    this.change(historySize === 30 ? "append" : `append ${historySize}`, (records) => {
+      records.push(record);
+      // Once the window is full every append drops one record: `shift` moves the array's start and
+      // allocates nothing, where `splice` makes an array of what it removes.
+      if (records.length === historySize + 1) records.shift();
+      else if (records.length > historySize) records.splice(0, records.length - historySize);
+    });
   }
 
   /**
@@ -42,20 +113,54 @@ export class SessionHistory {
    * outcome has one), tool and args hash; appends a new record carrying it when none matches.
    */
   attachOutcome(record: Required<Pick<CallRecord, "resultHash">> & CallRecord, historySize: number): void {
-    for (let i = this.records.length - 1; i >= 0; i--) {
-      const candidate = this.records[i]!;
-      if (candidate.run !== record.run) continue;
-      if (record.callId !== undefined && candidate.callId !== record.callId) continue;
-      if (candidate.tool !== record.tool || candidate.argsHash !== record.argsHash) continue;
-      if (candidate.resultHash !== undefined) continue;
-      candidate.resultHash = record.resultHash;
-      if (record.unknownTool !== undefined) candidate.unknownTool = record.unknownTool;
-      return;
-    }
-    this.append({ ...record }, historySize);
+    this.change(`outcome ${historySize}`, (records) => {
+      for (let i = records.length - 1; i >= 0; i--) {
+        const candidate = records[i]!;
+        if (candidate.run !== record.run) continue;
+        if (record.callId !== undefined && candidate.callId !== record.callId) continue;
+        if (candidate.tool !== record.tool || candidate.argsHash !== record.argsHash) continue;
+        if (candidate.resultHash !== undefined) continue;
+        records[i] = record.unknownTool !== undefined ? { ...candidate, resultHash: record.resultHash, unknownTool: record.unknownTool } : { ...candidate, resultHash: record.resultHash };
+        return;
+      }
+      records.push({ ...record });
+      if (records.length > historySize) records.splice(0, records.length - historySize);
+    });
   }
 
   get size(): number {
-    return this.records.length;
+    return this.state.records.length;
+  }
+
+  /**
+   * Applies `apply` (named `op`: what it does besides the event's call, which is the same for every
+   * config) to this history's content. Why sharing stays exact: histories on one content that go
+   * through the same op during the same event end on equal contents, so the first to change makes
+   * the new content and the others take it; a history whose op differs (another `historySize`) or
+   * that does not change (its config blocked the call) keeps or copies its own. Records are never
+   * changed in place, so a copied list can hold the same records. Alone on its content (always, in
+   * `analyze`), a history changes its list in place.
+   */
+  private change(op: string, apply: (records: CallRecord[]) => void): void {
+    const state = this.state;
+    const sharing = this.sharing;
+    if (sharing === undefined) return apply(state.records);
+    const event = sharing.event;
+    if (state.changedAt === event && state.changeOp === op) {
+      state.holders--;
+      this.state = state.changedTo!;
+      this.state.holders++;
+      return;
+    }
+    const next = state.holders === 1 ? state : new HistoryState(state.records.slice());
+    if (next === state) state.measuredAt = -1; // the content changes under it
+    else state.holders--;
+    apply(next.records);
+    if (state.changedAt !== event) {
+      state.changedAt = event;
+      state.changeOp = op;
+      state.changedTo = next;
+    }
+    this.state = next;
   }
 }

@@ -12,6 +12,7 @@ import type { LoopEvent } from "./events.js";
 import { MAX_VETO_CALLS, type ReplayedFinding, type ReplayedRun, type RunStop } from "./findings.js";
 import { findingPreview, patternPreview, RecentPatterns } from "./preview.js";
 import type { GuardWindow } from "./postCompactionGuard.js";
+import type { HistorySharing } from "./history.js";
 import type { PreparedEvent } from "./prepare.js";
 import { PROFILES } from "./profiles/index.js";
 import type { EngineView, ProfileChoice, ProfileName, ProfileSession, RunEngine } from "./profiles/profile.js";
@@ -34,6 +35,8 @@ export interface ReplayOptions {
    * too. `finish()` then returns the rest. Without it, every run is held until `finish()`.
    */
   readonly onSettled?: (run: ReplayedRun) => void;
+  /** Set when this replayer is one of several fed the same events (sweep): they share equal histories. */
+  readonly sharing?: HistorySharing;
 }
 
 const CONFIGURABLE: ProfileChoice = { profile: "configurable", reason: "default" };
@@ -89,6 +92,7 @@ export class Replayer {
   /** The runs of `runs` in order of first appearance (the settled front is handed out early). */
   private readonly order = new SettledQueue<RunState>();
   private readonly onSettled: ((run: ReplayedRun) => void) | undefined;
+  private readonly sharing: HistorySharing | undefined;
   private readonly sessionHistories = new Map<string, HistoryEntry>();
   private readonly runHistories = new Map<string, HistoryEntry>();
   /** Timelines of the open runs, by run id (undefined: timelines not asked for). */
@@ -103,6 +107,7 @@ export class Replayer {
   ) {
     this.recorders = options.timelines === true ? new Map() : undefined;
     this.onSettled = options.onSettled;
+    this.sharing = options.sharing;
   }
 
   /** Histories held in memory: one per session (or session-less run) that has a run still open. */
@@ -220,7 +225,7 @@ export class Replayer {
     const [histories, key] = this.historySlot(state);
     const entry = histories.get(key);
     if (entry) entry.openRuns++;
-    else histories.set(key, { history: PROFILES[state.profile.profile].openSession(), openRuns: 1 });
+    else histories.set(key, { history: PROFILES[state.profile.profile].openSession(this.sharing), openRuns: 1 });
   }
 
   private close(state: RunState): void {

@@ -10,6 +10,7 @@
  */
 import type { ReplayedRun } from "../core/findings.js";
 import type { PreparedEvent } from "../core/prepare.js";
+import { HistorySharing } from "../core/history.js";
 import { Replayer, type ConfigForAgent, type ProfileForRun } from "../core/replay.js";
 
 /** One config of the grid: its config by agent and profile, and the profile choice of its runs. */
@@ -22,6 +23,8 @@ export class GridReplay {
   private readonly replayers: Replayer[];
   /** Runs each replayer has settled but not handed out. */
   private readonly settled: ReplayedRun[][];
+  /** Configs that differ only in thresholds keep equal histories until one blocks what another does not. */
+  private readonly sharing = new HistorySharing();
 
   constructor(
     configs: readonly GridConfig[],
@@ -29,10 +32,11 @@ export class GridReplay {
     private readonly onRun: (reports: readonly ReplayedRun[]) => void,
   ) {
     this.settled = configs.map(() => []);
-    this.replayers = configs.map(({ configFor, profileFor }, i) => new Replayer(configFor, profileFor, { onSettled: (run) => this.settled[i]!.push(run) }));
+    this.replayers = configs.map(({ configFor, profileFor }, i) => new Replayer(configFor, profileFor, { onSettled: (run) => this.settled[i]!.push(run), sharing: this.sharing }));
   }
 
   push(event: PreparedEvent): void {
+    this.sharing.nextEvent();
     for (const replayer of this.replayers) replayer.push(event);
     this.handOut();
   }

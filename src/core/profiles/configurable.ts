@@ -4,9 +4,9 @@
  * as replay ran them before profiles existed.
  */
 import { guardOn, resolveConfig, rollingDetectorsOn, type ResolvedConfig } from "../config.js";
-import { evaluate, measure, type Verdict } from "../detectors.js";
+import { evaluate, type Verdict } from "../detectors.js";
 import { createHashing } from "../hashing.js";
-import { SessionHistory } from "../history.js";
+import { SessionHistory, type HistorySharing } from "../history.js";
 import { PostCompactionGuard } from "../postCompactionGuard.js";
 import type { CallEvent, OutcomeEvent, ProfileSession, ReplayProfile, RunEngine } from "./profile.js";
 
@@ -27,7 +27,7 @@ class ConfigurableRun implements RunEngine {
   call(event: CallEvent): Verdict | undefined {
     const config = this.config;
     let verdict: Verdict | undefined;
-    if (rollingDetectorsOn(config)) verdict = evaluate(measure(this.history.forRun(this.run), event.tool, event.argsHash, event.knownPoll), config);
+    if (rollingDetectorsOn(config)) verdict = evaluate(this.history.measure(this.run, event.tool, event.argsHash, event.knownPoll), config);
     // The runtime vetoes a critical call before it runs, so it never enters history. Recording is
     // on whenever `enabled` is not explicitly false: the post-compaction guard depends on it.
     if (verdict?.level !== "critical" && guardOn(config)) {
@@ -70,8 +70,8 @@ class ConfigurableRun implements RunEngine {
 export const CONFIGURABLE_PROFILE: ReplayProfile = {
   name: "configurable",
   createHashing,
-  openSession(): ProfileSession {
-    const history = new SessionHistory();
+  openSession(sharing?: HistorySharing): ProfileSession {
+    const history = new SessionHistory(sharing);
     return { startRun: (config, run) => new ConfigurableRun(config, history, run) };
   },
   resolveConfig,

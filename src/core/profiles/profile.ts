@@ -8,7 +8,7 @@ import type { EffectiveConfig, RawBlock, ResolvedConfig } from "../config.js";
 import type { ThresholdName, Verdict } from "../detectors.js";
 import type { Digest, Hashing } from "../hashing.js";
 import type { GuardOutcome, GuardStep, GuardWindow } from "../postCompactionGuard.js";
-import type { CallRecord } from "../history.js";
+import type { CallRecord, HistorySharing } from "../history.js";
 import type { NewestRecord } from "./newest/history.js";
 import type { PreparedEvent } from "../prepare.js";
 
@@ -58,7 +58,8 @@ export interface ProfileSession {
 export interface ReplayProfile {
   readonly name: ProfileName;
   createHashing(digest: Digest): Hashing;
-  openSession(): ProfileSession;
+  /** `sharing`: the replayer is one of several fed the same events (history.ts; a profile may ignore it). */
+  openSession(sharing?: HistorySharing): ProfileSession;
   /** The effective config the generation reads from these blocks (file, agent override, --set). */
   resolveConfig(blocks: readonly RawBlock[]): EffectiveConfig;
 }
