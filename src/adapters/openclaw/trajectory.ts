@@ -49,6 +49,7 @@
  * identical values are shortened identically, so repeats still compare equal.
  * Its lines are parsed from decoded text: every string read from them is in form "text".
  */
+import { recordedTime } from "../shared/recordedTime.js";
 import type { LoopEvent } from "../../core/events.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { quote } from "../../core/quote.js";
@@ -102,7 +103,7 @@ class TrajectoryReader {
     const session = idText(own(value, "sessionId"), "text");
     if (session !== undefined) this.session = session;
     this.agent = this.pathAgent ?? agentIdFromSessionKey(own(value, "sessionKey")) ?? this.agent;
-    if (transcript) return this.besideRuntime ? this.transcriptBesideRuntime(line, type) : this.transcriptEvent(line, type, data);
+    if (transcript) return this.besideRuntime ? this.transcriptBesideRuntime(line, type) : this.transcriptEvent(line, type, value, data);
     this.runtimeEvent(line, type, value, data);
   }
 
@@ -118,7 +119,7 @@ class TrajectoryReader {
       const run = runIdOf(value);
       if (run === undefined) return tally.skipped(this.file, line, "session.started without runId");
       this.run = run;
-      return this.emit(line, this.runStart(line, run));
+      return this.emit(line, this.runStart(line, run, value));
     }
     if (COMPACTION_TYPES.has(type)) return this.compaction(line, runIdOf(value));
     if (type === "model.completed") return this.completed(line, value, data);
@@ -149,11 +150,11 @@ class TrajectoryReader {
     this.context.tally.ignored();
   }
 
-  private transcriptEvent(line: number, type: string, data: Record<string, unknown>): void {
+  private transcriptEvent(line: number, type: string, value: Record<string, unknown>, data: Record<string, unknown>): void {
     const { tally } = this.context;
     switch (type) {
       case "user.message":
-        this.transcriptReplay.userMessage(line);
+        this.transcriptReplay.userMessage(line, recordedTime(value, "ts"));
         return tally.used();
       case "session.custom":
         return customRunMarker(line, own(data, "customType"), own(data, "data"), "text") ? tally.used() : tally.ignored();
@@ -186,16 +187,18 @@ class TrajectoryReader {
     if (run === undefined) return this.context.tally.ignored(this.file, line, "prompt.submitted without runId; it starts no run");
     if (run === this.run) return this.context.tally.used();
     this.run = run;
-    this.emit(line, this.runStart(line, run));
+    this.emit(line, this.runStart(line, run, value));
   }
 
   /**
    * A run's start, with the OpenClaw build the file records (`trace.metadata`, read by the first
-   * pass): `--profile auto` replays the run under that build's generation.
+   * pass): `--profile auto` replays the run under that build's generation. The line's `ts` dates
+   * the run (`--since`/`--until`).
    */
-  private runStart(line: number, run: string): LoopEvent {
+  private runStart(line: number, run: string, value: Record<string, unknown>): LoopEvent {
     const version = this.scan.harnessVersion;
-    return { type: "run_start", ...this.base(line, run), ...(version !== undefined ? { harnessVersion: version } : {}) };
+    const ts = recordedTime(value, "ts");
+    return { type: "run_start", ...this.base(line, run, ts), ...(version !== undefined ? { harnessVersion: version } : {}) };
   }
 
   private completed(line: number, value: Record<string, unknown>, data: Record<string, unknown>): void {
@@ -228,8 +231,9 @@ class TrajectoryReader {
     this.context.tally.ignored(this.file, line, `unknown trajectory event type ${quote(type)}`);
   }
 
-  private base(line: number, run: string) {
-    return { run, session: this.session, ...(this.agent !== undefined ? { agent: this.agent } : {}), file: this.file, line };
+  /** An event's common fields, in the order `looplens events` writes them. */
+  private base(line: number, run: string, ts?: string | number) {
+    return { run, session: this.session, ...(this.agent !== undefined ? { agent: this.agent } : {}), ...(ts !== undefined && { ts }), file: this.file, line };
   }
 
   private emit(line: number, event: LoopEvent): void {

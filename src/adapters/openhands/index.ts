@@ -9,8 +9,10 @@ import type { AdapterContext, InputAdapter, UnitHistory } from "../adapter.js";
 import type { LineSource } from "../io/lineSource.js";
 import { forEachRecord } from "./documentRecords.js";
 import { sessionIdOf } from "./files.js";
+import { own } from "../../core/plainObject.js";
 import { classifyRecord } from "./records.js";
-import { OpenHandsReplay } from "./replay.js";
+import { zonelessTime } from "./recordTypes.js";
+import { OpenHandsReplay, type RecordPlace } from "./replay.js";
 import { sniffOpenHands } from "./sniff.js";
 
 export { groupOpenHandsFiles, OPENHANDS_EVENT_FILE, OPENHANDS_INPUT_FILE, openhandsDefaultLocations } from "./files.js";
@@ -44,7 +46,8 @@ export const openhandsAdapter: InputAdapter = {
     const file = source.file;
     const replay = replayFor(context, file);
     await forEachRecord(source, context.tally, (record) => {
-      const place = { file, line: record.line, tallies: record.tallies };
+      const time = record.kind === "bad" ? undefined : zonelessTime(own(record.value, "timestamp"));
+      const place: RecordPlace = { file, line: record.line, tallies: record.tallies, time };
       replay.record(record.kind === "bad" ? { kind: "bad", reason: record.reason } : classifyRecord(record.value), place);
     });
     if (endsUnit(context.unit, file)) {

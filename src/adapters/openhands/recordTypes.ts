@@ -50,6 +50,20 @@ export function eventIdOf(value: unknown): string | undefined {
   return typeof value === "string" && value.trim() !== "" ? value : undefined;
 }
 
+/** A time without a zone (what OpenHands writes), to the minute or finer. */
+const ZONELESS_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?$/;
+
+/**
+ * An event's `timestamp`. OpenHands writes `datetime.now().isoformat()`: the server's local time
+ * without a zone ("2025-01-20T20:29:13.519638"). It is read as UTC — OpenHands runs in containers,
+ * on UTC unless set otherwise — rather than in the zone of whoever runs looplens, which would date
+ * the same run differently on every machine. A time that names its zone is kept as written.
+ */
+export function zonelessTime(value: unknown): string | undefined {
+  if (typeof value !== "string" || value === "") return undefined;
+  return ZONELESS_TIME.test(value) ? `${value}Z` : value;
+}
+
 /** A non-blank string field. */
 export function stringField(holder: unknown, key: string): string | undefined {
   if (!isPlainObject(holder)) return undefined;

@@ -26,6 +26,8 @@ export interface RecordPlace {
   readonly file: string;
   readonly line: number;
   readonly tallies: boolean;
+  /** When the event was written (its `timestamp`, as `zonelessTime` reads it): dates its run. */
+  readonly time: string | undefined;
 }
 
 // OpenHands documents are parsed from decoded text (documentRecords.ts): every call and result is in form "text".
@@ -73,7 +75,7 @@ export class OpenHandsReplay {
     switch (record.kind) {
       case "user":
         this.sequencer.flush();
-        return this.account(place, this.current.userTurn(this.context, place.file, place.line));
+        return this.account(place, this.current.userTurn(this.context, place));
       case "call":
         return this.call(record, place);
       case "result":
@@ -146,11 +148,11 @@ export class OpenHandsReplay {
     const session = this.current;
     if (session.compactedLast) return this.ignore(place); // the same condensation's second marker
     session.compactedLast = true;
-    this.account(place, this.context.emit(session.base("compaction", place.file, place.line) as unknown as LoopEvent));
+    this.account(place, this.context.emit(session.base("compaction", place) as unknown as LoopEvent));
   }
 
   private emitCall(call: HeldCall): void {
-    const event = call.session.base("tool_call", call.place.file, call.line);
+    const event = call.session.base("tool_call", call.place, call.line);
     if (call.id !== undefined) event.id = call.id;
     event.tool = call.tool;
     event.format = FORMAT;
@@ -159,7 +161,7 @@ export class OpenHandsReplay {
   }
 
   private emitResult(result: HeldResult): void {
-    const event = result.session.base("tool_result", result.place.file, result.line);
+    const event = result.session.base("tool_result", result.place, result.line);
     if (result.id !== undefined) event.id = result.id;
     if (result.tool !== undefined) event.tool = result.tool;
     Object.assign(event, result.outcome);

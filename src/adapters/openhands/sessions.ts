@@ -9,6 +9,7 @@
 import type { LoopEvent } from "../../core/events.js";
 import type { AdapterContext, EmitResult } from "../adapter.js";
 import { RunSegments } from "../openclaw/runNaming.js";
+import type { RecordPlace } from "./replay.js";
 
 export const FORMAT = "openhands";
 export const AGENT = "openhands";
@@ -19,6 +20,8 @@ export class OpenHandsSession {
   private openRun: string | undefined;
   private openRunLine = 0;
   private openRunFile = "";
+  /** The run whose first dated event has been emitted. */
+  private datedRun: string | undefined;
   /** Since the last compaction, nothing happened: a second marker of the same condensation is not counted again. */
   compactedLast = false;
 
@@ -32,20 +35,24 @@ export class OpenHandsSession {
   }
 
   /** An event's common fields, in the order `looplens events` writes them. */
-  base(type: LoopEvent["type"], file: string, line: number): Record<string, unknown> {
+  base(type: LoopEvent["type"], place: RecordPlace, line = place.line): Record<string, unknown> {
     const run = this.runs.current();
+    const { file, time } = place;
     this.openRun = run;
     this.openRunLine = line;
     this.openRunFile = file;
-    return { type, run, session: this.id, agent: this.agent, file, line };
+    // The first dated event of a run dates it (`--since`/`--until`): its user message, when it has one.
+    if (time === undefined || run === this.datedRun) return { type, run, session: this.id, agent: this.agent, file, line };
+    this.datedRun = run;
+    return { type, run, session: this.id, agent: this.agent, ts: time, file, line };
   }
 
   /** A user turn starts the next run; the one in progress is over. */
-  userTurn(context: AdapterContext, file: string, line: number): EmitResult {
+  userTurn(context: AdapterContext, place: RecordPlace): EmitResult {
     this.endRun(context);
     this.runs.userMessage();
     this.compactedLast = false;
-    return context.emit(this.base("run_start", file, line) as unknown as LoopEvent);
+    return context.emit(this.base("run_start", place) as unknown as LoopEvent);
   }
 
   /**

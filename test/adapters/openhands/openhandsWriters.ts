@@ -26,13 +26,18 @@ export interface AbstractSession {
 const V0_UNKNOWN = (tool: string, args: unknown) => `Tool ${tool} is not registered. (arguments: ${JSON.stringify(args)}). Please check the tool name and retry with an existing tool.`;
 const V1_UNKNOWN = (tool: string) => `Tool '${tool}' not found. Available: ['terminal', 'file_editor']`;
 
+/** The `n`th second after `start`, as OpenHands writes times: no zone, microseconds. */
+function zonelessTime(start: number, n: number): string {
+  return new Date(start + n * 1000).toISOString().replace(/Z$/, "000");
+}
+
 /** V0 events: actions with tool_call_metadata, observations by `cause`, ids counting from 0. */
 export function v0Events(session: AbstractSession): Array<Record<string, unknown>> {
   const events: Array<Record<string, unknown>> = [];
   let response = 0;
   const push = (event: Record<string, unknown>) => {
     const id = events.length;
-    events.push({ id, timestamp: `2025-01-20T20:29:${String(id % 60).padStart(2, "0")}.000000`, ...event });
+    events.push({ id, timestamp: zonelessTime(Date.parse("2025-01-20T20:29:00Z"), id), ...event });
     return id;
   };
   push({ source: "environment", message: "", observation: "agent_state_changed", content: "", extras: { agent_state: "loading" } });
@@ -86,7 +91,7 @@ export function v1Jsonl(session: AbstractSession): string {
   let n = 0;
   const push = (event: Record<string, unknown>) => {
     const id = `00000000-0000-4000-8000-${String(++n).padStart(12, "0")}`;
-    lines.push(JSON.stringify({ id, timestamp: `2026-06-16T05:39:${String(n % 60).padStart(2, "0")}.000000`, ...event }));
+    lines.push(JSON.stringify({ id, timestamp: zonelessTime(Date.parse("2026-06-16T05:39:00Z"), n), ...event }));
     return id;
   };
   push({ source: "environment", key: "execution_status", value: "running", kind: "ConversationStateUpdateEvent" });

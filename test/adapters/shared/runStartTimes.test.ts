@@ -8,25 +8,34 @@ import { describe, expect, it } from "vitest";
 import { eventTime } from "../../../src/core/eventTime.js";
 import { analyzePaths } from "../../helpers/inProcess.js";
 
-/** Every time a line of the file records at its top level (or in its `message`), normalised. */
-function recordedTimes(file: string): Set<string> {
+/**
+ * Every time a record of the file records at its top level (`timestamp`, a trajectory's `ts`) or in
+ * its `message`, normalised. A `.json` file is one document: an array of records (OpenHands V0).
+ * OpenHands writes times without a zone, which looplens reads as UTC (`zoneless`).
+ */
+function recordedTimes(file: string, zoneless = false): Set<string> {
   const times = new Set<string>();
   const add = (value: unknown) => {
     if (typeof value !== "string" && typeof value !== "number") return;
-    const time = eventTime(value);
+    const time = eventTime(zoneless && typeof value === "string" ? `${value}Z` : value);
     if (time !== null) times.add(time);
   };
-  for (const line of readFileSync(file, "utf8").split("\n")) {
-    if (line.trim() === "") continue;
-    try {
-      const value = JSON.parse(line) as Record<string, unknown>;
-      add(value.timestamp);
-      add((value.message as Record<string, unknown> | undefined)?.timestamp);
-    } catch {
-      // a bad line of the fixture: no time
-    }
+  const text = readFileSync(file, "utf8");
+  const records = file.endsWith(".json") ? (JSON.parse(text) as unknown[]) : text.split("\n").filter((line) => line.trim() !== "").flatMap(parsedLine);
+  for (const value of records as Array<Record<string, unknown>>) {
+    add(value.timestamp);
+    add(value.ts);
+    add((value.message as Record<string, unknown> | undefined)?.timestamp);
   }
   return times;
+}
+
+function parsedLine(line: string): unknown[] {
+  try {
+    return [JSON.parse(line)];
+  } catch {
+    return []; // a bad line of the fixture: no time
+  }
 }
 
 const FIXTURES = [
@@ -34,12 +43,20 @@ const FIXTURES = [
   "fixtures/agents/claude-code/loop-v2.0.jsonl",
   "fixtures/agents/codex/loop-0.47.jsonl",
   "fixtures/agents/gemini/tmp/looplens-demo/chats/session-2026-04-30T09-12-e5f6a7b8.jsonl",
+  // Trajectories: a legacy sidecar (`session.started`), a 2026.5 sidecar (`prompt.submitted`), and an
+  // exported bundle whose transcript events are replayed (`user.message`).
+  "fixtures/openclaw/agents/main/sessions/b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e.trajectory.jsonl",
+  "fixtures/openclaw/agents/main/sessions/c5d6e7f8-a9b0-4c1d-8e2f-3a4b5c6d7e8f.trajectory.jsonl",
+  "fixtures/openclaw/trajectory-exports/openclaw-trajectory-d4e5f6a7-2026-05-02T14-05-00/events.jsonl",
 ];
 
+/** OpenHands: a V0 trajectory (its runs start at user messages) and a V1 stream. */
+const OPENHANDS = ["fixtures/agents/openhands/v0-trajectory.json", "fixtures/agents/openhands/v1-copies-and-bad-lines.jsonl"];
+
 describe("runs carry the time of the line that started them", () => {
-  it.each(FIXTURES)("%s", async (file) => {
+  it.each([...FIXTURES.map((file) => [file, false] as const), ...OPENHANDS.map((file) => [file, true] as const)])("%s", async (file, zoneless) => {
     const { runs } = await analyzePaths([file]);
-    const times = recordedTimes(file);
+    const times = recordedTimes(file, zoneless);
     expect(runs.length).toBeGreaterThan(0);
     const dated = runs.filter((run) => run.startedAt !== null && run.startedAt !== undefined);
     expect(dated.length, runs.map((run) => `${run.run}: ${run.startedAt}`).join("\n")).toBeGreaterThan(0);
