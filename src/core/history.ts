@@ -16,10 +16,16 @@ export interface CallRecord {
   readonly argsHash: string;
   readonly callId?: string;
   readonly run: string;
-  /** Records are never changed once made: a list may be shared, and an outcome replaces its record. */
+  /** Set once: in place on a list never shared; on a shared one, an outcome replaces its record. */
   readonly resultHash?: string;
   readonly unknownTool?: string;
 }
+
+/** What a history does with an event's call: append it, or attach its outcome. */
+type ChangeOp = "append" | "outcome";
+
+/** A record of a list that is never shared, whose outcome is attached in place. */
+type Answerable = { -readonly [K in keyof CallRecord]: CallRecord[K] };
 
 /** One content of a session's history, with what was derived from it during the current event. */
 class HistoryState {
@@ -28,9 +34,10 @@ class HistoryState {
    * high only costs a copy, where a count too low would let a shared list change in place.
    */
   holders = 1;
-  /** The content the first history to change during `changedAt` went to, by `changeOp`. */
+  /** The content the first history to change during `changedAt` went to, by `changeOp` with `changeSize`. */
   changedAt = -1;
-  changeOp = "";
+  changeOp: ChangeOp = "append";
+  changeSize = 0;
   changedTo: HistoryState | undefined;
   /** The signals measured during `measuredAt` (the event's call decides what they are of). */
   measuredAt = -1;
@@ -99,13 +106,13 @@ export class SessionHistory {
   }
 
   append(record: CallRecord, historySize: number): void {
-    this.change(historySize === 30 ? "append" : `append ${historySize}`, (records) => {
-      records.push(record);
-      // Once the window is full every append drops one record: `shift` moves the array's start and
-      // allocates nothing, where `splice` makes an array of what it removes.
-      if (records.length === historySize + 1) records.shift();
-      else if (records.length > historySize) records.splice(0, records.length - historySize);
-    });
+    const records = this.listToChange("append", historySize);
+    if (records === undefined) return;
+    records.push(record);
+    // Once the window is full every append drops one record: `shift` moves the array's start and
+    // allocates nothing, where `splice` makes an array of what it removes.
+    if (records.length === historySize + 1) records.shift();
+    else if (records.length > historySize) records.splice(0, records.length - historySize);
   }
 
   /**
@@ -113,19 +120,26 @@ export class SessionHistory {
    * outcome has one), tool and args hash; appends a new record carrying it when none matches.
    */
   attachOutcome(record: Required<Pick<CallRecord, "resultHash">> & CallRecord, historySize: number): void {
-    this.change(`outcome ${historySize}`, (records) => {
-      for (let i = records.length - 1; i >= 0; i--) {
-        const candidate = records[i]!;
-        if (candidate.run !== record.run) continue;
-        if (record.callId !== undefined && candidate.callId !== record.callId) continue;
-        if (candidate.tool !== record.tool || candidate.argsHash !== record.argsHash) continue;
-        if (candidate.resultHash !== undefined) continue;
+    const records = this.listToChange("outcome", historySize);
+    if (records === undefined) return;
+    for (let i = records.length - 1; i >= 0; i--) {
+      const candidate = records[i]!;
+      if (candidate.run !== record.run) continue;
+      if (record.callId !== undefined && candidate.callId !== record.callId) continue;
+      if (candidate.tool !== record.tool || candidate.argsHash !== record.argsHash) continue;
+      if (candidate.resultHash !== undefined) continue;
+      if (this.sharing === undefined) {
+        // Never shared: changed in place (an object per outcome is what `analyze` would pay else).
+        const answered = candidate as Answerable;
+        answered.resultHash = record.resultHash;
+        if (record.unknownTool !== undefined) answered.unknownTool = record.unknownTool;
+      } else {
         records[i] = record.unknownTool !== undefined ? { ...candidate, resultHash: record.resultHash, unknownTool: record.unknownTool } : { ...candidate, resultHash: record.resultHash };
-        return;
       }
-      records.push({ ...record });
-      if (records.length > historySize) records.splice(0, records.length - historySize);
-    });
+      return;
+    }
+    records.push({ ...record });
+    if (records.length > historySize) records.splice(0, records.length - historySize);
   }
 
   get size(): number {
@@ -133,34 +147,35 @@ export class SessionHistory {
   }
 
   /**
-   * Applies `apply` (named `op`: what it does besides the event's call, which is the same for every
-   * config) to this history's content. Why sharing stays exact: histories on one content that go
-   * through the same op during the same event end on equal contents, so the first to change makes
-   * the new content and the others take it; a history whose op differs (another `historySize`) or
-   * that does not change (its config blocked the call) keeps or copies its own. Records are never
-   * changed in place, so a copied list can hold the same records. Alone on its content (always, in
-   * `analyze`), a history changes its list in place.
+   * The list to make this event's `op` on, or undefined when another config already made it from
+   * the same content (this history then takes the result). Why sharing stays exact: histories on one
+   * content that make the same op (with the same `historySize`) during the same event end on equal
+   * contents, since the rest of the op is the event's call; a history whose op differs, or that makes
+   * none (its config blocked the call), keeps or copies its own. Records of a shared list are never
+   * changed in place, so a copy can hold the same records. Alone on its content (always without
+   * sharing, as in `analyze`), a history changes its list in place.
    */
-  private change(op: string, apply: (records: CallRecord[]) => void): void {
+  private listToChange(op: ChangeOp, historySize: number): CallRecord[] | undefined {
     const state = this.state;
     const sharing = this.sharing;
-    if (sharing === undefined) return apply(state.records);
+    if (sharing === undefined) return state.records;
     const event = sharing.event;
-    if (state.changedAt === event && state.changeOp === op) {
+    if (state.changedAt === event && state.changeOp === op && state.changeSize === historySize) {
       state.holders--;
       this.state = state.changedTo!;
       this.state.holders++;
-      return;
+      return undefined;
     }
     const next = state.holders === 1 ? state : new HistoryState(state.records.slice());
     if (next === state) state.measuredAt = -1; // the content changes under it
     else state.holders--;
-    apply(next.records);
     if (state.changedAt !== event) {
       state.changedAt = event;
       state.changeOp = op;
+      state.changeSize = historySize;
       state.changedTo = next;
     }
     this.state = next;
+    return next.records;
   }
 }
