@@ -21,6 +21,9 @@ export interface CallRecord {
   readonly unknownTool?: string;
 }
 
+/** An outcome to attach (a prepared outcome event with a result can be passed as it is). */
+export type AnsweredRecord = Pick<CallRecord, "tool" | "argsHash" | "callId" | "run" | "unknownTool"> & { readonly resultHash: string };
+
 /** What a history does with an event's call: append it, or attach its outcome. */
 type ChangeOp = "append" | "outcome";
 
@@ -105,10 +108,15 @@ export class SessionHistory {
     return signals;
   }
 
-  append(record: CallRecord, historySize: number): void {
+  /**
+   * Records a call. Its record is made here, only when this history's list changes: under `sweep`
+   * the other configs on the same list take the list made by the first (a prepared call event can be
+   * passed as it is).
+   */
+  append(call: Pick<CallRecord, "tool" | "argsHash" | "callId" | "run">, historySize: number): void {
     const records = this.listToChange("append", historySize);
     if (records === undefined) return;
-    records.push(record);
+    records.push({ tool: call.tool, argsHash: call.argsHash, callId: call.callId, run: call.run });
     // Once the window is full every append drops one record: `shift` moves the array's start and
     // allocates nothing, where `splice` makes an array of what it removes.
     if (records.length === historySize + 1) records.shift();
@@ -119,7 +127,7 @@ export class SessionHistory {
    * Attaches an outcome to the newest unanswered record of the run with the same call id (when the
    * outcome has one), tool and args hash; appends a new record carrying it when none matches.
    */
-  attachOutcome(record: Required<Pick<CallRecord, "resultHash">> & CallRecord, historySize: number): void {
+  attachOutcome(record: AnsweredRecord, historySize: number): void {
     const records = this.listToChange("outcome", historySize);
     if (records === undefined) return;
     for (let i = records.length - 1; i >= 0; i--) {
@@ -138,7 +146,7 @@ export class SessionHistory {
       }
       return;
     }
-    records.push({ ...record });
+    records.push({ tool: record.tool, argsHash: record.argsHash, callId: record.callId, run: record.run, resultHash: record.resultHash, unknownTool: record.unknownTool });
     if (records.length > historySize) records.splice(0, records.length - historySize);
   }
 

@@ -31,11 +31,15 @@ export type GuardStep =
   | { readonly kind: "closed"; readonly window: GuardWindow };
 
 const PRE_COMPACTION_MEMORY = 16;
+// Most outcomes find the guard idle or filling its window: one answer each, not an object per outcome.
+const IDLE: GuardStep = Object.freeze({ kind: "idle" });
+const OBSERVED: GuardStep = Object.freeze({ kind: "observed" });
 
 const signature = (o: GuardOutcome) => `${o.tool}\u0000${o.argsHash}`;
 
 export class PostCompactionGuard {
-  private recent: string[] = [];
+  /** The newest outcomes seen (the caller's objects): their signatures are made when the guard is armed. */
+  private recent: GuardOutcome[] = [];
   private armed:
     | { attempts: number; remaining: number; window: GuardOutcome[]; baseline: Set<string>; armedAfterCall: number }
     | undefined;
@@ -52,7 +56,7 @@ export class PostCompactionGuard {
       attempts: this.windowSize,
       remaining: this.windowSize,
       window: [],
-      baseline: new Set(this.recent),
+      baseline: new Set(this.recent.map(signature)),
       armedAfterCall,
     };
   }
@@ -61,9 +65,10 @@ export class PostCompactionGuard {
   observe(outcome: GuardOutcome): GuardStep {
     const state = this.armed;
     this.remember(outcome);
-    if (!state) return { kind: "idle" };
+    if (!state) return IDLE;
     state.remaining--;
-    state.window.push(outcome);
+    // A copy: the caller may pass a larger object (a prepared event), and `entries` shows the window.
+    state.window.push({ tool: outcome.tool, argsHash: outcome.argsHash, resultHash: outcome.resultHash });
     let identical = 0;
     for (const entry of state.window) {
       if (entry.tool === outcome.tool && entry.argsHash === outcome.argsHash && entry.resultHash === outcome.resultHash) identical++;
@@ -76,7 +81,7 @@ export class PostCompactionGuard {
       this.armed = undefined;
       return { kind: "closed", window: this.summary(state, "closed") };
     }
-    return { kind: "observed" };
+    return OBSERVED;
   }
 
   /** The outcomes the armed window holds (`looplens explain`); undefined when not armed. */
@@ -90,7 +95,7 @@ export class PostCompactionGuard {
   }
 
   private remember(outcome: GuardOutcome): void {
-    this.recent.push(signature(outcome));
+    this.recent.push(outcome);
     if (this.recent.length > PRE_COMPACTION_MEMORY) this.recent.shift();
   }
 

@@ -10,6 +10,9 @@ import { SessionHistory, type HistorySharing } from "../history.js";
 import { PostCompactionGuard } from "../postCompactionGuard.js";
 import type { CallEvent, OutcomeEvent, ProfileSession, ReplayProfile, RunEngine } from "./profile.js";
 
+/** An outcome with a result hash (the run's `run` is the event's). */
+const answered = (event: OutcomeEvent): event is OutcomeEvent & { readonly resultHash: string } => event.resultHash !== undefined;
+
 class ConfigurableRun implements RunEngine {
   private guard: PostCompactionGuard | undefined;
 
@@ -31,19 +34,17 @@ class ConfigurableRun implements RunEngine {
     // The runtime vetoes a critical call before it runs, so it never enters history. Recording is
     // on whenever `enabled` is not explicitly false: the post-compaction guard depends on it.
     if (verdict?.level !== "critical" && guardOn(config)) {
-      this.history.append({ tool: event.tool, argsHash: event.argsHash, callId: event.callId, run: this.run }, config.historySize);
+      this.history.append(event, config.historySize);
     }
     return verdict;
   }
 
   outcome(event: OutcomeEvent) {
     // An outcome without a hash (a veto, an absent result) is neither recorded nor shown to the guard.
-    if (event.resultHash === undefined || !guardOn(this.config)) return undefined;
-    this.history.attachOutcome(
-      { tool: event.tool, argsHash: event.argsHash, callId: event.callId, run: this.run, resultHash: event.resultHash, unknownTool: event.unknownTool },
-      this.config.historySize,
-    );
-    return this.guardOf().observe({ tool: event.tool, argsHash: event.argsHash, resultHash: event.resultHash });
+    if (!answered(event) || !guardOn(this.config)) return undefined;
+    // The event is what is recorded and shown, as it is: `sweep` passes each event to every config.
+    this.history.attachOutcome(event, this.config.historySize);
+    return this.guardOf().observe(event);
   }
 
   compaction(armedAfterCall: number) {
