@@ -13,7 +13,8 @@
  * - `--top N` lists the N worst runs, worst first, after the others: the summary still counts every
  *   selected run.
  */
-import { LEVEL_RANK, type Finding, type LiveFinding, type LiveRun, type ReplayedRun, type RunReport } from "../core/findings.js";
+import { type Finding, type LiveFinding, type LiveRun, type ReplayedRun, type RunReport } from "../core/findings.js";
+import { worstFirst } from "../core/worstFirst.js";
 import type { FilterSummary, ReportFilters, ReportModel } from "../reporters/model.js";
 import { replayedInOrder } from "../reporters/model.js";
 import { allRunsOf, reportOfRuns } from "./report.js";
@@ -105,22 +106,6 @@ function findingTest(filters: ReportFilters): (finding: Finding) => boolean {
 function keepFindings<R extends RunReport>(run: R, keep: (finding: Finding) => boolean): R {
   const findings = run.findings.filter(keep);
   return findings.length === run.findings.length ? run : { ...run, findings };
-}
-
-/**
- * Worst first: the highest level among its findings (abort, then critical, then warning), then the
- * earlier first stop, then more findings; input order breaks ties.
- */
-function worstFirst(runs: readonly RunReport[]): RunReport[] {
-  const key = (run: RunReport) => {
-    const top = Math.max(0, ...run.findings.map((f) => LEVEL_RANK[f.level]));
-    const stop = run.findings.find((f) => f.level !== "warning")?.call ?? Number.MAX_SAFE_INTEGER;
-    return { top, stop, count: run.findings.length };
-  };
-  return runs
-    .map((run, index) => ({ run, index, ...key(run) }))
-    .sort((a, b) => b.top - a.top || a.stop - b.stop || b.count - a.count || a.index - b.index)
-    .map(({ run }) => run);
 }
 
 const findingCount = (report: ReportModel) => report.summary.findings.total;

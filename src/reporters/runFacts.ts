@@ -4,7 +4,8 @@
  * blocks and aborts a Gateway log recorded for a run of the same id), and which runs were worst.
  */
 import { isAbsolute, relative } from "node:path";
-import { LEVEL_RANK, type LiveRun, type ReplayedRun } from "../core/findings.js";
+import type { LiveRun, ReplayedRun } from "../core/findings.js";
+import { worstFirst } from "../core/worstFirst.js";
 import { runsWithFindings } from "../core/liveRuns.js";
 import { replayedCount, replayedInOrder, type ReportModel } from "./model.js";
 import { plural } from "./phrases.js";
@@ -78,17 +79,10 @@ export interface WorstRun {
   readonly where: string | undefined;
 }
 
-/** Runs that would have been stopped, worst first (aborts, then the most stops, then the earliest), at most `limit`. */
+/** Runs that would have been stopped, worst first (core/worstFirst.ts, as `--top` ranks them), at most `limit`. */
 export function worstRuns(runs: readonly ReplayedRun[], limit: number, cwd: string | undefined): { readonly shown: WorstRun[]; readonly total: number } {
-  const stopped = runs.map((run, index) => ({ run, index })).filter(({ run }) => run.firstStop !== null);
-  const stops = (run: ReplayedRun) => run.findings.reduce((n, f) => n + (LEVEL_RANK[f.level] >= LEVEL_RANK.critical ? 1 : 0), 0);
-  const ranked = stopped
-    .map((entry) => ({ ...entry, stops: stops(entry.run) }))
-    .sort((a, b) => {
-      const kind = Number(b.run.firstStop!.kind === "abort") - Number(a.run.firstStop!.kind === "abort");
-      return kind || b.stops - a.stops || a.run.firstStop!.call - b.run.firstStop!.call || a.index - b.index;
-    });
-  const shown = ranked.slice(0, limit).map(({ run }) => {
+  const ranked = worstFirst(runs.filter((run) => run.firstStop !== null));
+  const shown = ranked.slice(0, limit).map((run) => {
     const stop = run.findings.find((f) => f.level !== "warning" && f.call === run.firstStop!.call);
     return { run, where: stop ? location(stop.file, stop.line, cwd) : undefined };
   });

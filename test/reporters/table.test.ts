@@ -148,6 +148,12 @@ describe("run headers, worst runs, legend", () => {
     expect(text).toContain("  worst runs:\n    evil (agent main): aborted at call 5 · /elsewhere/x.jsonl:10\n    build (agent main): blocked at call 21 · sessions/run-build.jsonl:42\n");
   });
 
+  it("ranks them as --top does: an earlier first stop before more stops", () => {
+    // `build` is blocked at call 21 and again at 22; `early` once, at call 3.
+    const early: ReplayedRun = { ...build, run: "early", findings: [finding(3, "critical", false, "early")], firstStop: { kind: "block", call: 3 } };
+    expect(table([build, early], { width: 100 })).toContain("  worst runs:\n    early (agent main): blocked at call 3 · sessions/run-build.jsonl:6\n    build (agent main): blocked at call 21");
+  });
+
   it("ends with the legend for 'block' and ⏹", () => {
     expect(text.trimEnd().split("\n").at(-1)).toBe("block = critical verdict (the call is refused) · ⏹ = after the run's first stop");
     expect(table([{ ...build, findings: [], firstStop: null, recordedVetoes: 0 }], { all: true })).not.toContain("block = critical verdict");

@@ -9,6 +9,7 @@ import type { ResolvedConfig } from "../../core/config.js";
 import type { ThresholdName } from "../../core/detectors.js";
 import { detectorInfo } from "../../core/detectorInfo.js";
 import { LEVEL_RANK, levelLabel, type ReplayedFinding, type ReplayedRun } from "../../core/findings.js";
+import { worstFirst } from "../../core/worstFirst.js";
 import { configHeaderLines, overrideOf } from "../configView.js";
 import { callRange, groupFindings } from "../findingGroups.js";
 import type { ReportModel, ReportOptions } from "../model.js";
@@ -102,9 +103,9 @@ function severityOf(run: ReplayedRun): Severity {
   return worst as Severity;
 }
 
-/** Worst first; then more findings first; then input order (the sort is stable). */
-function worstFirst(runs: readonly ReplayedRun[]): Array<{ run: ReplayedRun; severity: Severity }> {
-  return runs.map((run) => ({ run, severity: severityOf(run) })).sort((a, b) => b.severity - a.severity || b.run.findings.length - a.run.findings.length);
+/** Worst first (core/worstFirst.ts), runs with vetoes only before runs with nothing. */
+function worstRunsFirst(runs: readonly ReplayedRun[]): Array<{ run: ReplayedRun; severity: Severity }> {
+  return worstFirst(runs, (a, b) => severityOf(b) - severityOf(a)).map((run) => ({ run, severity: severityOf(run) }));
 }
 
 function segmentsOf(run: ReplayedRun): number[] {
@@ -231,7 +232,7 @@ function summaryLines(data: ReportModel): string[] {
 
 export function pageData(data: ReportModel, options: Pick<ReportOptions, "all" | "verbose">): PageData {
   const shown = data.replayed.filter((run) => options.all || run.findings.length > 0 || run.recordedVetoes > 0);
-  const sorted = worstFirst(shown);
+  const sorted = worstRunsFirst(shown);
   return {
     title: `looplens ${text(data.version, 40)} — ${detectorState(data.config)}`,
     header: configHeaderLines(data.config).map((line) => text(line, 400)),

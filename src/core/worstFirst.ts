@@ -1,0 +1,42 @@
+/**
+ * What "worst first" means, wherever looplens ranks runs — `--top N`, the table's list of stopped
+ * runs, the HTML page — so that they never disagree on which run is worst: the highest level among
+ * a run's findings (abort, then block, then warning), then the earlier first stop, then more
+ * findings. Sorting is stable: input order breaks the remaining ties.
+ */
+import { LEVEL_RANK, type Finding } from "./findings.js";
+
+/** What the order reads of a run (replayed and live runs alike). */
+export interface RankedRun {
+  readonly findings: readonly Pick<Finding, "level" | "call">[];
+}
+
+interface Rank {
+  readonly top: number;
+  readonly stop: number;
+  readonly count: number;
+}
+
+function rankOf(run: RankedRun): Rank {
+  let top = 0;
+  let stop = Number.MAX_SAFE_INTEGER;
+  for (const finding of run.findings) {
+    top = Math.max(top, LEVEL_RANK[finding.level]);
+    // The first stop is the first finding that is not a warning (findings are in call order).
+    if (stop === Number.MAX_SAFE_INTEGER && finding.level !== "warning") stop = finding.call ?? Number.MAX_SAFE_INTEGER;
+  }
+  return { top, stop, count: run.findings.length };
+}
+
+const compareRanks = (a: Rank, b: Rank) => b.top - a.top || a.stop - b.stop || b.count - a.count;
+
+/**
+ * The runs worst first. `then` orders runs the rank leaves tied before input order does (the HTML
+ * page puts runs with recorded vetoes and no finding before runs with neither).
+ */
+export function worstFirst<R extends RankedRun>(runs: readonly R[], then?: (a: R, b: R) => number): R[] {
+  return runs
+    .map((run) => ({ run, rank: rankOf(run) }))
+    .sort((a, b) => compareRanks(a.rank, b.rank) || (then?.(a.run, b.run) ?? 0))
+    .map(({ run }) => run);
+}
