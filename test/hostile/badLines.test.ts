@@ -200,6 +200,6 @@ describe("bad bytes in every format", () => {
     await adapter.read(source, { tally, unit: new UnitHistory([source.file], false), options: {}, emit: () => ({ used: true }) });
     expect(tally.counts.read).toBe(3);
     expect(tally.counts.skipped).toBe(1);
-    expect(tally.diagnostics).toContainEqual({ file: "big.jsonl", line: 2, reason: `line too long (${300 * 2 ** 20} bytes, over the 32 MiB limit); not read` });
+    expect(tally.diagnostics).toContainEqual({ file: "big.jsonl", line: 2, reason: `line too long (${300 * 2 ** 20} bytes, over the 32 MiB limit); not read (--max-line-bytes raises the limit)` });
   });
 });

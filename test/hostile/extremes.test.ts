@@ -96,14 +96,14 @@ describe("lines over the size limit", () => {
   it("every adapter skips it with a reason naming the size, even one that ignores `problem`", () => {
     expect(parseJsonLine(TOO_LONG_LINE, true, { tooLong: 300 * 2 ** 20 })).toEqual({
       ok: false,
-      reason: `line too long (${300 * 2 ** 20} bytes, over the 32 MiB limit); not read`,
+      reason: `line too long (${300 * 2 ** 20} bytes, over the 32 MiB limit); not read (--max-line-bytes raises the limit)`,
     });
     // How it begins, quoted: control characters come out escaped, never raw.
     expect(parseJsonLine(TOO_LONG_LINE, true, { tooLong: 300 * 2 ** 20, head: '{"t":"\u001b[31m' })).toEqual({
       ok: false,
-      reason: `line too long (${300 * 2 ** 20} bytes, over the 32 MiB limit; it begins "{\\"t\\":\\"\\u001b[31m…"); not read`,
+      reason: `line too long (${300 * 2 ** 20} bytes, over the 32 MiB limit; it begins "{\\"t\\":\\"\\u001b[31m…"); not read (--max-line-bytes raises the limit)`,
     });
-    expect(parseJsonLine(TOO_LONG_LINE, true)).toEqual({ ok: false, reason: "line too long (over the 32 MiB limit); not read" });
+    expect(parseJsonLine(TOO_LONG_LINE, true)).toEqual({ ok: false, reason: "line too long (over the 32 MiB limit); not read (--max-line-bytes raises the limit)" });
   });
 });
 

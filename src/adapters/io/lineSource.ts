@@ -94,7 +94,7 @@ export function tooLongReason(bytes: number | undefined, head?: string): string 
   const limit = lineLimit % 2 ** 20 === 0 ? `${lineLimit / 2 ** 20} MiB` : `${lineLimit}-byte`;
   // JSON-quoted: the head is untrusted input (control characters come out escaped).
   const begins = head !== undefined && head !== "" ? `; it begins ${JSON.stringify(`${head}…`)}` : "";
-  return `line too long (${size}over the ${limit} limit${begins}); not read`;
+  return `line too long (${size}over the ${limit} limit${begins}); not read (--max-line-bytes raises the limit)`;
 }
 
 /**

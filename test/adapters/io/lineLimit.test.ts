@@ -44,12 +44,12 @@ describe("an over-long line in a stream", () => {
 
   it("the diagnostic names the limit in force", () => {
     try {
-      expect(tooLongReason(5000)).toBe("line too long (5000 bytes, over the 32 MiB limit); not read");
+      expect(tooLongReason(5000)).toBe("line too long (5000 bytes, over the 32 MiB limit); not read (--max-line-bytes raises the limit)");
       setLineLimit(1024);
       expect(currentLineLimit()).toBe(1024);
-      expect(tooLongReason(5000)).toBe("line too long (5000 bytes, over the 1024-byte limit); not read");
+      expect(tooLongReason(5000)).toBe("line too long (5000 bytes, over the 1024-byte limit); not read (--max-line-bytes raises the limit)");
       setLineLimit(2 * 2 ** 20);
-      expect(tooLongReason(undefined)).toBe("line too long (over the 2 MiB limit); not read");
+      expect(tooLongReason(undefined)).toBe("line too long (over the 2 MiB limit); not read (--max-line-bytes raises the limit)");
     } finally {
       setLineLimit(undefined);
     }
@@ -62,7 +62,7 @@ describe("--max-line-bytes", () => {
 
   it("skips the gzip's huge line with one diagnostic, reads the rest, and the next run is back at the default", async () => {
     const result = await runMain(["analyze", "--max-line-bytes", String(LIMIT), "--format", "json", path]);
-    expect(result.stderr).toBe(`${path}:2: line too long (${HUGE} bytes, over the ${LIMIT}-byte limit; it begins ${BOMB_HEAD}); not read\n`);
+    expect(result.stderr).toBe(`${path}:2: line too long (${HUGE} bytes, over the ${LIMIT}-byte limit; it begins ${BOMB_HEAD}); not read (--max-line-bytes raises the limit)\n`);
     expect((JSON.parse(result.stdout) as { summary: { lines: object } }).summary.lines).toEqual({ read: 3, used: 2, ignored: 0, skipped: 1 });
     expect(HUGE).toBeLessThan(MAX_LINE_BYTES);
     const again = await runMain(["analyze", "--format", "json", path]);
@@ -80,6 +80,6 @@ describe("--max-line-bytes", () => {
 
   it("$LOOPLENS_MAX_LINE_BYTES sets it too (the built CLI)", () => {
     const result = runCli(["analyze", "--format", "json", path], { env: { LOOPLENS_MAX_LINE_BYTES: "1000" } });
-    expect(result.stderr).toBe(`${path}:2: line too long (${HUGE} bytes, over the 1000-byte limit; it begins ${BOMB_HEAD}); not read\n`);
+    expect(result.stderr).toBe(`${path}:2: line too long (${HUGE} bytes, over the 1000-byte limit; it begins ${BOMB_HEAD}); not read (--max-line-bytes raises the limit)\n`);
   });
 });

@@ -58,6 +58,6 @@ describe("OpenHands bad bytes (the cases test/hostile/badLines.test.ts runs per 
     const tally = new LineTally();
     await openhandsAdapter.read(source, { tally, unit: new UnitHistory([source.file], false), options: {}, emit: () => ({ used: true }) });
     expect(tally.counts).toEqual({ read: 3, used: 2, ignored: 0, skipped: 1 });
-    expect(tally.diagnostics).toContainEqual({ file: "big.jsonl", line: 2, reason: `line too long (${300 * 2 ** 20} bytes, over the 32 MiB limit); not read` });
+    expect(tally.diagnostics).toContainEqual({ file: "big.jsonl", line: 2, reason: `line too long (${300 * 2 ** 20} bytes, over the 32 MiB limit); not read (--max-line-bytes raises the limit)` });
   });
 });
