@@ -95,7 +95,7 @@ class ClaudeCodeReader {
 
   private compaction(line: number, entry: LineOf<"compaction">): void {
     if (this.seen(entry.key)) return this.copy(true);
-    this.session(entry.meta).compaction(line); // tallies the line with the event
+    this.session(entry.meta).compaction(line, entry.meta.timestamp); // tallies the line with the event
   }
 
   private calls(line: number, entry: LineOf<"calls">, form: StringForm): void {
@@ -106,7 +106,7 @@ class ClaudeCodeReader {
     if (fresh.length === 0) return this.copy(this.copies.fromEarlierFiles(entry.calls.map((call) => call.id), "calls"));
     for (const call of fresh) if (call.id !== undefined) this.copies.addCall(call.id);
     if (entry.unnamed > 0) tally.note({ file: this.file, line, reason: unnamed });
-    this.session(entry.meta).calls(line, entry.group ?? entry.meta.uuid ?? `line ${line}`, fresh, form);
+    this.session(entry.meta).calls(line, entry.group ?? entry.meta.uuid ?? `line ${line}`, fresh, form, entry.meta.timestamp);
     tally.used();
   }
 

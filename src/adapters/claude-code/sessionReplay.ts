@@ -39,6 +39,12 @@ export class SessionReplay {
   private group: { key: string; seqKey: string; calls: number; answered: number; generation: number } | undefined;
   /** Calls without a result yet, in order: a result that names no call answers the oldest. */
   private readonly pending: PendingCall[] = [];
+  /**
+   * A run without a dated prompt (the first run of a cut or resumed file) is dated by its first
+   * dated line: that line's time, until the run's next event carries it.
+   */
+  private undatedTime: string | number | undefined;
+  private datedRun: string | undefined;
 
   constructor(
     private readonly context: AdapterContext,
@@ -60,9 +66,8 @@ export class SessionReplay {
     const named = promptId !== undefined && !this.identity.subAgent && !this.runNames.has(promptId) ? promptId : undefined;
     this.run = named ?? `${this.identity.session}#${this.runs}`;
     this.runNames.add(this.run);
-    const start = this.base("run_start", line);
-    if (time !== undefined) start.ts = time;
-    this.emit(start);
+    this.undatedTime = undefined;
+    this.emit(this.base("run_start", line, time));
   }
 
   /**
@@ -71,7 +76,8 @@ export class SessionReplay {
    * then starts a new group, since no call of the group is held back (it holds calls only until the
    * results before them came).
    */
-  calls(line: number, group: string, calls: ReadonlyArray<{ id: string | undefined; tool: string; args: unknown }>, form: StringForm): void {
+  calls(line: number, group: string, calls: ReadonlyArray<{ id: string | undefined; tool: string; args: unknown }>, form: StringForm, time?: string | number): void {
+    this.undatedTime ??= time;
     if (this.group?.key !== group || this.group.answered === this.group.calls) {
       const generation = this.group?.key === group ? this.group.generation + 1 : 0;
       this.group = { key: group, seqKey: `${group}\u0000${generation}`, calls: 0, answered: 0, generation };
@@ -106,9 +112,10 @@ export class SessionReplay {
     return true;
   }
 
-  compaction(line: number): void {
+  compaction(line: number, time?: string | number): void {
     this.sequencer.flush();
     this.group = undefined;
+    this.undatedTime ??= time;
     this.tally(line, this.emit(this.base("compaction", line)));
   }
 
@@ -133,9 +140,20 @@ export class SessionReplay {
     return this.run;
   }
 
-  /** The common fields, in the order `looplens events` writes them. */
-  private base(type: LoopEvent["type"], line: number): Record<string, unknown> {
-    return { type, run: this.currentRun(), session: this.identity.session, agent: this.identity.agent, file: this.file, line };
+  /**
+   * The common fields, in the order `looplens events` writes them; `ts` on the run's first dated
+   * event (a prompt's own time, else the time of the run's first dated line).
+   */
+  private base(type: LoopEvent["type"], line: number, time?: string | number): Record<string, unknown> {
+    const run = this.currentRun();
+    const event: Record<string, unknown> = { type, run, session: this.identity.session, agent: this.identity.agent, file: this.file, line };
+    const ts = time ?? (run !== this.datedRun ? this.undatedTime : undefined);
+    if (ts !== undefined) {
+      event.ts = ts;
+      this.datedRun = run;
+      this.undatedTime = undefined;
+    }
+    return event;
   }
 
   private emit(event: Record<string, unknown>): EmitResult {

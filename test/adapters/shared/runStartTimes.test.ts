@@ -3,7 +3,9 @@
  * time of the line that starts a run (a user message, a prompt, a turn) on its first event as `ts`.
  * Checked on each agent's fixture against the times its own lines record.
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { eventTime } from "../../../src/core/eventTime.js";
 import { analyzePaths } from "../../helpers/inProcess.js";
@@ -74,5 +76,21 @@ describe("runs carry the time of the line that started them", () => {
     expect(eventTime(1777629600)).toBe("2026-05-01T10:00:00.000Z");
     expect(eventTime("not a date")).toBeNull();
     expect(eventTime(undefined)).toBeNull();
+  });
+});
+
+describe("a run that no dated line started", () => {
+  it("Claude Code: a run before any prompt (a cut file) is dated by its first call's line", async () => {
+    const lines = readFileSync("fixtures/agents/claude-code/loop-v2.0.jsonl", "utf8").trimEnd().split("\n");
+    // Without its first prompt the file begins in the middle of a run.
+    const cut = lines.filter((line, i) => i === 0 || !line.includes('"type": "user"') || i > lines.findIndex((l) => l.includes('"type": "user"')));
+    expect(cut.length).toBe(lines.length - 1);
+    const dir = mkdtempSync(join(tmpdir(), "looplens-cut-"));
+    const file = join(dir, "cut.jsonl");
+    writeFileSync(file, `${cut.join("\n")}\n`);
+    const firstCall = cut.find((line) => line.includes('"type": "tool_use"'))!;
+    const { runs } = await analyzePaths([file]);
+    expect(runs[0]!.startedAt).toBe((JSON.parse(firstCall) as { timestamp: string }).timestamp);
+    expect(runs.every((run) => typeof run.startedAt === "string")).toBe(true);
   });
 });
