@@ -77,7 +77,7 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
   const config = { config: options.config, agent: options.agent, set: options.set, profile: options.profile };
   const configFor = (agent: string | null, profile: ProfileName) => resolver.effectiveFor(agent, profile).config;
   const analysis = await analyzeAll(inputPaths(paths, io, options.quiet, options.agentHome), digest, configFor, { config, input }, io.env, progressDisplay(io, options));
-  const { selected, shown } = filterReport(buildReport(analysis, configSummary(resolver, replayedInOrder({ replayed: analysis.runs, spilled: analysis.spilled }), options), version), filters);
+  const { selected, shown } = filterReport(buildReport(analysis, configSummary(resolver, replayedInOrder({ replayed: analysis.runs, spilled: analysis.spilled }), options), version), filters, spill);
   reportNotices(io, resolver, options.quiet);
   reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);
   const reportOptions = { all: options.all === true, verbose: options.verbose === true, color: useColor(options, io), width: io.columns, explain: options.explain !== false, cwd: process.cwd() };

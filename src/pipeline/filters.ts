@@ -18,6 +18,7 @@ import { worstFirst } from "../core/worstFirst.js";
 import type { FilterSummary, ReportFilters, ReportModel } from "../reporters/model.js";
 import { replayedInOrder } from "../reporters/model.js";
 import { allRunsOf, reportOfRuns } from "./report.js";
+import { spilledRuns, UnitRuns, type SpillOptions } from "./runSpill.js";
 
 export type { ReportFilters };
 
@@ -115,7 +116,7 @@ const findingCount = (report: ReportModel) => report.summary.findings.total;
  * and as it is shown (`shown`: the `--top` runs of it, with the summary of the selection); the same
  * report twice when no filter is given.
  */
-export function filterReport(report: ReportModel, filters: ReportFilters): { readonly selected: ReportModel; readonly shown: ReportModel } {
+export function filterReport(report: ReportModel, filters: ReportFilters, spill?: SpillOptions): { readonly selected: ReportModel; readonly shown: ReportModel } {
   if (!hasFilters(filters)) return { selected: report, shown: report };
   // Live runs are made as they are read (liveRuns.ts): made once here, for the tests and the selection.
   const liveAll = [...(report.live?.runs ?? [])];
@@ -133,14 +134,18 @@ export function filterReport(report: ReportModel, filters: ReportFilters): { rea
     if (dates && (run.startedAt ?? null) === null) undated++;
     return runKept(run);
   };
-  const replayed: ReplayedRun[] = [];
-  for (const run of replayedInOrder(report)) if (tested(run)) replayed.push(keepFindings(run, keep));
+  // A spilled report's selection is spilled again (`spill`): a window that selects most runs of a
+  // large state folder held them all (`--since` over a third of the bench's 680 MB folder: 177 MB).
+  const kept = new UnitRuns(report.spilled ? spill : undefined);
+  for (const run of replayedInOrder(report)) if (tested(run)) kept.add(keepFindings(run, keep));
+  const segment = kept.finish();
+  const replayed = kept.runs;
   const liveRuns = liveAll.filter(tested).map((run) => keepFindings(run, keep));
   const keptLive = new Set(liveRuns.map((run) => run.run));
   // A finding logged outside any run has no run to select: it stays only while no run filter is given.
   const liveFinding = (f: LiveFinding) => keep(f) && (f.run === null ? tests.length === 0 : keptLive.has(f.run));
   const live = report.live && { runs: liveRuns, findings: report.live.findings.filter(liveFinding) };
-  const selected = reportOfRuns(report, replayed, live);
+  const selected = reportOfRuns(report, replayed, live, segment && spilledRuns([segment]));
 
   const listed = filters.top !== undefined ? topRuns(selected, filters.top) : selected;
   const summary: FilterSummary = {
@@ -158,7 +163,7 @@ export function filterReport(report: ReportModel, filters: ReportFilters): { rea
 /** `--top N`: the N worst runs, worst first (replayed and live runs ranked together). */
 function topRuns(report: ReportModel, top: number): ReportModel {
   // A slice of the ranking is in ranking order already.
-  const order = worstFirst([...report.replayed, ...(report.live?.runs ?? [])]).slice(0, top);
+  const order = worstFirst([...replayedInOrder(report), ...(report.live?.runs ?? [])]).slice(0, top);
   const replayed = order.filter((run): run is ReplayedRun => run.source === undefined);
   const liveRuns = order.filter((run): run is LiveRun => run.source === "log");
   const liveIds = new Set(liveRuns.map((run) => run.run));

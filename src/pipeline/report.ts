@@ -5,7 +5,7 @@
  */
 import type { Finding, FindingLevel, LiveFinding, LiveRun, ReplayedRun, RunReport } from "../core/findings.js";
 import { runsWithFindings, type LiveRunList } from "../core/liveRuns.js";
-import { replayedInOrder, type ConfigSummary, type LevelCounts, type ReportModel, type Summary } from "../reporters/model.js";
+import { replayedInOrder, type ConfigSummary, type LevelCounts, type ReportModel, type SpilledRuns, type Summary } from "../reporters/model.js";
 import type { Analysis } from "./analysis.js";
 import { compareReplayWithLive } from "./comparison.js";
 
@@ -40,13 +40,19 @@ export function buildReport(analysis: Analysis, config: ConfigSummary, version: 
 /**
  * The same report over a selection of its runs and live findings (filters.ts): the replay-vs-live
  * comparison and the summary are computed again over what was kept; what was read stays as it was.
- * `replayed` is every run kept: the selection holds no spilled runs.
+ * `replayed` is every run kept as an object, `spilled` the selected runs written out (only a report
+ * without live runs spills: lining runs up with live ones reads spilled runs back).
  */
-export function reportOfRuns(report: ReportModel, replayed: readonly ReplayedRun[], live: { readonly runs: LiveRunList; readonly findings: readonly LiveFinding[] } | undefined): ReportModel {
+export function reportOfRuns(
+  report: ReportModel,
+  replayed: readonly ReplayedRun[],
+  live: { readonly runs: LiveRunList; readonly findings: readonly LiveFinding[] } | undefined,
+  spilled?: SpilledRuns,
+): ReportModel {
   const selected = live ? { runs: live.runs, findings: live.findings, comparison: compareReplayWithLive(replayed, live.runs) } : undefined;
-  const base = { ...report, replayed };
+  const base = { ...report, replayed, ...(spilled && { spilled }) };
   delete (base as { live?: unknown }).live;
-  delete (base as { spilled?: unknown }).spilled;
+  if (!spilled) delete (base as { spilled?: unknown }).spilled;
   return { ...base, ...(selected ? { live: selected } : {}), summary: summarize(base, selected) };
 }
 

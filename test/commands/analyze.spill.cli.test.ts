@@ -44,6 +44,10 @@ describe("analyze with runs spilled to disk", () => {
     ["json --since", ["-f", "json", "--since", "2026-01-01"]],
     ["json --top 3", ["-f", "json", "--top", "3"]],
     ["table --all --agent ops", ["--all", "--agent", "ops"]],
+    // Runs whose findings the filter hides become plain ones, spilled again with the selection.
+    ["json --detector ping_pong", ["-f", "json", "--detector", "ping_pong"]],
+    ["markdown --all --tool exec --since", ["-f", "markdown", "--all", "--tool", "exec", "--since", "2026-01-01"]],
+    ["json --until --top 2", ["-f", "json", "--until", "2030-01-01", "--top", "2"]],
   ];
   it.each(cases)("prints what it prints holding every run (%s)", async (_name, given) => {
     const args = ["analyze", join(dir, "inputs"), ...given.map((arg) => (arg === "CONFIG" ? config : arg))];
