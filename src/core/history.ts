@@ -7,7 +7,7 @@
  * thresholds keep equal histories until one of them blocks a call the others let through (a blocked
  * call never enters the history). A `HistorySharing` lets their histories share one list and one
  * measurement per event while they are equal, instead of each config appending, attaching and
- * measuring on its own copy (see `SessionHistory.change` for why sharing stays exact).
+ * measuring on its own copy (see `SessionHistory.listToChange` for why sharing stays exact).
  */
 import { measure, type Signals } from "./detectors.js";
 
@@ -29,6 +29,15 @@ type ChangeOp = "append" | "outcome";
 
 /** A record of a list that is never shared, whose outcome is attached in place. */
 type Answerable = { -readonly [K in keyof CallRecord]: CallRecord[K] };
+
+/** Appends a record and keeps the newest `historySize`. */
+function pushTrimmed(records: CallRecord[], record: CallRecord, historySize: number): void {
+  records.push(record);
+  // Once the window is full every append drops one record: `shift` moves the array's start and
+  // allocates nothing, where `splice` makes an array of what it removes.
+  if (records.length === historySize + 1) records.shift();
+  else if (records.length > historySize) records.splice(0, records.length - historySize);
+}
 
 /** One content of a session's history, with what was derived from it during the current event. */
 class HistoryState {
@@ -116,11 +125,7 @@ export class SessionHistory {
   append(call: Pick<CallRecord, "tool" | "argsHash" | "callId" | "run">, historySize: number): void {
     const records = this.listToChange("append", historySize);
     if (records === undefined) return;
-    records.push({ tool: call.tool, argsHash: call.argsHash, callId: call.callId, run: call.run });
-    // Once the window is full every append drops one record: `shift` moves the array's start and
-    // allocates nothing, where `splice` makes an array of what it removes.
-    if (records.length === historySize + 1) records.shift();
-    else if (records.length > historySize) records.splice(0, records.length - historySize);
+    pushTrimmed(records, { tool: call.tool, argsHash: call.argsHash, callId: call.callId, run: call.run }, historySize);
   }
 
   /**
@@ -146,8 +151,7 @@ export class SessionHistory {
       }
       return;
     }
-    records.push({ tool: record.tool, argsHash: record.argsHash, callId: record.callId, run: record.run, resultHash: record.resultHash, unknownTool: record.unknownTool });
-    if (records.length > historySize) records.splice(0, records.length - historySize);
+    pushTrimmed(records, { tool: record.tool, argsHash: record.argsHash, callId: record.callId, run: record.run, resultHash: record.resultHash, unknownTool: record.unknownTool }, historySize);
   }
 
   get size(): number {
