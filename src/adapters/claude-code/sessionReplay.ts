@@ -15,6 +15,7 @@ import type { StringForm } from "../../core/byteText.js";
 import type { LoopEvent } from "../../core/events.js";
 import type { AdapterContext, EmitResult } from "../adapter.js";
 import { CallSequencer, type SequencedCall, type SequencedResult } from "../shared/callSequencer.js";
+import { RunDating } from "../shared/recordedTime.js";
 import { FORMAT, type Identity } from "./identity.js";
 import type { ClaudeOutcome } from "./toolResults.js";
 
@@ -39,12 +40,8 @@ export class SessionReplay {
   private group: { key: string; seqKey: string; calls: number; answered: number; generation: number } | undefined;
   /** Calls without a result yet, in order: a result that names no call answers the oldest. */
   private readonly pending: PendingCall[] = [];
-  /**
-   * A run without a dated prompt (the first run of a cut or resumed file) is dated by its first
-   * dated line: that line's time, until the run's next event carries it.
-   */
-  private undatedTime: string | number | undefined;
-  private datedRun: string | undefined;
+  /** A run is dated by its prompt; one without a dated prompt (a cut or resumed file) by its first dated line. */
+  private readonly dating = new RunDating();
 
   constructor(
     private readonly context: AdapterContext,
@@ -66,8 +63,8 @@ export class SessionReplay {
     const named = promptId !== undefined && !this.identity.subAgent && !this.runNames.has(promptId) ? promptId : undefined;
     this.run = named ?? `${this.identity.session}#${this.runs}`;
     this.runNames.add(this.run);
-    this.undatedTime = undefined;
-    this.emit(this.base("run_start", line, time));
+    this.dating.offer(this.run, time);
+    this.emit(this.base("run_start", line));
   }
 
   /**
@@ -77,7 +74,7 @@ export class SessionReplay {
    * results before them came).
    */
   calls(line: number, group: string, calls: ReadonlyArray<{ id: string | undefined; tool: string; args: unknown }>, form: StringForm, time?: string | number): void {
-    this.undatedTime ??= time;
+    this.dating.offer(this.currentRun(), time);
     if (this.group?.key !== group || this.group.answered === this.group.calls) {
       const generation = this.group?.key === group ? this.group.generation + 1 : 0;
       this.group = { key: group, seqKey: `${group}\u0000${generation}`, calls: 0, answered: 0, generation };
@@ -115,7 +112,7 @@ export class SessionReplay {
   compaction(line: number, time?: string | number): void {
     this.sequencer.flush();
     this.group = undefined;
-    this.undatedTime ??= time;
+    this.dating.offer(this.currentRun(), time);
     this.tally(line, this.emit(this.base("compaction", line)));
   }
 
@@ -140,19 +137,12 @@ export class SessionReplay {
     return this.run;
   }
 
-  /**
-   * The common fields, in the order `looplens events` writes them; `ts` on the run's first dated
-   * event (a prompt's own time, else the time of the run's first dated line).
-   */
-  private base(type: LoopEvent["type"], line: number, time?: string | number): Record<string, unknown> {
+  /** The common fields, in the order `looplens events` writes them; `ts` on the run's first dated event. */
+  private base(type: LoopEvent["type"], line: number): Record<string, unknown> {
     const run = this.currentRun();
     const event: Record<string, unknown> = { type, run, session: this.identity.session, agent: this.identity.agent, file: this.file, line };
-    const ts = time ?? (run !== this.datedRun ? this.undatedTime : undefined);
-    if (ts !== undefined) {
-      event.ts = ts;
-      this.datedRun = run;
-      this.undatedTime = undefined;
-    }
+    const ts = this.dating.stamp(run);
+    if (ts !== undefined) event.ts = ts;
     return event;
   }
 

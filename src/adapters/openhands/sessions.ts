@@ -9,6 +9,7 @@
 import type { LoopEvent } from "../../core/events.js";
 import type { AdapterContext, EmitResult } from "../adapter.js";
 import { RunSegments } from "../openclaw/runNaming.js";
+import { RunDating } from "../shared/recordedTime.js";
 import type { RecordPlace } from "./replay.js";
 
 export const FORMAT = "openhands";
@@ -20,8 +21,8 @@ export class OpenHandsSession {
   private openRun: string | undefined;
   private openRunLine = 0;
   private openRunFile = "";
-  /** The run whose first dated event has been emitted. */
-  private datedRun: string | undefined;
+  /** A run is dated by its first dated event: its user message, when it has one. */
+  private readonly dating = new RunDating();
   /** Since the last compaction, nothing happened: a second marker of the same condensation is not counted again. */
   compactedLast = false;
 
@@ -41,10 +42,9 @@ export class OpenHandsSession {
     this.openRun = run;
     this.openRunLine = line;
     this.openRunFile = file;
-    // The first dated event of a run dates it (`--since`/`--until`): its user message, when it has one.
-    if (time === undefined || run === this.datedRun) return { type, run, session: this.id, agent: this.agent, file, line };
-    this.datedRun = run;
-    return { type, run, session: this.id, agent: this.agent, ts: time, file, line };
+    this.dating.offer(run, time);
+    const ts = this.dating.stamp(run);
+    return ts === undefined ? { type, run, session: this.id, agent: this.agent, file, line } : { type, run, session: this.id, agent: this.agent, ts, file, line };
   }
 
   /** A user turn starts the next run; the one in progress is over. */
