@@ -10,18 +10,8 @@ import type { ReplayedRun } from "../../src/core/findings.js";
 import type { PreparedEvent } from "../../src/core/prepare.js";
 import { Replayer } from "../../src/core/replay.js";
 import { GridReplay } from "../../src/pipeline/sweepReplay.js";
-
-/** Small thresholds and windows, so that configs warn, block and diverge within a few calls. */
-const configArb: fc.Arbitrary<ResolvedConfig> = fc.record({
-  enabled: fc.constantFrom(true, true, true, undefined, false),
-  historySize: fc.integer({ min: 2, max: 7 }),
-  warningThreshold: fc.integer({ min: 1, max: 4 }),
-  criticalThreshold: fc.integer({ min: 2, max: 6 }),
-  unknownToolThreshold: fc.integer({ min: 1, max: 4 }),
-  globalCircuitBreakerThreshold: fc.integer({ min: 2, max: 8 }),
-  detectors: fc.record({ genericRepeat: fc.boolean(), knownPollNoProgress: fc.boolean(), pingPong: fc.boolean() }),
-  postCompactionGuard: fc.record({ windowSize: fc.integer({ min: 1, max: 3 }) }),
-});
+// Small thresholds and windows, so that configs warn, block and diverge within a few calls.
+import { smallConfig as configArb } from "../hostile/arbitraries.js";
 
 /** What happens next in the stream; turned into prepared events by `eventsOf`. */
 type Step =
