@@ -12,7 +12,7 @@ const MAGIC: ReadonlyArray<{ readonly bytes: readonly number[]; readonly what: s
   { bytes: [0x50, 0x4b, 0x03, 0x04], what: "a zip archive (extract it first)" },
   { bytes: [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c], what: "a 7z archive (extract it first)" },
   { bytes: [0x04, 0x22, 0x4d, 0x18], what: "compressed with lz4, which looplens does not read (decompress it first)" },
-  { bytes: [0x53, 0x51, 0x4c, 0x69, 0x74, 0x65, 0x20, 0x66], what: "a SQLite database that is not an OpenClaw transcript store" },
+  { bytes: [0x53, 0x51, 0x4c, 0x69, 0x74, 0x65, 0x20, 0x66], what: "a SQLite database (a folder scan reads only *.sqlite files as transcript stores: name the file to read it as one)" },
 ];
 
 async function headOf(file: string): Promise<Buffer | undefined> {

@@ -116,8 +116,8 @@ export function lanesFor(files: readonly InputUnit[], totalBytes: number, env: N
 }
 
 /** The bytes of each unit: the sum of its files'. */
-async function sizesOf(units: readonly InputUnit[]): Promise<number[]> {
-  return Promise.all(units.map(async (unit) => (await Promise.all(unit.map(sizeOf))).reduce((sum, size) => sum + size, 0)));
+function sizesOf(units: readonly InputUnit[]): number[] {
+  return units.map((unit) => unit.reduce((sum, file) => sum + sizeOf(file), 0));
 }
 
 /** Analyses the inputs serially or on several threads; the same result either way. */
@@ -131,9 +131,9 @@ export async function analyzeAll(
 ): Promise<Analysis> {
   tuneHeapForStreaming();
   const files = await expandUnits(paths);
-  const sizes = await sizesOf(files);
+  const sizes = sizesOf(files);
   const lanes = lanesFor(files, sizes.reduce((sum, size) => sum + size, 0), env);
-  const display = startProgress?.(await inputBytes(files));
+  const display = startProgress?.(inputBytes(files));
   try {
     if (lanes.workers === 0) return await analyzeSerially(files, digest, configFor, { ...setup.input, ...(display && { progress: new InputProgress(display.update) }) });
     const shared = withSpillBudgetShared(setup, lanes);
@@ -193,7 +193,7 @@ export async function sweepAll(
   // Nothing but tallies outlives a unit: the young generation is held small as for analyze (v8Tuning.ts).
   tuneHeapForStreaming();
   const files = await expandUnits(paths);
-  const sizes = await sizesOf(files);
+  const sizes = sizesOf(files);
   const lanes = lanesFor(files, sizes.reduce((sum, size) => sum + size, 0), env);
   // This thread's own resolvers: the caller's are fed in input order from the result (`agentsResolved`).
   const resolvers = pointResolvers(grid, await createConfigResolver(config, env));

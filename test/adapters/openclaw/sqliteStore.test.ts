@@ -3,6 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { expandPaths } from "../../../src/adapters/discovery.js";
+import { unusableReason } from "../../../src/adapters/unusableInput.js";
 import { InputError, type LineProblem } from "../../../src/adapters/io/lineSource.js";
 import {
   STORE_ROW_PROBLEM_PREFIX,
@@ -36,6 +38,18 @@ function twoSessions(): StoreRow[] {
 afterEach(() => releaseStores());
 
 describe("SQLite transcript store", () => {
+  it("a folder scan opens only files named as stores; a path given by name is a store by its magic", async () => {
+    const dir = tempDir();
+    await writeStore(join(dir, "a.sqlite"), { rows: twoSessions() });
+    await writeStore(join(dir, "b.jsonl"), { rows: twoSessions() }); // a store renamed as a line file
+    await writeStore(join(dir, "c.db"), { rows: twoSessions() }); // not an input by its name
+    expect(await expandPaths([dir])).toEqual([join(dir, "a.sqlite#s-a"), join(dir, "a.sqlite#s-b"), join(dir, "b.jsonl")]);
+    expect(await expandPaths([join(dir, "b.jsonl"), join(dir, "c.db")])).toEqual([join(dir, "b.jsonl#s-a"), join(dir, "b.jsonl#s-b"), join(dir, "c.db#s-a"), join(dir, "c.db#s-b")]);
+    expect(await expandPaths([dir], { expandStores: false })).toEqual([join(dir, "a.sqlite"), join(dir, "b.jsonl")]);
+    // Read as a line file, the renamed store is one unusable file that says how to read it.
+    expect(await unusableReason(join(dir, "b.jsonl"), [])).toMatch(/^a SQLite database \(a folder scan reads only \*\.sqlite files as transcript stores: name the file to read it as one\); skipped$/);
+  });
+
   it("recognises SQLite files by their magic", async () => {
     const dir = tempDir();
     await writeStore(join(dir, "a.sqlite"), { rows: twoSessions() });
