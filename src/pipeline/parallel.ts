@@ -21,7 +21,7 @@ import { InputProgress, inputBytes, sizeOf, type ProgressSink, type StartProgres
 import type { InputOptions } from "./reading.js";
 import { SweepJoin, pointResolvers, sweepSerially, sweepUnit, type SweepGrid, type SweepResult, type UnitSweep } from "./sweepUnits.js";
 import { createConfigResolver, type ConfigOptions } from "./configResolution.js";
-import { tuneHeapForStreaming } from "./v8Tuning.js";
+import { scavengeAlone, scavengeWithHelpers, tuneHeapForStreaming } from "./v8Tuning.js";
 import { StringPool } from "./stringPool.js";
 
 /** Below this much input, starting a worker (~100 ms of CPU: isolate, modules, JIT) costs more than it saves. */
@@ -286,6 +286,7 @@ async function inThreads<R>(
     }
   };
 
+  scavengeAlone();
   try {
     // The workers first: starting them fills `online`, which the main lane waits on.
     const workerLanes = Array.from({ length: lanes.workers }, workerLane);
@@ -294,6 +295,8 @@ async function inThreads<R>(
     // A crashed worker: stop the others, or they would keep the process alive.
     await Promise.all(started.map((worker) => worker.terminate()));
     throw error;
+  } finally {
+    scavengeWithHelpers();
   }
   // Report the first failure in input order, as a serial run would have met it.
   return results.map((result, index) => {
