@@ -17,7 +17,7 @@ import { InputError, expandUnits, type InputUnit } from "../adapters/discovery.j
 import type { ConfigForAgent } from "../core/replay.js";
 import type { Digest } from "../core/hashing.js";
 import { analyzeUnit, analyzeSerially, liveRunBook, mergeAnalyses, type Analysis, type AnalysisOptions, type FileAnalysis } from "./analysis.js";
-import { InputProgress, inputBytes, sizeOf, type ProgressSink, type StartProgress } from "./progress.js";
+import { InputProgress, fileSizes, inputBytes, type ProgressSink, type StartProgress } from "./progress.js";
 import type { InputOptions } from "./reading.js";
 import { SweepJoin, pointResolvers, sweepSerially, sweepUnit, type SweepGrid, type SweepResult, type UnitSweep } from "./sweepUnits.js";
 import { createConfigResolver, type ConfigOptions } from "./configResolution.js";
@@ -115,9 +115,9 @@ export function lanesFor(files: readonly InputUnit[], totalBytes: number, env: N
   return forced && files.length === 1 && !files[0]!.includes("-") ? { workers: 1, mainThread: false } : SERIAL;
 }
 
-/** The bytes of each unit: the sum of its files'. */
-function sizesOf(units: readonly InputUnit[]): number[] {
-  return units.map((unit) => unit.reduce((sum, file) => sum + sizeOf(file), 0));
+/** The bytes of each unit (the sum of its files'), from `fileSizes`. */
+function unitSizes(units: readonly InputUnit[], sizes: ReadonlyMap<string, number>): number[] {
+  return units.map((unit) => unit.reduce((sum, file) => sum + sizes.get(file)!, 0));
 }
 
 /** Analyses the inputs serially or on several threads; the same result either way. */
@@ -131,9 +131,11 @@ export async function analyzeAll(
 ): Promise<Analysis> {
   tuneHeapForStreaming();
   const files = await expandUnits(paths);
-  const sizes = sizesOf(files);
+  // Each file is stat'ed once: for the order of the units and the progress bar's total.
+  const perFile = fileSizes(files);
+  const sizes = unitSizes(files, perFile);
   const lanes = lanesFor(files, sizes.reduce((sum, size) => sum + size, 0), env);
-  const display = startProgress?.(inputBytes(files));
+  const display = startProgress?.(inputBytes(perFile));
   try {
     if (lanes.workers === 0) return await analyzeSerially(files, digest, configFor, { ...setup.input, ...(display && { progress: new InputProgress(display.update) }) });
     const shared = withSpillBudgetShared(setup, lanes);
@@ -193,7 +195,7 @@ export async function sweepAll(
   // Nothing but tallies outlives a unit: the young generation is held small as for analyze (v8Tuning.ts).
   tuneHeapForStreaming();
   const files = await expandUnits(paths);
-  const sizes = sizesOf(files);
+  const sizes = unitSizes(files, fileSizes(files));
   const lanes = lanesFor(files, sizes.reduce((sum, size) => sum + size, 0), env);
   // This thread's own resolvers: the caller's are fed in input order from the result (`agentsResolved`).
   const resolvers = pointResolvers(grid, await createConfigResolver(config, env));

@@ -47,10 +47,17 @@ export function sizeOf(file: string): number {
   }
 }
 
-/** The bytes of the input: each file once, even when named twice. */
-export function inputBytes(units: readonly InputUnit[]): number {
+/** Each input file's size, once per file even when named twice. */
+export function fileSizes(units: readonly InputUnit[]): Map<string, number> {
+  const sizes = new Map<string, number>();
+  for (const unit of units) for (const file of unit) if (!sizes.has(file)) sizes.set(file, sizeOf(file));
+  return sizes;
+}
+
+/** The bytes of the input (`fileSizes`): each file once. */
+export function inputBytes(sizes: ReadonlyMap<string, number>): number {
   let total = 0;
-  for (const file of new Set(units.flat())) total += sizeOf(file);
+  for (const size of sizes.values()) total += size;
   return total;
 }
 
@@ -70,7 +77,7 @@ export interface RunningProgress {
  * then the input's size that many times, so that it does not stand at 100% through the later reads.
  */
 export async function startInputProgress(paths: readonly string[], start: StartProgress | undefined, passes = 1): Promise<RunningProgress> {
-  const display = start?.(passes * inputBytes(await expandUnits(paths)));
+  const display = start?.(passes * inputBytes(fileSizes(await expandUnits(paths))));
   const progresses = display ? Array.from({ length: passes }, () => new InputProgress(display.update)) : [];
   return { progress: progresses[0], update: display?.update, pass: (index) => progresses[index], clear: () => display?.done() };
 }
