@@ -181,6 +181,14 @@ interface FileReading {
 /** Reads one file of a unit: its format, or why it could not be used at all. */
 async function readFile(path: string, tally: LineTally, options: InputOptions, reading: FileReading): Promise<{ file: string; format: InputFormat } | UnusableFile> {
   const source = await openSource(path);
+  try {
+    return await readSource(source, tally, options, reading);
+  } finally {
+    source.release?.();
+  }
+}
+
+async function readSource(source: LineSource, tally: LineTally, options: InputOptions, reading: FileReading): Promise<{ file: string; format: InputFormat } | UnusableFile> {
   const chosen = await adapterFor(source, options.inputFormat);
   if ("unusable" in chosen) {
     // One diagnostic for the file, not one per line; its lines are still accounted for (ignored),
