@@ -7,7 +7,8 @@ import { runsWithFindings } from "../core/liveRuns.js";
 import { filterReport } from "../pipeline/filters.js";
 import { REPORTERS, REPORT_FORMATS } from "../reporters/index.js";
 import { replayedInOrder, type ReportOutput } from "../reporters/model.js";
-import { PLAIN_RUNS_IN_MEMORY, withSpillFolder, type SpillOptions } from "../pipeline/runSpill.js";
+import { FINDINGS_IN_MEMORY, PLAIN_RUNS_IN_MEMORY, type SpillOptions } from "../pipeline/runSpill.js";
+import { withSpillFolder } from "../pipeline/spillFiles.js";
 import { watchHeapPressure } from "../pipeline/v8Tuning.js";
 import { analyzeAll } from "../pipeline/parallel.js";
 import { progressDisplay } from "./progressDisplay.js";
@@ -52,13 +53,18 @@ export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: I
 
 /**
  * How many runs the analysis holds before it writes them to disk: plain runs
- * (`$LOOPLENS_PLAIN_RUNS_IN_MEMORY`, shared among its threads) and live runs of Gateway logs
- * (`$LOOPLENS_LIVE_RUNS_IN_MEMORY`, per thread). Tests set them low.
+ * (`$LOOPLENS_PLAIN_RUNS_IN_MEMORY`) and findings in the other runs (`$LOOPLENS_FINDINGS_IN_MEMORY`),
+ * both shared among its threads, and live runs of Gateway logs (`$LOOPLENS_LIVE_RUNS_IN_MEMORY`, per
+ * thread). Tests set them low.
  */
 function runsInMemory(env: NodeJS.ProcessEnv): Omit<SpillOptions, "dir"> {
   const count = (value: string | undefined) => (value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined);
   const live = count(env.LOOPLENS_LIVE_RUNS_IN_MEMORY);
-  return { plainRunsInMemory: count(env.LOOPLENS_PLAIN_RUNS_IN_MEMORY) ?? PLAIN_RUNS_IN_MEMORY, ...(live !== undefined && { liveRunsInMemory: live }) };
+  return {
+    plainRunsInMemory: count(env.LOOPLENS_PLAIN_RUNS_IN_MEMORY) ?? PLAIN_RUNS_IN_MEMORY,
+    findingsInMemory: count(env.LOOPLENS_FINDINGS_IN_MEMORY) ?? FINDINGS_IN_MEMORY,
+    ...(live !== undefined && { liveRunsInMemory: live }),
+  };
 }
 
 async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io, version: string, now: Date, spill: SpillOptions | undefined): Promise<number> {
@@ -86,7 +92,7 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
   if (strictViolation(io, options, analysis.lines.skipped)) return EXIT.usage;
   if (nothingUsable(io, analysis)) return EXIT.usage;
   // Live runs count too: a block the runtime really logged is a finding at that level.
-  const failures = failureLines(allRunsOf(selected.replayed, selected.live && runsWithFindings(selected.live.runs)), options);
+  const failures = failureLines(allRunsOf(replayedInOrder(selected), selected.live && runsWithFindings(selected.live.runs)), options);
   for (const line of failures) io.stderr(`${line}\n`);
   return failures.length > 0 ? EXIT.findings : EXIT.ok;
 }

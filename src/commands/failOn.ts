@@ -4,7 +4,7 @@
  * in 3 runs`). A block is a critical verdict: `--fail-on` takes either word.
  */
 import { InvalidArgumentError, Option, type Command } from "commander";
-import { LEVEL_RANK, type Finding, type FindingLevel, type RunReport } from "../core/findings.js";
+import { LEVEL_RANK, type FindingLevel, type RunReport } from "../core/findings.js";
 import { plural } from "../reporters/phrases.js";
 
 export const FAIL_ON_CHOICES = ["warning", "critical", "block", "abort"] as const;
@@ -33,23 +33,24 @@ export function addFailOnOption(command: Command, what: { maxWarnings: boolean }
  * findings of runs, replayed or live (the runtime really logged a live one at that level).
  */
 export function failureLines(runs: Iterable<RunReport>, options: FailOnOptions): string[] {
-  const lines: string[] = [];
-  // Runs without findings are passed over one at a time (live runs are made as they are read).
-  const withFindings: RunReport[] = [];
-  for (const run of runs) if (run.findings.length > 0) withFindings.push(run);
-  const findings = withFindings.flatMap((run): readonly Finding[] => run.findings);
-  if (options.failOn !== undefined) {
-    const level = FAIL_ON_LEVEL[options.failOn];
-    const floor = LEVEL_RANK[level];
-    const failing = findings.filter((f) => LEVEL_RANK[f.level] >= floor);
-    if (failing.length > 0) {
-      const inRuns = withFindings.filter((run) => run.findings.some((f) => LEVEL_RANK[f.level] >= floor)).length;
-      lines.push(`✖ ${plural(failing.length, "finding")} at or above ${options.failOn} in ${plural(inRuns, "run")}`);
+  const { failOn, maxWarnings } = options;
+  if (failOn === undefined && maxWarnings === undefined) return [];
+  const floor = failOn === undefined ? Infinity : LEVEL_RANK[FAIL_ON_LEVEL[failOn]];
+  // Counted one run at a time: runs may be read back from disk (runSpill.ts), and none is kept.
+  let failing = 0;
+  let failingRuns = 0;
+  let warnings = 0;
+  for (const run of runs) {
+    let failingHere = 0;
+    for (const finding of run.findings) {
+      if (LEVEL_RANK[finding.level] >= floor) failingHere++;
+      if (finding.level === "warning") warnings++;
     }
+    failing += failingHere;
+    if (failingHere > 0) failingRuns++;
   }
-  if (options.maxWarnings !== undefined) {
-    const warnings = findings.filter((f) => f.level === "warning").length;
-    if (warnings > options.maxWarnings) lines.push(`✖ ${plural(warnings, "warning")}, more than --max-warnings ${options.maxWarnings}`);
-  }
+  const lines: string[] = [];
+  if (failOn !== undefined && failing > 0) lines.push(`✖ ${plural(failing, "finding")} at or above ${failOn} in ${plural(failingRuns, "run")}`);
+  if (maxWarnings !== undefined && warnings > maxWarnings) lines.push(`✖ ${plural(warnings, "warning")}, more than --max-warnings ${maxWarnings}`);
   return lines;
 }

@@ -35,7 +35,7 @@ export { readEvents } from "./reading.js";
 export interface Analysis extends ReadSummary {
   /** Replayed runs (from transcripts and event files), but for the spilled ones. */
   readonly runs: ReplayedRun[];
-  /** Plain runs written to disk, when there were many (runSpill.ts): `spilled.inOrder(runs)` reads them all. */
+  /** Runs written to disk, when there were many (runSpill.ts): `spilled.inOrder(runs)` reads them all. */
   readonly spilled?: SpilledRuns;
   /** Runs read from Gateway logs (`source: "log"`), and every live finding (some outside any run). */
   readonly liveRuns: LiveRunList;

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { threadId } from "node:worker_threads";
 import type { LiveRowBatchRef, LiveRowStore } from "../core/liveRowSpill.js";
 import type { LiveRowRecord } from "../core/liveRunTable.js";
-import { SegmentReader } from "./runSpill.js";
+import { SegmentReader } from "./spillFiles.js";
 
 /** A record as a JSON array (a third of the bytes of an object, and quicker to write and parse). */
 type RecordLine = [string, string, string | null, string | null, number, number, number, number, 0 | 1, 0 | 1, number | null];

@@ -23,6 +23,7 @@ import { SweepJoin, pointResolvers, sweepSerially, sweepUnit, type SweepGrid, ty
 import { createConfigResolver, type ConfigOptions } from "./configResolution.js";
 import { scavengeAlone, scavengeWithHelpers, tuneHeapForStreaming } from "./v8Tuning.js";
 import { StringPool } from "./stringPool.js";
+import { FINDINGS_IN_MEMORY } from "./runSpill.js";
 
 /** Below this much input, starting a worker (~100 ms of CPU: isolate, modules, JIT) costs more than it saves. */
 const PARALLEL_MIN_BYTES = 32 << 20;
@@ -157,14 +158,16 @@ export async function analyzeAll(
 }
 
 /**
- * The plain runs held in memory are a budget of the whole analysis, not of each thread: every
- * worker's held runs end up in the main thread's heap beside its own at the merge.
+ * The runs held in memory (plain runs, and findings in the others) are a budget of the whole
+ * analysis, not of each thread: every worker's held runs end up in the main thread's heap beside its
+ * own at the merge.
  */
 export function withSpillBudgetShared(setup: WorkerSetup, lanes: Lanes): WorkerSetup {
   const spill = setup.input.spill;
   if (spill === undefined) return setup;
   const threads = lanes.workers + (lanes.mainThread ? 1 : 0);
-  return { ...setup, input: { ...setup.input, spill: { ...spill, plainRunsInMemory: Math.ceil(spill.plainRunsInMemory / threads) } } };
+  const share = (budget: number) => Math.ceil(budget / threads);
+  return { ...setup, input: { ...setup.input, spill: { ...spill, plainRunsInMemory: share(spill.plainRunsInMemory), findingsInMemory: share(spill.findingsInMemory ?? FINDINGS_IN_MEMORY) } } };
 }
 
 function largestFirst(sizes: readonly number[]): number[] {

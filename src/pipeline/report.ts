@@ -65,6 +65,10 @@ function countLevels(findings: readonly Finding[]): LevelCounts {
   return counts;
 }
 
+function addLevels(a: LevelCounts, b: LevelCounts): LevelCounts {
+  return { warning: a.warning + b.warning, critical: a.critical + b.critical, abort: a.abort + b.abort, total: a.total + b.total };
+}
+
 /** Replayed runs, then live ones, one at a time: live runs are made as they are read (liveRuns.ts). */
 export function* allRunsOf(replayed: Iterable<ReplayedRun>, live: Iterable<LiveRun> | undefined): Generator<RunReport> {
   yield* replayed;
@@ -75,8 +79,8 @@ type SummaryInput = Pick<ReportModel, "files" | "unusable" | "replayed" | "spill
 
 /** Counts over replayed and live runs alike; `live` says how much of it came from Gateway logs. */
 function summarize(data: SummaryInput, liveReport: ReportModel["live"]): Summary {
-  const runsWith = { warning: 0, critical: 0, abort: 0 };
-  // Spilled runs have no findings: their counts are all the summary needs of them.
+  // Spilled runs are not read back: their segments counted what the summary needs of them.
+  const runsWith = { ...(data.spilled?.counts.runsWith ?? { warning: 0, critical: 0, abort: 0 }) };
   let calls = data.spilled?.calls ?? 0;
   let compactions = data.spilled?.compactions ?? 0;
   let runCount = 0;
@@ -103,14 +107,15 @@ function summarize(data: SummaryInput, liveReport: ReportModel["live"]): Summary
   }
   const liveFindings = liveReport?.findings;
   const transcript = data.transcript;
-  const findings: Finding[] = [...data.replayed.flatMap((run) => run.findings), ...(liveFindings ?? [])];
+  const findings = countLevels([...data.replayed.flatMap((run) => run.findings), ...(liveFindings ?? [])]);
+  const spilledFindings = data.spilled?.counts.findings;
   return {
     files: data.files.length,
     filesNotRead: data.unusable.length,
     runs: runCount + (data.spilled?.runs ?? 0),
     calls,
     compactions,
-    findings: countLevels(findings),
+    findings: spilledFindings ? addLevels(findings, spilledFindings) : findings,
     runsWith,
     lines: { ...data.lines },
     transcripts: { copiesSkipped: transcript.copies, duplicatesSkipped: transcript.duplicates, reconstructedCalls: transcript.reconstructedCalls },

@@ -1,24 +1,27 @@
 /**
- * Runs without anything to show, kept on disk once a thread holds many of them, so that memory does
- * not grow with the number of runs (a 1 GB transcript holds ~160 000 runs; ~300 bytes each in memory).
+ * Runs kept on disk once a thread holds many of them, so that memory does not grow with the number
+ * of runs (a 1 GB transcript holds ~160 000 runs; ~300 bytes each in memory) nor with the number of
+ * findings (~550 bytes each, with its message and preview: a transcript of 80,000 looping runs held
+ * 160,000 of them, 204 MB peak RSS).
  *
  * A *plain* run is one with no finding, guard window, recorded veto or timeline: all the report
  * knows of it is who it was and how many calls and compactions it had. Each thread keeps up to
- * `plainRunsInMemory` plain runs as objects; past that, a unit's later runs are written to the
- * thread's spill file in order, one JSON line per plain run and a `-` line for each other run (kept
- * as an object in the unit's run list, where the `-` says it goes). Reading a segment back with the
- * run list gives every run in input order, exactly as it was (`SpilledRuns.inOrder`).
+ * `plainRunsInMemory` plain runs and up to `findingsInMemory` findings (in runs with findings or
+ * other things to show) as objects; past either, a unit's later runs are written to the thread's
+ * spill file in order, one JSON line per run: a plain run's few fields, or `R` and the whole run.
+ * A run with a timeline (drawn by the HTML report, which never spills) stays an object, and a `-`
+ * line says where it goes in the unit's run list. Reading a segment back with the run list gives
+ * every run in input order, exactly as it was (`SpilledRuns.inOrder`); the segment counts what the
+ * summary needs of its runs (calls, compactions, findings by level), so that the summary reads none
+ * back.
  *
  * Only `analyze` spills (the option `spill`); the files live in one temporary folder that the
- * command removes when it is done (`withSpillFolder`).
+ * command removes when it is done (`withSpillFolder`, spillFiles.ts).
  */
-import { closeSync, ftruncateSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { threadId } from "node:worker_threads";
-import type { ReplayedRun } from "../core/findings.js";
+import type { FindingLevel, ReplayedRun } from "../core/findings.js";
 import { NONE } from "../core/none.js";
 import type { SpilledRuns } from "../reporters/model.js";
+import { SegmentReader, spillFileIn, type SpillFile } from "./spillFiles.js";
 
 /** Where and when to spill: plain data, so that it crosses to worker threads. */
 export interface SpillOptions {
@@ -26,12 +29,23 @@ export interface SpillOptions {
   readonly dir: string;
   /** Plain runs a thread keeps as objects before it writes them out (parallel.ts shares the analysis's budget among threads). */
   readonly plainRunsInMemory: number;
+  /** Findings a thread keeps in runs held as objects before it writes such runs out (default FINDINGS_IN_MEMORY, shared the same way). */
+  readonly findingsInMemory?: number;
   /** Live runs (Gateway logs) a book keeps in its table before it writes the oldest out (default LIVE_ROWS_IN_MEMORY, core/liveRuns.ts). */
   readonly liveRunsInMemory?: number;
 }
 
 /** Plain runs an analysis holds in memory by default (~5 MB of them), shared among its threads. */
 export const PLAIN_RUNS_IN_MEMORY = 16_384;
+
+/** Findings an analysis holds in memory by default (~5 MB of them), shared among its threads. */
+export const FINDINGS_IN_MEMORY = 8_192;
+
+/** What a summary counts of spilled runs: runs with a finding at each level, and findings by level. */
+export interface SpilledCounts {
+  readonly runsWith: Readonly<Record<FindingLevel, number>>;
+  readonly findings: Readonly<Record<FindingLevel, number>> & { readonly total: number };
+}
 
 /** One unit's spilled runs: bytes `[start, end)` of `path`, read back into the run list from index `at`. */
 export interface SpillSegment {
@@ -40,10 +54,11 @@ export interface SpillSegment {
   readonly end: number;
   /** Index into the run list of the analysis where the segment's first run goes. */
   readonly at: number;
-  /** The plain runs the segment holds, with their calls and compactions (for the summary). */
+  /** The runs the segment holds, with their calls, compactions and findings (for the summary). */
   readonly runs: number;
   readonly calls: number;
   readonly compactions: number;
+  readonly counts: SpilledCounts;
 }
 
 /** Nothing a report shows of a run but its identity and counts (see the module comment). */
@@ -64,68 +79,48 @@ function plainRun(record: string): ReplayedRun {
 
 /** Marks, in a segment, the place of a run kept as an object. */
 const KEPT = "-";
+/** Starts the record of a run written whole (JSON of the run: plain data, numbers finite). */
+const WHOLE = "R";
 
-/** This thread's spill file: appended to in batches, cut back when a unit is read again. */
-class SpillFile {
-  private fd: number | undefined;
-  private pending = "";
-  /** Bytes on disk: where the pending batch goes (after a cut, the fd's own offset is past the end). */
-  private flushed = 0;
-  /** Bytes written, the pending batch included. */
-  length = 0;
-  /** Plain runs this thread holds as objects (the budget counts them). */
-  plainInMemory = 0;
-
-  constructor(readonly path: string) {}
-
-  append(line: string): void {
-    this.pending += `${line}\n`;
-    this.length += Buffer.byteLength(line) + 1;
-    if (this.pending.length >= WRITE_BATCH) this.flush();
-  }
-
-  flush(): void {
-    if (this.pending === "") return;
-    this.fd ??= openSync(this.path, "w+");
-    writeSync(this.fd, this.pending, this.flushed);
-    this.flushed = this.length;
-    this.pending = "";
-  }
-
-  close(): void {
-    if (this.fd !== undefined) closeSync(this.fd);
-    this.fd = undefined;
-  }
-
-  /** Back to `length` bytes (a unit read again voids what it wrote). */
-  cut(length: number): void {
-    this.flush();
-    if (this.fd !== undefined) ftruncateSync(this.fd, length);
-    this.length = length;
-    this.flushed = length;
-  }
+function wholeRecord(run: ReplayedRun): string {
+  return `${WHOLE}${JSON.stringify(run)}`;
 }
 
-const WRITE_BATCH = 1 << 20;
-
-/** One spill file per thread and folder (a worker reads many units into it, one after another). */
-const spillFiles = new Map<string, SpillFile>();
-
-function spillFileIn(dir: string): SpillFile {
-  let file = spillFiles.get(dir);
-  if (!file) {
-    file = new SpillFile(join(dir, `runs-${threadId}.ndjson`));
-    spillFiles.set(dir, file);
-  }
-  return file;
+/** A spilled run as it was written: whole, or plain. */
+function runOf(record: string): ReplayedRun {
+  return record.startsWith(WHOLE) ? (JSON.parse(record.slice(WHOLE.length)) as ReplayedRun) : plainRun(record);
 }
 
-/** The runs of one unit as replay settles them: objects, then (past the budget) a spill segment. */
+/** What a run weighs against the findings budget: its findings, and at least one (a run with vetoes or a guard window but no finding). */
+const findingsWeight = (run: ReplayedRun) => Math.max(1, run.findings.length);
+
+/** `SpilledCounts` as they are added up. */
+interface Counts {
+  readonly runsWith: Record<FindingLevel, number>;
+  readonly findings: Record<FindingLevel, number> & { total: number };
+}
+
+function noCounts(): Counts {
+  return { runsWith: { warning: 0, critical: 0, abort: 0 }, findings: { warning: 0, critical: 0, abort: 0, total: 0 } };
+}
+
+/** A unit's segment while its runs are written: `SpillSegment` but where it ends. */
+interface OpenSegment {
+  readonly start: number;
+  readonly at: number;
+  runs: number;
+  calls: number;
+  compactions: number;
+  readonly counts: Counts;
+}
+
+/** The runs of one unit as replay settles them: objects, then (past a budget) a spill segment. */
 export class UnitRuns {
   readonly runs: ReplayedRun[] = [];
   private readonly file: SpillFile | undefined;
-  private segment: { start: number; at: number; runs: number; calls: number; compactions: number } | undefined;
+  private segment: OpenSegment | undefined;
   private plainKept = 0;
+  private findingsKept = 0;
 
   constructor(private readonly options: SpillOptions | undefined) {
     this.file = options && spillFileIn(options.dir);
@@ -134,22 +129,43 @@ export class UnitRuns {
   add(run: ReplayedRun): void {
     const plain = isPlainRun(run);
     const file = this.file;
-    if (file && !this.segment && plain && file.plainInMemory >= this.options!.plainRunsInMemory) {
-      this.segment = { start: file.length, at: this.runs.length, runs: 0, calls: 0, compactions: 0 };
+    // A run with a timeline is drawn whole by the HTML report: never written out.
+    const writable = run.timeline === undefined;
+    if (file && !this.segment && writable && this.overBudget(file, plain, run)) {
+      this.segment = { start: file.length, at: this.runs.length, runs: 0, calls: 0, compactions: 0, counts: noCounts() };
     }
-    if (this.segment && plain) {
-      file!.append(plainRecord(run));
-      this.segment.runs++;
-      this.segment.calls += run.calls;
-      this.segment.compactions += run.compactions;
+    if (this.segment && writable) {
+      file!.append(plain ? plainRecord(run) : wholeRecord(run));
+      this.count(this.segment, run);
       return;
     }
     if (this.segment) file!.append(KEPT);
-    else if (plain && file) {
+    else if (file && plain) {
       file.plainInMemory++;
       this.plainKept++;
+    } else if (file) {
+      file.findingsInMemory += findingsWeight(run);
+      this.findingsKept += findingsWeight(run);
     }
     this.runs.push(run);
+  }
+
+  private overBudget(file: SpillFile, plain: boolean, run: ReplayedRun): boolean {
+    if (plain) return file.plainInMemory >= this.options!.plainRunsInMemory;
+    return file.findingsInMemory + findingsWeight(run) > (this.options!.findingsInMemory ?? FINDINGS_IN_MEMORY);
+  }
+
+  private count(segment: OpenSegment, run: ReplayedRun): void {
+    segment.runs++;
+    segment.calls += run.calls;
+    segment.compactions += run.compactions;
+    const levels = new Set<FindingLevel>();
+    for (const finding of run.findings) {
+      segment.counts.findings[finding.level]++;
+      segment.counts.findings.total++;
+      levels.add(finding.level);
+    }
+    for (const level of levels) segment.counts.runsWith[level]++;
   }
 
   /** The unit is read again: what it delivered so far is void. */
@@ -157,9 +173,11 @@ export class UnitRuns {
     if (this.file) {
       if (this.segment) this.file.cut(this.segment.start);
       this.file.plainInMemory -= this.plainKept;
+      this.file.findingsInMemory -= this.findingsKept;
     }
     this.segment = undefined;
     this.plainKept = 0;
+    this.findingsKept = 0;
     this.runs.length = 0;
   }
 
@@ -180,17 +198,26 @@ export function shiftedSegment(segment: SpillSegment, runsBefore: number): Spill
 export function spilledRuns(segments: readonly SpillSegment[]): SpilledRuns | undefined {
   if (segments.length === 0) return undefined;
   const total = (key: "runs" | "calls" | "compactions") => segments.reduce((sum, s) => sum + s[key], 0);
+  const counts = noCounts();
+  for (const { counts: some } of segments) {
+    for (const level of ["warning", "critical", "abort"] as const) {
+      counts.runsWith[level] += some.runsWith[level];
+      counts.findings[level] += some.findings[level];
+    }
+    counts.findings.total += some.findings.total;
+  }
   return {
     runs: total("runs"),
     calls: total("calls"),
     compactions: total("compactions"),
+    counts,
     *inOrder(kept) {
       const reader = new SegmentReader();
       try {
         let next = 0;
         for (const segment of segments) {
           while (next < segment.at) yield kept[next++]!;
-          for (const record of reader.lines(segment)) yield record === KEPT ? kept[next++]! : plainRun(record);
+          for (const record of reader.lines(segment)) yield record === KEPT ? kept[next++]! : runOf(record);
         }
         while (next < kept.length) yield kept[next++]!;
       } finally {
@@ -198,79 +225,4 @@ export function spilledRuns(segments: readonly SpillSegment[]): SpilledRuns | un
       }
     },
   };
-}
-
-const READ_CHUNK = 1 << 20;
-
-/**
- * Read buffers of closed readers, for the next ones: a live run book reads its batches back with a
- * reader each (1 M runs: ~120 reads), and a fresh 1 MB buffer each was memory outside the heap that
- * only a GC gave back. A list, not one buffer: two readers may be open at once.
- */
-const freeChunks: Buffer[] = [];
-
-/**
- * Reads segments back: one descriptor per spill file and one buffer for all of them. A thread's units
- * are many small segments of one file (7,138 on a folder of 7,241 files), and opening the file and
- * allocating a buffer for each was most of the time spent reading them.
- */
-export class SegmentReader {
-  private readonly fds = new Map<string, number>();
-  private chunk: Buffer | undefined;
-
-  /** The lines of a segment, read in chunks (a line never splits a UTF-8 sequence: `\n` is one byte). */
-  *lines(segment: Pick<SpillSegment, "path" | "start" | "end">): Generator<string> {
-    let fd = this.fds.get(segment.path);
-    if (fd === undefined) {
-      fd = openSync(segment.path, "r");
-      this.fds.set(segment.path, fd);
-    }
-    const chunk = (this.chunk ??= freeChunks.pop() ?? Buffer.allocUnsafe(READ_CHUNK));
-    let carried: Buffer = Buffer.alloc(0);
-    for (let at = segment.start; at < segment.end; ) {
-      const n = readSync(fd, chunk, 0, Math.min(READ_CHUNK, segment.end - at), at);
-      if (n === 0) throw new Error(`spill file ${segment.path} ended early`);
-      at += n;
-      const bytes = carried.length > 0 ? Buffer.concat([carried, chunk.subarray(0, n)]) : chunk.subarray(0, n);
-      let from = 0;
-      for (let nl = bytes.indexOf(10, from); nl !== -1; nl = bytes.indexOf(10, from)) {
-        yield bytes.toString("utf8", from, nl);
-        from = nl + 1;
-      }
-      // Copied: the chunk is read into again.
-      carried = Buffer.from(bytes.subarray(from));
-    }
-  }
-
-  close(): void {
-    for (const fd of this.fds.values()) closeSync(fd);
-    this.fds.clear();
-    if (this.chunk) freeChunks.push(this.chunk);
-    this.chunk = undefined;
-  }
-}
-
-/**
- * Runs `work` with a fresh spill folder, removed afterwards whatever happens (and at exit, should
- * the process end first); with none when no temporary folder can be made.
- */
-export async function withSpillFolder<T>(work: (dir: string | undefined) => Promise<T>): Promise<T> {
-  let dir: string;
-  try {
-    dir = mkdtempSync(join(tmpdir(), "looplens-runs-"));
-  } catch {
-    return work(undefined); // no writable temporary folder: every run stays in memory, as it can
-  }
-  const remove = () => {
-    spillFiles.get(dir)?.close();
-    spillFiles.delete(dir);
-    rmSync(dir, { recursive: true, force: true });
-  };
-  process.once("exit", remove);
-  try {
-    return await work(dir);
-  } finally {
-    process.removeListener("exit", remove);
-    remove();
-  }
 }

@@ -13,7 +13,7 @@ import { levelLabel, type Finding } from "../core/findings.js";
 import type { Comparison } from "./comparison.js";
 import { agreementText, comparisonSide } from "./comparisonText.js";
 import { callRange, groupFindings, type FindingGroup } from "./findingGroups.js";
-import type { Reporter } from "./model.js";
+import { replayedInOrder, type Reporter } from "./model.js";
 import { clip, ID_WIDTH, sanitize } from "./sanitize.js";
 
 export function escapeData(text: string): string {
@@ -62,6 +62,8 @@ function comparisonNotices(comparison: Comparison | undefined): string[] {
 }
 
 export const githubReporter: Reporter = (data, options) => {
-  const groups = [...data.replayed.flatMap((run) => groupFindings(run.findings, options.verbose)), ...groupFindings(data.live?.findings ?? [], options.verbose)];
+  const groups: ReturnType<typeof groupFindings> = [];
+  for (const run of replayedInOrder(data)) groups.push(...groupFindings(run.findings, options.verbose));
+  groups.push(...groupFindings(data.live?.findings ?? [], options.verbose));
   return [...groups.map(annotation), ...comparisonNotices(data.live?.comparison)].map((line) => `${line}\n`).join("");
 };

@@ -10,7 +10,7 @@ import { agreementText, comparisonSide } from "./comparisonText.js";
 import { explanation } from "./explanation.js";
 import { callRange, groupFindings, type FindingGroup } from "./findingGroups.js";
 import { detectorState, filterNotes, LEGEND, plural, runProfileLine, thresholdList, transcriptNote } from "./phrases.js";
-import type { ReportModel, ReportOptions, Reporter } from "./model.js";
+import { replayedInOrder, type ReportModel, type ReportOptions, type Reporter } from "./model.js";
 import { listedRuns, location, runtimeFacts, worstRuns } from "./runFacts.js";
 import { clip, ID_WIDTH } from "./sanitize.js";
 
@@ -104,7 +104,7 @@ function comparisonSection(data: ReportModel): string[] {
 
 /** The runs that would have been stopped, worst first, as a list under the summary. */
 function worstRunLines(data: ReportModel, options: ReportOptions): string[] {
-  const { shown, total } = worstRuns(data.replayed, 5, options.cwd);
+  const { shown, total } = worstRuns(replayedInOrder(data), 5, options.cwd);
   if (total === 0) return [];
   const items = shown.map(({ run, where }) => {
     const what = `${run.firstStop!.kind === "abort" ? "aborted" : "blocked"} at call ${run.firstStop!.call}`;

@@ -121,7 +121,7 @@ export interface ReportModel {
    * ones (read every run with `replayedInOrder`).
    */
   readonly replayed: readonly ReplayedRun[];
-  /** Runs without anything to show that a large analysis kept on disk (pipeline/runSpill.ts). */
+  /** Runs a large analysis kept on disk (pipeline/runSpill.ts): plain ones, and past a budget of findings the others too. */
   readonly spilled?: SpilledRuns;
   readonly live?: LiveReport;
   readonly summary: Summary;
@@ -136,6 +136,8 @@ export interface SpilledRuns {
   readonly runs: number;
   readonly calls: number;
   readonly compactions: number;
+  /** Their runs with a finding at each level, and their findings by level. */
+  readonly counts: { readonly runsWith: Readonly<Record<FindingLevel, number>>; readonly findings: LevelCounts };
   /** Every replayed run in input order: `kept` (the model's `replayed`) with the spilled ones put back. */
   inOrder(kept: readonly ReplayedRun[]): Iterable<ReplayedRun>;
 }

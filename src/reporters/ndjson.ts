@@ -2,12 +2,14 @@
 import type { Finding } from "../core/findings.js";
 import { jsonText } from "./jsonText.js";
 import { publicFinding } from "./findingGroups.js";
-import type { Reporter } from "./model.js";
+import { replayedInOrder, type Reporter } from "./model.js";
 
 export function inInputOrder(data: Parameters<Reporter>[0]): Finding[] {
   const fileOrder = new Map(data.files.map((f, i) => [f.file, i]));
   // Every finding once: replayed ones from their runs, then the live ones.
-  const all: Finding[] = [...data.replayed.flatMap((run) => run.findings), ...(data.live?.findings ?? [])];
+  const all: Finding[] = [];
+  for (const run of replayedInOrder(data)) for (const finding of run.findings) all.push(finding);
+  for (const finding of data.live?.findings ?? []) all.push(finding);
   // Stable sort: findings of one line (a call and its outcome share none) keep their replay order.
   return all
     .map((finding, index) => ({ finding, index }))

@@ -41,12 +41,14 @@ export function liveStopsByRun(data: ReportModel): Map<string, LiveRun> {
 
 /**
  * The replayed runs a human format lists: all with `--all`, else those with findings, recorded
- * vetoes or a live stop (spilled runs have none of these: they are read back only for `--all`);
+ * vetoes or a live stop (spilled runs are read back one at a time: only those listed are kept);
  * `hidden` counts the others.
  */
 export function listedRuns(data: ReportModel, all: boolean): { readonly shown: ReplayedRun[]; readonly hidden: number; readonly liveStops: Map<string, LiveRun> } {
   const liveStops = liveStopsByRun(data);
-  const shown = all ? [...replayedInOrder(data)] : data.replayed.filter((run) => run.findings.length > 0 || run.recordedVetoes > 0 || liveStops.has(run.run));
+  const listed = (run: ReplayedRun) => all || run.findings.length > 0 || run.recordedVetoes > 0 || liveStops.has(run.run);
+  const shown: ReplayedRun[] = [];
+  for (const run of replayedInOrder(data)) if (listed(run)) shown.push(run);
   return { shown, hidden: replayedCount(data) - shown.length, liveStops };
 }
 
@@ -80,8 +82,10 @@ export interface WorstRun {
 }
 
 /** Runs that would have been stopped, worst first (core/worstFirst.ts, as `--top` ranks them), at most `limit`. */
-export function worstRuns(runs: readonly ReplayedRun[], limit: number, cwd: string | undefined): { readonly shown: WorstRun[]; readonly total: number } {
-  const ranked = worstFirst(runs.filter((run) => run.firstStop !== null));
+export function worstRuns(runs: Iterable<ReplayedRun>, limit: number, cwd: string | undefined): { readonly shown: WorstRun[]; readonly total: number } {
+  const stopped: ReplayedRun[] = [];
+  for (const run of runs) if (run.firstStop !== null) stopped.push(run);
+  const ranked = worstFirst(stopped);
   const shown = ranked.slice(0, limit).map((run) => {
     const stop = run.findings.find((f) => f.level !== "warning" && f.call === run.firstStop!.call);
     return { run, where: stop ? location(stop.file, stop.line, cwd) : undefined };

@@ -10,7 +10,7 @@ import { configHeaderLines, overrideLine, overrideOf, thresholdLines } from "./c
 import { explanation } from "./explanation.js";
 import { callRange, groupFindings, type FindingGroup } from "./findingGroups.js";
 import { detectorState, filterNotes, LEGEND, plural, runProfileLine, transcriptNote } from "./phrases.js";
-import type { ReportModel, ReportOptions, Reporter } from "./model.js";
+import { replayedInOrder, type ReportModel, type ReportOptions, type Reporter } from "./model.js";
 import { listedRuns, location, runtimeFacts, shownPath, worstRuns } from "./runFacts.js";
 import { clip, ID_WIDTH, sanitize } from "./sanitize.js";
 import { fitColumns, levelColor, renderColumns, tableWidth, type Column, type Shrink } from "./tableParts.js";
@@ -92,7 +92,7 @@ function runTable(run: ReplayedRun, options: ReportOptions, chalk: ChalkInstance
 }
 
 function worstRunLines(data: ReportModel, options: ReportOptions): string[] {
-  const { shown, total } = worstRuns(data.replayed, WORST_RUNS, options.cwd);
+  const { shown, total } = worstRuns(replayedInOrder(data), WORST_RUNS, options.cwd);
   if (total === 0) return [];
   const lines = [`  worst runs${total > shown.length ? ` (${shown.length} of ${total})` : ""}:`];
   for (const { run, where } of shown) {

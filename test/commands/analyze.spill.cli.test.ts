@@ -1,5 +1,6 @@
 /**
- * `analyze` with every plain run spilled to disk ($LOOPLENS_PLAIN_RUNS_IN_MEMORY=0), and the live
+ * `analyze` with every replayed run spilled to disk ($LOOPLENS_PLAIN_RUNS_IN_MEMORY=0,
+ * $LOOPLENS_FINDINGS_IN_MEMORY=0: runs with findings too), and the live
  * runs of Gateway logs too but the last one ($LOOPLENS_LIVE_RUNS_IN_MEMORY=1), prints exactly
  * what it prints holding them all, in every format, with filters, with Gateway logs among the inputs
  * (their runs are read back to be lined up), serially and on worker threads; and it leaves no file
@@ -28,8 +29,8 @@ beforeAll(() => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-// Every plain run, and every live run but the last one seen, on disk.
-const SPILL_ALL = { LOOPLENS_PLAIN_RUNS_IN_MEMORY: "0", LOOPLENS_LIVE_RUNS_IN_MEMORY: "1" };
+// Every replayed run (plain or with findings), and every live run but the last one seen, on disk.
+const SPILL_ALL = { LOOPLENS_PLAIN_RUNS_IN_MEMORY: "0", LOOPLENS_FINDINGS_IN_MEMORY: "0", LOOPLENS_LIVE_RUNS_IN_MEMORY: "1" };
 
 describe("analyze with runs spilled to disk", () => {
   const cases: Array<[string, string[]]> = [
@@ -48,6 +49,9 @@ describe("analyze with runs spilled to disk", () => {
     ["json --detector ping_pong", ["-f", "json", "--detector", "ping_pong"]],
     ["markdown --all --tool exec --since", ["-f", "markdown", "--all", "--tool", "exec", "--since", "2026-01-01"]],
     ["json --until --top 2", ["-f", "json", "--until", "2030-01-01", "--top", "2"]],
+    ["table --fail-on warning", ["--fail-on", "warning"]],
+    ["ndjson --fail-on critical --detector generic_repeat", ["-f", "ndjson", "--fail-on", "critical", "--detector", "generic_repeat"]],
+    ["github --verbose", ["-f", "github", "--verbose"]],
   ];
   it.each(cases)("prints what it prints holding every run (%s)", async (_name, given) => {
     const args = ["analyze", join(dir, "inputs"), ...given.map((arg) => (arg === "CONFIG" ? config : arg))];

@@ -15,7 +15,8 @@ import { analyzeFile, analyzeInputs, type Analysis, type AnalysisOptions } from 
 import { createConfigResolver } from "../../src/pipeline/configResolution.js";
 import { filterReport, type ReportFilters } from "../../src/pipeline/filters.js";
 import { buildReport } from "../../src/pipeline/report.js";
-import { isPlainRun, spilledRuns, withSpillFolder } from "../../src/pipeline/runSpill.js";
+import { isPlainRun, spilledRuns } from "../../src/pipeline/runSpill.js";
+import { withSpillFolder } from "../../src/pipeline/spillFiles.js";
 import { writeSessionFile } from "../helpers/inProcess.js";
 
 let dir: string;
@@ -49,13 +50,32 @@ describe("spilled runs", () => {
     expect(held.spilled).toBeUndefined();
     await withSpillFolder(async (spillDir) => {
       const spilling = await analyse(paths, { spill: { dir: spillDir!, plainRunsInMemory: budget } });
-      const plain = held.runs.filter(isPlainRun).length;
-      expect(spilling.spilled?.runs).toBe(plain - budget);
-      expect(spilling.runs.length).toBe(held.runs.length - (plain - budget));
+      // The first `budget` plain runs are kept; past them, a unit's later runs are written out, the
+      // ones with findings too (the findings budget is not reached here).
+      expect(spilling.runs.filter(isPlainRun).length).toBe(budget);
+      expect(spilling.spilled!.runs + spilling.runs.length).toBe(held.runs.length);
       expect(spilling.spilled!.calls + spilling.runs.reduce((sum, run) => sum + run.calls, 0)).toBe(held.runs.reduce((sum, run) => sum + run.calls, 0));
       expect(everyRun(spilling)).toEqual(held.runs.map(shown));
       // Read twice, the same (a reporter may read the runs more than once).
       expect(everyRun(spilling)).toEqual(held.runs.map(shown));
+    });
+  });
+
+  it.each([0, 3, 40])("past a budget of findings, spill runs with findings too, and read back the same (budget %i)", async (budget) => {
+    const paths = [join(dir, "real"), join(dir, "cc"), join(dir, "agents-fixtures")];
+    const held = await analyse(paths, {});
+    const findings = held.runs.reduce((sum, run) => sum + run.findings.length, 0);
+    expect(findings).toBeGreaterThan(40);
+    const config = { sources: [], values: {} } as unknown as Parameters<typeof buildReport>[1];
+    await withSpillFolder(async (spillDir) => {
+      const spilling = await analyse(paths, { spill: { dir: spillDir!, plainRunsInMemory: 1_000_000, findingsInMemory: budget } });
+      const kept = spilling.runs.filter((run) => !isPlainRun(run));
+      // Kept: runs with findings up to the budget (a run with none but vetoes weighs one).
+      expect(kept.reduce((sum, run) => sum + Math.max(1, run.findings.length), 0)).toBeLessThanOrEqual(budget);
+      expect(spilling.spilled!.counts.findings.total + kept.reduce((sum, run) => sum + run.findings.length, 0)).toBe(findings);
+      expect(everyRun(spilling)).toEqual(held.runs.map(shown));
+      // The summary counts the written-out runs' findings without reading them back.
+      expect(buildReport(spilling, config, "test").summary).toEqual(buildReport(held, config, "test").summary);
     });
   });
 

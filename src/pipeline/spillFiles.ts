@@ -1,0 +1,143 @@
+/**
+ * The files runs are spilled to (runSpill.ts, and the live runs of Gateway logs: liveRowFile.ts):
+ * one per thread and folder, appended to in batches and cut back when a unit is read again; read
+ * back in chunks through one descriptor per file; all in one temporary folder that is removed when
+ * the command is done.
+ */
+import { closeSync, ftruncateSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { threadId } from "node:worker_threads";
+import type { SpillSegment } from "./runSpill.js";
+
+/** This thread's spill file: appended to in batches, cut back when a unit is read again. */
+export class SpillFile {
+  private fd: number | undefined;
+  private pending = "";
+  /** Bytes on disk: where the pending batch goes (after a cut, the fd's own offset is past the end). */
+  private flushed = 0;
+  /** Bytes written, the pending batch included. */
+  length = 0;
+  /** Plain runs this thread holds as objects (the budget counts them). */
+  plainInMemory = 0;
+  /** Findings this thread holds in runs kept as objects (`findingsWeight`). */
+  findingsInMemory = 0;
+
+  constructor(readonly path: string) {}
+
+  append(line: string): void {
+    this.pending += `${line}\n`;
+    this.length += Buffer.byteLength(line) + 1;
+    if (this.pending.length >= WRITE_BATCH) this.flush();
+  }
+
+  flush(): void {
+    if (this.pending === "") return;
+    this.fd ??= openSync(this.path, "w+");
+    writeSync(this.fd, this.pending, this.flushed);
+    this.flushed = this.length;
+    this.pending = "";
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  /** Back to `length` bytes (a unit read again voids what it wrote). */
+  cut(length: number): void {
+    this.flush();
+    if (this.fd !== undefined) ftruncateSync(this.fd, length);
+    this.length = length;
+    this.flushed = length;
+  }
+}
+
+const WRITE_BATCH = 1 << 20;
+
+/** One spill file per thread and folder (a worker reads many units into it, one after another). */
+const spillFiles = new Map<string, SpillFile>();
+
+export function spillFileIn(dir: string): SpillFile {
+  let file = spillFiles.get(dir);
+  if (!file) {
+    file = new SpillFile(join(dir, `runs-${threadId}.ndjson`));
+    spillFiles.set(dir, file);
+  }
+  return file;
+}
+
+const READ_CHUNK = 1 << 20;
+
+/**
+ * Read buffers of closed readers, for the next ones: a live run book reads its batches back with a
+ * reader each (1 M runs: ~120 reads), and a fresh 1 MB buffer each was memory outside the heap that
+ * only a GC gave back. A list, not one buffer: two readers may be open at once.
+ */
+const freeChunks: Buffer[] = [];
+
+/**
+ * Reads segments back: one descriptor per spill file and one buffer for all of them. A thread's units
+ * are many small segments of one file (7,138 on a folder of 7,241 files), and opening the file and
+ * allocating a buffer for each was most of the time spent reading them.
+ */
+export class SegmentReader {
+  private readonly fds = new Map<string, number>();
+  private chunk: Buffer | undefined;
+
+  /** The lines of a segment, read in chunks (a line never splits a UTF-8 sequence: `\n` is one byte). */
+  *lines(segment: Pick<SpillSegment, "path" | "start" | "end">): Generator<string> {
+    let fd = this.fds.get(segment.path);
+    if (fd === undefined) {
+      fd = openSync(segment.path, "r");
+      this.fds.set(segment.path, fd);
+    }
+    const chunk = (this.chunk ??= freeChunks.pop() ?? Buffer.allocUnsafe(READ_CHUNK));
+    let carried: Buffer = Buffer.alloc(0);
+    for (let at = segment.start; at < segment.end; ) {
+      const n = readSync(fd, chunk, 0, Math.min(READ_CHUNK, segment.end - at), at);
+      if (n === 0) throw new Error(`spill file ${segment.path} ended early`);
+      at += n;
+      const bytes = carried.length > 0 ? Buffer.concat([carried, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+      let from = 0;
+      for (let nl = bytes.indexOf(10, from); nl !== -1; nl = bytes.indexOf(10, from)) {
+        yield bytes.toString("utf8", from, nl);
+        from = nl + 1;
+      }
+      // Copied: the chunk is read into again.
+      carried = Buffer.from(bytes.subarray(from));
+    }
+  }
+
+  close(): void {
+    for (const fd of this.fds.values()) closeSync(fd);
+    this.fds.clear();
+    if (this.chunk) freeChunks.push(this.chunk);
+    this.chunk = undefined;
+  }
+}
+
+/**
+ * Runs `work` with a fresh spill folder, removed afterwards whatever happens (and at exit, should
+ * the process end first); with none when no temporary folder can be made.
+ */
+export async function withSpillFolder<T>(work: (dir: string | undefined) => Promise<T>): Promise<T> {
+  let dir: string;
+  try {
+    dir = mkdtempSync(join(tmpdir(), "looplens-runs-"));
+  } catch {
+    return work(undefined); // no writable temporary folder: every run stays in memory, as it can
+  }
+  const remove = () => {
+    spillFiles.get(dir)?.close();
+    spillFiles.delete(dir);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once("exit", remove);
+  try {
+    return await work(dir);
+  } finally {
+    process.removeListener("exit", remove);
+    remove();
+  }
+}
