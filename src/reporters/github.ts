@@ -61,9 +61,10 @@ function comparisonNotices(comparison: Comparison | undefined): string[] {
     });
 }
 
-export const githubReporter: Reporter = (data, options) => {
-  const groups: ReturnType<typeof groupFindings> = [];
-  for (const run of replayedInOrder(data)) groups.push(...groupFindings(run.findings, options.verbose));
-  groups.push(...groupFindings(data.live?.findings ?? [], options.verbose));
-  return [...groups.map(annotation), ...comparisonNotices(data.live?.comparison)].map((line) => `${line}\n`).join("");
+/** Written a run's annotations at a time: runs spilled to disk are read back one by one. */
+export const githubReporter: Reporter = function* (data, options) {
+  const lines = (commands: readonly string[]) => commands.map((line) => `${line}\n`).join("");
+  for (const run of replayedInOrder(data)) yield lines(groupFindings(run.findings, options.verbose).map(annotation));
+  yield lines(groupFindings(data.live?.findings ?? [], options.verbose).map(annotation));
+  yield lines(comparisonNotices(data.live?.comparison));
 };

@@ -137,19 +137,18 @@ function summarySection(data: ReportModel, options: ReportOptions): string[] {
   return lines;
 }
 
-export const markdownReporter: Reporter = (data, options) => {
+/** Written a run's section at a time (runs spilled to disk are read back one by one), each piece whole lines. */
+export const markdownReporter: Reporter = function* (data, options) {
+  const lines = (pieces: readonly string[]) => (pieces.length > 0 ? `${pieces.join("\n")}\n` : "");
+  yield lines(["## looplens report", "", `looplens ${data.version}: ${markdownText(detectorState(data.config), Infinity)}`, ""]);
   // Live runs (from Gateway logs) are shown in the live section, not as replayed runs.
   const { shown, hidden, liveStops } = listedRuns(data, options.all);
-  const out = [
-    "## looplens report",
-    "",
-    `looplens ${data.version}: ${markdownText(detectorState(data.config), Infinity)}`,
-    "",
-    ...shown.flatMap((run) => runSection(run, options, data.config, liveStops.get(run.run))),
-    ...liveSection(data, options.verbose),
-    ...comparisonSection(data),
-    ...(hidden > 0 && shown.length > 0 ? [`${plural(hidden, "run")} without findings not shown (\`--all\` shows them).`, ""] : []),
-    ...summarySection(data, options),
-  ];
-  return `${out.join("\n")}\n`;
+  let any = false;
+  for (const run of shown) {
+    any = true;
+    yield lines(runSection(run, options, data.config, liveStops.get(run.run)));
+  }
+  yield lines([...liveSection(data, options.verbose), ...comparisonSection(data)]);
+  if (hidden() > 0 && any) yield lines([`${plural(hidden(), "run")} without findings not shown (\`--all\` shows them).`, ""]);
+  yield lines(summarySection(data, options));
 };

@@ -40,16 +40,22 @@ export function liveStopsByRun(data: ReportModel): Map<string, LiveRun> {
 }
 
 /**
- * The replayed runs a human format lists: all with `--all`, else those with findings, recorded
- * vetoes or a live stop (spilled runs are read back one at a time: only those listed are kept);
- * `hidden` counts the others.
+ * The replayed runs a human format lists, in order, one at a time (spilled ones are read back as
+ * they come: none is kept): all with `--all`, else those with findings, recorded vetoes or a live
+ * stop. `hidden()`, once they were all read, counts the others.
  */
-export function listedRuns(data: ReportModel, all: boolean): { readonly shown: ReplayedRun[]; readonly hidden: number; readonly liveStops: Map<string, LiveRun> } {
+export function listedRuns(data: ReportModel, all: boolean): { readonly shown: Iterable<ReplayedRun>; hidden(): number; readonly liveStops: Map<string, LiveRun> } {
   const liveStops = liveStopsByRun(data);
   const listed = (run: ReplayedRun) => all || run.findings.length > 0 || run.recordedVetoes > 0 || liveStops.has(run.run);
-  const shown: ReplayedRun[] = [];
-  for (const run of replayedInOrder(data)) if (listed(run)) shown.push(run);
-  return { shown, hidden: replayedCount(data) - shown.length, liveStops };
+  let count = 0;
+  function* shown(): Generator<ReplayedRun> {
+    for (const run of replayedInOrder(data)) {
+      if (!listed(run)) continue;
+      count++;
+      yield run;
+    }
+  }
+  return { shown: shown(), hidden: () => replayedCount(data) - count, liveStops };
 }
 
 /**

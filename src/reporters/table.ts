@@ -128,21 +128,30 @@ function summaryBlock(data: ReportModel, chalk: ChalkInstance, options: ReportOp
   return lines.join("\n");
 }
 
-export const tableReporter: Reporter = (data, options) => {
+/**
+ * Written a run's section at a time (runs spilled to disk are read back one by one), each piece a
+ * whole number of lines: the text is the one the pieces make joined.
+ */
+export const tableReporter: Reporter = function* (data, options) {
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
   const width = options.width ?? DEFAULT_WIDTH;
+  // On a terminal, prose lines wrap at spaces too; on a pipe they stay whole, for grep. Trailing
+  // blanks (cell padding) only make copy-paste and diffs noisy.
+  const lines = (...pieces: string[]) => {
+    if (pieces.length === 0) return "";
+    const text = pieces.join("\n");
+    return `${(options.width === undefined ? text : fitToWidth(text, width)).replace(/[ \t]+$/gm, "")}\n`;
+  };
   const header = configHeaderLines(data.config).map((line) => `  ${line}`);
-  const out: string[] = [chalk.dim([`looplens ${data.version} — ${detectorState(data.config)}`, ...header].join("\n")), ""];
+  yield lines(chalk.dim([`looplens ${data.version} — ${detectorState(data.config)}`, ...header].join("\n")), "");
   const { shown, hidden, liveStops } = listedRuns(data, options.all);
-  for (const run of shown) out.push(runHeader(run, chalk, data, options, liveStops.get(run.run)), runTable(run, options, chalk, width), "");
-  if (hidden > 0 && shown.length > 0) out.push(chalk.dim(`${plural(hidden, "run")} without findings not shown (--all shows them)`), "");
-  // Loops, not push(...lines): a section per live run can exceed the arguments a call may take.
-  if (data.live) for (const line of [...liveSection(data, options, chalk), ...comparisonSection(data, options, chalk)]) out.push(line);
-  out.push(summaryBlock(data, chalk, options));
+  let any = false;
+  for (const run of shown) {
+    any = true;
+    yield lines(runHeader(run, chalk, data, options, liveStops.get(run.run)), runTable(run, options, chalk, width), "");
+  }
+  if (hidden() > 0 && any) yield lines(chalk.dim(`${plural(hidden(), "run")} without findings not shown (--all shows them)`), "");
+  if (data.live) yield lines(...liveSection(data, options, chalk), ...comparisonSection(data, options, chalk));
   // Human outputs say "block" for a critical verdict: said once, under the tables that use it.
-  if (data.summary.findings.total > 0) out.push("", chalk.dim(LEGEND));
-  // On a terminal, prose lines wrap at spaces too; on a pipe they stay whole, for grep.
-  const text = options.width === undefined ? out.join("\n") : fitToWidth(out.join("\n"), width);
-  // Trailing blanks (cell padding) only make copy-paste and diffs noisy.
-  return `${text.replace(/[ \t]+$/gm, "")}\n`;
+  yield lines(summaryBlock(data, chalk, options), ...(data.summary.findings.total > 0 ? ["", chalk.dim(LEGEND)] : []));
 };

@@ -145,6 +145,19 @@ describe("reporters", () => {
     }
   });
 
+  it("ndjson: findings of interleaved runs come out in line order, runs that follow each other as replayed", () => {
+    const at = (run: string, lines: number[]): ReplayedRun => ({ ...replayedRun, run, findings: lines.map((line, i) => ({ ...replayed(11 + i, "warning"), run, line })), firstStop: null });
+    const lineOrder = (runs: ReplayedRun[]) => {
+      const report = buildReport({ ...analysis(false), runs }, { effective: config, sources: {}, notices: [], file: null, usesLooplensDefault: true, agentOverrides: [] }, "9.9.9");
+      return render("ndjson", report).trim().split("\n").map((line) => JSON.parse(line) as { run: string; line: number }).map((f) => `${f.run}:${f.line}`);
+    };
+    // Run a began first but has a finding after all of b's (an events file interleaves runs).
+    expect(lineOrder([at("a", [10, 40]), at("b", [20, 30])])).toEqual(["a:10", "b:20", "b:30", "a:40"]);
+    // One line with two findings keeps their replay order.
+    expect(lineOrder([at("a", [10, 50]), at("b", [50, 60])])).toEqual(["a:10", "a:50", "b:50", "b:60"]);
+    expect(lineOrder([at("a", [10, 20]), at("b", [30, 40])])).toEqual(["a:10", "a:20", "b:30", "b:40"]);
+  });
+
   it("ndjson: every finding once, replayed and live, in input order", () => {
     const lines = render("ndjson", model(true)).trim().split("\n").map((line) => JSON.parse(line) as { file: string; call: number; source?: string });
     expect(lines).toHaveLength(13);
