@@ -6,15 +6,24 @@
  * after the file. Decided before reading, from the file's first RUN_SCAN_LINES lines: if any event
  * there has a run id, a run-less event is a bad line; otherwise run-less events belong to the file's
  * run. (Deciding on the first event alone let one bad first line re-label the whole file.)
+ *
+ * Run ends: a `run_end` ends its run, but a later event of the same run may open it again, so replay
+ * held every run of a file to its end (300,000 short runs in a 130 MB file: 207 MB peak RSS). When
+ * the caller can start the file over (`canReadAgain`) and asks for runs to be closed (`closeRuns`),
+ * each run_end is marked final, which lets replay hand the run out at once (`RunEnds`); should an
+ * event of a run so ended come later, the file is read again without the marks. The same happens
+ * at a live event once a run end was marked (live events cannot be undone: none is emitted before).
  */
 import { basename } from "node:path";
 import { LOOP_EVENT_TYPES, type LoopEvent, type LoopEventType } from "../../core/events.js";
-import { LIVE_EVENT_TYPES, type LiveEvent } from "../../core/liveEvents.js";
+import { LIVE_EVENT_TYPES, isLiveEvent, type LiveEvent } from "../../core/liveEvents.js";
 import { idText as sharedIdText } from "../shared/ids.js";
 import { textOf, type StringForm } from "../../core/byteText.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { quote } from "../../core/quote.js";
-import { isBlank, MAX_SAMPLE_LINE, parseJsonLine, type AdapterContext, type InputAdapter } from "../adapter.js";
+import { isBlank, MAX_SAMPLE_LINE, parseJsonLine, ReadAgain, type AdapterContext, type InputAdapter } from "../adapter.js";
+import { KeySet } from "../shared/keySets.js";
+import { KeyHash } from "../shared/textHash.js";
 import { parseObjectBytes } from "../io/jsonBytes.js";
 import { TOO_LONG_LINE, type LineProblem, type LineSource } from "../io/lineSource.js";
 import { decodeLine, tooLongProblem } from "../io/decoding.js";
@@ -164,12 +173,15 @@ export const canonicalEventsAdapter: InputAdapter = {
   async read(source: LineSource, { tally, emit, options }: AdapterContext) {
     const file = source.file;
     const fileRun = (await hasRunIds(source)) ? undefined : runNameForFile(file);
+    const runEnds = new RunEnds(file, options.canReadAgain === true && options.closeRuns === true);
     const event = (value: unknown, form: StringForm, line: number, notice: string | undefined) => {
       const result = toEvent(value, file, line, fileRun, form);
       if (!result.ok) return tally.skipped(file, line, result.reason);
+      // Before anything of the line is counted: a ReadAgain voids the file's tally.
+      const toEmit = runEnds.marked(result.event);
       if (notice !== undefined) tally.note({ file, line, reason: notice });
       if (result.notice !== undefined) tally.note({ file, line, reason: result.notice });
-      const emitted = emit(result.event);
+      const emitted = emit(toEmit);
       if (emitted.used) tally.used();
       else tally.ignored(file, line, emitted.reason);
     };
@@ -194,3 +206,35 @@ export const canonicalEventsAdapter: InputAdapter = {
 };
 
 const LIVE_TYPES: ReadonlySet<string> = new Set(LIVE_EVENT_TYPES);
+
+/**
+ * Marks run ends final where that is safe (see the module comment): the runs ended so far are kept
+ * as 53-bit keys (~12 B a run); a key shared by two run ids only has the file read again.
+ */
+class RunEnds {
+  private readonly ended = new KeySet();
+
+  constructor(
+    private readonly file: string,
+    private marking: boolean,
+  ) {}
+
+  /** The event to emit: a run end marked final while marking; throws ReadAgain for an event of a run ended so. */
+  marked(event: LoopEvent | LiveEvent): LoopEvent | LiveEvent {
+    if (isLiveEvent(event)) {
+      if (this.ended.size > 0) throw new ReadAgain(this.file, "a live event after run ends taken as final");
+      this.marking = false;
+      return event;
+    }
+    if (this.ended.size > 0 && this.ended.has(runKey(event.run))) throw new ReadAgain(this.file, `run ${quote(event.run)} goes on after its run_end`);
+    if (event.type !== "run_end" || !this.marking) return event;
+    this.ended.add(runKey(event.run));
+    return { ...event, final: true };
+  }
+}
+
+function runKey(run: string): number {
+  const key = new KeyHash();
+  key.text(run);
+  return key.value();
+}
