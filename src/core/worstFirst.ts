@@ -40,3 +40,22 @@ export function worstFirst<R extends RankedRun>(runs: readonly R[], then?: (a: R
     .sort((a, b) => compareRanks(a.rank, b.rank) || (then?.(a.run, b.run) ?? 0))
     .map(({ run }) => run);
 }
+
+/**
+ * The `limit` worst runs, worst first: `worstFirst(runs).slice(0, limit)`, read one run at a time and
+ * holding only the `limit` worst so far (`--top N` over runs read back from disk one by one).
+ */
+export function worstOf<R extends RankedRun>(runs: Iterable<R>, limit: number): R[] {
+  const kept: Array<{ run: R; rank: Rank }> = [];
+  if (limit <= 0) return [];
+  for (const run of runs) {
+    const rank = rankOf(run);
+    // Later runs lose ties (input order): a run enters only ahead of a strictly lower rank.
+    if (kept.length === limit && compareRanks(rank, kept[limit - 1]!.rank) >= 0) continue;
+    let at = kept.length;
+    while (at > 0 && compareRanks(rank, kept[at - 1]!.rank) < 0) at--;
+    kept.splice(at, 0, { run, rank });
+    if (kept.length > limit) kept.pop();
+  }
+  return kept.map(({ run }) => run);
+}

@@ -14,7 +14,7 @@
  *   selected run.
  */
 import { type Finding, type LiveFinding, type LiveRun, type ReplayedRun, type RunReport } from "../core/findings.js";
-import { worstFirst } from "../core/worstFirst.js";
+import { worstOf } from "../core/worstFirst.js";
 import type { FilterSummary, ReportFilters, ReportModel } from "../reporters/model.js";
 import { replayedInOrder } from "../reporters/model.js";
 import { allRunsOf, reportOfRuns } from "./report.js";
@@ -162,8 +162,8 @@ export function filterReport(report: ReportModel, filters: ReportFilters, spill?
 
 /** `--top N`: the N worst runs, worst first (replayed and live runs ranked together). */
 function topRuns(report: ReportModel, top: number): ReportModel {
-  // A slice of the ranking is in ranking order already.
-  const order = worstFirst([...replayedInOrder(report), ...(report.live?.runs ?? [])]).slice(0, top);
+  // Runs read back from disk one at a time: only the `top` worst so far are held.
+  const order = worstOf(allRunsOf(replayedInOrder(report), report.live?.runs), top);
   const replayed = order.filter((run): run is ReplayedRun => run.source === undefined);
   const liveRuns = order.filter((run): run is LiveRun => run.source === "log");
   const liveIds = new Set(liveRuns.map((run) => run.run));

@@ -1,7 +1,7 @@
 /** One "worst first" order (core/worstFirst.ts): level, then earlier first stop, then more findings, then input order. */
 import { describe, expect, it } from "vitest";
 import type { FindingLevel } from "../../src/core/findings.js";
-import { worstFirst } from "../../src/core/worstFirst.js";
+import { worstFirst, worstOf } from "../../src/core/worstFirst.js";
 
 const run = (name: string, ...findings: Array<[FindingLevel, number | null]>) => ({ name, findings: findings.map(([level, call]) => ({ level, call })) });
 
@@ -38,5 +38,25 @@ describe("worstFirst", () => {
   it("lets the caller order what the rank leaves tied, before input order", () => {
     const runs = [run("a"), run("b"), run("c", ["warning", 1])];
     expect(worstFirst(runs, (x, y) => Number(y.name === "b") - Number(x.name === "b")).map((r) => r.name)).toEqual(["c", "b", "a"]);
+  });
+});
+
+describe("worstOf", () => {
+  it("is worstFirst sliced, for every limit, on runs with ties (input order breaks them)", () => {
+    const levels: FindingLevel[] = ["warning", "critical", "abort"];
+    // A deterministic mix with many equal ranks.
+    const runs = Array.from({ length: 60 }, (_, i) => {
+      const findings: Array<[FindingLevel, number | null]> = [];
+      for (let k = 0; k < i % 4; k++) findings.push([levels[(i * 7 + k) % 3]!, ((i * 5 + k) % 6) + 1]);
+      return run(`r${i}`, ...findings);
+    });
+    for (const limit of [0, 1, 2, 5, 17, 59, 60, 100]) {
+      expect(worstOf(runs, limit).map((r) => r.name), `limit ${limit}`).toEqual(worstFirst(runs).slice(0, limit).map((r) => r.name));
+    }
+    // Read one at a time: a generator works as well as an array.
+    function* oneByOne() {
+      yield* runs;
+    }
+    expect(worstOf(oneByOne(), 5).map((r) => r.name)).toEqual(worstFirst(runs).slice(0, 5).map((r) => r.name));
   });
 });
