@@ -10,6 +10,8 @@
 import type { Finding, ReplayedRun } from "../core/findings.js";
 import type { LiveRunList } from "../core/liveRuns.js";
 import type { Comparison, ComparisonRow, ComparisonSide } from "../reporters/comparison.js";
+import { KeySet } from "../adapters/shared/keySets.js";
+import { KeyHash } from "../adapters/shared/textHash.js";
 
 const rowKey = (f: Finding) => `${f.detector}\u0000${f.level}\u0000${f.detector === "ping_pong" ? "" : f.tool}`;
 
@@ -62,12 +64,27 @@ function compareRun(run: string, replayed: readonly Finding[], logged: readonly 
   return rows.sort((a, b) => firstCallOf(a) - firstCallOf(b) || (a.replay ?? a.live)!.line - (b.replay ?? b.live)!.line);
 }
 
-export function compareReplayWithLive(replayedRuns: readonly ReplayedRun[], liveRuns: LiveRunList): Comparison {
-  const replayed = new Map<string, Finding[]>();
+/**
+ * `replayedRuns()` is read twice, one run at a time (spilled runs are read back from disk): first for
+ * the ids the replay has, as 53-bit keys (~12 B a run), then for the findings of the runs that a live
+ * run lines up with. Neither side's runs are held: a log of a million runs, or a replay of a million
+ * runs, must not be a million map entries.
+ */
+export function compareReplayWithLive(replayedRuns: () => Iterable<ReplayedRun>, liveRuns: LiveRunList): Comparison {
+  const replayedIds = new KeySet();
+  for (const run of replayedRuns()) replayedIds.add(idKey(run.run));
   const logged = new Map<string, Finding[]>();
-  for (const run of replayedRuns) replayed.set(run.run, [...(replayed.get(run.run) ?? []), ...run.findings]);
-  // Only ids the replay has can line up: a log of a million runs must not be a million map entries.
-  if (replayed.size > 0) for (const run of liveRuns) if (replayed.has(run.run)) logged.set(run.run, [...(logged.get(run.run) ?? []), ...run.findings]);
-  const matched = [...replayed.keys()].filter((run) => logged.has(run));
+  // A key two ids share lets a live run through here; only exact ids line up below.
+  if (replayedIds.size > 0) for (const run of liveRuns) if (replayedIds.has(idKey(run.run))) logged.set(run.run, [...(logged.get(run.run) ?? []), ...run.findings]);
+  const replayed = new Map<string, Finding[]>();
+  if (logged.size > 0) for (const run of replayedRuns()) if (logged.has(run.run)) replayed.set(run.run, [...(replayed.get(run.run) ?? []), ...run.findings]);
+  // In the order the replay first has them.
+  const matched = [...replayed.keys()];
   return { runs: matched, rows: matched.flatMap((run) => compareRun(run, replayed.get(run)!, logged.get(run)!)) };
+}
+
+function idKey(run: string): number {
+  const key = new KeyHash();
+  key.text(run);
+  return key.value();
 }

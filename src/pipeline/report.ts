@@ -15,12 +15,11 @@ function readsGatewayLogs(analysis: Analysis): boolean {
 }
 
 export function buildReport(analysis: Analysis, config: ConfigSummary, version: string): ReportModel {
-  // Lining replayed runs up with live ones needs every run at hand: spilled runs are read back.
-  const gatewayLogs = readsGatewayLogs(analysis);
-  const spilled = gatewayLogs ? undefined : analysis.spilled;
-  const replayed = gatewayLogs ? [...replayedInOrder({ replayed: analysis.runs, spilled: analysis.spilled })] : analysis.runs;
-  const live = gatewayLogs
-    ? { runs: analysis.liveRuns, findings: analysis.liveFindings, comparison: compareReplayWithLive(replayed, analysis.liveRuns) }
+  const spilled = analysis.spilled;
+  const replayed = analysis.runs;
+  // Lining replayed runs up with live ones reads the spilled ones back, one at a time.
+  const live = readsGatewayLogs(analysis)
+    ? { runs: analysis.liveRuns, findings: analysis.liveFindings, comparison: compareReplayWithLive(() => replayedInOrder({ replayed, spilled }), analysis.liveRuns) }
     : undefined;
   const base = {
     version,
@@ -40,8 +39,7 @@ export function buildReport(analysis: Analysis, config: ConfigSummary, version: 
 /**
  * The same report over a selection of its runs and live findings (filters.ts): the replay-vs-live
  * comparison and the summary are computed again over what was kept; what was read stays as it was.
- * `replayed` is every run kept as an object, `spilled` the selected runs written out (only a report
- * without live runs spills: lining runs up with live ones reads spilled runs back).
+ * `replayed` is every run kept as an object, `spilled` the selected runs written out.
  */
 export function reportOfRuns(
   report: ReportModel,
@@ -49,7 +47,7 @@ export function reportOfRuns(
   live: { readonly runs: LiveRunList; readonly findings: readonly LiveFinding[] } | undefined,
   spilled?: SpilledRuns,
 ): ReportModel {
-  const selected = live ? { runs: live.runs, findings: live.findings, comparison: compareReplayWithLive(replayed, live.runs) } : undefined;
+  const selected = live ? { runs: live.runs, findings: live.findings, comparison: compareReplayWithLive(() => replayedInOrder({ replayed, spilled }), live.runs) } : undefined;
   const base = { ...report, replayed, ...(spilled && { spilled }) };
   delete (base as { live?: unknown }).live;
   if (!spilled) delete (base as { spilled?: unknown }).spilled;

@@ -8,7 +8,7 @@ import { runsWithFindings } from "../core/liveRuns.js";
 import type { ComparisonRow } from "./comparison.js";
 import { agreementText, comparisonSide } from "./comparisonText.js";
 import { callRange, groupFindings, type FindingGroup } from "./findingGroups.js";
-import type { ReportModel, ReportOptions } from "./model.js";
+import { replayedCount, type ReportModel, type ReportOptions } from "./model.js";
 import { clip, ID_WIDTH, sanitize } from "./sanitize.js";
 import { plural } from "./phrases.js";
 import { columnsOf, fitColumns, levelColor, renderColumns, type Shrink } from "./tableParts.js";
@@ -91,7 +91,7 @@ function agreementCell(row: ComparisonRow, chalk: ChalkInstance): string {
 
 /** Replay vs live per run id found on both sides; nothing when there is no replayed run at all. */
 export function comparisonSection(data: ReportModel, options: ReportOptions, chalk: ChalkInstance): string[] {
-  if (!data.live || data.replayed.length === 0) return [];
+  if (!data.live || replayedCount(data) === 0) return [];
   const comparison = data.live.comparison;
   const out = [chalk.bold("Replay vs live (runs lined up by run id; replay under this config, calls as numbered)")];
   if (comparison.runs.length === 0) return [...out, chalk.dim("  no run id appears both in the replayed inputs and in a Gateway log"), ""];

@@ -63,6 +63,20 @@ describe("analyze with runs spilled to disk", () => {
     expect(spilled.status).toBe(held.status);
   });
 
+  it("lines replayed runs up with live ones whether they were spilled or not (in process)", async () => {
+    const paired = join(dir, "paired");
+    cpSync("fixtures/gateway", join(paired, "gateway"), { recursive: true });
+    cpSync("fixtures/openclaw", join(paired, "openclaw"), { recursive: true });
+    for (const given of [["-f", "json"], ["--all"], ["-f", "markdown"], ["-f", "json", "--top", "2"]]) {
+      const args = ["analyze", paired, ...given];
+      const held = await runMain(args, { env: { LOOPLENS_WORKERS: "0" } });
+      const spilled = await runMain(args, { env: { LOOPLENS_WORKERS: "0", ...SPILL_ALL } });
+      if (given[1] === "json" && given.length === 2) expect((JSON.parse(held.stdout) as { comparison: { runs: string[] } }).comparison.runs.length).toBeGreaterThan(0);
+      expect(spilled.stdout).toBe(held.stdout);
+      expect(spilled.status).toBe(held.status);
+    }
+  });
+
   it("prints the same on worker threads, with Gateway logs among the inputs, and removes its spill files", () => {
     const mixed = join(dir, "mixed");
     cpSync(join(dir, "inputs"), mixed, { recursive: true });

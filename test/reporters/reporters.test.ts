@@ -89,7 +89,7 @@ describe("the report model", () => {
   });
 
   it("lines the replayed run up with the live run of the same id", () => {
-    const comparison = compareReplayWithLive([replayedRun], [liveRun]);
+    const comparison = compareReplayWithLive(() => [replayedRun], [liveRun]);
     expect(comparison.runs).toEqual(["r1"]);
     expect(comparison.rows.map((row) => [row.level, row.agreement, row.earlier, row.replay?.firstCall ?? null, row.live?.firstCall ?? null])).toEqual([
       ["warning", "both", "live", 11, 9],
