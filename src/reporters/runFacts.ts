@@ -5,7 +5,7 @@
  */
 import { isAbsolute, relative } from "node:path";
 import type { LiveRun, ReplayedRun } from "../core/findings.js";
-import { worstFirst } from "../core/worstFirst.js";
+import { worstOf } from "../core/worstFirst.js";
 import { runsWithFindings } from "../core/liveRuns.js";
 import { replayedCount, replayedInOrder, type ReportModel } from "./model.js";
 import { plural } from "./phrases.js";
@@ -89,12 +89,18 @@ export interface WorstRun {
 
 /** Runs that would have been stopped, worst first (core/worstFirst.ts, as `--top` ranks them), at most `limit`. */
 export function worstRuns(runs: Iterable<ReplayedRun>, limit: number, cwd: string | undefined): { readonly shown: WorstRun[]; readonly total: number } {
-  const stopped: ReplayedRun[] = [];
-  for (const run of runs) if (run.firstStop !== null) stopped.push(run);
-  const ranked = worstFirst(stopped);
-  const shown = ranked.slice(0, limit).map((run) => {
+  // Read one at a time (runs may come back from disk): only the `limit` worst are held.
+  let total = 0;
+  function* stopped(): Generator<ReplayedRun> {
+    for (const run of runs) {
+      if (run.firstStop === null) continue;
+      total++;
+      yield run;
+    }
+  }
+  const shown = worstOf(stopped(), limit).map((run) => {
     const stop = run.findings.find((f) => f.level !== "warning" && f.call === run.firstStop!.call);
     return { run, where: stop ? location(stop.file, stop.line, cwd) : undefined };
   });
-  return { shown, total: ranked.length };
+  return { shown, total };
 }
