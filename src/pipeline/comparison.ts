@@ -10,8 +10,7 @@
 import type { Finding, ReplayedRun } from "../core/findings.js";
 import type { LiveRunList } from "../core/liveRuns.js";
 import type { Comparison, ComparisonRow, ComparisonSide } from "../reporters/comparison.js";
-import { KeySet } from "../adapters/shared/keySets.js";
-import { KeyHash } from "../adapters/shared/textHash.js";
+import { IdSet } from "../adapters/shared/keySets.js";
 
 const rowKey = (f: Finding) => `${f.detector}\u0000${f.level}\u0000${f.detector === "ping_pong" ? "" : f.tool}`;
 
@@ -71,20 +70,14 @@ function compareRun(run: string, replayed: readonly Finding[], logged: readonly 
  * runs, must not be a million map entries.
  */
 export function compareReplayWithLive(replayedRuns: () => Iterable<ReplayedRun>, liveRuns: LiveRunList): Comparison {
-  const replayedIds = new KeySet();
-  for (const run of replayedRuns()) replayedIds.add(idKey(run.run));
+  const replayedIds = new IdSet();
+  for (const run of replayedRuns()) replayedIds.add(run.run);
   const logged = new Map<string, Finding[]>();
   // A key two ids share lets a live run through here; only exact ids line up below.
-  if (replayedIds.size > 0) for (const run of liveRuns) if (replayedIds.has(idKey(run.run))) logged.set(run.run, [...(logged.get(run.run) ?? []), ...run.findings]);
+  if (replayedIds.size > 0) for (const run of liveRuns) if (replayedIds.has(run.run)) logged.set(run.run, [...(logged.get(run.run) ?? []), ...run.findings]);
   const replayed = new Map<string, Finding[]>();
   if (logged.size > 0) for (const run of replayedRuns()) if (logged.has(run.run)) replayed.set(run.run, [...(replayed.get(run.run) ?? []), ...run.findings]);
   // In the order the replay first has them.
   const matched = [...replayed.keys()];
   return { runs: matched, rows: matched.flatMap((run) => compareRun(run, replayed.get(run)!, logged.get(run)!)) };
-}
-
-function idKey(run: string): number {
-  const key = new KeyHash();
-  key.text(run);
-  return key.value();
 }

@@ -22,8 +22,7 @@ import { textOf, type StringForm } from "../../core/byteText.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { quote } from "../../core/quote.js";
 import { isBlank, MAX_SAMPLE_LINE, parseJsonLine, ReadAgain, type AdapterContext, type InputAdapter } from "../adapter.js";
-import { KeySet } from "../shared/keySets.js";
-import { KeyHash } from "../shared/textHash.js";
+import { IdSet } from "../shared/keySets.js";
 import { parseObjectBytes } from "../io/jsonBytes.js";
 import { TOO_LONG_LINE, type LineProblem, type LineSource } from "../io/lineSource.js";
 import { decodeLine, tooLongProblem } from "../io/decoding.js";
@@ -212,7 +211,7 @@ const LIVE_TYPES: ReadonlySet<string> = new Set(LIVE_EVENT_TYPES);
  * as 53-bit keys (~12 B a run); a key shared by two run ids only has the file read again.
  */
 class RunEnds {
-  private readonly ended = new KeySet();
+  private readonly ended = new IdSet();
 
   constructor(
     private readonly file: string,
@@ -226,15 +225,9 @@ class RunEnds {
       this.marking = false;
       return event;
     }
-    if (this.ended.size > 0 && this.ended.has(runKey(event.run))) throw new ReadAgain(this.file, `run ${quote(event.run)} goes on after its run_end`);
+    if (this.ended.size > 0 && this.ended.has(event.run)) throw new ReadAgain(this.file, `run ${quote(event.run)} goes on after its run_end`);
     if (event.type !== "run_end" || !this.marking) return event;
-    this.ended.add(runKey(event.run));
+    this.ended.add(event.run);
     return { ...event, final: true };
   }
-}
-
-function runKey(run: string): number {
-  const key = new KeyHash();
-  key.text(run);
-  return key.value();
 }

@@ -143,6 +143,10 @@ function slotOf(key: number, size: number): number {
 export class IdSet {
   private readonly keys = new KeySet();
 
+  get size(): number {
+    return this.keys.size;
+  }
+
   has(id: string): boolean {
     return this.keys.has(hash53(id));
   }
