@@ -269,11 +269,15 @@ const smallFileBuffers: Buffer[] = [];
 
 /** A small file read into a pooled buffer; undefined when it no longer fits (it grew since its size was taken). */
 export function pooledSmallFile(path: string): LineSource | undefined {
+  const fd = openSync(path, "r");
   const buffer = smallFileBuffers.pop() ?? Buffer.allocUnsafe(SMALL_FILE + 1);
   let length = 0;
-  const fd = openSync(path, "r");
   try {
     for (let n = -1; n !== 0 && length < buffer.length; length += n) n = readSync(fd, buffer, length, buffer.length - length, null);
+  } catch (error) {
+    // A read that failed keeps nothing of the buffer: it serves the next file.
+    smallFileBuffers.push(buffer);
+    throw error;
   } finally {
     closeSync(fd);
   }
