@@ -11,13 +11,14 @@ export interface RankedRun {
   readonly findings: readonly Pick<Finding, "level" | "call">[];
 }
 
-interface Rank {
+/** Where a run stands in the order: its highest level, its first stop, its number of findings. */
+export interface Rank {
   readonly top: number;
   readonly stop: number;
   readonly count: number;
 }
 
-function rankOf(run: RankedRun): Rank {
+export function rankOf(run: RankedRun): Rank {
   let top = 0;
   let stop = Number.MAX_SAFE_INTEGER;
   for (const finding of run.findings) {
@@ -28,7 +29,8 @@ function rankOf(run: RankedRun): Rank {
   return { top, stop, count: run.findings.length };
 }
 
-const compareRanks = (a: Rank, b: Rank) => b.top - a.top || a.stop - b.stop || b.count - a.count;
+/** Negative when `a` is worse than `b`. */
+export const compareRanks = (a: Rank, b: Rank) => b.top - a.top || a.stop - b.stop || b.count - a.count;
 
 /**
  * The runs worst first. `then` orders runs the rank leaves tied before input order does (the HTML
@@ -42,20 +44,46 @@ export function worstFirst<R extends RankedRun>(runs: readonly R[], then?: (a: R
 }
 
 /**
+ * The first `limit` of the items offered one at a time, in the order of their keys (`compare`
+ * negative: `a` first), ties in the order offered: a stable sort sliced, holding only `limit` items.
+ * The item kept can be smaller than what it was ranked by (the HTML page keeps a one-line summary).
+ */
+export class FirstKept<T, K> {
+  private readonly kept: Array<{ readonly item: T; readonly key: K }> = [];
+
+  constructor(
+    private readonly limit: number,
+    private readonly compare: (a: K, b: K) => number,
+  ) {}
+
+  /** Whether an item of this key would be kept now (a caller can skip making the item). */
+  wouldKeep(key: K): boolean {
+    const { kept, limit } = this;
+    // A later item loses ties: it enters only ahead of a key strictly after its own.
+    return limit > 0 && (kept.length < limit || this.compare(key, kept[limit - 1]!.key) < 0);
+  }
+
+  offer(item: T, key: K): void {
+    if (!this.wouldKeep(key)) return;
+    const { kept } = this;
+    let at = kept.length;
+    while (at > 0 && this.compare(key, kept[at - 1]!.key) < 0) at--;
+    kept.splice(at, 0, { item, key });
+    if (kept.length > this.limit) kept.pop();
+  }
+
+  items(): T[] {
+    return this.kept.map(({ item }) => item);
+  }
+}
+
+/**
  * The `limit` worst runs, worst first: `worstFirst(runs).slice(0, limit)`, read one run at a time and
  * holding only the `limit` worst so far (`--top N` over runs read back from disk one by one).
  */
 export function worstOf<R extends RankedRun>(runs: Iterable<R>, limit: number): R[] {
-  const kept: Array<{ run: R; rank: Rank }> = [];
   if (limit <= 0) return [];
-  for (const run of runs) {
-    const rank = rankOf(run);
-    // Later runs lose ties (input order): a run enters only ahead of a strictly lower rank.
-    if (kept.length === limit && compareRanks(rank, kept[limit - 1]!.rank) >= 0) continue;
-    let at = kept.length;
-    while (at > 0 && compareRanks(rank, kept[at - 1]!.rank) < 0) at--;
-    kept.splice(at, 0, { run, rank });
-    if (kept.length > limit) kept.pop();
-  }
-  return kept.map(({ run }) => run);
+  const worst = new FirstKept<R, Rank>(limit, compareRanks);
+  for (const run of runs) worst.offer(run, rankOf(run));
+  return worst.items();
 }

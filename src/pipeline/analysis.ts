@@ -78,8 +78,7 @@ export async function analyzeUnit(
   const agentsResolved: Array<{ agent: string | null; profile: ProfileName }> = [];
   const asked = new Set<string>();
   const profiles = selectProfiles(options.profile, digest);
-  // Timelines are drawn for every run: a format that asks for them never spills.
-  const unitRuns = new UnitRuns(options.timelines === true ? undefined : options.spill);
+  const unitRuns = new UnitRuns(options.spill);
   const replayOptions = { timelines: options.timelines === true, onSettled: (run: ReplayedRun) => unitRuns.add(run) };
   const newReplayer = () =>
     new Replayer(

@@ -2,15 +2,14 @@
  * Runs kept on disk once a thread holds many of them, so that memory does not grow with the number
  * of runs (a 1 GB transcript holds ~160 000 runs; ~300 bytes each in memory) nor with the number of
  * findings (~550 bytes each, with its message and preview: a transcript of 80,000 looping runs held
- * 160,000 of them, 204 MB peak RSS).
+ * 160,000 of them, 204 MB peak RSS) nor with their timelines (the HTML page's, 8 bytes a call).
  *
  * A *plain* run is one with no finding, guard window, recorded veto or timeline: all the report
  * knows of it is who it was and how many calls and compactions it had. Each thread keeps up to
  * `plainRunsInMemory` plain runs and up to `findingsInMemory` findings (in runs with findings or
- * other things to show) as objects; past either, a unit's later runs are written to the thread's
- * spill file in order, one JSON line per run: a plain run's few fields, or `R` and the whole run.
- * A run with a timeline (drawn by the HTML report, which never spills) stays an object, and a `-`
- * line says where it goes in the unit's run list. Reading a segment back with the run list gives
+ * other things to show, a timeline weighing as a finding per CALLS_PER_FINDING calls) as objects;
+ * past either, a unit's later runs are written to the thread's spill file in order, one JSON line
+ * per run: a plain run's few fields, or `R` and the whole run. Reading a segment back with the run list gives
  * every run in input order, exactly as it was (`SpilledRuns.inOrder`); the segment counts what the
  * summary needs of its runs (calls, compactions, findings by level), so that the summary reads none
  * back.
@@ -77,8 +76,6 @@ function plainRun(record: string): ReplayedRun {
   return { ...fields, findings: NONE, firstStop: null, guardWindows: NONE, recordedVetoes: 0, recordedVetoCalls: NONE };
 }
 
-/** Marks, in a segment, the place of a run kept as an object. */
-const KEPT = "-";
 /** Starts the record of a run written whole (JSON of the run: plain data, numbers finite). */
 const WHOLE = "R";
 
@@ -91,8 +88,17 @@ function runOf(record: string): ReplayedRun {
   return record.startsWith(WHOLE) ? (JSON.parse(record.slice(WHOLE.length)) as ReplayedRun) : plainRun(record);
 }
 
-/** What a run weighs against the findings budget: its findings, and at least one (a run with vetoes or a guard window but no finding). */
-const findingsWeight = (run: ReplayedRun) => Math.max(1, run.findings.length);
+/** Calls of a timeline that weigh as much as one finding (8 bytes each against ~550). */
+const CALLS_PER_FINDING = 64;
+
+/**
+ * What a run weighs against the findings budget: its findings and its timeline, and at least one (a
+ * run with vetoes or a guard window but no finding).
+ */
+function findingsWeight(run: ReplayedRun): number {
+  const timeline = run.timeline === undefined ? 0 : Math.ceil(run.timeline.callTools.length / CALLS_PER_FINDING);
+  return Math.max(1, run.findings.length + timeline);
+}
 
 /** `SpilledCounts` as they are added up. */
 interface Counts {
@@ -129,18 +135,15 @@ export class UnitRuns {
   add(run: ReplayedRun): void {
     const plain = isPlainRun(run);
     const file = this.file;
-    // A run with a timeline is drawn whole by the HTML report: never written out.
-    const writable = run.timeline === undefined;
-    if (file && !this.segment && writable && this.overBudget(file, plain, run)) {
+    if (file && !this.segment && this.overBudget(file, plain, run)) {
       this.segment = { start: file.length, at: this.runs.length, runs: 0, calls: 0, compactions: 0, counts: noCounts() };
     }
-    if (this.segment && writable) {
+    if (this.segment) {
       file!.append(plain ? plainRecord(run) : wholeRecord(run));
       this.count(this.segment, run);
       return;
     }
-    if (this.segment) file!.append(KEPT);
-    else if (file && plain) {
+    if (file && plain) {
       file.plainInMemory++;
       this.plainKept++;
     } else if (file) {
@@ -217,7 +220,7 @@ export function spilledRuns(segments: readonly SpillSegment[]): SpilledRuns | un
         let next = 0;
         for (const segment of segments) {
           while (next < segment.at) yield kept[next++]!;
-          for (const record of reader.lines(segment)) yield record === KEPT ? kept[next++]! : runOf(record);
+          for (const record of reader.lines(segment)) yield runOf(record);
         }
         while (next < kept.length) yield kept[next++]!;
       } finally {

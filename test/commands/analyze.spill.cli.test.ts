@@ -52,6 +52,9 @@ describe("analyze with runs spilled to disk", () => {
     ["table --fail-on warning", ["--fail-on", "warning"]],
     ["ndjson --fail-on critical --detector generic_repeat", ["-f", "ndjson", "--fail-on", "critical", "--detector", "generic_repeat"]],
     ["github --verbose", ["-f", "github", "--verbose"]],
+    // Runs with their timelines (the page draws each call) go to disk and come back whole.
+    ["html --all", ["-f", "html", "--all"]],
+    ["html --verbose --tool exec", ["-f", "html", "--verbose", "--tool", "exec"]],
   ];
   it.each(cases)("prints what it prints holding every run (%s)", async (_name, given) => {
     const args = ["analyze", join(dir, "inputs"), ...given.map((arg) => (arg === "CONFIG" ? config : arg))];
@@ -85,7 +88,7 @@ describe("analyze with runs spilled to disk", () => {
     const temp = join(dir, "tmp");
     mkdirSync(temp);
     for (const inputs of [join(dir, "inputs"), mixed]) {
-      for (const format of ["json", "table"]) {
+      for (const format of ["json", "table", "html"]) {
         const args = ["analyze", inputs, "-f", format, "--all"];
         const held = runCli(args, { env: { LOOPLENS_WORKERS: "0" } });
         const spilled = runCli(args, { env: { LOOPLENS_WORKERS: "2", TMPDIR: temp, ...SPILL_ALL } });

@@ -12,7 +12,8 @@ import { DEFAULT_CONFIG } from "../../src/core/config.js";
 import type { ReplayedFinding, ReplayedRun } from "../../src/core/findings.js";
 import { buildReport } from "../../src/pipeline/report.js";
 import { CLIENT_SCRIPT } from "../../src/reporters/html/client.js";
-import { DRAWN_RUNS, type PageData } from "../../src/reporters/html/data.js";
+import { DRAWN_RUNS, LISTED_RUNS, type PageData } from "../../src/reporters/html/data.js";
+import { worstFirst } from "../../src/core/worstFirst.js";
 import { REPORTERS } from "../../src/reporters/index.js";
 import { reportText, type ReportModel } from "../../src/reporters/model.js";
 import { analyzeInputs } from "../../src/pipeline/analysis.js";
@@ -167,6 +168,21 @@ describe("many runs", () => {
     // Without a timeline (not asked for) every call is still one mark, of unknown tool.
     expect(data.drawn[0]!.segments).toEqual([-1, 21]);
     expect(data.notShown).toBe(0);
+  });
+
+  it("lists LISTED_RUNS runs after the drawn ones, the next worst, and counts the others", () => {
+    const runs = Array.from({ length: DRAWN_RUNS + LISTED_RUNS + 1234 }, (_, i) => run(i));
+    const data = dataOf(html(buildReport(analysis(runs), CONFIG, "1.0.0"), true));
+    const order = worstFirst(runs).map((r) => r.run);
+    expect(data.drawn.map((r) => r.id)).toEqual(order.slice(0, DRAWN_RUNS));
+    expect(data.listed.map((r) => r.id)).toEqual(order.slice(DRAWN_RUNS, DRAWN_RUNS + LISTED_RUNS));
+    expect(data.notListed).toBe(1234);
+    expect(data.notShown).toBe(0);
+    // Without --all only runs with findings count, listed or not.
+    const withFindings = dataOf(html(buildReport(analysis(runs), CONFIG, "1.0.0")));
+    const shown = runs.filter((r) => r.findings.length > 0).length;
+    expect(withFindings.drawn.length + withFindings.listed.length + withFindings.notListed).toBe(shown);
+    expect(withFindings.notShown).toBe(runs.length - shown);
   });
 
   it("leaves runs without findings out unless --all", () => {

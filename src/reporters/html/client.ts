@@ -292,6 +292,7 @@ export const CLIENT_SCRIPT = String.raw`
   cards.forEach(function (card) { root.appendChild(card); });
   var listed = data.listed.length > 0 ? listedSection() : null;
   if (listed) root.appendChild(listed);
+  if (data.notListed > 0) root.appendChild(el("p", "more", plural(data.notListed, "more run") + " not in this page, neither drawn nor listed (--format json lists every run)"));
   if (data.drawn.length === 0) root.appendChild(el("p", "more", "No runs with findings."));
   if (data.notShown > 0) root.appendChild(el("p", "more", plural(data.notShown, "run") + " without findings not shown (--all shows them)"));
   var total = data.drawn.length + data.listed.length;

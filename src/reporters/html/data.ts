@@ -1,6 +1,8 @@
 /**
  * What the HTML page draws, computed from the report model: runs sorted worst first, the worst
- * `DRAWN_RUNS` in full (calls, findings, patterns, table rows), the rest as one line each. Every
+ * `DRAWN_RUNS` in full (calls, findings, patterns, table rows), the next `LISTED_RUNS` as one line
+ * each, the rest counted. Runs are read one at a time (a large report keeps them on disk:
+ * pipeline/runSpill.ts) and only the runs the page shows are held. Every
  * string from the input is sanitized (controls and bidi overrides removed) and clipped here, so the
  * page script only places text, and a multi-megabyte name costs no more than a short one.
  */
@@ -9,15 +11,21 @@ import type { ResolvedConfig } from "../../core/config.js";
 import type { ThresholdName } from "../../core/detectors.js";
 import { detectorInfo } from "../../core/detectorInfo.js";
 import { LEVEL_RANK, levelLabel, type ReplayedFinding, type ReplayedRun } from "../../core/findings.js";
-import { worstFirst } from "../../core/worstFirst.js";
+import { FirstKept, compareRanks, rankOf, type Rank } from "../../core/worstFirst.js";
 import { configHeaderLines, overrideOf } from "../configView.js";
 import { callRange, groupFindings } from "../findingGroups.js";
-import type { ReportModel, ReportOptions } from "../model.js";
+import { replayedCount, replayedInOrder, type ReportModel, type ReportOptions } from "../model.js";
 import { detectorState, plural, runProfileLine } from "../phrases.js";
 import { clip, ID_WIDTH } from "../sanitize.js";
 
 /** Runs drawn in full; the others are listed (a page of thousands of timelines is not usable). */
 export const DRAWN_RUNS = 200;
+/**
+ * Runs listed one line each after the drawn ones; the others are counted. The page's filter searches
+ * the listed runs, and ten thousand of them are ~2 MB of page; a page of a million is neither
+ * usable in a browser nor small in memory (json and table list every run).
+ */
+export const LISTED_RUNS = 10_000;
 /** Per run: table rows and count charts shown (`--verbose` on a long loop makes thousands of rows). */
 const MAX_ROWS = 500;
 const MAX_PATTERNS = 6;
@@ -89,6 +97,8 @@ export interface PageData {
   readonly summary: readonly string[];
   readonly drawn: readonly DrawnRun[];
   readonly listed: readonly ListedRun[];
+  /** Runs that would be listed but are past LISTED_RUNS: counted only. */
+  readonly notListed: number;
   /** Runs without findings left out (no --all). */
   readonly notShown: number;
 }
@@ -103,10 +113,13 @@ function severityOf(run: ReplayedRun): Severity {
   return worst as Severity;
 }
 
-/** Worst first (core/worstFirst.ts), runs with vetoes only before runs with nothing. */
-function worstRunsFirst(runs: readonly ReplayedRun[]): Array<{ run: ReplayedRun; severity: Severity }> {
-  return worstFirst(runs, (a, b) => severityOf(b) - severityOf(a)).map((run) => ({ run, severity: severityOf(run) }));
+/** Where a run goes on the page: worst first (core/worstFirst.ts), then runs with vetoes only before runs with nothing. */
+interface PagePlace {
+  readonly rank: Rank;
+  readonly severity: Severity;
 }
+
+const comparePlaces = (a: PagePlace, b: PagePlace) => compareRanks(a.rank, b.rank) || b.severity - a.severity;
 
 function segmentsOf(run: ReplayedRun): number[] {
   const callTools = run.timeline?.callTools;
@@ -230,15 +243,33 @@ function summaryLines(data: ReportModel): string[] {
   ];
 }
 
+/** The runs the page shows, read one at a time: the drawn ones whole, the listed ones as a line. */
+function shownRuns(data: ReportModel, all: boolean) {
+  const drawn = new FirstKept<{ run: ReplayedRun; severity: Severity }, PagePlace>(DRAWN_RUNS, comparePlaces);
+  // The same order over more runs: its first DRAWN_RUNS are the drawn ones.
+  const lines = new FirstKept<ListedRun, PagePlace>(DRAWN_RUNS + LISTED_RUNS, comparePlaces);
+  let shown = 0;
+  for (const run of replayedInOrder(data)) {
+    if (!all && run.findings.length === 0 && run.recordedVetoes === 0) continue;
+    shown++;
+    const severity = severityOf(run);
+    const place = { rank: rankOf(run), severity };
+    drawn.offer({ run, severity }, place);
+    if (lines.wouldKeep(place)) lines.offer(listedRun(run, severity), place);
+  }
+  const listed = lines.items().slice(DRAWN_RUNS);
+  return { drawn: drawn.items(), listed, notListed: shown - Math.min(shown, DRAWN_RUNS) - listed.length, notShown: replayedCount(data) - shown };
+}
+
 export function pageData(data: ReportModel, options: Pick<ReportOptions, "all" | "verbose">): PageData {
-  const shown = data.replayed.filter((run) => options.all || run.findings.length > 0 || run.recordedVetoes > 0);
-  const sorted = worstRunsFirst(shown);
+  const { drawn, listed, notListed, notShown } = shownRuns(data, options.all);
   return {
     title: `looplens ${text(data.version, 40)} — ${detectorState(data.config)}`,
     header: configHeaderLines(data.config).map((line) => text(line, 400)),
     summary: summaryLines(data),
-    drawn: sorted.slice(0, DRAWN_RUNS).map(({ run, severity }) => drawnRun(run, severity, data, options.verbose)),
-    listed: sorted.slice(DRAWN_RUNS).map(({ run, severity }) => listedRun(run, severity)),
-    notShown: data.replayed.length - shown.length,
+    drawn: drawn.map(({ run, severity }) => drawnRun(run, severity, data, options.verbose)),
+    listed,
+    notListed,
+    notShown,
   };
 }
