@@ -12,7 +12,8 @@ import { EXIT } from "../pipeline/errors.js";
 import { explainInput, parseLocation, type Explanation } from "../pipeline/explain.js";
 import { EXPLAIN_FORMATS, explainJson, explainTable } from "../reporters/explain.js";
 import { sanitize } from "../reporters/sanitize.js";
-import { addConfigOptions, addInputOptions, reportDiagnostics, reportNotices, useColor, type CommonOptions, type Io } from "./common.js";
+import { addConfigOptions, addInputOptions, reportDiagnostics, reportNotices, strictViolation, useColor, type CommonOptions, type Io } from "./common.js";
+import { watchHeapPressure } from "../pipeline/v8Tuning.js";
 
 interface ExplainOptions extends CommonOptions {
   format: string;
@@ -38,17 +39,27 @@ function notAFinding(io: Io, explanation: Explanation): number {
 }
 
 export async function runExplain(location: string, options: ExplainOptions, io: Io, version: string): Promise<number> {
+  // The heap's growth is held once the process is large, as for analyze (v8Tuning.ts).
+  const stopWatching = watchHeapPressure();
+  try {
+    return await explainAt(location, options, io, version);
+  } finally {
+    stopWatching();
+  }
+}
+
+async function explainAt(location: string, options: ExplainOptions, io: Io, version: string): Promise<number> {
   const resolver = await createConfigResolver(options, io.env);
   const digest = await loadXxhashDigest();
   const target = { ...parseLocation(location), ...(options.run !== undefined && { run: options.run }), ...(options.call !== undefined && { call: options.call }) };
   const configFor = (agent: string | null, profile: ProfileName) => resolver.effectiveFor(agent, profile).config;
-  const input = { inputFormat: options.inputFormat, activeBranch: options.activeBranch, ...(options.profile !== undefined && { profile: options.profile }) };
+  const input = { inputFormat: options.inputFormat, activeBranch: options.activeBranch, maxLineBytes: options.maxLineBytes, ...(options.profile !== undefined && { profile: options.profile }) };
   const explanation = await explainInput(target, digest, configFor, input);
   reportNotices(io, resolver, options.quiet);
   reportDiagnostics(io, explanation.diagnostics, explanation.diagnosticsTotal, options.quiet);
   if (explanation.explained.length === 0) return notAFinding(io, explanation);
   io.stdout(options.format === "json" ? explainJson(explanation, version) : explainTable(explanation, { color: useColor(options, io), width: io.columns }));
-  return EXIT.ok;
+  return strictViolation(io, options, explanation.lines.skipped) ? EXIT.usage : EXIT.ok;
 }
 
 export function registerExplain(program: Command, io: Io, version: string, run: (work: () => Promise<number>) => Promise<void>): void {

@@ -12,7 +12,7 @@ import type { CallRecord } from "./history.js";
 import type { PreparedEvent } from "./prepare.js";
 import type { NewestRecord } from "./profiles/newest/history.js";
 import type { ProfileName } from "./profiles/profile.js";
-import { Replayer } from "./replay.js";
+import { Replayer, type ReplayOptions } from "./replay.js";
 
 /** One call of a window, as the detector saw it. */
 export interface TraceRow {
@@ -85,8 +85,11 @@ export class TracingReplayer extends Replayer {
     configFor: ConstructorParameters<typeof Replayer>[0],
     profileFor: ConstructorParameters<typeof Replayer>[1],
     private readonly target: TraceTarget,
+    options: ReplayOptions = {},
   ) {
-    super(configFor, profileFor);
+    // A settled run is over: what was followed of its guard goes with it.
+    const onSettled = options.onSettled;
+    super(configFor, profileFor, onSettled ? { ...options, onSettled: (run) => (this.guardEvents.delete(run.run), onSettled(run)) } : options);
   }
 
   /** The findings traced so far, in input order. */
@@ -127,7 +130,7 @@ export class TracingReplayer extends Replayer {
     const entries = this.peek(run)?.view?.guard;
     const events = this.guardEvents.get(run) ?? [];
     if (entries === undefined || entries.length === 0) {
-      if (events.length > 0) this.guardEvents.set(run, []);
+      if (events.length > 0) this.guardEvents.delete(run);
       return;
     }
     if (event?.type === "outcome" && entries.length === events.length + 1) {

@@ -4,6 +4,7 @@
  * a run's findings (abort, then block, then warning), then the earlier first stop, then more
  * findings. Sorting is stable: input order breaks the remaining ties.
  */
+import { FirstKept } from "./firstKept.js";
 import { LEVEL_RANK, type Finding } from "./findings.js";
 
 /** What the order reads of a run (replayed and live runs alike). */
@@ -41,40 +42,6 @@ export function worstFirst<R extends RankedRun>(runs: readonly R[], then?: (a: R
     .map((run) => ({ run, rank: rankOf(run) }))
     .sort((a, b) => compareRanks(a.rank, b.rank) || (then?.(a.run, b.run) ?? 0))
     .map(({ run }) => run);
-}
-
-/**
- * The first `limit` of the items offered one at a time, in the order of their keys (`compare`
- * negative: `a` first), ties in the order offered: a stable sort sliced, holding only `limit` items.
- * The item kept can be smaller than what it was ranked by (the HTML page keeps a one-line summary).
- */
-export class FirstKept<T, K> {
-  private readonly kept: Array<{ readonly item: T; readonly key: K }> = [];
-
-  constructor(
-    private readonly limit: number,
-    private readonly compare: (a: K, b: K) => number,
-  ) {}
-
-  /** Whether an item of this key would be kept now (a caller can skip making the item). */
-  wouldKeep(key: K): boolean {
-    const { kept, limit } = this;
-    // A later item loses ties: it enters only ahead of a key strictly after its own.
-    return limit > 0 && (kept.length < limit || this.compare(key, kept[limit - 1]!.key) < 0);
-  }
-
-  offer(item: T, key: K): void {
-    if (!this.wouldKeep(key)) return;
-    const { kept } = this;
-    let at = kept.length;
-    while (at > 0 && this.compare(key, kept[at - 1]!.key) < 0) at--;
-    kept.splice(at, 0, { item, key });
-    if (kept.length > this.limit) kept.pop();
-  }
-
-  items(): T[] {
-    return this.kept.map(({ item }) => item);
-  }
 }
 
 /**

@@ -6,16 +6,18 @@
 import { LineTally } from "../adapters/adapter.js";
 import { expandUnits } from "../adapters/discovery.js";
 import { formOf, type LoopEvent } from "../core/events.js";
-import type { ReplayedFinding } from "../core/findings.js";
+import type { ReplayedFinding, ReplayedRun } from "../core/findings.js";
 import type { Digest } from "../core/hashing.js";
 import type { PreparedEvent } from "../core/prepare.js";
-import { selectProfiles } from "../core/profiles/selection.js";
+import { selectProfiles, type ProfileSelection } from "../core/profiles/selection.js";
+import { FirstKept } from "../core/firstKept.js";
 import type { ConfigForAgent } from "../core/replay.js";
 import { TracingReplayer, type TracedFinding } from "../core/trace.js";
 import { windowCount } from "../core/windowCounts.js";
 import { argsPreview, outcomePreview } from "./explainPreview.js";
 import { readUnit, type InputOptions } from "./reading.js";
 import { UsageError } from "./errors.js";
+import { tuneHeapForStreaming } from "./v8Tuning.js";
 import type { CallPreview, ExplainedFinding, ExplainTarget, Explanation } from "../reporters/explainModel.js";
 
 export type { ExplainTarget, Explanation } from "../reporters/explainModel.js";
@@ -31,7 +33,63 @@ export function parseLocation(text: string): { path: string; line?: number } {
   return { path: match[1]!, line };
 }
 
-const key = (run: string, call: number) => `${run}\u0000${call}`;
+/** A call's preview: its arguments, and its outcome once seen. */
+type Preview = { args: string; outcome?: string };
+
+/**
+ * What one unit's replay contributes, kept while it is read: previews of the calls of runs still
+ * open (a run's go once it is settled, its traced findings explained first), the traced findings
+ * explained, and the findings nearest the target. Nothing grows with the number of runs: the
+ * previews of every call and every finding of a 290 MB transcript took 500 MB.
+ */
+class UnitTrace {
+  readonly replayer: TracingReplayer;
+  readonly explained: ExplainedFinding[] = [];
+  readonly nearest: FirstKept<ReplayedFinding, ReplayedFinding>;
+  private readonly previews = new Map<string, Map<number, Preview>>();
+  private tracedSeen = 0;
+
+  constructor(
+    configFor: ConfigForAgent,
+    profiles: ProfileSelection,
+    at: (event: PreparedEvent) => boolean,
+    private readonly target: ExplainTarget,
+  ) {
+    this.nearest = new FirstKept(NEAREST, nearness(target));
+    this.replayer = new TracingReplayer(configFor, profiles.profileFor, at, { onSettled: (run) => this.settled(run) });
+  }
+
+  push(prepared: PreparedEvent, event: LoopEvent): void {
+    this.notePreview(prepared, event);
+    this.replayer.push(prepared);
+  }
+
+  finish(): void {
+    for (const run of this.replayer.finish()) this.settled(run);
+  }
+
+  private settled(run: ReplayedRun): void {
+    // Findings are traced as their calls are replayed: every traced one of this run is in by now.
+    const traced = this.replayer.findings;
+    for (; this.tracedSeen < traced.length; this.tracedSeen++) this.explained.push(explained1(traced[this.tracedSeen]!, this.previews));
+    // With `--run`, only that run's findings can be the nearest.
+    if (this.target.run === undefined || run.run === this.target.run) for (const finding of run.findings) this.nearest.offer(finding, finding);
+    this.previews.delete(run.run);
+  }
+
+  /** The calls' previews, by run and call number (an outcome adds its preview to its call's). */
+  private notePreview(prepared: PreparedEvent, event: LoopEvent): void {
+    if (prepared.type === "call" && event.type === "tool_call") {
+      let calls = this.previews.get(prepared.run);
+      if (calls === undefined) this.previews.set(prepared.run, (calls = new Map()));
+      calls.set(prepared.call, { args: argsPreview(event.args, formOf(event)) });
+    }
+    if (prepared.type === "outcome" && event.type === "tool_result") {
+      const preview = this.previews.get(prepared.run)?.get(prepared.call);
+      if (preview) preview.outcome = outcomePreview(event);
+    }
+  }
+}
 
 export async function explainInput(target: ExplainTarget, digest: Digest, configFor: ConfigForAgent, options: InputOptions = {}): Promise<Explanation> {
   if (target.line === undefined && target.call === undefined) throw new UsageError("say which finding: <file>:<line>, or --call N (with --run R when the file holds several runs)");
@@ -39,56 +97,46 @@ export async function explainInput(target: ExplainTarget, digest: Digest, config
     (target.line === undefined || event.line === target.line) &&
     (target.run === undefined || event.run === target.run) &&
     (target.call === undefined || ("call" in event && event.call === target.call));
+  // Nothing but the traced findings and the nearest outlives a run: as for analyze (v8Tuning.ts).
+  tuneHeapForStreaming();
   const profiles = selectProfiles(options.profile, digest);
   const tally = new LineTally();
-  const traced: TracedFinding[] = [];
-  const findings: ReplayedFinding[] = [];
-  const previews = new Map<string, { args: string; outcome?: string }>();
+  const all: ExplainedFinding[] = [];
+  const nearest = new FirstKept<ReplayedFinding, ReplayedFinding>(NEAREST, nearness(target));
   for (const unit of await expandUnits([target.path])) {
-    let replayer = new TracingReplayer(configFor, profiles.profileFor, at);
+    let trace = new UnitTrace(configFor, profiles, at, target);
     const sink = (again: boolean) => {
-      if (again) replayer = new TracingReplayer(configFor, profiles.profileFor, at);
-      return (prepared: PreparedEvent, event: LoopEvent) => {
-        notePreview(previews, prepared, event);
-        replayer.push(prepared);
-      };
+      // A unit read again starts over: what its first reading gathered is void.
+      if (again) trace = new UnitTrace(configFor, profiles, at, target);
+      return (prepared: PreparedEvent, event: LoopEvent) => trace.push(prepared, event);
     };
     await readUnit(unit, tally, profiles, options, sink, () => {}, true);
-    for (const run of replayer.finish()) for (const finding of run.findings) findings.push(finding);
-    traced.push(...replayer.findings);
+    trace.finish();
+    all.push(...trace.explained);
+    // The nearest of each unit's nearest are the nearest of all (ties stay in input order).
+    for (const finding of trace.nearest.items()) nearest.offer(finding, finding);
   }
   // A printed events file keeps the original files' names: the line alone then says where.
   const ofFile = (file: string) => file === target.path;
-  const chosen = traced.some((t) => ofFile(t.finding.file)) ? traced.filter((t) => ofFile(t.finding.file)) : traced;
-  const explained = chosen.map((t) => explained1(t, previews));
+  const explained = all.some((e) => ofFile(e.traced.finding.file)) ? all.filter((e) => ofFile(e.traced.finding.file)) : all;
   return {
     target,
     explained,
-    nearest: explained.length > 0 ? [] : nearestFindings(findings, target),
+    nearest: explained.length > 0 ? [] : nearest.items(),
     lines: tally.counts,
     diagnostics: tally.diagnostics,
     diagnosticsTotal: tally.diagnosticsTotal,
   };
 }
 
-function explained1(traced: TracedFinding, previews: ReadonlyMap<string, CallPreview>): ExplainedFinding {
-  const run = traced.finding.run;
+function explained1(traced: TracedFinding, previews: ReadonlyMap<string, ReadonlyMap<number, CallPreview>>): ExplainedFinding {
+  const calls = previews.get(traced.finding.run);
   const rows = traced.kind === "history" ? [...traced.rows, traced.probe] : traced.rows;
-  return { traced, count: windowCount(traced), previews: rows.map((row) => previews.get(key(run, row.call))) };
+  return { traced, count: windowCount(traced), previews: rows.map((row) => calls?.get(row.call)) };
 }
 
-/** The calls' previews, by run and call number (an outcome adds its preview to its call's). */
-function notePreview(previews: Map<string, { args: string; outcome?: string }>, prepared: PreparedEvent, event: LoopEvent): void {
-  if (prepared.type === "call" && event.type === "tool_call") previews.set(key(prepared.run, prepared.call), { args: argsPreview(event.args, formOf(event)) });
-  if (prepared.type === "outcome" && event.type === "tool_result") {
-    const preview = previews.get(key(prepared.run, prepared.call));
-    if (preview) preview.outcome = outcomePreview(event);
-  }
-}
-
-/** The findings closest to the target: by line in the same file, else by call in the same run. */
-function nearestFindings(findings: readonly ReplayedFinding[], target: ExplainTarget): ReplayedFinding[] {
-  const inRun = target.run === undefined ? findings : findings.filter((f) => f.run === target.run);
+/** The order of closeness to the target: by line in the same file, else by call in the same run; then by line. */
+function nearness(target: ExplainTarget): (a: ReplayedFinding, b: ReplayedFinding) => number {
   const distance = (f: ReplayedFinding) => (target.line !== undefined ? Math.abs(f.line - target.line) : Math.abs(f.call - (target.call ?? 0)));
-  return [...inRun].sort((a, b) => distance(a) - distance(b) || a.line - b.line).slice(0, NEAREST);
+  return (a, b) => distance(a) - distance(b) || a.line - b.line;
 }

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ndjsonFindings, runMain } from "../helpers/cli.js";
-import { call, failure, repeat, textResult, toJsonl, type EventLine } from "../helpers/events.js";
+import { call, failure, repeat, result, textResult, toJsonl, type EventLine } from "../helpers/events.js";
 
 interface Row {
   call: number;
@@ -20,6 +20,7 @@ interface Row {
   count: number | null;
   judged: boolean;
   argsPreview: string | null;
+  outcomePreview: string | null;
 }
 interface Explained {
   detector: string;
@@ -162,6 +163,44 @@ describe("looplens explain, places and formats", () => {
     expect((await runMain(["explain", "fixtures/poll-loop.jsonl"])).stderr).toMatch(/say which finding/);
     expect((await runMain(["explain", "fixtures/poll-loop.jsonl:0"])).status).toBe(2);
     expect((await runMain(["explain", "fixtures/poll-loop.jsonl", "--call", "x"])).status).toBe(2);
+  });
+
+  it("explains a run as it explains the run alone when another run ends in the middle of it", async () => {
+    // Run "b" appears first and ends (it is handed out, with its previews) while run "a" is open:
+    // after a's 11th call, which has its finding, and before that call's result.
+    const loop = repeat(12, "a", "read", { path: "/same" }, textResult("same"));
+    const other = [{ type: "run_start", run: "b" }, call("b", "x", "exec", { command: "ls" }), result("b", "x", "exec", textResult("ok")), { type: "run_end", run: "b" }];
+    const mixed = written([other[0]!, other[1]!, ...loop.slice(0, 21), other[2]!, other[3]!, ...loop.slice(21)], "mixed.jsonl");
+    const alone = written(loop, "alone.jsonl");
+    const [inAlone, inMixed] = [await findingOf(alone, "generic_repeat"), await findingOf(mixed, "generic_repeat")];
+    expect(inMixed.call).toBe(11);
+    const [fromAlone] = await explainJson([alone, "--run", "a", "--call", String(inAlone.call)]);
+    const [fromMixed] = await explainJson([mixed, "--run", "a", "--call", String(inMixed.call)]);
+    const shape = (e: Explained) => e.window.calls.map(({ call: n, args, result: r, counted: c, argsPreview, outcomePreview }) => [n, args, r, c, argsPreview, outcomePreview]);
+    expect(fromMixed!.window.calls.every((row) => row.argsPreview === "path=/same" && row.outcomePreview === "same")).toBe(true);
+    expect(shape(fromMixed!)).toEqual(shape(fromAlone!));
+  });
+
+  it("names only the nearest findings of the run asked for, however many runs precede it", async () => {
+    const runs = Array.from({ length: 40 }, (_, r) => [{ type: "run_start", run: `r${r}` }, ...repeat(11, `r${r}`, "read", { path: "/same" }, textResult("same")), { type: "run_end", run: `r${r}` }]).flat();
+    const file = written(runs, "many.jsonl");
+    const out = await runMain(["explain", `${file}:1`, "--run", "r7"]);
+    expect(out.status).toBe(2);
+    const named = [...out.stderr.matchAll(/\(run (\S+), call (\d+)/g)].map((m) => [m[1], Number(m[2])]);
+    expect(named).toEqual([["r7", 11]]);
+  });
+
+  it("applies --max-line-bytes, and --strict makes a skipped line exit 2", async () => {
+    const loop = repeat(12, "a", "read", { path: "/same" }, textResult("same"));
+    const file = written([{ type: "run_start", run: "a", note: "x".repeat(5000) }, ...loop], "long.jsonl");
+    const finding = await findingOf(file, "generic_repeat");
+    const lenient = await runMain(["explain", `${file}:${finding.line}`, "--max-line-bytes", "1000"]);
+    expect(lenient.status).toBe(0);
+    expect(lenient.stderr).toMatch(/long\.jsonl:1: .*1000/);
+    const strict = await runMain(["explain", `${file}:${finding.line}`, "--max-line-bytes", "1000", "--strict"]);
+    expect(strict.status).toBe(2);
+    expect(strict.stdout).toBe(lenient.stdout);
+    expect((await runMain(["explain", `${file}:${finding.line}`, "--strict"])).status).toBe(0);
   });
 
   it("hostile arguments are sanitised in the table", async () => {

@@ -1,7 +1,7 @@
 /** One "worst first" order (core/worstFirst.ts): level, then earlier first stop, then more findings, then input order. */
 import { describe, expect, it } from "vitest";
 import type { FindingLevel } from "../../src/core/findings.js";
-import { FirstKept, worstFirst, worstOf } from "../../src/core/worstFirst.js";
+import { worstFirst, worstOf } from "../../src/core/worstFirst.js";
 
 const run = (name: string, ...findings: Array<[FindingLevel, number | null]>) => ({ name, findings: findings.map(([level, call]) => ({ level, call })) });
 
@@ -58,18 +58,5 @@ describe("worstOf", () => {
       yield* runs;
     }
     expect(worstOf(oneByOne(), 5).map((r) => r.name)).toEqual(worstFirst(runs).slice(0, 5).map((r) => r.name));
-  });
-});
-
-describe("FirstKept", () => {
-  it("keeps the first items by key, ties in the order offered, whatever the item kept", () => {
-    const keeper = new FirstKept<string, number>(3, (a, b) => a - b);
-    const offered: Array<[string, number]> = [["a", 5], ["b", 1], ["c", 5], ["d", 1], ["e", 0], ["f", 1]];
-    for (const [item, key] of offered) keeper.offer(item, key);
-    expect(keeper.items()).toEqual(["e", "b", "d"]);
-    // A key equal to the last kept one comes later, so it would not be kept; a smaller one would.
-    expect(keeper.wouldKeep(1)).toBe(false);
-    expect(keeper.wouldKeep(0)).toBe(true);
-    expect(new FirstKept<string, number>(0, (a, b) => a - b).wouldKeep(-1)).toBe(false);
   });
 });
