@@ -7,7 +7,8 @@
  *
  * One file, standard input, or little data stays serial: a worker costs ~100 ms of CPU and ~15 MB.
  * The main thread works too, so a 2-core machine pays for one extra isolate, not two.
- * A machine already busy (load average near the core count) also stays serial.
+ * A machine already busy (load average near the core count) also stays serial. By default at most
+ * DEFAULT_MAX_WORKERS workers run, whatever the number of cores, for the peak memory (see there).
  * `LOOPLENS_WORKERS` forces the mode: `0` serial, `N` that many worker threads whatever the input
  * (one file then goes to one worker).
  */
@@ -27,6 +28,15 @@ import { FINDINGS_IN_MEMORY } from "./runSpill.js";
 
 /** Below this much input, starting a worker (~100 ms of CPU: isolate, modules, JIT) costs more than it saves. */
 const PARALLEL_MIN_BYTES = 32 << 20;
+
+/**
+ * Worker threads beside the main thread unless `LOOPLENS_WORKERS` says otherwise. Each one is an
+ * isolate with its own heap: the bench's 680 MB state folder peaks at ~150 / 185 / 216 MB of RSS
+ * with 1 / 2 / 3 workers (~116 serial), and the memory target is 150 MB whatever the machine, so
+ * a machine with many cores gets one worker too; a user who would rather spend ~30 MB a worker on
+ * speed sets `LOOPLENS_WORKERS` (README "Performance").
+ */
+const DEFAULT_MAX_WORKERS = 1;
 
 /** Young generation of a worker: V8's default is ~3x larger; smaller ones cost GC time (bench/). */
 const YOUNG_GENERATION_MB = 16;
@@ -81,17 +91,16 @@ export type WorkerReply =
   | { readonly kind: "finished" };
 
 /** Number of worker threads besides the main thread (0 = serial), honouring LOOPLENS_WORKERS. */
-export function workersFor(files: readonly InputUnit[], totalBytes: number, env: NodeJS.ProcessEnv, load = loadavg()[0] ?? 0): number {
+export function workersFor(files: readonly InputUnit[], totalBytes: number, env: NodeJS.ProcessEnv, load = loadavg()[0] ?? 0, cores = availableParallelism()): number {
   if (files.length < 2 || files.some((unit) => unit.includes("-"))) return 0;
   const forced = env.LOOPLENS_WORKERS;
   if (forced !== undefined && /^\d+$/.test(forced)) return Math.min(Number(forced), files.length - 1);
-  const cores = availableParallelism();
   if (cores < 2 || totalBytes < PARALLEL_MIN_BYTES) return 0;
   // Threads only pay when a core is free: on a machine already busy (2 cores, load average 2.7)
   // the parallel run was slower than the serial one (bench: ratio 0.57 vs 0.72). The load average
   // lags by a minute and counts processes that just ended (a previous run), hence the half core.
   if (load >= cores - 0.5) return 0;
-  return Math.min(cores - 1, files.length - 1);
+  return Math.min(cores - 1, files.length - 1, DEFAULT_MAX_WORKERS);
 }
 
 /** Where files are analysed: on `workers` worker threads, and on the main thread too or not. */

@@ -161,8 +161,16 @@ describe("when to use worker threads", () => {
   });
 
   it.skipIf(cores < 2)("by default only for enough input on a machine with a free core", () => {
-    expect(workersFor(files, big, {}, 0)).toBe(Math.min(cores - 1, 2));
+    expect(workersFor(files, big, {}, 0)).toBe(1);
     expect(workersFor(files, 1 << 20, {}, 0)).toBe(0);
     expect(workersFor(files, big, {}, cores)).toBe(0);
+  });
+
+  it("by default one worker however many cores (each costs ~30 MB of peak memory); more when forced", () => {
+    expect(workersFor(files, big, {}, 0, 1)).toBe(0);
+    expect(workersFor(files, big, {}, 0, 2)).toBe(1);
+    expect(workersFor(files, big, {}, 0, 32)).toBe(1);
+    expect(workersFor(files, big, {}, 31.6, 32)).toBe(0);
+    expect(workersFor(files, big, { LOOPLENS_WORKERS: "2" }, 0, 32)).toBe(2);
   });
 });
