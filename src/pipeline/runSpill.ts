@@ -9,7 +9,8 @@
  * `plainRunsInMemory` plain runs and up to `findingsInMemory` findings (in runs with findings or
  * other things to show, a timeline weighing as a finding per CALLS_PER_FINDING calls) as objects;
  * past either, a unit's later runs are written to the thread's spill file in order, one JSON line
- * per run: a plain run's few fields, or `R` and the whole run. Reading a segment back with the run list gives
+ * per run: a plain run's few fields, or `R` and the whole run (a run of many findings in several
+ * lines, `M`). Reading a segment back with the run list gives
  * every run in input order, exactly as it was (`SpilledRuns.inOrder`); the segment counts what the
  * summary needs of its runs (calls, compactions, findings by level), so that the summary reads none
  * back.
@@ -17,7 +18,7 @@
  * Only `analyze` spills (the option `spill`); the files live in one temporary folder that the
  * command removes when it is done (`withSpillFolder`, spillFiles.ts).
  */
-import type { FindingLevel, ReplayedRun } from "../core/findings.js";
+import type { FindingLevel, ReplayedFinding, ReplayedRun } from "../core/findings.js";
 import { NONE } from "../core/none.js";
 import type { SpilledRuns } from "../reporters/model.js";
 import { SegmentReader, spillFileIn, type SpillFile } from "./spillFiles.js";
@@ -78,14 +79,40 @@ function plainRun(record: string): ReplayedRun {
 
 /** Starts the record of a run written whole (JSON of the run: plain data, numbers finite). */
 const WHOLE = "R";
+/**
+ * Starts the record of a run with more than FINDINGS_PER_LINE findings: `M`, their number, a tab,
+ * the run's JSON without them; the findings follow in lines of FINDINGS_PER_LINE (JSON arrays). One
+ * line per run made a stuck run of 200,000 findings one 127 MB string to write and one to read back.
+ */
+const MANY = "M";
+const FINDINGS_PER_LINE = 1024;
 
-function wholeRecord(run: ReplayedRun): string {
-  return `${WHOLE}${JSON.stringify(run)}`;
+/** The lines of a run written whole, made one at a time. */
+function* wholeRecords(run: ReplayedRun): Generator<string> {
+  const { findings } = run;
+  if (findings.length <= FINDINGS_PER_LINE) return yield `${WHOLE}${JSON.stringify(run)}`;
+  yield `${MANY}${findings.length}\t${JSON.stringify({ ...run, findings: undefined })}`;
+  for (let i = 0; i < findings.length; i += FINDINGS_PER_LINE) yield JSON.stringify(findings.slice(i, i + FINDINGS_PER_LINE));
 }
 
-/** A spilled run as it was written: whole, or plain. */
-function runOf(record: string): ReplayedRun {
-  return record.startsWith(WHOLE) ? (JSON.parse(record.slice(WHOLE.length)) as ReplayedRun) : plainRun(record);
+/** The spilled runs of a segment's lines, as they were written: plain, whole, or whole in several lines. */
+function* runsOf(lines: Iterator<string>): Generator<ReplayedRun> {
+  for (let next = lines.next(); !next.done; next = lines.next()) {
+    const record = next.value;
+    if (!record.startsWith(MANY)) {
+      yield record.startsWith(WHOLE) ? (JSON.parse(record.slice(WHOLE.length)) as ReplayedRun) : plainRun(record);
+      continue;
+    }
+    const tab = record.indexOf("\t");
+    const count = Number(record.slice(MANY.length, tab));
+    const findings: ReplayedFinding[] = [];
+    while (findings.length < count) {
+      const block = lines.next();
+      if (block.done) throw new Error(`a spilled run lost ${count - findings.length} of its findings`);
+      for (const finding of JSON.parse(block.value) as ReplayedFinding[]) findings.push(finding);
+    }
+    yield { ...(JSON.parse(record.slice(tab + 1)) as Omit<ReplayedRun, "findings">), findings };
+  }
 }
 
 /** Calls of a timeline that weigh as much as one finding (8 bytes each against ~550). */
@@ -139,7 +166,8 @@ export class UnitRuns {
       this.segment = { start: file.length, at: this.runs.length, runs: 0, calls: 0, compactions: 0, counts: noCounts() };
     }
     if (this.segment) {
-      file!.append(plain ? plainRecord(run) : wholeRecord(run));
+      if (plain) file!.append(plainRecord(run));
+      else for (const line of wholeRecords(run)) file!.append(line);
       this.count(this.segment, run);
       return;
     }
@@ -220,7 +248,7 @@ export function spilledRuns(segments: readonly SpillSegment[]): SpilledRuns | un
         let next = 0;
         for (const segment of segments) {
           while (next < segment.at) yield kept[next++]!;
-          for (const record of reader.lines(segment)) yield runOf(record);
+          yield* runsOf(reader.lines(segment));
         }
         while (next < kept.length) yield kept[next++]!;
       } finally {

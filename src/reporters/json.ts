@@ -42,6 +42,13 @@ export const jsonReporter: Reporter = function* (data) {
   let batch: Array<Record<string, unknown>> = [];
   let wrote = false;
   for (const run of allRuns(data)) {
+    if (run.findings.length > FINDINGS_BATCH) {
+      if (batch.length > 0) yield runsText(batch, !wrote);
+      yield* longRunText(run, withProfile, !wrote && batch.length === 0);
+      wrote = true;
+      batch = [];
+      continue;
+    }
     batch.push(runDocument(run, withProfile));
     if (batch.length < RUN_BATCH) continue;
     yield runsText(batch, !wrote);
@@ -76,6 +83,28 @@ function runsText(batch: ReadonlyArray<Record<string, unknown>>, first: boolean)
 
 const WRAPPER_HEAD = '{\n  "runs": [';
 const WRAPPER_TAIL = "\n  ]\n}";
+
+/** Findings of a run written in one piece: a run with more is written a piece of them at a time. */
+const FINDINGS_BATCH = 1024;
+
+/**
+ * The text of a run of many findings, as `runsText` writes it, in pieces: the run with an empty
+ * `findings` (its last key), then its findings FINDINGS_BATCH at a time, each stringified at the
+ * depth they stand at. One piece was a 127 MB string for a stuck run of 200,000 findings.
+ */
+function* longRunText(run: RunReport, withProfile: boolean, first: boolean): Generator<string> {
+  const text = runsText([runDocument({ ...run, findings: [] }, withProfile)], first);
+  const open = text.lastIndexOf("[]") + 1;
+  yield text.slice(0, open);
+  for (let i = 0; i < run.findings.length; i += FINDINGS_BATCH) {
+    const findings = jsonText({ runs: [{ findings: run.findings.slice(i, i + FINDINGS_BATCH).map(publicFinding) }] }, INDENT);
+    yield (i > 0 ? "," : "") + findings.slice(FINDINGS_HEAD.length, findings.length - FINDINGS_TAIL.length);
+  }
+  yield `\n${INDENT.repeat(3)}${text.slice(open)}`;
+}
+
+const FINDINGS_HEAD = '{\n  "runs": [\n    {\n      "findings": [';
+const FINDINGS_TAIL = "\n      ]\n    }\n  ]\n}";
 
 const INDENT = "  ";
 

@@ -3,7 +3,7 @@
  * not change: read back in order, the runs are the ones an analysis holding them all gives, also
  * when a unit is read again after a failed shortcut.
  */
-import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +18,7 @@ import { buildReport } from "../../src/pipeline/report.js";
 import { isPlainRun, spilledRuns } from "../../src/pipeline/runSpill.js";
 import { withSpillFolder } from "../../src/pipeline/spillFiles.js";
 import { writeSessionFile } from "../helpers/inProcess.js";
+import { repeat, textResult, toJsonl } from "../helpers/events.js";
 
 let dir: string;
 
@@ -76,6 +77,22 @@ describe("spilled runs", () => {
       expect(everyRun(spilling)).toEqual(held.runs.map(shown));
       // The summary counts the written-out runs' findings without reading them back.
       expect(buildReport(spilling, config, "test").summary).toEqual(buildReport(held, config, "test").summary);
+    });
+  });
+
+  it("write a run of many findings in several lines and read it back the same", async () => {
+    // Stuck runs of 2,600 and 1,030 findings (written a block of 1,024 at a time) between short runs.
+    const stuck = (run: string, calls: number) => [{ type: "run_start", run }, ...repeat(calls, run, "read", { path: "/same" }, textResult("same")), { type: "run_end", run }];
+    const short = (run: string) => [{ type: "run_start", run }, ...repeat(2, run, "exec", { command: "ls" }, textResult("ok")), { type: "run_end", run }];
+    const file = join(dir, "stuck.jsonl");
+    writeFileSync(file, toJsonl([...short("a"), ...stuck("s1", 2610), ...short("b"), ...stuck("s2", 1040), ...short("c")]));
+    const held = await analyse([file], {});
+    expect(held.runs.map((run) => run.findings.length)).toEqual([0, 2600, 0, 1030, 0]);
+    await withSpillFolder(async (spillDir) => {
+      const spilling = await analyse([file], { spill: { dir: spillDir!, plainRunsInMemory: 0, findingsInMemory: 0 } });
+      expect(spilling.runs).toEqual([]);
+      expect(everyRun(spilling)).toEqual(held.runs.map(shown));
+      expect(everyRun(spilling)).toEqual(held.runs.map(shown));
     });
   });
 

@@ -145,6 +145,20 @@ describe("reporters", () => {
     }
   });
 
+  it("json: a run of many findings, written a piece of them at a time, is the same text, between other runs or alone", () => {
+    // Runs of more than 1024 findings are written in pieces (reporters/json.ts): sizes on both sides.
+    const many = (run: string, count: number): ReplayedRun => ({ ...replayedRun, run, findings: Array.from({ length: count }, (_, i) => ({ ...replayed(11 + i, "warning"), run, line: 100 + i })) });
+    const small = (run: string): ReplayedRun => ({ ...replayedRun, run });
+    const header = { effective: config, sources: {}, notices: [], file: null, usesLooplensDefault: true, agentOverrides: [] };
+    for (const runs of [[many("m", 1025)], [small("a"), many("m", 2049), small("b")], [many("m", 1024), many("n", 3000), small("c")]]) {
+      const text = render("json", buildReport({ ...analysis(false), runs }, header, "9.9.9"));
+      expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+      const doc = JSON.parse(text) as { runs: Array<{ run: string; findings: Array<{ line: number }> }> };
+      expect(doc.runs.map((run) => [run.run, run.findings.length])).toEqual(runs.map((run) => [run.run, run.findings.length]));
+      expect(doc.runs.map((run) => run.findings.map((f) => f.line))).toEqual(runs.map((run) => run.findings.map((f) => f.line)));
+    }
+  });
+
   it("ndjson: findings of interleaved runs come out in line order, runs that follow each other as replayed", () => {
     const at = (run: string, lines: number[]): ReplayedRun => ({ ...replayedRun, run, findings: lines.map((line, i) => ({ ...replayed(11 + i, "warning"), run, line })), firstStop: null });
     const lineOrder = (runs: ReplayedRun[]) => {
