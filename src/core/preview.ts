@@ -177,7 +177,12 @@ export function patternPreview(refs: PatternRefs, call: RawCall | undefined): Fi
  */
 export class RecentPatterns {
   private current = new Map<string, PatternRefs>();
-  private previous = new Map<string, PatternRefs>();
+  /**
+   * The generation before `current` and the unknown tools' outcomes, made when first needed: every
+   * open run has a RecentPatterns, and an empty Map is ~200 bytes (a file of 300,000 runs that never
+   * end holds them all to its end).
+   */
+  private previous: Map<string, PatternRefs> | undefined;
 
   constructor(private readonly limit = 32) {}
 
@@ -185,7 +190,7 @@ export class RecentPatterns {
   refs(argsHash: string): PatternRefs {
     let refs = this.current.get(argsHash);
     if (refs !== undefined) return refs;
-    refs = this.previous.get(argsHash) ?? {};
+    refs = this.previous?.get(argsHash) ?? {};
     if (this.current.size >= this.limit) {
       this.previous = this.current;
       this.current = new Map();
@@ -196,21 +201,22 @@ export class RecentPatterns {
 
   /** The pattern's refs, if they are still held (without making them). */
   peek(argsHash: string): PatternRefs | undefined {
-    return this.current.get(argsHash) ?? this.previous.get(argsHash);
+    return this.current.get(argsHash) ?? this.previous?.get(argsHash);
   }
 
   /**
    * The newest "no such tool" outcome of each tool: an unknown-tool streak spans calls whose
    * arguments differ, so the pattern's own outcome may be missing. Only such outcomes are kept.
    */
-  private readonly unknownTools = new Map<string, RawOutcome>();
+  private unknownTools: Map<string, RawOutcome> | undefined;
 
   noteUnknownTool(tool: string, outcome: RawOutcome): void {
-    if (this.unknownTools.size >= this.limit && !this.unknownTools.has(tool)) this.unknownTools.clear();
-    this.unknownTools.set(tool, outcome);
+    const known = (this.unknownTools ??= new Map());
+    if (known.size >= this.limit && !known.has(tool)) known.clear();
+    known.set(tool, outcome);
   }
 
   unknownToolOutcome(tool: string): RawOutcome | undefined {
-    return this.unknownTools.get(tool);
+    return this.unknownTools?.get(tool);
   }
 }
