@@ -34,13 +34,13 @@ export function rankOf(run: RankedRun): Rank {
 export const compareRanks = (a: Rank, b: Rank) => b.top - a.top || a.stop - b.stop || b.count - a.count;
 
 /**
- * The runs worst first. `then` orders runs the rank leaves tied before input order does (the HTML
- * page puts runs with recorded vetoes and no finding before runs with neither).
+ * The runs worst first, sorted: the order's plain definition. Reports keep only the worst few as
+ * they read (`worstOf`, and the HTML page's own keepers), which tests hold to this.
  */
-export function worstFirst<R extends RankedRun>(runs: readonly R[], then?: (a: R, b: R) => number): R[] {
+export function worstFirst<R extends RankedRun>(runs: readonly R[]): R[] {
   return runs
     .map((run) => ({ run, rank: rankOf(run) }))
-    .sort((a, b) => compareRanks(a.rank, b.rank) || (then?.(a.run, b.run) ?? 0))
+    .sort((a, b) => compareRanks(a.rank, b.rank))
     .map(({ run }) => run);
 }
 

@@ -185,6 +185,22 @@ describe("many runs", () => {
     expect(withFindings.notShown).toBe(runs.length - shown);
   });
 
+  it("puts runs the live runtime vetoed calls of (and no finding) after those with findings, before the others", () => {
+    const quiet = (i: number): ReplayedRun => ({ ...run(i), findings: [], firstStop: null });
+    const vetoed = (i: number): ReplayedRun => ({ ...quiet(i), recordedVetoes: 2 });
+    // Enough runs that some of each kind are only listed, not drawn.
+    const warned = (i: number): ReplayedRun => ({ ...run(0), run: `warned-${i}` }); // run(0) has a warning
+    const runs = Array.from({ length: DRAWN_RUNS * 3 }, (_, i) => (i % 3 === 0 ? quiet(i) : i % 3 === 1 ? vetoed(i) : warned(i)));
+    const data = dataOf(html(buildReport(analysis(runs), CONFIG, "1.0.0"), true));
+    const severities = [...data.drawn, ...data.listed].map((r) => r.severity);
+    expect(severities).toEqual([...severities].sort((a, b) => b - a));
+    expect(severities).toContain(0.5);
+    expect(severities.indexOf(0)).toBeGreaterThan(severities.lastIndexOf(0.5));
+    // Without --all, a run with vetoes only is shown; one with nothing is not.
+    const shown = dataOf(html(buildReport(analysis(runs), CONFIG, "1.0.0")));
+    expect(shown.notShown).toBe(DRAWN_RUNS);
+  });
+
   it("leaves runs without findings out unless --all", () => {
     const model = buildReport(analysis(Array.from({ length: 30 }, (_, i) => run(i))), CONFIG, "1.0.0");
     const data = dataOf(html(model));
