@@ -39,8 +39,11 @@ function hexValue(byte: number | undefined): number {
  * lines have none; `\n` and `\"` are common), then counts the backslashes before: after an even
  * number the `\` starts an escape, after an odd one it is itself escaped (`\\u` is a backslash and
  * a `u`). Searching the latin1 string, which the parse needs anyway, is quicker than the bytes.
+ * (A regular expression for the `\u`s that could be such an escape was twice as slow on real
+ * Codex lines, 26 against 13 ms for 25,000 lines, though faster on lines full of backslashes.)
+ * Exported for tests.
  */
-function hasNonAsciiEscape(json: string): boolean {
+export function hasNonAsciiEscape(json: string): boolean {
   const end = json.length;
   for (let i = json.indexOf("\\u"); i !== -1; i = json.indexOf("\\u", i + 2)) {
     let before = 0;

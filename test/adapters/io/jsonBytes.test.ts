@@ -1,7 +1,8 @@
 /** Parsing JSON lines from their bytes (jsonBytes.ts): latin1 where that is exact, text otherwise. */
 import { describe, expect, it } from "vitest";
 import { parseObjectLine } from "../../../src/adapters/adapter.js";
-import { parseJsonIn, parseObjectBytes, valueAsText } from "../../../src/adapters/io/jsonBytes.js";
+import fc from "fast-check";
+import { hasNonAsciiEscape, parseJsonIn, parseObjectBytes, valueAsText } from "../../../src/adapters/io/jsonBytes.js";
 import { fromBytes, toBytes, type ByteString } from "../../../src/core/byteText.js";
 
 function parse(bytes: Buffer, terminated = true) {
@@ -80,5 +81,46 @@ describe("parseJsonIn (a JSON text held in a string of a parsed line)", () => {
     const bytes = parseJsonIn("bytes", toBytes('{"id":"dév","n":[1,"🚀"]}'))!;
     expect(bytes.form).toBe("bytes");
     expect(valueAsText("bytes", bytes.value)).toEqual({ id: "dév", n: [1, "🚀"] });
+  });
+});
+
+describe("hasNonAsciiEscape", () => {
+  /** The definition, one escape at a time: a `\u` after an even run of backslashes, then not four hex digits below 0x80. */
+  function reference(json: string): boolean {
+    for (let i = 0; i < json.length; i++) {
+      if (json[i] !== "\\") continue;
+      if (json[i + 1] !== "u") {
+        i++; // an escape of one char (`\"`, `\\`, `\n`…): the next char is taken with it
+        continue;
+      }
+      const hex = json.slice(i + 2, i + 6);
+      if (!/^[0-9a-fA-F]{4}$/.test(hex) || parseInt(hex, 16) >= 0x80) return true;
+      i += 5;
+    }
+    return false;
+  }
+
+  it("says what the definition says, on strings made of backslashes, u, hex digits and quotes", () => {
+    const alphabet = fc.constantFrom("\\", "\\", "u", "0", "0", "7", "8", "f", "F", "g", '"', "a", "é");
+    fc.assert(fc.property(fc.array(alphabet, { maxLength: 24 }), (chars) => {
+      const json = chars.join("");
+      expect(hasNonAsciiEscape(json)).toBe(reference(json));
+    }), { numRuns: 20_000 });
+  });
+
+  it("finds escapes above U+007F and malformed ones, not escaped backslashes before a u", () => {
+    const cases: Array<[string, boolean]> = [
+      ["\\u0041", false],
+      ["\\u007f", false],
+      ["\\u0080", true],
+      ["\\u00E9", true],
+      ["\\ud83d", true],
+      ["\\\\u00e9", false],
+      ["\\\\\\u00e9", true],
+      ['\\"\\u00', true],
+      ["x\\u007", true],
+      ["\\u00zz", true],
+    ];
+    for (const [json, expected] of cases) expect(hasNonAsciiEscape(json), json).toBe(expected);
   });
 });
