@@ -11,13 +11,16 @@
 //     average of a shared machine does not decide), and off (LOOPLENS_WORKERS=0);
 //   - `--profile newest` on the same input.
 // Peak RSS is measured for every process (worker threads included). `sweep` of 20 configs is timed
-// against one analyze, both as CLI runs. Results go to bench/RESULTS.md and bench/out/results.json.
+// against one analyze, both as CLI runs. With --large, also the peak RSS of every output format and
+// command on shapes where memory could grow with the input (bench/generateEdges.mjs). Results go to
+// bench/RESULTS.md and bench/out/results.json.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generate } from "./generate.mjs";
+import { loopingRuns, stuckRun, unendedRuns } from "./generateEdges.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const OUT = join(ROOT, "bench", "out");
@@ -193,10 +196,57 @@ function sweepCost(spec) {
   return row;
 }
 
+/**
+ * With --large: peak RSS of each output format and command on the shapes where memory could grow
+ * with the input rather than stay flat (bench/generateEdges.mjs), one run each (memory, not time,
+ * is the figure; it varies by a few MB from run to run). Target: ≤ 150 MB like every other input.
+ */
+const EDGES = [
+  {
+    name: "80,000 looping runs (~160,000 findings)",
+    file: "loops-80000.jsonl",
+    make: (path) => loopingRuns(path, 80_000),
+    // Line 22: run-0's 11th call, its first finding (explain needs a finding's place).
+    commands: [
+      ...["json", "table", "markdown", "ndjson", "github", "html"].map((format) => ({ label: `analyze -f ${format}`, args: ["analyze", "--format", format] })),
+      { label: "events", args: ["events"] },
+      { label: "explain (a place in the first run)", args: ["explain"], at: 22 },
+    ],
+  },
+  {
+    name: "one run stuck for 200,000 calls",
+    file: "stuck-200000.jsonl",
+    make: (path) => stuckRun(path, 200_000),
+    commands: ["json", "table", "html"].map((format) => ({ label: `analyze -f ${format}`, args: ["analyze", "--format", format] })),
+  },
+  {
+    name: "300,000 runs that never end (no run_end)",
+    file: "unended-300000.jsonl",
+    make: (path) => unendedRuns(path, 300_000),
+    commands: [{ label: "analyze -f json", args: ["analyze", "--format", "json"] }],
+  },
+].filter((edge) => ONLY === undefined || edge.name.includes(ONLY));
+
+function edgeRows(edge) {
+  const path = join(OUT, "inputs", "edges-v1", edge.file);
+  const done = `${path}.done`;
+  if (!existsSync(done)) {
+    writeFileSync(done, JSON.stringify({ bytes: edge.make(path) }));
+    log(`generated ${edge.name}`);
+  }
+  const { bytes } = JSON.parse(readFileSync(done, "utf8"));
+  return edge.commands.map((command) => {
+    const target = command.at === undefined ? path : `${path}:${command.at}`;
+    const result = measure([BIN, ...command.args, target]);
+    log(`${edge.name}: ${command.label} peak RSS ${fmt(result.rssMb)} MB in ${fmt(result.ms / 1000, 1)} s`);
+    return { name: edge.name, mb: bytes / 1e6, command: command.label, rssMb: result.rssMb, seconds: result.ms / 1000 };
+  });
+}
+
 const fmt = (n, digits = 0) => (n === undefined ? "–" : n.toFixed(digits));
 const check = (ok) => (ok ? "✓" : "✗");
 
-function markdown(rows, sweeps) {
+function markdown(rows, sweeps, edges) {
   const lines = [
     "# Benchmark results",
     "",
@@ -233,6 +283,16 @@ function markdown(rows, sweeps) {
     "|---|---:|---:|---:|---:|---:|",
     ...sweeps.map((s) => `| ${s.name} | ${fmt(s.mb)} | ${fmt(s.analyzeMs)} | ${fmt(s.sweepMs)} | ${fmt(s.ratio, 2)}× ${check(s.ratio <= 1.5)} | ${fmt(s.sweepRssMb)} |`),
     "",
+    ...(edges.length === 0
+      ? []
+      : [
+          "Peak RSS on shapes where memory could grow with the input (bench/generateEdges.mjs, canonical events; one run each; target ≤ 150 MB):",
+          "",
+          "| input | MB | command | peak RSS (MB) | time (s) |",
+          "|---|---:|---|---:|---:|",
+          ...edges.map((e) => `| ${e.name} | ${fmt(e.mb)} | \`${e.command}\` | ${fmt(e.rssMb)} ${check(e.rssMb <= 150)} | ${fmt(e.seconds, 1)} |`),
+          "",
+        ]),
   ];
   return lines.join("\n");
 }
@@ -247,6 +307,7 @@ const rows = DATASETS.map(benchDataset);
 // each event under every config as it is read, holding no prepared events).
 const SWEPT = ["real state folder", "canonical events folder", "real state folder, large"];
 const sweeps = DATASETS.filter((spec) => SWEPT.includes(spec.name)).map(sweepCost);
-writeFileSync(join(OUT, "results.json"), JSON.stringify({ rows, sweeps }, null, 2));
-if (ONLY === undefined) writeFileSync(join(ROOT, "bench", "RESULTS.md"), markdown(rows, sweeps));
+const edges = LARGE ? EDGES.flatMap(edgeRows) : [];
+writeFileSync(join(OUT, "results.json"), JSON.stringify({ rows, sweeps, edges }, null, 2));
+if (ONLY === undefined) writeFileSync(join(ROOT, "bench", "RESULTS.md"), markdown(rows, sweeps, edges));
 log(`${ONLY === undefined ? "wrote bench/RESULTS.md" : "--only: bench/RESULTS.md left as it was"} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
