@@ -22,6 +22,7 @@ import type { FindingLevel, ReplayedFinding, ReplayedRun } from "../core/finding
 import { NONE } from "../core/none.js";
 import type { SpilledRuns } from "../reporters/model.js";
 import { SegmentReader, spillFileIn, type SpillFile } from "./spillFiles.js";
+import { SharedValues } from "./sharedValues.js";
 
 /** Where and when to spill: plain data, so that it crosses to worker threads. */
 export interface SpillOptions {
@@ -100,16 +101,24 @@ function* runsOf(lines: Iterator<string>): Generator<ReplayedRun> {
   for (let next = lines.next(); !next.done; next = lines.next()) {
     const record = next.value;
     if (!record.startsWith(MANY)) {
-      yield record.startsWith(WHOLE) ? (JSON.parse(record.slice(WHOLE.length)) as ReplayedRun) : plainRun(record);
+      if (!record.startsWith(WHOLE)) {
+        yield plainRun(record);
+        continue;
+      }
+      const run = JSON.parse(record.slice(WHOLE.length)) as ReplayedRun;
+      new SharedValues().findings(run.findings);
+      yield run;
       continue;
     }
     const tab = record.indexOf("\t");
     const count = Number(record.slice(MANY.length, tab));
     const findings: ReplayedFinding[] = [];
+    // Equal values of the run's findings shared again (JSON.parse copies each: sharedValues.ts).
+    const shared = new SharedValues();
     while (findings.length < count) {
       const block = lines.next();
       if (block.done) throw new Error(`a spilled run lost ${count - findings.length} of its findings`);
-      for (const finding of JSON.parse(block.value) as ReplayedFinding[]) findings.push(finding);
+      for (const finding of shared.findings(JSON.parse(block.value) as ReplayedFinding[])) findings.push(finding);
     }
     yield { ...(JSON.parse(record.slice(tab + 1)) as Omit<ReplayedRun, "findings">), findings };
   }
