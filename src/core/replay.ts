@@ -319,19 +319,16 @@ export class Replayer {
   }
 
   private addFinding(state: RunState, finding: Omit<ReplayedFinding, "run" | "agent" | "session" | "file" | "afterStop" | "call"> & { call: number }): void {
-    // Every field written out, not spread: a spread object kept its fields past the first few in a
-    // separate array (~80 B more a finding: a run stuck for 200,000 calls holds them all).
-    const { line, call, tool, detector, level, count, threshold, message, argsHash, preview } = finding;
-    const { run, agent, session, file } = state;
-    const afterStop = state.firstStop !== null;
-    state.findings = appended(
-      state.findings,
-      preview === undefined
-        ? { run, agent, session, file, line, call, tool, detector, level, count, threshold, afterStop, message, argsHash }
-        : { run, agent, session, file, line, call, tool, detector, level, count, threshold, afterStop, message, argsHash, preview },
-    );
-    if (state.firstStop === null && level !== "warning") {
-      state.firstStop = { kind: level === "abort" ? "abort" : "block", call };
+    state.findings = appended(state.findings, {
+      run: state.run,
+      agent: state.agent,
+      session: state.session,
+      file: state.file,
+      afterStop: state.firstStop !== null,
+      ...finding,
+    });
+    if (state.firstStop === null && finding.level !== "warning") {
+      state.firstStop = { kind: finding.level === "abort" ? "abort" : "block", call: finding.call };
     }
   }
 }
