@@ -9,7 +9,7 @@ import { REPORTERS, REPORT_FORMATS } from "../reporters/index.js";
 import { replayedInOrder, type ReportOutput } from "../reporters/model.js";
 import { FINDINGS_IN_MEMORY, PLAIN_RUNS_IN_MEMORY, type SpillOptions } from "../pipeline/runSpill.js";
 import { withSpillFolder } from "../pipeline/spillFiles.js";
-import { watchHeapPressure } from "../pipeline/v8Tuning.js";
+import { withHeapWatched } from "../pipeline/v8Tuning.js";
 import { analyzeAll } from "../pipeline/parallel.js";
 import { progressDisplay } from "./progressDisplay.js";
 import {
@@ -43,12 +43,7 @@ interface AnalyzeOptions extends CommonOptions, FailOnOptions, FilterOptions, Ou
 export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: Io, version: string, now = new Date()): Promise<number> {
   // Runs beyond a budget wait on disk until the report is written (pipeline/runSpill.ts), and the
   // heap's growth is held while the process is large, report writing included (v8Tuning.ts).
-  const stopWatching = watchHeapPressure();
-  try {
-    return await withSpillFolder((dir) => analyzeWithSpill(paths, options, io, version, now, dir === undefined ? undefined : { dir, ...runsInMemory(io.env) }));
-  } finally {
-    stopWatching();
-  }
+  return withHeapWatched(() => withSpillFolder((dir) => analyzeWithSpill(paths, options, io, version, now, dir === undefined ? undefined : { dir, ...runsInMemory(io.env) })));
 }
 
 /**

@@ -15,7 +15,7 @@ import { isLiveEvent, type LiveEvent } from "../core/liveEvents.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { jsonText } from "../reporters/jsonText.js";
 import { readEvents } from "../pipeline/analysis.js";
-import { watchHeapPressure } from "../pipeline/v8Tuning.js";
+import { withHeapWatched } from "../pipeline/v8Tuning.js";
 import { addInputOptions, inputPaths, nothingUsable, reportDiagnostics, strictViolation, type CommonOptions, type Io } from "./common.js";
 import { EXIT } from "../pipeline/errors.js";
 import { startInputProgress } from "../pipeline/progress.js";
@@ -56,14 +56,9 @@ function eventFilter(options: EventsOptions): (event: LoopEvent | LiveEvent) => 
   return (event) => (runs === undefined || runs.has(event.run ?? "")) && (sessions === undefined || sessions.has(event.session ?? ""));
 }
 
-export async function runEvents(paths: string[], options: EventsOptions, io: Io): Promise<number> {
+export function runEvents(paths: string[], options: EventsOptions, io: Io): Promise<number> {
   // The heap's growth is held once the process is large, as for analyze (v8Tuning.ts).
-  const stopWatching = watchHeapPressure();
-  try {
-    return await printEvents(paths, options, io);
-  } finally {
-    stopWatching();
-  }
+  return withHeapWatched(() => printEvents(paths, options, io));
 }
 
 async function printEvents(paths: string[], options: EventsOptions, io: Io): Promise<number> {

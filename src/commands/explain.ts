@@ -13,7 +13,7 @@ import { explainInput, parseLocation, type Explanation } from "../pipeline/expla
 import { EXPLAIN_FORMATS, explainJson, explainTable } from "../reporters/explain.js";
 import { sanitize } from "../reporters/sanitize.js";
 import { addConfigOptions, addInputOptions, reportDiagnostics, reportNotices, strictViolation, useColor, type CommonOptions, type Io } from "./common.js";
-import { watchHeapPressure } from "../pipeline/v8Tuning.js";
+import { withHeapWatched } from "../pipeline/v8Tuning.js";
 
 interface ExplainOptions extends CommonOptions {
   format: string;
@@ -38,14 +38,9 @@ function notAFinding(io: Io, explanation: Explanation): number {
   return EXIT.usage;
 }
 
-export async function runExplain(location: string, options: ExplainOptions, io: Io, version: string): Promise<number> {
+export function runExplain(location: string, options: ExplainOptions, io: Io, version: string): Promise<number> {
   // The heap's growth is held once the process is large, as for analyze (v8Tuning.ts).
-  const stopWatching = watchHeapPressure();
-  try {
-    return await explainAt(location, options, io, version);
-  } finally {
-    stopWatching();
-  }
+  return withHeapWatched(() => explainAt(location, options, io, version));
 }
 
 async function explainAt(location: string, options: ExplainOptions, io: Io, version: string): Promise<number> {

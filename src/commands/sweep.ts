@@ -35,7 +35,7 @@ import { EXIT, UsageError } from "../pipeline/errors.js";
 import { gridPoints, parseAxes, type Axis } from "../pipeline/sweepGrid.js";
 import { PROFILE_NAMES, type ProfileName } from "../core/profiles/profile.js";
 import { startInputProgress } from "../pipeline/progress.js";
-import { watchHeapPressure } from "../pipeline/v8Tuning.js";
+import { withHeapWatched } from "../pipeline/v8Tuning.js";
 import { progressDisplay } from "./progressDisplay.js";
 
 const SWEEP_REPORTERS: Readonly<Record<string, SweepReporter>> = {
@@ -135,13 +135,11 @@ export async function runSweep(paths: string[], options: SweepOptions, io: Io, v
   const input = { inputFormat: options.inputFormat, activeBranch: options.activeBranch, maxLineBytes: options.maxLineBytes, ...(options.profile !== undefined && { profile: options.profile }) };
   const config = { config: options.config, agent: options.agent, set: options.set, profile: options.profile };
   // The heap's growth is held while the process is large, as for analyze (v8Tuning.ts).
-  const stopWatching = watchHeapPressure();
   let swept: SweepResult;
   try {
-    swept = await sweepAll(files, digest, config, grid, input, io.env, shown.update && { of: (pass) => shown.pass(pass), update: shown.update });
+    swept = await withHeapWatched(() => sweepAll(files, digest, config, grid, input, io.env, shown.update && { of: (pass) => shown.pass(pass), update: shown.update }));
   } finally {
     shown.clear();
-    stopWatching();
   }
   swept.agentsResolved.forEach((asked, pass) => {
     for (const { agent, profile } of asked) for (const resolver of resolvers[pass]!) resolver.effectiveFor(agent, profile);

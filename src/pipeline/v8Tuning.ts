@@ -97,7 +97,7 @@ export function tuneHeapForStreaming(): void {
  * Holds the old generation's growth from the moment the process's RSS reaches TIGHT_RSS_MB; returns
  * the function that stops watching (and gives the growth back to V8).
  */
-export function watchHeapPressure(): () => void {
+function watchHeapPressure(): () => void {
   const timer = setInterval(() => {
     if (!growthHeld && process.memoryUsage.rss() >= TIGHT_RSS_MB * 2 ** 20) holdGrowth(true);
   }, CHECK_MS);
@@ -106,6 +106,16 @@ export function watchHeapPressure(): () => void {
     clearInterval(timer);
     if (growthHeld) holdGrowth(false);
   };
+}
+
+/** Runs `work` with the heap's growth watched (`watchHeapPressure`), and given back to V8 after it. */
+export async function withHeapWatched<T>(work: () => Promise<T>): Promise<T> {
+  const stopWatching = watchHeapPressure();
+  try {
+    return await work();
+  } finally {
+    stopWatching();
+  }
 }
 
 /** The young generation stays at its initial size (see the module comment): analysis that streams. */
