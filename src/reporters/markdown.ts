@@ -142,13 +142,9 @@ export const markdownReporter: Reporter = function* (data, options) {
   const lines = (pieces: readonly string[]) => (pieces.length > 0 ? `${pieces.join("\n")}\n` : "");
   yield lines(["## looplens report", "", `looplens ${data.version}: ${markdownText(detectorState(data.config), Infinity)}`, ""]);
   // Live runs (from Gateway logs) are shown in the live section, not as replayed runs.
-  const { shown, hidden, liveStops } = listedRuns(data, options.all);
-  let any = false;
-  for (const run of shown) {
-    any = true;
-    yield lines(runSection(run, options, data.config, liveStops.get(run.run)));
-  }
+  const { shown, listed, hidden, liveStops } = listedRuns(data, options.all);
+  for (const run of shown) yield lines(runSection(run, options, data.config, liveStops.get(run.run)));
   yield lines([...liveSection(data, options.verbose), ...comparisonSection(data)]);
-  if (hidden() > 0 && any) yield lines([`${plural(hidden(), "run")} without findings not shown (\`--all\` shows them).`, ""]);
+  if (hidden() > 0 && listed() > 0) yield lines([`${plural(hidden(), "run")} without findings not shown (\`--all\` shows them).`, ""]);
   yield lines(summarySection(data, options));
 };

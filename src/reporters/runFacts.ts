@@ -42,9 +42,9 @@ export function liveStopsByRun(data: ReportModel): Map<string, LiveRun> {
 /**
  * The replayed runs a human format lists, in order, one at a time (spilled ones are read back as
  * they come: none is kept): all with `--all`, else those with findings, recorded vetoes or a live
- * stop. `hidden()`, once they were all read, counts the others.
+ * stop. Once they were all read, `listed()` counts them and `hidden()` the others.
  */
-export function listedRuns(data: ReportModel, all: boolean): { readonly shown: Iterable<ReplayedRun>; hidden(): number; readonly liveStops: Map<string, LiveRun> } {
+export function listedRuns(data: ReportModel, all: boolean): { readonly shown: Iterable<ReplayedRun>; listed(): number; hidden(): number; readonly liveStops: Map<string, LiveRun> } {
   const liveStops = liveStopsByRun(data);
   const listed = (run: ReplayedRun) => all || run.findings.length > 0 || run.recordedVetoes > 0 || liveStops.has(run.run);
   let count = 0;
@@ -55,7 +55,7 @@ export function listedRuns(data: ReportModel, all: boolean): { readonly shown: I
       yield run;
     }
   }
-  return { shown: shown(), hidden: () => replayedCount(data) - count, liveStops };
+  return { shown: shown(), listed: () => count, hidden: () => replayedCount(data) - count, liveStops };
 }
 
 /**

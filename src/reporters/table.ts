@@ -144,13 +144,9 @@ export const tableReporter: Reporter = function* (data, options) {
   };
   const header = configHeaderLines(data.config).map((line) => `  ${line}`);
   yield lines(chalk.dim([`looplens ${data.version} — ${detectorState(data.config)}`, ...header].join("\n")), "");
-  const { shown, hidden, liveStops } = listedRuns(data, options.all);
-  let any = false;
-  for (const run of shown) {
-    any = true;
-    yield lines(runHeader(run, chalk, data, options, liveStops.get(run.run)), runTable(run, options, chalk, width), "");
-  }
-  if (hidden() > 0 && any) yield lines(chalk.dim(`${plural(hidden(), "run")} without findings not shown (--all shows them)`), "");
+  const { shown, listed, hidden, liveStops } = listedRuns(data, options.all);
+  for (const run of shown) yield lines(runHeader(run, chalk, data, options, liveStops.get(run.run)), runTable(run, options, chalk, width), "");
+  if (hidden() > 0 && listed() > 0) yield lines(chalk.dim(`${plural(hidden(), "run")} without findings not shown (--all shows them)`), "");
   if (data.live) yield lines(...liveSection(data, options, chalk), ...comparisonSection(data, options, chalk));
   // Human outputs say "block" for a critical verdict: said once, under the tables that use it.
   yield lines(summaryBlock(data, chalk, options), ...(data.summary.findings.total > 0 ? ["", chalk.dim(LEGEND)] : []));
