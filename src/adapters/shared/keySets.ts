@@ -31,7 +31,6 @@ const MAX_LOAD = 0.9;
  * 32 MB one, 2 on the 1 GB one).
  */
 const GROWTH = 1.5;
-const SEGMENT_GROWTH = 1.5;
 
 /**
  * A set of integers in [0, 2^53), open addressing with linear probing. A single table doubled at
@@ -92,7 +91,7 @@ export class KeySet {
   private grow(segment: number, key: number): number {
     const old = this.segments[segment]!;
     const single = this.segments.length === 1;
-    const size = Math.ceil(old.length * (single ? GROWTH : SEGMENT_GROWTH));
+    const size = Math.ceil(old.length * GROWTH);
     if (single && size > SPLIT_SLOTS) {
       this.split();
       return this.segmentOf(key);
