@@ -24,7 +24,6 @@ import { SweepJoin, pointResolvers, sweepSerially, sweepUnit, type SweepGrid, ty
 import { createConfigResolver, type ConfigOptions } from "./configResolution.js";
 import { scavengeAlone, scavengeWithHelpers, tuneHeapForStreaming } from "./v8Tuning.js";
 import { StringPool } from "./stringPool.js";
-import { FINDINGS_IN_MEMORY } from "./runSpill.js";
 
 /** Below this much input, starting a worker (~100 ms of CPU: isolate, modules, JIT) costs more than it saves. */
 const PARALLEL_MIN_BYTES = 32 << 20;
@@ -176,7 +175,7 @@ export function withSpillBudgetShared(setup: WorkerSetup, lanes: Lanes): WorkerS
   if (spill === undefined) return setup;
   const threads = lanes.workers + (lanes.mainThread ? 1 : 0);
   const share = (budget: number) => Math.ceil(budget / threads);
-  return { ...setup, input: { ...setup.input, spill: { ...spill, plainRunsInMemory: share(spill.plainRunsInMemory), findingsInMemory: share(spill.findingsInMemory ?? FINDINGS_IN_MEMORY) } } };
+  return { ...setup, input: { ...setup.input, spill: { ...spill, plainRunsInMemory: share(spill.plainRunsInMemory), findingsInMemory: share(spill.findingsInMemory) } } };
 }
 
 function largestFirst(sizes: readonly number[]): number[] {

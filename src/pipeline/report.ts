@@ -3,11 +3,12 @@
  * summary counts, the live section of Gateway logs and the replay-vs-live comparison are computed
  * here once, and every reporter only formats them.
  */
-import type { Finding, FindingLevel, LiveFinding, LiveRun, ReplayedRun, RunReport } from "../core/findings.js";
+import type { LiveFinding, LiveRun, ReplayedRun, RunReport } from "../core/findings.js";
 import { runsWithFindings, type LiveRunList } from "../core/liveRuns.js";
-import { replayedInOrder, type ConfigSummary, type LevelCounts, type ReportModel, type SpilledRuns, type Summary } from "../reporters/model.js";
+import { replayedInOrder, type ConfigSummary, type ReportModel, type SpilledRuns, type Summary } from "../reporters/model.js";
 import type { Analysis } from "./analysis.js";
 import { compareReplayWithLive } from "./comparison.js";
+import { addRunLevels, countFindings, countRun, countRunLevels, levelsOf, noRunLevels } from "./levelCounts.js";
 
 /** Gateway logs were among the inputs (or live events were read back from an events file). */
 function readsGatewayLogs(analysis: Analysis): boolean {
@@ -54,19 +55,6 @@ export function reportOfRuns(
   return { ...base, ...(selected ? { live: selected } : {}), summary: summarize(base, selected) };
 }
 
-function countLevels(findings: readonly Finding[]): LevelCounts {
-  const counts: Record<FindingLevel, number> & { total: number } = { warning: 0, critical: 0, abort: 0, total: 0 };
-  for (const finding of findings) {
-    counts[finding.level]++;
-    counts.total++;
-  }
-  return counts;
-}
-
-function addLevels(a: LevelCounts, b: LevelCounts): LevelCounts {
-  return { warning: a.warning + b.warning, critical: a.critical + b.critical, abort: a.abort + b.abort, total: a.total + b.total };
-}
-
 /** Replayed runs, then live ones, one at a time: live runs are made as they are read (liveRuns.ts). */
 export function* allRunsOf(replayed: Iterable<ReplayedRun>, live: Iterable<LiveRun> | undefined): Generator<RunReport> {
   yield* replayed;
@@ -78,43 +66,44 @@ type SummaryInput = Pick<ReportModel, "files" | "unusable" | "replayed" | "spill
 /** Counts over replayed and live runs alike; `live` says how much of it came from Gateway logs. */
 function summarize(data: SummaryInput, liveReport: ReportModel["live"]): Summary {
   // Spilled runs are not read back: their segments counted what the summary needs of them.
-  const runsWith = { ...(data.spilled?.counts.runsWith ?? { warning: 0, critical: 0, abort: 0 }) };
+  const counts = addRunLevels(noRunLevels(), data.spilled?.counts ?? noRunLevels()); // a copy, counted on
   let calls = data.spilled?.calls ?? 0;
   let compactions = data.spilled?.compactions ?? 0;
   let runCount = 0;
-  const noteLevels = (run: RunReport) => {
-    const levels = new Set<FindingLevel>(run.findings.map((finding) => finding.level));
-    if (levels.has("warning")) runsWith.warning++;
-    if (levels.has("critical")) runsWith.critical++;
-    if (levels.has("abort")) runsWith.abort++;
-  };
   // A book knows its live runs' totals: then only its runs with findings are read (the others may be on disk).
   const live = liveReport?.runs;
   const totals = live?.totals;
-  for (const run of allRunsOf(data.replayed, totals ? undefined : live)) {
+  for (const run of data.replayed) {
     runCount++;
     calls += run.calls;
     compactions += run.compactions;
-    noteLevels(run);
+    countRun(counts, run.findings);
   }
-  if (live && totals) {
+  // Live runs count among runs with findings; their findings are counted from the live list below.
+  if (live && !totals) {
+    for (const run of live) {
+      runCount++;
+      calls += run.calls;
+      compactions += run.compactions;
+      countRunLevels(counts.runsWith, run.findings);
+    }
+  } else if (live && totals) {
     runCount += live.length;
     calls += totals.calls;
     compactions += totals.compactions;
-    for (const run of runsWithFindings(live)) noteLevels(run);
+    for (const run of runsWithFindings(live)) countRunLevels(counts.runsWith, run.findings);
   }
   const liveFindings = liveReport?.findings;
   const transcript = data.transcript;
-  const findings = countLevels([...data.replayed.flatMap((run) => run.findings), ...(liveFindings ?? [])]);
-  const spilledFindings = data.spilled?.counts.findings;
+  if (liveFindings) countFindings(counts.findings, liveFindings);
   return {
     files: data.files.length,
     filesNotRead: data.unusable.length,
     runs: runCount + (data.spilled?.runs ?? 0),
     calls,
     compactions,
-    findings: spilledFindings ? addLevels(findings, spilledFindings) : findings,
-    runsWith,
+    findings: counts.findings,
+    runsWith: counts.runsWith,
     lines: { ...data.lines },
     transcripts: { copiesSkipped: transcript.copies, duplicatesSkipped: transcript.duplicates, reconstructedCalls: transcript.reconstructedCalls },
     diagnostics: data.diagnosticsTotal,
@@ -122,7 +111,7 @@ function summarize(data: SummaryInput, liveReport: ReportModel["live"]): Summary
       ? {
           live: {
             runs: liveReport!.runs.length,
-            findings: countLevels(liveFindings),
+            findings: levelsOf(liveFindings),
             outsideRuns: liveFindings.filter((finding) => finding.run === null).length,
           },
         }

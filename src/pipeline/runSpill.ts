@@ -18,11 +18,12 @@
  * Only `analyze` spills (the option `spill`); the files live in one temporary folder that the
  * command removes when it is done (`withSpillFolder`, spillFiles.ts).
  */
-import type { FindingLevel, ReplayedFinding, ReplayedRun } from "../core/findings.js";
+import type { ReplayedFinding, ReplayedRun } from "../core/findings.js";
 import { NONE } from "../core/none.js";
 import type { SpilledRuns } from "../reporters/model.js";
 import { SegmentReader, spillFileIn, type SpillFile } from "./spillFiles.js";
 import { SharedValues } from "./sharedValues.js";
+import { addRunLevels, countRun, noRunLevels, type RunLevelCounts } from "./levelCounts.js";
 
 /** Where and when to spill: plain data, so that it crosses to worker threads. */
 export interface SpillOptions {
@@ -30,8 +31,8 @@ export interface SpillOptions {
   readonly dir: string;
   /** Plain runs a thread keeps as objects before it writes them out (parallel.ts shares the analysis's budget among threads). */
   readonly plainRunsInMemory: number;
-  /** Findings a thread keeps in runs held as objects before it writes such runs out (default FINDINGS_IN_MEMORY, shared the same way). */
-  readonly findingsInMemory?: number;
+  /** Findings a thread keeps in runs held as objects before it writes such runs out (shared the same way). */
+  readonly findingsInMemory: number;
   /** Live runs (Gateway logs) a book keeps in its table before it writes the oldest out (default LIVE_ROWS_IN_MEMORY, core/liveRuns.ts). */
   readonly liveRunsInMemory?: number;
 }
@@ -41,12 +42,6 @@ export const PLAIN_RUNS_IN_MEMORY = 16_384;
 
 /** Findings an analysis holds in memory by default (~5 MB of them), shared among its threads. */
 export const FINDINGS_IN_MEMORY = 8_192;
-
-/** What a summary counts of spilled runs: runs with a finding at each level, and findings by level. */
-export interface SpilledCounts {
-  readonly runsWith: Readonly<Record<FindingLevel, number>>;
-  readonly findings: Readonly<Record<FindingLevel, number>> & { readonly total: number };
-}
 
 /** One unit's spilled runs: bytes `[start, end)` of `path`, read back into the run list from index `at`. */
 export interface SpillSegment {
@@ -59,7 +54,8 @@ export interface SpillSegment {
   readonly runs: number;
   readonly calls: number;
   readonly compactions: number;
-  readonly counts: SpilledCounts;
+  /** What a summary counts of them: runs with a finding at each level, and findings by level. */
+  readonly counts: Readonly<RunLevelCounts>;
 }
 
 /** Nothing a report shows of a run but its identity and counts (see the module comment). */
@@ -136,16 +132,6 @@ function findingsWeight(run: ReplayedRun): number {
   return Math.max(1, run.findings.length + timeline);
 }
 
-/** `SpilledCounts` as they are added up. */
-interface Counts {
-  readonly runsWith: Record<FindingLevel, number>;
-  readonly findings: Record<FindingLevel, number> & { total: number };
-}
-
-function noCounts(): Counts {
-  return { runsWith: { warning: 0, critical: 0, abort: 0 }, findings: { warning: 0, critical: 0, abort: 0, total: 0 } };
-}
-
 /** A unit's segment while its runs are written: `SpillSegment` but where it ends. */
 interface OpenSegment {
   readonly start: number;
@@ -153,7 +139,7 @@ interface OpenSegment {
   runs: number;
   calls: number;
   compactions: number;
-  readonly counts: Counts;
+  readonly counts: RunLevelCounts;
 }
 
 /** The runs of one unit as replay settles them: objects, then (past a budget) a spill segment. */
@@ -172,7 +158,7 @@ export class UnitRuns {
     const plain = isPlainRun(run);
     const file = this.file;
     if (file && !this.segment && this.overBudget(file, plain, run)) {
-      this.segment = { start: file.length, at: this.runs.length, runs: 0, calls: 0, compactions: 0, counts: noCounts() };
+      this.segment = { start: file.length, at: this.runs.length, runs: 0, calls: 0, compactions: 0, counts: noRunLevels() };
     }
     if (this.segment) {
       if (plain) file!.append(plainRecord(run));
@@ -192,20 +178,14 @@ export class UnitRuns {
 
   private overBudget(file: SpillFile, plain: boolean, run: ReplayedRun): boolean {
     if (plain) return file.plainInMemory >= this.options!.plainRunsInMemory;
-    return file.findingsInMemory + findingsWeight(run) > (this.options!.findingsInMemory ?? FINDINGS_IN_MEMORY);
+    return file.findingsInMemory + findingsWeight(run) > this.options!.findingsInMemory;
   }
 
   private count(segment: OpenSegment, run: ReplayedRun): void {
     segment.runs++;
     segment.calls += run.calls;
     segment.compactions += run.compactions;
-    const levels = new Set<FindingLevel>();
-    for (const finding of run.findings) {
-      segment.counts.findings[finding.level]++;
-      segment.counts.findings.total++;
-      levels.add(finding.level);
-    }
-    for (const level of levels) segment.counts.runsWith[level]++;
+    countRun(segment.counts, run.findings);
   }
 
   /** The unit is read again: what it delivered so far is void. */
@@ -238,14 +218,7 @@ export function shiftedSegment(segment: SpillSegment, runsBefore: number): Spill
 export function spilledRuns(segments: readonly SpillSegment[]): SpilledRuns | undefined {
   if (segments.length === 0) return undefined;
   const total = (key: "runs" | "calls" | "compactions") => segments.reduce((sum, s) => sum + s[key], 0);
-  const counts = noCounts();
-  for (const { counts: some } of segments) {
-    for (const level of ["warning", "critical", "abort"] as const) {
-      counts.runsWith[level] += some.runsWith[level];
-      counts.findings[level] += some.findings[level];
-    }
-    counts.findings.total += some.findings.total;
-  }
+  const counts = segments.reduce((sum, segment) => addRunLevels(sum, segment.counts), noRunLevels());
   return {
     runs: total("runs"),
     calls: total("calls"),

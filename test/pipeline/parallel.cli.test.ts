@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: the benchmark's generator is plain JavaScript
 import { generate } from "../../bench/generate.mjs";
 import { lanesFor, withSpillBudgetShared, workersFor } from "../../src/pipeline/parallel.js";
-import { FINDINGS_IN_MEMORY } from "../../src/pipeline/runSpill.js";
 import { runCli } from "../helpers/cli.js";
 
 let dir: string;
@@ -142,9 +141,6 @@ describe("the budgets of runs held in memory", () => {
     expect(withSpillBudgetShared(setup, { workers: 2, mainThread: true }).input.spill).toEqual({ dir: "/tmp/spill", plainRunsInMemory: 334, findingsInMemory: 100 });
     expect(withSpillBudgetShared(setup, { workers: 1, mainThread: false }).input.spill).toEqual(setup.input.spill);
     expect(withSpillBudgetShared({ config: {}, input: {} }, { workers: 3, mainThread: true }).input.spill).toBeUndefined();
-    // No findings budget given: the default one, shared.
-    const plainOnly = { config: {}, input: { spill: { dir: "/tmp/spill", plainRunsInMemory: 1000 } } };
-    expect(withSpillBudgetShared(plainOnly, { workers: 1, mainThread: true }).input.spill?.findingsInMemory).toBe(FINDINGS_IN_MEMORY / 2);
   });
 });
 

@@ -15,7 +15,7 @@ import { analyzeFile, analyzeInputs, type Analysis, type AnalysisOptions } from 
 import { createConfigResolver } from "../../src/pipeline/configResolution.js";
 import { filterReport, type ReportFilters } from "../../src/pipeline/filters.js";
 import { buildReport } from "../../src/pipeline/report.js";
-import { isPlainRun, spilledRuns } from "../../src/pipeline/runSpill.js";
+import { FINDINGS_IN_MEMORY, isPlainRun, spilledRuns } from "../../src/pipeline/runSpill.js";
 import { withSpillFolder } from "../../src/pipeline/spillFiles.js";
 import { writeSessionFile } from "../helpers/inProcess.js";
 import { repeat, textResult, toJsonl } from "../helpers/events.js";
@@ -50,7 +50,7 @@ describe("spilled runs", () => {
     const held = await analyse(paths, {});
     expect(held.spilled).toBeUndefined();
     await withSpillFolder(async (spillDir) => {
-      const spilling = await analyse(paths, { spill: { dir: spillDir!, plainRunsInMemory: budget } });
+      const spilling = await analyse(paths, { spill: { dir: spillDir!, plainRunsInMemory: budget, findingsInMemory: FINDINGS_IN_MEMORY } });
       // The first `budget` plain runs are kept; past them, a unit's later runs are written out, the
       // ones with findings too (the findings budget is not reached here).
       expect(spilling.runs.filter(isPlainRun).length).toBe(budget);
@@ -116,7 +116,7 @@ describe("spilled runs", () => {
     const held = await analyzeFile(path, digest, configFor, {});
     expect(held.runs.length).toBe(41);
     await withSpillFolder(async (spillDir) => {
-      const spilling = await analyzeFile(path, digest, configFor, { spill: { dir: spillDir!, plainRunsInMemory: 0 } });
+      const spilling = await analyzeFile(path, digest, configFor, { spill: { dir: spillDir!, plainRunsInMemory: 0, findingsInMemory: FINDINGS_IN_MEMORY } });
       const segment = spilling.spilled!;
       expect(segment.runs).toBe(41);
       expect(segment.start).toBe(0);
@@ -128,7 +128,7 @@ describe("spilled runs", () => {
     let made = "";
     await withSpillFolder(async (spillDir) => {
       made = spillDir!;
-      await analyse([join(dir, "real")], { spill: { dir: spillDir!, plainRunsInMemory: 0 } });
+      await analyse([join(dir, "real")], { spill: { dir: spillDir!, plainRunsInMemory: 0, findingsInMemory: FINDINGS_IN_MEMORY } });
       expect(readdirSync(spillDir!).length).toBe(1); // this thread's spill file
     });
     expect(() => readdirSync(made)).toThrow();
@@ -159,7 +159,7 @@ describe("filters over spilled runs", () => {
       { tool: ["exec"], top: 3 },
     ];
     await withSpillFolder(async (spillDir) => {
-      const spilling = buildReport(await analyse(paths, { spill: { dir: spillDir!, plainRunsInMemory: 1 } }), config, "test");
+      const spilling = buildReport(await analyse(paths, { spill: { dir: spillDir!, plainRunsInMemory: 1, findingsInMemory: FINDINGS_IN_MEMORY } }), config, "test");
       expect(spilling.spilled?.runs).toBeGreaterThan(0);
       for (const filters of filterSets) {
         const expected = filterReport(held, filters);
