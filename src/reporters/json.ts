@@ -70,19 +70,10 @@ export const jsonReporter: Reporter = function* (data) {
 /** Runs whose text is made in one piece: one stringify and one slice for many runs. */
 const RUN_BATCH = 64;
 
-/**
- * The text of some runs as they stand in the document's `runs` array: `\n    {…},\n    {…}`. They
- * are stringified inside a wrapper that puts them at the document's depth, so that the indentation
- * comes out as the document's without re-indenting every line (a regex replace per run was a tenth
- * of the report's allocations).
- */
+/** The text of some runs as they stand in the document's `runs` array, after a comma unless `first`. */
 function runsText(batch: ReadonlyArray<Record<string, unknown>>, first: boolean): string {
-  const text = jsonText({ runs: batch }, INDENT);
-  return (first ? "" : ",") + text.slice(WRAPPER_HEAD.length, text.length - WRAPPER_TAIL.length);
+  return (first ? "" : ",") + itemsText(batch, RUNS_DEPTH);
 }
-
-const WRAPPER_HEAD = '{\n  "runs": [';
-const WRAPPER_TAIL = "\n  ]\n}";
 
 /** Findings of a run written in one piece: a run with more is written a piece of them at a time. */
 const FINDINGS_BATCH = 1024;
@@ -97,14 +88,47 @@ function* longRunText(run: RunReport, withProfile: boolean, first: boolean): Gen
   const open = text.lastIndexOf("[]") + 1;
   yield text.slice(0, open);
   for (let i = 0; i < run.findings.length; i += FINDINGS_BATCH) {
-    const findings = jsonText({ runs: [{ findings: run.findings.slice(i, i + FINDINGS_BATCH).map(publicFinding) }] }, INDENT);
-    yield (i > 0 ? "," : "") + findings.slice(FINDINGS_HEAD.length, findings.length - FINDINGS_TAIL.length);
+    yield (i > 0 ? "," : "") + itemsText(run.findings.slice(i, i + FINDINGS_BATCH).map(publicFinding), FINDINGS_DEPTH);
   }
   yield `\n${INDENT.repeat(3)}${text.slice(open)}`;
 }
 
-const FINDINGS_HEAD = '{\n  "runs": [\n    {\n      "findings": [';
-const FINDINGS_TAIL = "\n      ]\n    }\n  ]\n}";
+/** How many arrays deep runs (the document's `runs`) and a run's findings stand. */
+const RUNS_DEPTH = 1;
+const FINDINGS_DEPTH = 2;
+
+/**
+ * The text of `items` as they stand in an array `depth` arrays into the document: `\n    {…},\n    {…}`
+ * at depth 1. They are stringified inside a wrapper that nests them that deep, so that the
+ * indentation comes out as the document's without re-indenting every line (a regex replace per run
+ * was a tenth of the report's allocations), and the wrapper's text is cut off.
+ */
+function itemsText(items: readonly unknown[], depth: number): string {
+  const text = jsonText(wrapped(items, depth), INDENT);
+  const { head, tail } = wrapperEdges(depth);
+  return text.slice(head, text.length - tail);
+}
+
+/** `items` `depth` arrays deep: `{"x": [items…]}`, then `{"x": [{"x": [items…]}]}`, … */
+function wrapped(items: readonly unknown[], depth: number): unknown {
+  let value: unknown = { x: items };
+  for (let d = 1; d < depth; d++) value = { x: [value] };
+  return value;
+}
+
+/** How long the wrapper's text is before and after the items at `depth`, read off a wrapper of one `0`. */
+function wrapperEdges(depth: number): { readonly head: number; readonly tail: number } {
+  let edges = EDGES.get(depth);
+  if (edges === undefined) {
+    const text = jsonText(wrapped([0], depth), INDENT);
+    const zero = text.lastIndexOf("0"); // the only digit
+    edges = { head: zero - 1 - INDENT.length * 2 * depth, tail: text.length - zero - 1 };
+    EDGES.set(depth, edges);
+  }
+  return edges;
+}
+
+const EDGES = new Map<number, { readonly head: number; readonly tail: number }>();
 
 const INDENT = "  ";
 
