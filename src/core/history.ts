@@ -147,7 +147,9 @@ export class SessionHistory {
         answered.resultHash = record.resultHash;
         if (record.unknownTool !== undefined) answered.unknownTool = record.unknownTool;
       } else {
-        records[i] = record.unknownTool !== undefined ? { ...candidate, resultHash: record.resultHash, unknownTool: record.unknownTool } : { ...candidate, resultHash: record.resultHash };
+        // Key by key, in `append`'s order: a spread followed by keys it lacks is V8's slow copy.
+        const { tool, argsHash, callId, run } = candidate;
+        records[i] = record.unknownTool !== undefined ? { tool, argsHash, callId, run, resultHash: record.resultHash, unknownTool: record.unknownTool } : { tool, argsHash, callId, run, resultHash: record.resultHash };
       }
       return;
     }

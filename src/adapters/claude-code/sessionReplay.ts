@@ -125,7 +125,9 @@ export class SessionReplay {
   private endRun(line: number): void {
     if (this.run === undefined || !this.context.options.closeRuns) return;
     // Run names are never reused within a file (runNames): no later line of it names the run.
-    this.context.emit({ ...this.base("run_end", line), final: true } as unknown as LoopEvent);
+    const event = this.base("run_end", line);
+    event.final = true;
+    this.emit(event);
   }
 
   private currentRun(): string {

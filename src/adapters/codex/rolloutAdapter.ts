@@ -36,9 +36,16 @@ import { outputOutcome } from "./outputs.js";
 import { classifyRolloutLine, looksLikeRollout, type RolloutRecord } from "./rolloutLines.js";
 import { CodexTurns } from "./turns.js";
 
-/** The context replay writes to, with `format: "codex"` put on every call. */
+/**
+ * The context replay writes to, with `format: "codex"` put on every call: set on the event itself
+ * (TranscriptReplay makes a new object for each), since a copy by spread that adds a key is V8's
+ * slow copy, microseconds a call.
+ */
 function codexContext(context: AdapterContext): AdapterContext {
-  const emit = (event: LoopEvent | LiveEvent) => context.emit(event.type === "tool_call" ? { ...event, format: CODEX_FORMAT } : event);
+  const emit = (event: LoopEvent | LiveEvent) => {
+    if (event.type === "tool_call") (event as unknown as Record<string, unknown>).format = CODEX_FORMAT;
+    return context.emit(event);
+  };
   return { tally: context.tally, unit: context.unit, options: context.options, emit };
 }
 

@@ -53,7 +53,8 @@ export function parseTextRecord(line: string): TextRecord | undefined {
   const instant = m ? Date.parse(m[1]!) : NaN;
   if (Number.isNaN(instant)) return undefined;
   const split = splitConsolePrefix(m![2]!) ?? { subsystem: null, message: m![2]! };
-  return { ...split, ts: new Date(instant).toISOString() };
+  // Not `{ ...split, ts }`: a spread followed by a key it lacks is V8's slow copy (µs a line).
+  return { subsystem: split.subsystem, message: split.message, ts: new Date(instant).toISOString() };
 }
 
 /** A record with the full `<ISO time> [<subsystem>] <message>` shape. */

@@ -77,7 +77,10 @@ export class GeminiReplay {
     const run = this.openRun;
     this.openRun = undefined;
     if (run === undefined || !this.context.options.closeRuns) return;
-    this.context.emit({ ...this.base("run_end", this.openRunLine), run, final: true } as unknown as LoopEvent);
+    const event = this.base("run_end", this.openRunLine);
+    event.run = run;
+    event.final = true;
+    this.context.emit(event as unknown as LoopEvent);
     this.openRun = undefined;
   }
 

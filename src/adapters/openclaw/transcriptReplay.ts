@@ -71,7 +71,11 @@ export class TranscriptReplay {
     const version = this.context.unit.harnessVersion;
     if (version === undefined) this.silentRunLine = line;
     // The build a sidecar records must reach replay before the run's first event (`--profile auto`).
-    else this.context.emit({ ...this.base("run_start", line), harnessVersion: version } as unknown as LoopEvent);
+    else {
+      const event = this.base("run_start", line);
+      event.harnessVersion = version;
+      this.context.emit(event as unknown as LoopEvent);
+    }
   }
 
   /** A run that emitted nothing is still a run: it is counted with a lone `run_start`. */
