@@ -136,12 +136,19 @@ class TrajectoryReader {
       if (tool === undefined) return tally.skipped(this.file, line, 'tool.call without a tool "name"');
       // The runtime records `args`; `arguments` (or `input`) is the transcript form.
       const args = Object.prototype.hasOwnProperty.call(data, "args") ? data.args : callArguments(data);
-      return this.emit(line, { type: "tool_call", ...this.base(line, run), ...(id !== undefined ? { id } : {}), tool, ...(args !== undefined ? { args } : {}) });
+      const call = this.base("tool_call", line, run);
+      if (id !== undefined) call.id = id;
+      call.tool = tool;
+      if (args !== undefined) call.args = args;
+      return this.emit(line, call);
     }
     if (id === undefined && tool === undefined) return tally.skipped(this.file, line, "tool.result without toolCallId or name");
     const outcome = runtimeOutcome(data);
     if (!outcome) return tally.skipped(this.file, line, "tool.result without a result or error");
-    this.emit(line, { type: "tool_result", ...this.base(line, run), ...(id !== undefined ? { id } : {}), ...(tool !== undefined ? { tool } : {}), ...outcome });
+    const result = this.base("tool_result", line, run);
+    if (id !== undefined) result.id = id;
+    if (tool !== undefined) result.tool = tool;
+    this.emit(line, Object.assign(result, outcome));
   }
 
   private transcriptBesideRuntime(line: number, type: string): void {
@@ -198,7 +205,9 @@ class TrajectoryReader {
   private runStart(line: number, run: string, value: Record<string, unknown>): LoopEvent {
     const version = this.scan.harnessVersion;
     const ts = recordedTime(value, "ts");
-    return { type: "run_start", ...this.base(line, run, ts), ...(version !== undefined ? { harnessVersion: version } : {}) };
+    const start = this.base("run_start", line, run, ts);
+    if (version !== undefined) start.harnessVersion = version;
+    return start as unknown as LoopEvent;
   }
 
   private completed(line: number, value: Record<string, unknown>, data: Record<string, unknown>): void {
@@ -223,7 +232,7 @@ class TrajectoryReader {
   private compaction(line: number, runId: string | undefined): void {
     const run = runId ?? this.run;
     if (run === undefined) return this.context.tally.ignored(this.file, line, "compaction before any run started; not replayed");
-    this.emit(line, { type: "compaction", ...this.base(line, run) });
+    this.emit(line, this.base("compaction", line, run));
   }
 
   private other(line: number, type: string): void {
@@ -232,12 +241,18 @@ class TrajectoryReader {
   }
 
   /** An event's common fields, in the order `looplens events` writes them. */
-  private base(line: number, run: string, ts?: string | number) {
-    return { run, session: this.session, ...(this.agent !== undefined ? { agent: this.agent } : {}), ...(ts !== undefined && { ts }), file: this.file, line };
+  /** An event's common fields in the order they are written out, filled in key by key (spreads cost ~1 µs an event). */
+  private base(type: LoopEvent["type"], line: number, run: string, ts?: string | number): Record<string, unknown> {
+    const event: Record<string, unknown> = { type, run, session: this.session };
+    if (this.agent !== undefined) event.agent = this.agent;
+    if (ts !== undefined) event.ts = ts;
+    event.file = this.file;
+    event.line = line;
+    return event;
   }
 
-  private emit(line: number, event: LoopEvent): void {
-    const emitted = this.context.emit(event);
+  private emit(line: number, event: LoopEvent | Record<string, unknown>): void {
+    const emitted = this.context.emit(event as LoopEvent);
     if (emitted.used) this.context.tally.used();
     else this.context.tally.ignored(this.file, line, emitted.reason);
   }
