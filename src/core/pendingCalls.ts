@@ -49,12 +49,17 @@ class PendingCounts {
 }
 
 export class PendingCalls {
-  /** Oldest first. */
-  private readonly calls: PendingCall[] = [];
+  /**
+   * The pending call while no list was needed: most runs have one call pending at a time, and a list
+   * costs ~180 bytes (a file of 300,000 runs that never end holds every open run's to its end).
+   */
+  private only: PendingCall | undefined;
+  /** Oldest first, made once two calls were pending at a time (then kept). */
+  private calls: PendingCall[] | undefined;
   private counts: PendingCounts | undefined;
 
   /**
-   * At most `limit` calls are kept: calls that never get a result must not grow memory without
+   * At most `limit` (≥ 1) calls are kept: calls that never get a result must not grow memory without
    * bound. `indexAbove` (tests lower it) is where the counts start; they are dropped again at half.
    */
   constructor(
@@ -63,17 +68,26 @@ export class PendingCalls {
   ) {}
 
   get size(): number {
-    return this.calls.length;
+    return this.calls !== undefined ? this.calls.length : this.only !== undefined ? 1 : 0;
   }
 
   add(call: PendingCall): void {
-    this.calls.push(call);
+    let calls = this.calls;
+    if (calls === undefined) {
+      if (this.only === undefined) {
+        this.only = call;
+        return;
+      }
+      calls = this.calls = this.only === undefined ? [] : [this.only];
+      this.only = undefined;
+    }
+    calls.push(call);
     this.counts?.count(call, 1);
-    if (this.calls.length > this.limit) {
-      const dropped = this.calls.shift()!; // not inside `?.`: the shift must happen with or without counts
+    if (calls.length > this.limit) {
+      const dropped = calls.shift()!; // not inside `?.`: the shift must happen with or without counts
       this.counts?.count(dropped, -1);
     }
-    if (this.counts === undefined && this.calls.length > this.indexAbove) this.counts = new PendingCounts(this.calls);
+    if (this.counts === undefined && calls.length > this.indexAbove) this.counts = new PendingCounts(calls);
   }
 
   /**
@@ -81,15 +95,24 @@ export class PendingCalls {
    * id matches nothing, whatever the tool); without one, the newest pending call of the same tool.
    */
   take(id: string | undefined, tool: string | undefined): PendingCall | undefined {
+    if (this.calls === undefined) return this.takeOnly(id, tool);
     const counts = this.counts;
     if (id !== undefined) return counts && !counts.byId.has(id) ? undefined : this.takeNewest(id, "id");
     if (tool === undefined || (counts && !counts.byTool.has(tool))) return undefined;
     return this.takeNewest(tool, "tool");
   }
 
+  /** `take` while no list was made: the one pending call, if the result answers it. */
+  private takeOnly(id: string | undefined, tool: string | undefined): PendingCall | undefined {
+    const only = this.only;
+    if (only === undefined || (id !== undefined ? only.id !== id : tool === undefined || only.tool !== tool)) return undefined;
+    this.only = undefined;
+    return only;
+  }
+
   /** The newest pending call whose `field` is `value`, taken out of the list. */
   private takeNewest(value: string, field: "id" | "tool"): PendingCall | undefined {
-    const calls = this.calls;
+    const calls = this.calls!;
     for (let i = calls.length - 1; i >= 0; i--) {
       const candidate = calls[i]!;
       if (candidate[field] !== value) continue;

@@ -176,32 +176,55 @@ export function patternPreview(refs: PatternRefs, call: RawCall | undefined): Fi
  * older is dropped, so each event costs one map look-up and the memory held stays small.
  */
 export class RecentPatterns {
-  private current = new Map<string, PatternRefs>();
   /**
-   * The generation before `current` and the unknown tools' outcomes, made when first needed: every
-   * open run has a RecentPatterns, and an empty Map is ~200 bytes (a file of 300,000 runs that never
-   * end holds them all to its end).
+   * The current generation: its first pattern held in two fields, the others in a Map made for the
+   * second. Every open run has a RecentPatterns, most runs repeat few patterns, and a Map is ~330
+   * bytes with its table (a file of 300,000 runs that never end holds them all to its end).
    */
+  private firstKey: string | undefined;
+  private firstRefs: PatternRefs | undefined;
+  private others: Map<string, PatternRefs> | undefined;
+  /** The generation before the current one, and the unknown tools' outcomes, made when first needed. */
   private previous: Map<string, PatternRefs> | undefined;
 
   constructor(private readonly limit = 32) {}
 
   /** The pattern's refs, made (or carried over from the previous generation) if needed. */
   refs(argsHash: string): PatternRefs {
-    let refs = this.current.get(argsHash);
+    let refs = this.current(argsHash);
     if (refs !== undefined) return refs;
     refs = this.previous?.get(argsHash) ?? {};
-    if (this.current.size >= this.limit) {
-      this.previous = this.current;
-      this.current = new Map();
+    if (this.currentSize() >= this.limit) this.startGeneration();
+    if (this.firstKey === undefined) {
+      this.firstKey = argsHash;
+      this.firstRefs = refs;
+    } else {
+      (this.others ??= new Map()).set(argsHash, refs);
     }
-    this.current.set(argsHash, refs);
     return refs;
   }
 
   /** The pattern's refs, if they are still held (without making them). */
   peek(argsHash: string): PatternRefs | undefined {
-    return this.current.get(argsHash) ?? this.previous?.get(argsHash);
+    return this.current(argsHash) ?? this.previous?.get(argsHash);
+  }
+
+  private current(argsHash: string): PatternRefs | undefined {
+    return argsHash === this.firstKey ? this.firstRefs : this.others?.get(argsHash);
+  }
+
+  private currentSize(): number {
+    return this.firstKey === undefined ? 0 : 1 + (this.others?.size ?? 0);
+  }
+
+  /** The current generation becomes the previous one (the older is dropped). */
+  private startGeneration(): void {
+    const previous = this.others ?? new Map<string, PatternRefs>();
+    if (this.firstKey !== undefined) previous.set(this.firstKey, this.firstRefs!);
+    this.previous = previous;
+    this.firstKey = undefined;
+    this.firstRefs = undefined;
+    this.others = undefined;
   }
 
   /**

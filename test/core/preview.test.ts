@@ -69,6 +69,24 @@ describe("recent patterns", () => {
     expect(recent.peek("a")).toBeUndefined();
     expect(recent.peek("e")).toBeDefined();
   });
+
+  it("hands out the same refs for a pattern, in either generation, and carries them over when it comes again", () => {
+    const recent = new RecentPatterns(3);
+    const a = recent.refs("a");
+    const b = recent.refs("b");
+    expect(recent.refs("a")).toBe(a); // the first pattern (held apart from the others)
+    expect(recent.refs("b")).toBe(b);
+    recent.refs("c");
+    recent.refs("d"); // a, b and c move to the previous generation
+    expect(recent.peek("a")).toBe(a);
+    expect(recent.refs("b")).toBe(b); // carried over into the current one
+    recent.refs("e");
+    recent.refs("f"); // d, b and e move on; the generation holding a and c is dropped
+    expect(recent.peek("b")).toBe(b);
+    expect(recent.peek("a")).toBeUndefined();
+    expect(recent.peek("c")).toBeUndefined();
+    expect(recent.refs("a")).not.toBe(a);
+  });
 });
 
 function replay(lines: readonly EventLine[], withInput: boolean) {
