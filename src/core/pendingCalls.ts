@@ -78,7 +78,7 @@ export class PendingCalls {
         this.only = call;
         return;
       }
-      calls = this.calls = this.only === undefined ? [] : [this.only];
+      calls = this.calls = [this.only];
       this.only = undefined;
     }
     calls.push(call);

@@ -65,8 +65,8 @@ type SummaryInput = Pick<ReportModel, "files" | "unusable" | "replayed" | "spill
 
 /** Counts over replayed and live runs alike; `live` says how much of it came from Gateway logs. */
 function summarize(data: SummaryInput, liveReport: ReportModel["live"]): Summary {
-  // Spilled runs are not read back: their segments counted what the summary needs of them.
-  const counts = addRunLevels(noRunLevels(), data.spilled?.counts ?? noRunLevels()); // a copy, counted on
+  // Spilled runs are not read back: their segments counted what the summary needs of them (below).
+  const counts = noRunLevels();
   let calls = data.spilled?.calls ?? 0;
   let compactions = data.spilled?.compactions ?? 0;
   let runCount = 0;
@@ -80,30 +80,32 @@ function summarize(data: SummaryInput, liveReport: ReportModel["live"]): Summary
     countRun(counts, run.findings);
   }
   // Live runs count among runs with findings; their findings are counted from the live list below.
-  if (live && !totals) {
+  if (live && totals) {
+    runCount += live.length;
+    calls += totals.calls;
+    compactions += totals.compactions;
+    for (const run of runsWithFindings(live)) countRunLevels(counts.runsWith, run.findings);
+  } else if (live) {
     for (const run of live) {
       runCount++;
       calls += run.calls;
       compactions += run.compactions;
       countRunLevels(counts.runsWith, run.findings);
     }
-  } else if (live && totals) {
-    runCount += live.length;
-    calls += totals.calls;
-    compactions += totals.compactions;
-    for (const run of runsWithFindings(live)) countRunLevels(counts.runsWith, run.findings);
   }
   const liveFindings = liveReport?.findings;
   const transcript = data.transcript;
   if (liveFindings) countFindings(counts.findings, liveFindings);
+  // Spilled runs are added as their segments counted them.
+  const all = data.spilled ? addRunLevels(counts, data.spilled.counts) : counts;
   return {
     files: data.files.length,
     filesNotRead: data.unusable.length,
     runs: runCount + (data.spilled?.runs ?? 0),
     calls,
     compactions,
-    findings: counts.findings,
-    runsWith: counts.runsWith,
+    findings: all.findings,
+    runsWith: all.runsWith,
     lines: { ...data.lines },
     transcripts: { copiesSkipped: transcript.copies, duplicatesSkipped: transcript.duplicates, reconstructedCalls: transcript.reconstructedCalls },
     diagnostics: data.diagnosticsTotal,

@@ -115,14 +115,14 @@ function* wholeRecords(run: ReplayedRun): Generator<string> {
 function* runsOf(lines: Iterator<string>): Generator<ReplayedRun> {
   for (let next = lines.next(); !next.done; next = lines.next()) {
     const record = next.value;
-    if (!record.startsWith(MANY)) {
-      if (!record.startsWith(WHOLE)) {
-        yield plainRun(record);
-        continue;
-      }
+    if (record.startsWith(WHOLE)) {
       const run = JSON.parse(record.slice(WHOLE.length)) as ReplayedRun;
       new SharedValues().findings(run.findings);
       yield run;
+      continue;
+    }
+    if (!record.startsWith(MANY)) {
+      yield plainRun(record);
       continue;
     }
     const tab = record.indexOf("\t");

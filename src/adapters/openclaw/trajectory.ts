@@ -240,8 +240,7 @@ class TrajectoryReader {
     this.context.tally.ignored(this.file, line, `unknown trajectory event type ${quote(type)}`);
   }
 
-  /** An event's common fields, in the order `looplens events` writes them. */
-  /** An event's common fields in the order they are written out, filled in key by key (spreads cost ~1 µs an event). */
+  /** An event's common fields, in the order `looplens events` writes them, filled in key by key (spreads cost ~1 µs an event). */
   private base(type: LoopEvent["type"], line: number, run: string, ts?: string | number): Record<string, unknown> {
     const event: Record<string, unknown> = { type, run, session: this.session };
     if (this.agent !== undefined) event.agent = this.agent;
