@@ -164,6 +164,12 @@ export interface InputAdapter {
   readonly format: InputFormat;
   /** True when these first meaningful lines (parsed JSON, or the raw text if unparsable) are this format. */
   sniff(samples: readonly unknown[]): boolean;
+  /**
+   * True when a line too long to sample (over MAX_SAMPLE_LINE), known only by how it begins (its
+   * first LINE_HEAD_BYTES, decoded), starts a file of this format: asked only when no adapter
+   * recognised the samples, for formats whose every line may be that long (OpenHands evaluation output).
+   */
+  sniffLongLine?(head: string): boolean;
   read(source: LineSource, context: AdapterContext): Promise<void>;
 }
 
