@@ -52,6 +52,18 @@ export function recordedNumber(value: unknown): number | undefined {
 }
 
 /**
+ * The uncached prompt tokens, for formats whose prompt count includes the cached ones (`cached`:
+ * the cache reads and writes it recorded). An inconsistent record (more cached than prompt) leaves
+ * none rather than a negative count.
+ */
+export function uncachedInput(prompt: number | undefined, ...cached: Array<number | undefined>): number | undefined {
+  if (prompt === undefined) return undefined;
+  let rest = prompt;
+  for (const count of cached) rest -= count ?? 0;
+  return Math.max(0, rest);
+}
+
+/**
  * A turn's usage from the fields a format recorded (already mapped to the normalised names; values
  * that are not counts are dropped). `total` is filled from the parts when not recorded. Returns
  * `undefined` when nothing was recorded, so "no usage" has one representation.

@@ -1,7 +1,7 @@
 /** Normalised usage and its sums (core/usage.ts): absent is never 0, total from the parts, JSON shape. */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { addUsage, EMPTY_SUM, isEmpty, mergeSums, normaliseUsage, usageJson, type Usage, type UsageSum } from "../../src/core/usage.js";
+import { addUsage, EMPTY_SUM, isEmpty, mergeSums, normaliseUsage, uncachedInput, usageJson, type Usage, type UsageSum } from "../../src/core/usage.js";
 import { usageArbitrary } from "../helpers/usageArbitrary.js";
 
 const sumOf = (turns: readonly (Usage | undefined)[]): UsageSum => turns.reduce<UsageSum>(addUsage, EMPTY_SUM);
@@ -19,6 +19,14 @@ describe("normaliseUsage", () => {
   it("keeps a recorded zero cost (a local model) apart from no cost", () => {
     expect(normaliseUsage({ output: 3, cost: 0 })?.cost).toBe(0);
     expect(normaliseUsage({ output: 3 })).not.toHaveProperty("cost");
+  });
+});
+
+describe("uncachedInput", () => {
+  it("takes the cached counts out of a prompt count, never below zero", () => {
+    expect(uncachedInput(1_000, 600, undefined, 100)).toBe(300);
+    expect(uncachedInput(10, 30)).toBe(0);
+    expect(uncachedInput(undefined, 5)).toBeUndefined();
   });
 });
 
