@@ -124,6 +124,11 @@ export class RunCostTally {
   /** The seq of the turn that made the stop's call, once it is known. */
   private stopSeq: number | undefined;
   private unplaced = 0;
+  /**
+   * The highest call ordinal of a settled turn: an answer for an unknown call below it is taken for
+   * one of a settled turn (at worst, an interleaved call's turn fed later then waits for the limit).
+   */
+  private settledCalls = 0;
 
   constructor(
     private readonly openTurns = OPEN_TURNS,
@@ -173,7 +178,9 @@ export class RunCostTally {
   answered(call: number): void {
     const turn = this.turnOfCall.get(call);
     if (turn === undefined) {
-      this.noteFor(call).answered = true;
+      // Noted for a turn fed later (Codex writes a response's usage after its calls and results);
+      // not for a call of a turn settled already, which would only hold memory.
+      if (call > this.settledCalls) this.noteFor(call).answered = true;
       return;
     }
     turn.unanswered--;
@@ -223,7 +230,10 @@ export class RunCostTally {
   private settleFront(): void {
     const turn = this.open[this.head]!;
     this.open[this.head++] = undefined;
-    for (const call of turn.calls) if (this.turnOfCall.get(call) === turn) this.turnOfCall.delete(call);
+    for (const call of turn.calls) {
+      if (this.turnOfCall.get(call) === turn) this.turnOfCall.delete(call);
+      if (call > this.settledCalls) this.settledCalls = call;
+    }
     const after = this.stopSeq !== undefined && turn.seq > this.stopSeq;
     if (after) this.afterStop.add(turn.usage);
     if (turn.patterns === undefined) return;

@@ -160,6 +160,13 @@ describe("RunCostTally", () => {
     expect(cost.afterStop).toEqual(EMPTY_SUM);
   });
 
+  it("holds nothing for answers that come after their turn was settled", () => {
+    const tally = new RunCostTally(2);
+    for (let call = 1; call <= 100; call++) tally.turn({ total: 1 }, [call]);
+    for (let call = 1; call <= 97; call++) tally.answered(call);
+    expect(tally.held).toBeLessThanOrEqual(3);
+  });
+
   it("counts findings of calls no turn made as unplaced", () => {
     const tally = new RunCostTally();
     tally.turn({ total: 3 }, [1]);
