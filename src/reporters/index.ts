@@ -3,6 +3,7 @@ import { githubReporter } from "./github.js";
 import { gitlabReporter } from "./gitlab.js";
 import { htmlReporter } from "./html/page.js";
 import { jsonReporter } from "./json.js";
+import { junitReporter } from "./junit.js";
 import { markdownReporter } from "./markdown.js";
 import { ndjsonReporter } from "./ndjson.js";
 import { sarifReporter } from "./sarif.js";
@@ -17,6 +18,7 @@ export const REPORTERS: Readonly<Record<string, Reporter>> = {
   github: githubReporter,
   html: htmlReporter,
   sarif: sarifReporter,
+  junit: junitReporter,
   gitlab: gitlabReporter,
 };
 
