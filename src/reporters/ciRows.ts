@@ -40,9 +40,11 @@ export function* ciRows(data: ReportModel, options: Pick<ReportOptions, "verbose
     for (const group of groupFindings(findings, options.verbose)) {
       const path = repositoryPath(group.first.file, options.cwd);
       const key = fingerprintKey(group.first, path);
-      const ordinal = (seen.get(key) ?? 0) + 1;
-      seen.set(key, ordinal);
-      const fingerprint = sha256(ordinal === 1 ? key : `${key}#${ordinal}`);
+      // Counted by hash: the key holds the tool name, which may be megabytes long.
+      const hash = sha256(key);
+      const ordinal = (seen.get(hash) ?? 0) + 1;
+      seen.set(hash, ordinal);
+      const fingerprint = ordinal === 1 ? hash : sha256(`${key}#${ordinal}`);
       yield { group, path, fingerprint, message: clip(explanation(group), MESSAGE_WIDTH) };
     }
   };
