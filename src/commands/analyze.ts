@@ -25,7 +25,7 @@ import {
   type CommonOptions,
   type Io,
 } from "./common.js";
-import { addFailOnOption, failureLines, type FailOnOptions } from "./failOn.js";
+import { addFailOnOption, failOnLevel, failureLines, type FailOnOptions } from "./failOn.js";
 import { addFilterOptions, AGENT_FILTER_HELP, reportFilters, type FilterOptions } from "./filterOptions.js";
 import { addOutputOptions, withOutput, type OutputOptions } from "./output.js";
 import { createConfigResolver } from "../pipeline/configResolution.js";
@@ -81,7 +81,7 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
   const { selected, shown } = filterReport(buildReport(analysis, configSummary(resolver, replayedInOrder({ replayed: analysis.runs, spilled: analysis.spilled }), options), version), filters, spill);
   reportNotices(io, resolver, options.quiet);
   reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);
-  const reportOptions = { all: options.all === true, verbose: options.verbose === true, color: useColor(options, io), width: io.columns, explain: options.explain !== false, cwd: process.cwd() };
+  const reportOptions = { all: options.all === true, verbose: options.verbose === true, color: useColor(options, io), width: io.columns, explain: options.explain !== false, cwd: process.cwd(), ...(options.failOn !== undefined && { failOn: failOnLevel(options.failOn) }) };
   await writeReport(io, reporter(shown, reportOptions));
 
   if (strictViolation(io, options, analysis.lines.skipped)) return EXIT.usage;

@@ -52,7 +52,7 @@ describe.skipIf(!has("bash"))("bash completion", () => {
   });
 
   it("completes choices of the option being given a value", () => {
-    expect(bashComplete("looplens", "analyze", "--format", "")).toEqual(["table", "json", "ndjson", "markdown", "github", "html"]);
+    expect(bashComplete("looplens", "analyze", "--format", "")).toEqual(["table", "json", "ndjson", "markdown", "github", "html", "sarif", "junit", "gitlab"]);
     expect(bashComplete("looplens", "check", "-f", "")).toEqual(["table", "json", "ndjson"]);
     expect(bashComplete("looplens", "--fail-on", "c")).toEqual(["critical"]);
     expect(bashComplete("looplens", "analyze", "--detector", "ping")).toEqual(["ping_pong"]);
