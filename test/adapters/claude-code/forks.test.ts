@@ -2,15 +2,16 @@
  * A Claude Code session forked with `--fork-session` (or resumed into a new file): the new file
  * starts with the parent's entries copied under the new session id, with their uuids, timestamps
  * and messages. Read together (a folder scan), each executed call is replayed once and the copies
- * are counted as duplicates; read alone, the fork replays all its calls.
+ * are counted as duplicates; read alone, the fork replays all its calls. `check` reads them as
+ * analyze does: one fixture for the family.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { expandUnits } from "../../../src/adapters/discovery.js";
 import { Conversation, projectFolder, removeProjectFolders, writeConversation as write } from "../../helpers/claudeCodeConversation.js";
 import { analyzePaths, totalCalls, verdicts } from "../../helpers/inProcess.js";
-import { runCli } from "../../helpers/cli.js";
+import { runMain } from "../../helpers/cli.js";
 
 afterAll(removeProjectFolders);
 
@@ -128,13 +129,23 @@ describe("Claude Code forks across files", () => {
     expect(verdicts(analysis)).toEqual(verdicts(await analyzePaths([paths.parent])));
   });
 
-  it("check snapshots each file alone: a fork's snapshot holds the calls it copied, whatever files lie beside it", () => {
+  it("check reads a fork with its parent: one snapshot, beside the parent, each call once", async () => {
     const { dir, parent, fork } = family();
-    expect(runCli(["check", "--update", dir]).status).toBe(0);
-    const snapshot = (path: string) => JSON.parse(readFileSync(`${path}.looplens.json`, "utf8")) as { runs: Array<{ calls: number }> };
+    const snapshot = (path: string) => JSON.parse(readFileSync(`${path}.looplens.json`, "utf8")) as { runs: Array<{ session: string; calls: number }> };
+    expect((await runMain(["check", "--update", dir])).status).toBe(0);
+    expect(snapshot(parent).runs.map((run) => [run.session, run.calls])).toEqual([
+      [PARENT, 12],
+      [PARENT, 1],
+      [FORK, 1],
+    ]);
+    expect(existsSync(`${fork}.looplens.json`)).toBe(false);
+    expect((await runMain(["check", dir])).status).toBe(0);
+    // Named alone, the fork is a fixture of its own, read alone: the copied calls included.
+    expect((await runMain(["check", "--update", fork])).status).toBe(0);
     expect(snapshot(fork).runs.map((run) => run.calls)).toEqual([12, 1]);
-    expect(snapshot(parent).runs.map((run) => run.calls)).toEqual([12, 1]);
-    // the same snapshot as the fork checked on its own
-    expect(runCli(["check", fork]).status).toBe(0);
+    // Checked with its parent again, that snapshot is not compared, and check says so.
+    const again = await runMain(["check", dir]);
+    expect(again.status).toBe(0);
+    expect(again.stderr).toContain(`looplens: note: ${fork} is checked with ${parent}, the session it was forked from`);
   });
 });
