@@ -263,7 +263,7 @@ export const openclawSessionAdapter: InputAdapter = {
     }
     if (!scan.confirmed()) throw new ReadAgain(file, "a line read from its bytes in the first pass parsed differently");
     if (facts?.times.confirmed() === false) throw new ReadAgain(file, "a message timestamp read from its bytes parsed differently");
-    if (facts?.rebuilt.confirmed() === false) throw new ReadAgain(file, "a result naming an unknown tool was not found by the first pass");
+    if (facts?.rebuilt.confirmed() === false) throw new ReadAgain(file, "a result refusing an unavailable tool was not found by the first pass");
     reader.end();
   },
 };

@@ -20,7 +20,8 @@
  *
  * A result with no call (§2): a `toolResult` whose `toolCallId` no call replayed so far carries (a
  * conversation holds a call before its result, so none can come later) is replayed as a call of its
- * `toolName` with absent arguments, followed by the result, when its error names an unknown tool;
+ * `toolName` with absent arguments, followed by the result, when its error refuses an unavailable
+ * tool (messages.ts `refusesUnavailableTool`);
  * other such results are not replayed (diagnostic).
  *
  * Line accounting: the events of a snapshot all carry the line of its `model.completed`; `snapshot`
@@ -33,7 +34,7 @@ import { isPlainObject, own } from "../../core/plainObject.js";
 import { quote } from "../../core/quote.js";
 import type { AdapterContext } from "../adapter.js";
 import { CallSequencer, type SequencedCall, type SequencedResult } from "../shared/callSequencer.js";
-import { idText, namesUnknownTool, toolCallBlocks, toolResultMessage } from "./messages.js";
+import { idText, refusesUnavailableTool, toolCallBlocks, toolResultMessage } from "./messages.js";
 
 /** Who the events of a snapshot belong to. */
 export interface SnapshotIdentity {
@@ -116,7 +117,7 @@ export class SnapshotReplay {
       return;
     }
     // No snapshot holds its call.
-    if (result.tool === undefined || !namesUnknownTool(parsed.value)) {
+    if (result.tool === undefined || !refusesUnavailableTool(parsed.value)) {
       return this.note(this.line, `toolResult ${quote(result.id)} of a call no snapshot holds; not replayed`);
     }
     this.callIds.add(result.id);
