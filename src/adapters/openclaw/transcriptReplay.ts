@@ -70,7 +70,8 @@ export class TranscriptReplay {
     this.endRun();
     this.runs.userMessage();
     this.runTime = time;
-    const version = this.context.unit.harnessVersion;
+    const { sidecar } = this.context.unit;
+    const version = sidecar === false ? undefined : sidecar.harnessVersion;
     if (version === undefined) this.silentRunLine = line;
     // The build a sidecar records must reach replay before the run's first event (`--profile auto`).
     else {
@@ -103,8 +104,10 @@ export class TranscriptReplay {
 
   /** The calls of one assistant message (`group` tells messages apart). */
   toolCalls(group: unknown, line: number, calls: readonly ToolCallBlock[]): void {
+    const { sidecar } = this.context.unit;
     for (const call of calls) {
       if (call.id !== undefined) this.callIds.add(call.id);
+      if (sidecar !== false) sidecar.transcriptCall(call.id);
       this.sequencer.call(group, { line, ...call });
     }
   }
