@@ -14,7 +14,8 @@
  * (sidecarRuns.ts). A sidecar kept in another folder (the runtime can write trajectories elsewhere)
  * joins its session's transcripts when they lie in one folder that has no sidecar of its own.
  */
-import { basename, dirname } from "node:path";
+import { readdir } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 
 export type SessionFileRole = "trajectory" | "life" | "live" | "checkpoint" | "backup";
 
@@ -144,3 +145,24 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/**
+ * The other files of `file`'s session in its folder (those a scan of the folder reads with it), for
+ * a command given one file of a session (`looplens explain FILE:LINE`): its runs are then named and
+ * numbered as `analyze` of the folder names them. None for a file that is no session file, or whose
+ * folder cannot be listed.
+ */
+export async function sessionFilesBeside(file: string): Promise<string[]> {
+  const name = sessionFileName(file);
+  if (name === undefined) return [];
+  let entries: string[];
+  try {
+    entries = await readdir(dirname(file));
+  } catch {
+    return [];
+  }
+  const own = basename(file);
+  return entries
+    .filter((entry) => entry !== own && sessionFileName(entry)?.sessionId === name.sessionId)
+    .sort()
+    .map((entry) => join(dirname(file), entry));
+}

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import { runMain } from "../../helpers/cli.js";
+import { ndjsonFindings, runMain } from "../../helpers/cli.js";
 import { nightlyBuildStory } from "../../helpers/openclawFixtures.js";
 import { writePairedSession, type PairedSession, type PairedSessionOptions } from "../../helpers/pairedSession.js";
 import { expectLinesAddUp, jsonReport, type JsonReport } from "../../helpers/report.js";
@@ -255,5 +255,24 @@ describe("a session's transcripts and its sidecar are one set of runs", () => {
     const calls = events.filter((e) => e.type === "tool_call");
     expect(calls.map((e) => e.run)).toEqual(RUN_IDS.flatMap((run, i) => Array.from({ length: callsOf(written, i) }, () => run)));
     expect(new Set(events.map((e) => basename(e.file)))).toEqual(new Set([life(3)]));
+  });
+
+  it("looplens explain FILE:LINE on one file of the session: the transcript's line, under the run name analyze shows", async () => {
+    const written = writePairedSession(STORY, { ...unnamed, lives: [[0], [1, 2]] });
+    const dir = sessionsDir();
+    write(dir, { [life(3)]: written.transcripts[0]!, [LIVE]: written.transcripts[1]!, [SIDECAR]: written.sidecar });
+    const analyzed = ndjsonFindings((await runMain(["analyze", "-f", "ndjson", dir])).stdout) as Array<{ run: string; file: string; line: number; call: number }>;
+    const inLive = analyzed.find((f) => basename(f.file) === LIVE)!;
+    expect(inLive.run).toBe(RUN_IDS[2]);
+    for (const args of [[`${join(dir, LIVE)}:${inLive.line}`], ["--run", inLive.run, "--call", String(inLive.call), join(dir, LIVE)]]) {
+      const out = await runMain(["explain", "-f", "json", ...args]);
+      expect(out.status, out.stderr).toBe(0);
+      const explained = (JSON.parse(out.stdout) as { findings: Array<{ run: string; file: string; line: number }> }).findings;
+      expect(explained.map((e) => [e.run, basename(e.file), e.line])).toEqual([[inLive.run, LIVE, inLive.line]]);
+    }
+    // A line of the live file that holds no finding names the nearest of that file only, not the archive's.
+    const missed = await runMain(["explain", `${join(dir, LIVE)}:1`]);
+    expect(missed.status).toBe(2);
+    expect(missed.stdout + missed.stderr).not.toContain(life(3));
   });
 });
