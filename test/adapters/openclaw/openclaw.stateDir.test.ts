@@ -3,13 +3,15 @@
  * files of one session read as one history (archives, checkpoints, backups), files that are not
  * transcripts, and reading the state directory when no path is given.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../helpers/cli.js";
 import { analyzePaths, verdicts, writeSessionFile } from "../../helpers/inProcess.js";
+import { nightlyBuildStory } from "../../helpers/openclawFixtures.js";
 import { TranscriptBuilder } from "../../helpers/openclawTranscript.js";
+import { writePairedSession } from "../../helpers/pairedSession.js";
 import { expectLinesAddUp, jsonReport } from "../../helpers/report.js";
 
 const read = (id: string, path = "x") => ({ id, name: "read", args: { path } });
@@ -149,20 +151,13 @@ describe("the files of one session are one history", () => {
   it("a transcript and its trajectory sidecar are one set of runs, never reported twice", () => {
     const dir = join(stateDir(), "agents", "main", "sessions");
     mkdirSync(dir, { recursive: true });
-    copyFileSync("fixtures/openclaw/agents/main/sessions/c5d6e7f8-a9b0-4c1d-8e2f-3a4b5c6d7e8f.trajectory.jsonl", join(dir, "c5d6e7f8.trajectory.jsonl"));
+    const story = nightlyBuildStory();
+    const written = writePairedSession(story);
+    writeFileSync(join(dir, "c5d6e7f8.trajectory.jsonl"), written.sidecar);
     const alone = jsonReport([join(dir, "c5d6e7f8.trajectory.jsonl")]).report;
     // The same session's transcript beside it, with other run ids in its bootstrap entries.
-    const t = new TranscriptBuilder("c5d6e7f8");
-    for (const [r, calls] of alone.runs.map((run, i) => [i + 1, run.calls] as const)) {
-      t.user(`nightly ${r}`);
-      for (let c = 0; c < calls; c++) {
-        t.calls([{ id: `p${r}-${c}`, name: "process", args: { action: "poll", sessionId: "build" } }]);
-        t.result({ id: `p${r}-${c}`, name: "process" }, { kind: "result", text: "running", details: { status: "running" } });
-      }
-      t.assistantText("done");
-      t.bootstrap(`transcript-name-${r}`);
-    }
-    writeFileSync(join(dir, "c5d6e7f8.jsonl"), t.text());
+    const renamed = story.runs.reduce((text, run, i) => text.replaceAll(`"runId":"${run.runId}"`, `"runId":"transcript-name-${i + 1}"`), written.transcripts[0]!);
+    writeFileSync(join(dir, "c5d6e7f8.jsonl"), renamed);
     const both = jsonReport([dir]).report;
     expectLinesAddUp(both);
     // The sidecar's run ids name the transcript's runs; the calls are the transcript's, once.
