@@ -2,11 +2,11 @@
 import { Option, type Command } from "commander";
 import { detectorHelp } from "../core/detectorInfo.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
-import { allRunsOf, buildReport } from "../pipeline/report.js";
-import { runsWithFindings } from "../core/liveRuns.js";
-import { filterReport } from "../pipeline/filters.js";
+import { buildReport } from "../pipeline/report.js";
+import { configOfRuns } from "../pipeline/configSummary.js";
+import { failureLines } from "../reporters/failureLines.js";
 import { REPORTERS, REPORT_FORMATS } from "../reporters/index.js";
-import { replayedInOrder, type ReportOutput } from "../reporters/model.js";
+import type { ReportOutput } from "../reporters/model.js";
 import { FINDINGS_IN_MEMORY, PLAIN_RUNS_IN_MEMORY, type SpillOptions } from "../pipeline/runSpill.js";
 import { withSpillFolder } from "../pipeline/spillFiles.js";
 import { withHeapWatched } from "../pipeline/v8Tuning.js";
@@ -16,18 +16,16 @@ import {
   nothingUsable,
   addConfigOptions,
   addInputOptions,
-  configSummary,
   inputPaths,
   reportDiagnostics,
   reportNotices,
   strictViolation,
-  useColor,
   type CommonOptions,
   type Io,
 } from "./common.js";
-import { addFailOnOption, failOnLevel, failureLines, type FailOnOptions } from "./failOn.js";
+import { addFailOnOption, type FailOnOptions } from "./failOn.js";
 import { addFilterOptions, AGENT_FILTER_HELP, reportFilters, type FilterOptions } from "./filterOptions.js";
-import { addOutputOptions, withOutput, type OutputOptions } from "./output.js";
+import { addOutputOptions, useColor, withOutput, type OutputOptions } from "./output.js";
 import { createConfigResolver } from "../pipeline/configResolution.js";
 import { EXIT } from "../pipeline/errors.js";
 import type { ProfileName } from "../core/profiles/profile.js";
@@ -66,7 +64,7 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
   const filters = reportFilters(options, now);
   const resolver = await createConfigResolver(options, io.env);
   const digest = await loadXxhashDigest();
-  const reporter = REPORTERS[options.format]!;
+  const reporter = REPORTERS.analyze[options.format]!;
   const input = {
     inputFormat: options.inputFormat,
     activeBranch: options.activeBranch,
@@ -78,16 +76,17 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
   const config = { config: options.config, agent: options.agent, set: options.set, profile: options.profile };
   const configFor = (agent: string | null, profile: ProfileName) => resolver.effectiveFor(agent, profile).config;
   const analysis = await analyzeAll(inputPaths(paths, io, options.quiet, options.agentHome), digest, configFor, { config, input }, io.env, progressDisplay(io, options));
-  const { selected, shown } = filterReport(buildReport(analysis, configSummary(resolver, replayedInOrder({ replayed: analysis.runs, spilled: analysis.spilled }), options), version), filters, spill);
+  const { failOn, maxWarnings } = options;
+  const choices = { all: options.all === true, verbose: options.verbose === true, ...(failOn !== undefined && { failOn }), ...(maxWarnings !== undefined && { maxWarnings }) };
+  const report = buildReport(analysis, { version, config: configOfRuns(resolver, options), filters, choices, ...(reporter.needs && { needs: reporter.needs }) });
   reportNotices(io, resolver, options.quiet);
   reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);
-  const reportOptions = { all: options.all === true, verbose: options.verbose === true, color: useColor(options, io), width: io.columns, explain: options.explain !== false, cwd: process.cwd(), ...(options.failOn !== undefined && { failOn: failOnLevel(options.failOn) }) };
-  await writeReport(io, reporter(shown, reportOptions));
+  await writeReport(io, reporter(report, { color: useColor(options, io), width: io.columns, explain: options.explain !== false, cwd: process.cwd() }));
 
   if (strictViolation(io, options, analysis.lines.skipped)) return EXIT.usage;
   if (nothingUsable(io, analysis)) return EXIT.usage;
-  // Live runs count too: a block the runtime really logged is a finding at that level.
-  const failures = failureLines(allRunsOf(replayedInOrder(selected), selected.live && runsWithFindings(selected.live.runs)), options);
+  // The gate's tally was made as the report was written (a walk of the runs only when it was not).
+  const failures = failOn !== undefined || maxWarnings !== undefined ? failureLines(report.facts().gate) : [];
   for (const line of failures) io.stderr(`${line}\n`);
   return failures.length > 0 ? EXIT.findings : EXIT.ok;
 }

@@ -6,7 +6,6 @@
  */
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
-import { Chalk } from "chalk";
 import { Option, type Command } from "commander";
 import { dirname } from "node:path";
 import { expandPaths, forkGroups, InputError } from "../adapters/discovery.js";
@@ -15,34 +14,24 @@ import type { ResolvedConfig } from "../core/config.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { diffLines, unifiedHunks } from "../reporters/lineDiff.js";
 import { sanitize } from "../reporters/sanitize.js";
-import { checkJson, checkNdjson, checkTableFixture, checkTableTally, snapshotChanges, type CheckedFixture, type CheckTally } from "../reporters/checkReport.js";
-import type { RunReport } from "../core/findings.js";
+import { snapshotChanges, type CheckedFixture, type CheckTally } from "../reporters/checkReport.js";
+import { failureLines } from "../reporters/failureLines.js";
+import { formatsOf, REPORTERS } from "../reporters/index.js";
 import type { Digest } from "../core/hashing.js";
-import { addFailOnOption, failureLines, type FailOnOptions } from "./failOn.js";
-import { addOutputOptions, withOutput, type OutputOptions } from "./output.js";
+import { addFailOnOption, type FailOnOptions } from "./failOn.js";
+import { addOutputOptions, useColor, withOutput, type OutputOptions } from "./output.js";
 import { buildSnapshot, currentSnapshot, renderSnapshot } from "../reporters/snapshot.js";
 import { analyzeInputs } from "../pipeline/analysis.js";
-import {
-  addConfigOptions,
-  addInputOptions,
-  appliedAgentOverrides,
-  inputPaths,
-  reportDiagnostics,
-  reportNotices,
-  strictViolation,
-  useColor,
-  type CommonOptions,
-  type Io,
-} from "./common.js";
+import { addConfigOptions, addInputOptions, inputPaths, reportDiagnostics, reportNotices, strictViolation, type CommonOptions, type Io } from "./common.js";
+import { appliedAgentOverrides } from "../pipeline/configSummary.js";
+import { GateTally } from "../pipeline/gate.js";
 import { createConfigResolver, type ConfigResolver } from "../pipeline/configResolution.js";
 import { EXIT, UsageError } from "../pipeline/errors.js";
 
 interface CheckOptions extends CommonOptions, FailOnOptions, OutputOptions {
   update?: boolean;
-  format: (typeof CHECK_FORMATS)[number];
+  format: string;
 }
-
-const CHECK_FORMATS = ["table", "json", "ndjson"] as const;
 
 export const SNAPSHOT_SUFFIX = ".looplens.json";
 
@@ -129,7 +118,7 @@ async function checkOne(input: CheckInput, context: CheckContext): Promise<Check
     ...(options.profile !== undefined && { profile: options.profile }),
   });
   context.skipped += analysis.lines.skipped;
-  context.runs.push(...analysis.runs);
+  for (const run of analysis.runs) context.gate.add(run);
   reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);
   const agentConfigs = new Map<string, ResolvedConfig>(
     options.agent === undefined ? appliedAgentOverrides(resolver, analysis.runs, undefined).map((id) => [id, resolver.effectiveFor(id).config]) : [],
@@ -152,8 +141,8 @@ interface CheckContext {
   readonly digest: Digest;
   readonly io: Io;
   skipped: number;
-  /** Every fixture's runs, for `--fail-on`. */
-  readonly runs: RunReport[];
+  /** What `--fail-on` judges: every fixture's findings. */
+  readonly gate: GateTally;
 }
 
 export async function runCheck(paths: string[], options: CheckOptions, io: Io, version = ""): Promise<number> {
@@ -168,24 +157,25 @@ export async function runCheck(paths: string[], options: CheckOptions, io: Io, v
   if (files.length === 0) throw new UsageError("check: no input files (snapshots *.looplens.json are not inputs)");
   const inputs = await checkInputs(files);
   noteForkSnapshots(inputs, io, options.quiet);
-  const chalk = new Chalk({ level: useColor(options, io) ? 1 : 0 });
+  const reporter = REPORTERS.check[options.format]!;
+  const color = { color: useColor(options, io) };
   const update = options.update === true;
-  const context: CheckContext = { options, resolver, digest, io, skipped: 0, runs: [] };
+  const context: CheckContext = { options, resolver, digest, io, skipped: 0, gate: new GateTally({ ...(options.failOn !== undefined && { failOn: options.failOn }) }) };
   const fixtures: CheckedFixture[] = [];
   for (const input of inputs) {
     const fixture = await checkOne(input, context);
     fixtures.push(fixture);
     // The readable form is written fixture by fixture, as each is checked.
-    if (options.format === "table") io.stdout(checkTableFixture(fixture, update, chalk));
+    const text = reporter.fixture(fixture, update, color);
+    if (text !== "") io.stdout(text);
   }
   reportNotices(io, resolver, options.quiet);
   const count = (...statuses: CheckedFixture["status"][]) => fixtures.filter((f) => statuses.includes(f.status)).length;
   const tally: CheckTally = { fixtures: inputs.length, unchanged: count("unchanged"), changed: count("changed", "invalid"), missing: count("missing"), created: count("created"), updated: count("updated") };
-  if (options.format === "table") io.stdout(checkTableTally(tally, update));
-  else io.stdout(options.format === "json" ? checkJson(fixtures, tally, version) : checkNdjson(fixtures));
+  io.stdout(reporter.report({ version, fixtures, tally, update }, color));
 
   if (strictViolation(io, options, context.skipped)) return EXIT.usage;
-  const failures = failureLines(context.runs, options);
+  const failures = failureLines(context.gate.finish());
   for (const line of failures) io.stderr(`${line}\n`);
   const differs = !update && tally.changed + tally.missing > 0;
   return differs || failures.length > 0 ? EXIT.findings : EXIT.ok;
@@ -197,7 +187,7 @@ export function registerCheck(program: Command, io: Io, version: string, run: (w
     .description("compare each input's findings with its snapshot <input>.looplens.json; exit 1 on any difference")
     .argument("[paths...]", "transcript fixture files or folders")
     .option("-u, --update", "write the snapshots that are missing or differ")
-    .addOption(new Option("-f, --format <format>", "output format: table (a readable diff), json or ndjson (the difference as data: runs and findings added and removed, fields changed)").choices(CHECK_FORMATS).default("table"));
+    .addOption(new Option("-f, --format <format>", "output format: table (a readable diff), json or ndjson (the difference as data: runs and findings added and removed, fields changed)").choices(formatsOf("check")).default("table"));
   addFailOnOption(command, { maxWarnings: false });
   addOutputOptions(command);
   addConfigOptions(command);

@@ -6,12 +6,8 @@ import type { Command } from "commander";
 import { InvalidArgumentError, Option } from "commander";
 import type { InputFormat } from "../adapters/adapter.js";
 import { INPUT_FORMATS } from "../adapters/registry.js";
-import type { Diagnostic, RunReport } from "../core/findings.js";
-import type { OutputOptions } from "./output.js";
+import type { Diagnostic } from "../core/findings.js";
 import { sanitize } from "../reporters/sanitize.js";
-import type { AgentBlock } from "../adapters/openclaw/configFile.js";
-import type { AgentConfigView } from "../reporters/model.js";
-import type { ConfigSummary } from "../reporters/model.js";
 import type { ConfigResolver } from "../pipeline/configResolution.js";
 import { InputError } from "../adapters/io/lineSource.js";
 import { stateInputs } from "../pipeline/stateDirectory.js";
@@ -51,8 +47,6 @@ export interface CommonOptions {
   /** `--max-line-bytes` (or `$LOOPLENS_MAX_LINE_BYTES`): longer lines are skipped as bad, unread. */
   maxLineBytes?: number;
   quiet?: boolean;
-  /** `--color WHEN`, or false for `--no-color` (output.ts). */
-  color?: OutputOptions["color"];
   strict?: boolean;
   debug?: boolean;
 }
@@ -125,8 +119,6 @@ export function inputPaths(paths: readonly string[], io: Io, quiet = false, agen
   return state.paths;
 }
 
-export { useColor } from "./output.js";
-
 const SHOWN_DIAGNOSTICS = 20;
 
 /** Bad-line diagnostics on stderr: the first few verbatim (sanitized), then the total. */
@@ -139,24 +131,6 @@ export function reportDiagnostics(io: Io, diagnostics: readonly Diagnostic[], to
 export function reportNotices(io: Io, resolver: ConfigResolver, quiet: boolean | undefined): void {
   if (quiet) return;
   for (const notice of resolver.notices()) io.stderr(`looplens: notice: ${sanitize(notice.origin)}: ${sanitize(notice.message)}\n`);
-}
-
-/** The configs agent overrides produced for these runs (none with --agent: that one is the base). */
-export function agentConfigViews(resolver: ConfigResolver, runs: Iterable<{ readonly agent: string | null }>, forced: string | undefined): AgentConfigView[] {
-  // Without agent blocks no run has an override: the runs (maybe read back from disk) are not read.
-  if (forced !== undefined || !resolver.file?.agents.size) return [];
-  const views = new Map<AgentBlock, { runAgents: Set<string> }>();
-  for (const run of runs) {
-    const override = run.agent !== null ? resolver.overrideFor(run.agent) : undefined;
-    if (!override) continue;
-    const view = views.get(override) ?? { runAgents: new Set<string>() };
-    view.runAgents.add(run.agent!);
-    views.set(override, view);
-  }
-  return [...views].map(([override, { runAgents }]) => {
-    const { config, sources } = resolver.effectiveFor([...runAgents][0]!);
-    return { agent: override.id, where: override.where, runAgents: [...runAgents], effective: config, sources };
-  });
 }
 
 /** `--strict`: any skipped line makes the exit status 2 (said on stderr, even under --quiet). */
@@ -179,36 +153,4 @@ export function nothingUsable(io: Io, read: { readonly lines: { readonly used: n
   io.stderr(`looplens: nothing in the input could be used: ${[why, bad].filter(Boolean).join("; ")}
 `);
   return true;
-}
-
-/** Agent ids whose override from the config file was applied to at least one run. */
-export function appliedAgentOverrides(resolver: ConfigResolver, runs: readonly RunReport[], forced: string | undefined): string[] {
-  return overrideIds(resolver, forced, () => agentConfigViews(resolver, runs, forced));
-}
-
-/** With --agent, its override (if any); otherwise the agents whose views were built. */
-function overrideIds(resolver: ConfigResolver, forced: string | undefined, views: () => readonly AgentConfigView[]): string[] {
-  if (forced !== undefined) {
-    const override = resolver.overrideFor(forced);
-    return override ? [override.id] : [];
-  }
-  return views().map((view) => view.agent);
-}
-
-/** What the report header says about the configuration of an analysis. */
-export function configSummary(resolver: ConfigResolver, runs: Iterable<{ readonly agent: string | null }>, options: CommonOptions): ConfigSummary {
-  // One pass over the runs serves both the override list and the per-agent views.
-  const agentConfigs = agentConfigViews(resolver, runs, options.agent);
-  return {
-    effective: resolver.base.config,
-    sources: resolver.base.sources,
-    notices: resolver.notices(),
-    file: resolver.file?.path ?? null,
-    usesLooplensDefault: resolver.usesLooplensDefault,
-    agentOverrides: overrideIds(resolver, options.agent, () => agentConfigs),
-    agentConfigs,
-    forcedAgent: options.agent ?? null,
-    ...(resolver.unappliedConfig !== undefined ? { unappliedConfig: resolver.unappliedConfig } : {}),
-    ...(options.profile !== undefined && { profile: options.profile }),
-  };
 }

@@ -10,12 +10,13 @@ import { levelLabel, type ReplayedFinding } from "../core/findings.js";
 import { createConfigResolver } from "../pipeline/configResolution.js";
 import { EXIT } from "../pipeline/errors.js";
 import { explainInput, parseLocation, type Explanation } from "../pipeline/explain.js";
-import { EXPLAIN_FORMATS, explainJson, explainTable } from "../reporters/explain.js";
+import { formatsOf, REPORTERS } from "../reporters/index.js";
 import { sanitize } from "../reporters/sanitize.js";
-import { addConfigOptions, addInputOptions, reportDiagnostics, reportNotices, strictViolation, useColor, type CommonOptions, type Io } from "./common.js";
+import { addConfigOptions, addInputOptions, reportDiagnostics, reportNotices, strictViolation, type CommonOptions, type Io } from "./common.js";
+import { useColor, type OutputOptions } from "./output.js";
 import { withHeapWatched } from "../pipeline/v8Tuning.js";
 
-interface ExplainOptions extends CommonOptions {
+interface ExplainOptions extends CommonOptions, OutputOptions {
   format: string;
   run?: string;
   call?: number;
@@ -53,7 +54,7 @@ async function explainAt(location: string, options: ExplainOptions, io: Io, vers
   reportNotices(io, resolver, options.quiet);
   reportDiagnostics(io, explanation.diagnostics, explanation.diagnosticsTotal, options.quiet);
   if (explanation.explained.length === 0) return notAFinding(io, explanation);
-  io.stdout(options.format === "json" ? explainJson(explanation, version) : explainTable(explanation, { color: useColor(options, io), width: io.columns }));
+  io.stdout(REPORTERS.explain[options.format]!({ explanation, version }, { color: useColor(options, io), width: io.columns }));
   return strictViolation(io, options, explanation.lines.skipped) ? EXIT.usage : EXIT.ok;
 }
 
@@ -64,7 +65,7 @@ export function registerExplain(program: Command, io: Io, version: string, run: 
     .argument("<file:line>", "a finding's place as the report shows it (file:line); or a file, with --call")
     .option("--run <run>", "the run of the finding (when the file holds several runs)")
     .option("--call <n>", "the finding's call number in its run (the report's call column)", positiveInteger)
-    .addOption(new Option("-f, --format <format>", "output format").choices(EXPLAIN_FORMATS).default("table"));
+    .addOption(new Option("-f, --format <format>", "output format").choices(formatsOf("explain")).default("table"));
   addConfigOptions(command);
   addInputOptions(command);
   command.addHelpText(

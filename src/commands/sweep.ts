@@ -9,20 +9,18 @@ import { Option, type Command } from "commander";
 import { nestSettings } from "../core/configKeys.js";
 import { bestConfig, type Labels } from "../core/sweepStats.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
-import { sweepJsonReporter, sweepNdjsonReporter, type SweepReport, type SweepReporter, type SweepRow, type SweepValue } from "../reporters/sweepReport.js";
-import { sweepTableReporter } from "../reporters/sweepTable.js";
+import type { SweepReport, SweepRow, SweepValue } from "../reporters/sweepReport.js";
+import { formatsOf, REPORTERS } from "../reporters/index.js";
 import { sweepAll } from "../pipeline/parallel.js";
 import { pointResolvers, type SweepGrid, type SweepResult } from "../pipeline/sweepUnits.js";
 import {
   addConfigOptions,
   addInputOptions,
   collect,
-  configSummary,
   inputPaths,
   reportDiagnostics,
   reportNotices,
   strictViolation,
-  useColor,
   type CommonOptions,
   type Io,
 } from "./common.js";
@@ -30,19 +28,14 @@ import { createConfigResolver, type ConfigResolver } from "../pipeline/configRes
 import { hasFilters, type ReportFilters } from "../pipeline/filters.js";
 import { plural } from "../reporters/phrases.js";
 import { addFilterOptions, AGENT_FILTER_HELP, reportFilters, type FilterOptions } from "./filterOptions.js";
-import { addOutputOptions, withOutput, type OutputOptions } from "./output.js";
+import { addOutputOptions, useColor, withOutput, type OutputOptions } from "./output.js";
+import { configSummary } from "../pipeline/configSummary.js";
 import { EXIT, UsageError } from "../pipeline/errors.js";
 import { gridPoints, parseAxes, type Axis } from "../pipeline/sweepGrid.js";
 import { PROFILE_NAMES, type ProfileName } from "../core/profiles/profile.js";
 import { startInputProgress } from "../pipeline/progress.js";
 import { withHeapWatched } from "../pipeline/v8Tuning.js";
 import { progressDisplay } from "./progressDisplay.js";
-
-const SWEEP_REPORTERS: Readonly<Record<string, SweepReporter>> = {
-  table: sweepTableReporter,
-  json: sweepJsonReporter,
-  ndjson: sweepNdjsonReporter,
-};
 
 interface SweepOptions extends CommonOptions, FilterOptions, OutputOptions {
   format: string;
@@ -169,7 +162,7 @@ export async function runSweep(paths: string[], options: SweepOptions, io: Io, v
   };
   reportNotices(io, base, options.quiet);
   reportDiagnostics(io, swept.diagnostics, swept.diagnosticsTotal, options.quiet);
-  io.stdout(SWEEP_REPORTERS[options.format]!(report, { color: useColor(options, io), width: io.columns }));
+  io.stdout(REPORTERS.sweep[options.format]!(report, { color: useColor(options, io), width: io.columns }));
   return strictViolation(io, options, swept.lines.skipped) ? EXIT.usage : EXIT.ok;
 }
 
@@ -179,7 +172,7 @@ export function registerSweep(program: Command, io: Io, version: string, run: (w
     .description("replay the same runs under a grid of configs and compare what each would warn, block or abort")
     .argument("[paths...]", "transcript files, folders, or - for standard input")
     .option("--vary <name=spec>", "a config key and its values: a..b:step or a,b,c (repeatable), e.g. criticalThreshold=10..30:5; or profile=configurable,newest", collect)
-    .addOption(new Option("-f, --format <format>", "output format").choices(Object.keys(SWEEP_REPORTERS)).default("table"))
+    .addOption(new Option("-f, --format <format>", "output format").choices(formatsOf("sweep")).default("table"))
     .option("--expect-stuck <runs...>", "run ids known to be stuck (scores each config; others count as healthy unless --expect-healthy)")
     .option("--expect-healthy <runs...>", "run ids known to be healthy");
   addConfigOptions(command, AGENT_FILTER_HELP);

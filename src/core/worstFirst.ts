@@ -1,8 +1,9 @@
 /**
- * What "worst first" means, wherever looplens ranks runs — `--top N`, the table's list of stopped
- * runs, the HTML page — so that they never disagree on which run is worst: the highest level among
- * a run's findings (abort, then block, then warning), then the earlier first stop, then more
- * findings. Sorting is stable: input order breaks the remaining ties.
+ * What "worst first" means, wherever looplens ranks runs — `--top N`, the list of stopped runs
+ * under the summaries, the HTML page — so that they never disagree on which run is worst: the
+ * highest level among a run's findings (abort, then block, then warning), then the earlier first
+ * stop, then more findings, then (among runs without findings) one whose input records loop vetoes
+ * before one with nothing. Sorting is stable: input order breaks the remaining ties.
  */
 import { FirstKept } from "./firstKept.js";
 import { LEVEL_RANK, type Finding } from "./findings.js";
@@ -10,6 +11,8 @@ import { LEVEL_RANK, type Finding } from "./findings.js";
 /** What the order reads of a run (replayed and live runs alike). */
 export interface RankedRun {
   readonly findings: readonly Pick<Finding, "level" | "call">[];
+  /** Loop vetoes the input recorded (the live runtime really blocked calls); absent reads as none. */
+  readonly recordedVetoes?: number;
 }
 
 /** Where a run stands in the order: its highest level, its first stop, its number of findings. */
@@ -17,6 +20,8 @@ export interface Rank {
   readonly top: number;
   readonly stop: number;
   readonly count: number;
+  /** No finding, but recorded vetoes (1), or not (0). */
+  readonly vetoesOnly: number;
 }
 
 export function rankOf(run: RankedRun): Rank {
@@ -27,15 +32,16 @@ export function rankOf(run: RankedRun): Rank {
     // The first stop is the first finding that is not a warning (findings are in call order).
     if (stop === Number.MAX_SAFE_INTEGER && finding.level !== "warning") stop = finding.call ?? Number.MAX_SAFE_INTEGER;
   }
-  return { top, stop, count: run.findings.length };
+  return { top, stop, count: run.findings.length, vetoesOnly: run.findings.length === 0 && (run.recordedVetoes ?? 0) > 0 ? 1 : 0 };
 }
 
 /** Negative when `a` is worse than `b`. */
-export const compareRanks = (a: Rank, b: Rank) => b.top - a.top || a.stop - b.stop || b.count - a.count;
+export const compareRanks = (a: Rank, b: Rank) => b.top - a.top || a.stop - b.stop || b.count - a.count || b.vetoesOnly - a.vetoesOnly;
 
 /**
  * The runs worst first, sorted: the order's plain definition. Reports keep only the worst few as
- * they read (`worstOf`, and the HTML page's own keepers), which tests hold to this.
+ * they read (`worstOf`, and the report model's keepers: pipeline/reportFacts.ts), which tests hold
+ * to this.
  */
 export function worstFirst<R extends RankedRun>(runs: readonly R[]): R[] {
   return runs

@@ -64,20 +64,43 @@ function compareRun(run: string, replayed: readonly Finding[], logged: readonly 
 }
 
 /**
- * `replayedRuns()` is read twice, one run at a time (spilled runs are read back from disk): first for
- * the ids the replay has, as 53-bit keys (~12 B a run), then for the findings of the runs that a live
- * run lines up with. Neither side's runs are held: a log of a million runs, or a replay of a million
- * runs, must not be a million map entries.
+ * Lines replayed runs up with live ones as the report's runs are walked (reportFacts.ts), so that
+ * no replayed run is read again for it: the live runs' ids are held first, as 53-bit keys (~12 B a
+ * run), then each replayed run whose id may be among them keeps its findings, and at the end the
+ * live runs are read again for the findings of those that line up. A log of a million runs, or a
+ * replay of a million runs, is never a million map entries.
  */
-export function compareReplayWithLive(replayedRuns: () => Iterable<ReplayedRun>, liveRuns: LiveRunList): Comparison {
-  const replayedIds = new IdSet();
-  for (const run of replayedRuns()) replayedIds.add(run.run);
-  const logged = new Map<string, Finding[]>();
-  // A key two ids share lets a live run through here; only exact ids line up below.
-  if (replayedIds.size > 0) for (const run of liveRuns) if (replayedIds.has(run.run)) logged.set(run.run, [...(logged.get(run.run) ?? []), ...run.findings]);
-  const replayed = new Map<string, Finding[]>();
-  if (logged.size > 0) for (const run of replayedRuns()) if (logged.has(run.run)) replayed.set(run.run, [...(replayed.get(run.run) ?? []), ...run.findings]);
-  // In the order the replay first has them.
-  const matched = [...replayed.keys()];
-  return { runs: matched, rows: matched.flatMap((run) => compareRun(run, replayed.get(run)!, logged.get(run)!)) };
+export class LiveComparison {
+  private readonly liveIds = new IdSet();
+  private readonly replayed = new Map<string, Finding[]>();
+
+  /** `replayedRuns`: how many replayed runs the walk will offer (none: the live runs are not read). */
+  constructor(
+    private readonly liveRuns: LiveRunList,
+    replayedRuns: number,
+  ) {
+    if (replayedRuns > 0) for (const run of liveRuns) this.liveIds.add(run.run);
+  }
+
+  add(run: ReplayedRun): void {
+    // A key two ids share lets a replayed run through here; only exact ids line up in `finish`.
+    if (this.liveIds.size === 0 || !this.liveIds.has(run.run)) return;
+    this.replayed.set(run.run, [...(this.replayed.get(run.run) ?? []), ...run.findings]);
+  }
+
+  finish(): Comparison {
+    const logged = new Map<string, Finding[]>();
+    if (this.replayed.size > 0) for (const run of this.liveRuns) if (this.replayed.has(run.run)) logged.set(run.run, [...(logged.get(run.run) ?? []), ...run.findings]);
+    // In the order the replay first has them.
+    const matched = [...this.replayed.keys()].filter((run) => logged.has(run));
+    return { runs: matched, rows: matched.flatMap((run) => compareRun(run, this.replayed.get(run)!, logged.get(run)!)) };
+  }
+}
+
+/** The comparison of whole lists (tests, and reports built by hand). */
+export function compareReplayWithLive(replayedRuns: Iterable<ReplayedRun>, liveRuns: LiveRunList): Comparison {
+  const runs = [...replayedRuns];
+  const comparison = new LiveComparison(liveRuns, runs.length);
+  for (const run of runs) comparison.add(run);
+  return comparison.finish();
 }

@@ -1,7 +1,7 @@
 /**
  * Filters (cli.md "Selecting and writing"): which runs and findings of a finished report are shown.
- * A pure function of the report and the parsed filters, applied before any reporter, so every
- * format shows the same selection; the summary counts what was selected and says what was hidden.
+ * Applied while the report model is made (report.ts), before any reporter, so every format shows the
+ * same selection; the summary counts what was selected and says what was hidden.
  *
  * - Run filters: `--run`, `--session`, `--agent`, `--since`/`--until` keep whole runs. A run matches
  *   `--agent ID` when its agent id is ID (or a sub-agent of it, `ID/…`), or when ID names the kind
@@ -10,15 +10,16 @@
  * - `--since`/`--until` compare a run's start time (its first dated event); a run whose input dates
  *   nothing cannot be placed in the window and is left out (the summary counts those apart).
  * - Finding filters: `--tool`, `--detector` keep the findings that match; their runs stay.
- * - `--top N` lists the N worst runs, worst first, after the others: the summary still counts every
- *   selected run.
+ * - `--top N` lists the N worst runs, worst first (core/worstFirst.ts), after the others: the summary
+ *   still counts every selected run, and `--fail-on` judges them all.
  */
 import { type Finding, type LiveFinding, type LiveRun, type ReplayedRun, type RunReport } from "../core/findings.js";
-import { worstOf } from "../core/worstFirst.js";
-import type { FilterSummary, ReportFilters, ReportModel } from "../reporters/model.js";
-import { replayedInOrder } from "../reporters/model.js";
-import { allRunsOf, reportOfRuns } from "./report.js";
-import { spilledRuns, UnitRuns, type SpillOptions } from "./runSpill.js";
+import { FirstKept } from "../core/firstKept.js";
+import type { LiveRunList } from "../core/liveRuns.js";
+import { compareRanks, rankOf, type Rank } from "../core/worstFirst.js";
+import type { FilterSummary, Gate, ReportChoices, ReportFilters, Summary } from "../reporters/model.js";
+import { GateTally } from "./gate.js";
+import { ReplayedTally, summarize } from "./summary.js";
 
 export type { ReportFilters };
 
@@ -34,6 +35,12 @@ const AGENT_KIND: Readonly<Record<string, string>> = {
 };
 
 export const AGENT_KINDS: readonly string[] = [...new Set(Object.values(AGENT_KIND))];
+
+/** Replayed runs, then live ones, one at a time: live runs are made as they are read (liveRuns.ts). */
+function* allRunsOf(replayed: Iterable<ReplayedRun>, live: Iterable<LiveRun>): Generator<RunReport> {
+  yield* replayed;
+  yield* live;
+}
 
 export function hasFilters(filters: ReportFilters): boolean {
   return Object.values(filters).some((value) => value !== undefined && (!Array.isArray(value) || value.length > 0));
@@ -109,67 +116,119 @@ function keepFindings<R extends RunReport>(run: R, keep: (finding: Finding) => b
   return findings.length === run.findings.length ? run : { ...run, findings };
 }
 
-const findingCount = (report: ReportModel) => report.summary.findings.total;
+type LiveInput = { readonly runs: LiveRunList; readonly findings: readonly LiveFinding[] };
 
-/**
- * The report as the filters select it (`selected`: what the summary counts and `--fail-on` judges)
- * and as it is shown (`shown`: the `--top` runs of it, with the summary of the selection); the same
- * report twice when no filter is given.
- */
-export function filterReport(report: ReportModel, filters: ReportFilters, spill?: SpillOptions): { readonly selected: ReportModel; readonly shown: ReportModel } {
-  if (!hasFilters(filters)) return { selected: report, shown: report };
-  // Live runs are made as they are read (liveRuns.ts): made once here, for the tests and the selection.
-  const liveAll = [...(report.live?.runs ?? [])];
-  // Filters select among every run. Spilled runs (runSpill.ts) are read back one at a time as they
-  // are tested, and only the selected ones are kept: reading them all back first, `--since` over the
-  // bench's 680 MB state folder peaked at 225 MB for a window that selected none (now 159 MB).
-  const { tests, agentMatchedNoRun } = runTests(report.files, filters, allRunsOf(replayedInOrder(report), liveAll));
-  const runKept = (run: Parameters<RunTest>[0]) => tests.every((test) => test(run));
-  const keep = findingTest(filters);
-  const dates = filters.since !== undefined || filters.until !== undefined;
-  let runs = 0;
-  let undated = 0;
-  const tested = (run: RunReport) => {
-    runs++;
-    if (dates && (run.startedAt ?? null) === null) undated++;
-    return runKept(run);
-  };
-  // A spilled report's selection is spilled again (`spill`): a window that selects most runs of a
-  // large state folder held them all (`--since` over a third of the bench's 680 MB folder: 177 MB).
-  const kept = new UnitRuns(report.spilled ? spill : undefined);
-  for (const run of replayedInOrder(report)) if (tested(run)) kept.add(keepFindings(run, keep));
-  const segment = kept.finish();
-  const replayed = kept.runs;
-  const liveRuns = liveAll.filter(tested).map((run) => keepFindings(run, keep));
-  const keptLive = new Set(liveRuns.map((run) => run.run));
-  // A finding logged outside any run has no run to select: it stays only while no run filter is given.
-  const liveFinding = (f: LiveFinding) => keep(f) && (f.run === null ? tests.length === 0 : keptLive.has(f.run));
-  const live = report.live && { runs: liveRuns, findings: report.live.findings.filter(liveFinding) };
-  const selected = reportOfRuns(report, replayed, live, segment && spilledRuns([segment]));
-
-  const listed = filters.top !== undefined ? topRuns(selected, filters.top) : selected;
-  const summary: FilterSummary = {
-    by: filterWords(filters),
-    runsHidden: runs - selected.summary.runs,
-    runsUndated: undated,
-    findingsHidden: findingCount(report) - findingCount(selected),
-    ...(filters.top !== undefined ? { listed: { runs: listed.replayed.length + (listed.live?.runs.length ?? 0), of: selected.summary.runs } } : {}),
-    ...(agentMatchedNoRun ? { agentMatchedNoRun } : {}),
-  };
-  const withNote = { ...selected.summary, filtered: summary };
-  return { selected: { ...selected, summary: withNote }, shown: { ...listed, summary: withNote } };
+/** What the filters selected, as the report shows it (report.ts). */
+export interface Selected {
+  /** The summary of the selection, with what the filters hid. */
+  readonly summary: Summary;
+  readonly live: LiveInput | undefined;
+  /** `--top N`: the runs listed, worst first (the others are not shown). */
+  readonly top?: readonly ReplayedRun[];
+  /** Replayed runs selected. */
+  readonly replayedRuns: number;
+  /** The `--fail-on` tally of every run selected (`--top` shows fewer). */
+  readonly gate: Gate;
 }
 
-/** `--top N`: the N worst runs, worst first (replayed and live runs ranked together). */
-function topRuns(report: ReportModel, top: number): ReportModel {
-  // Runs read back from disk one at a time: only the `top` worst so far are held.
-  const order = worstOf(allRunsOf(replayedInOrder(report), report.live?.runs), top);
-  const replayed = order.filter((run): run is ReplayedRun => run.source === undefined);
-  const liveRuns = order.filter((run): run is LiveRun => run.source === "log");
-  const liveIds = new Set(liveRuns.map((run) => run.run));
-  const live = report.live && { runs: liveRuns, findings: report.live.findings.filter((f) => f.run !== null && liveIds.has(f.run)) };
-  const listed = reportOfRuns(report, replayed, live);
-  return { ...listed, summary: report.summary };
+/**
+ * The filters applied to a report's runs in one pass (`offer` each replayed run, in order, then
+ * `finish`), so that runs read back from disk are read once for them; `pick` selects a run again
+ * when the report's runs are walked. Only `--agent` reads runs before the pass, until one matches.
+ */
+export class RunSelection {
+  private readonly tests: RunTest[];
+  private readonly agentMatchedNoRun: boolean;
+  private readonly keep: (finding: Finding) => boolean;
+  private readonly dates: boolean;
+  private readonly liveAll: LiveRun[];
+  private readonly replayed = new ReplayedTally();
+  private readonly gate: GateTally;
+  private readonly top: FirstKept<RunReport, Rank> | undefined;
+  private runs = 0;
+  private undated = 0;
+
+  constructor(
+    private readonly files: Files,
+    private readonly filters: ReportFilters,
+    replayed: () => Iterable<ReplayedRun>,
+    private readonly live: LiveInput | undefined,
+    gate: ReportChoices,
+  ) {
+    // Live runs are made as they are read (liveRuns.ts): made once here, for the tests and the selection.
+    this.liveAll = [...(live?.runs ?? [])];
+    const { tests, agentMatchedNoRun } = runTests(files, filters, allRunsOf(replayed(), this.liveAll));
+    this.tests = tests;
+    this.agentMatchedNoRun = agentMatchedNoRun;
+    this.keep = findingTest(filters);
+    this.dates = filters.since !== undefined || filters.until !== undefined;
+    this.gate = new GateTally(gate);
+    this.top = filters.top !== undefined ? new FirstKept(filters.top, compareRanks) : undefined;
+  }
+
+  /** The run as the filters select it (with only the findings that pass), or undefined. */
+  pick<R extends RunReport>(run: R): R | undefined {
+    return this.tests.every((test) => test(run)) ? keepFindings(run, this.keep) : undefined;
+  }
+
+  private tested<R extends RunReport>(run: R): R | undefined {
+    this.runs++;
+    if (this.dates && (run.startedAt ?? null) === null) this.undated++;
+    return this.pick(run);
+  }
+
+  offer(run: ReplayedRun): void {
+    const kept = this.tested(run);
+    if (kept === undefined) return;
+    this.replayed.add(kept);
+    this.gate.add(kept);
+    this.top?.offer(kept, rankOf(kept));
+  }
+
+  /** `report`: the summary of every run (what the filters hid is counted against it). */
+  finish(data: Parameters<typeof summarize>[0], report: Summary): Selected {
+    const liveRuns: LiveRun[] = [];
+    for (const run of this.liveAll) {
+      const kept = this.tested(run);
+      if (kept === undefined) continue;
+      liveRuns.push(kept);
+      if (kept.findings.length > 0) this.gate.add(kept);
+    }
+    const keptLive = new Set(liveRuns.map((run) => run.run));
+    // A finding logged outside any run has no run to select: it stays only while no run filter is given.
+    const liveFinding = (f: LiveFinding) => this.keep(f) && (f.run === null ? this.tests.length === 0 : keptLive.has(f.run));
+    const live = this.live && { runs: liveRuns, findings: this.live.findings.filter(liveFinding) };
+    const selected = summarize(data, this.replayed, live);
+    const top = this.top && this.topRuns(live);
+    const filtered: FilterSummary = {
+      by: filterWords(this.filters),
+      runsHidden: this.runs - selected.runs,
+      runsUndated: this.undated,
+      findingsHidden: report.findings.total - selected.findings.total,
+      ...(top !== undefined ? { listed: { runs: top.replayed.length + (top.live?.runs.length ?? 0), of: selected.runs } } : {}),
+      ...(this.agentMatchedNoRun ? { agentMatchedNoRun: true } : {}),
+    };
+    return {
+      summary: { ...selected, filtered },
+      live: top ? top.live : live,
+      ...(top && { top: top.replayed }),
+      replayedRuns: top ? top.replayed.length : this.replayed.runs,
+      gate: this.gate.finish(),
+    };
+  }
+
+  /** `--top N`: the N worst runs, worst first (replayed and live runs ranked together). */
+  private topRuns(live: LiveInput | undefined): { readonly replayed: ReplayedRun[]; readonly live: LiveInput | undefined } {
+    const top = this.top!;
+    for (const run of live?.runs ?? []) top.offer(run, rankOf(run));
+    const order = top.items();
+    const liveRuns = order.filter((run): run is LiveRun => run.source === "log");
+    const liveIds = new Set(liveRuns.map((run) => run.run));
+    return {
+      replayed: order.filter((run): run is ReplayedRun => run.source === undefined),
+      live: live && { runs: liveRuns, findings: live.findings.filter((f) => f.run !== null && liveIds.has(f.run)) },
+    };
+  }
 }
 
 /** The filters as given, for the summary (only those given). */

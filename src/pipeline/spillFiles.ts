@@ -8,7 +8,6 @@ import { closeSync, ftruncateSync, mkdtempSync, openSync, readSync, rmSync, writ
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { threadId } from "node:worker_threads";
-import type { SpillSegment } from "./runSpill.js";
 
 /** This thread's spill file: appended to in batches, cut back when a unit is read again. */
 export class SpillFile {
@@ -69,6 +68,13 @@ export function spillFileIn(dir: string): SpillFile {
 
 const READ_CHUNK = 1 << 20;
 
+/** Bytes `[start, end)` of the file at `path` (a spill segment: runSpill.ts). */
+export interface FileBytes {
+  readonly path: string;
+  readonly start: number;
+  readonly end: number;
+}
+
 /**
  * Read buffers of closed readers, for the next ones: a live run book reads its batches back with a
  * reader each (1 M runs: ~120 reads), and a fresh 1 MB buffer each was memory outside the heap that
@@ -86,7 +92,7 @@ export class SegmentReader {
   private chunk: Buffer | undefined;
 
   /** The lines of a segment, read in chunks (a line never splits a UTF-8 sequence: `\n` is one byte). */
-  *lines(segment: Pick<SpillSegment, "path" | "start" | "end">): Generator<string> {
+  *lines(segment: FileBytes): Generator<string> {
     let fd = this.fds.get(segment.path);
     if (fd === undefined) {
       fd = openSync(segment.path, "r");

@@ -4,7 +4,7 @@
  * forms carry the difference as data: the runs and findings added and removed, and the other
  * snapshot fields (config, lines, …) whose value changed, before and after.
  */
-import type { ChalkInstance } from "chalk";
+import { Chalk, type ChalkInstance } from "chalk";
 import { jsonText } from "./jsonText.js";
 import { sanitize } from "./sanitize.js";
 
@@ -128,3 +128,33 @@ export function checkTableTally(tally: CheckTally, update: boolean): string {
     : `${tally.unchanged} unchanged, ${tally.changed} changed, ${tally.missing} missing`;
   return `\ncheck: ${tally.fixtures} fixture${tally.fixtures === 1 ? "" : "s"}: ${summary}\n`;
 }
+
+/** What `looplens check` found, once every fixture is checked. */
+export interface CheckReport {
+  readonly version: string;
+  readonly fixtures: readonly CheckedFixture[];
+  readonly tally: CheckTally;
+  /** `--update`: snapshots were written, not compared. */
+  readonly update: boolean;
+}
+
+export interface CheckWriteOptions {
+  readonly color: boolean;
+}
+
+/** A format of `looplens check` (the registry's `check` list: index.ts): what it writes as each fixture is checked, and at the end. */
+export interface CheckReporter {
+  readonly fixture: (fixture: CheckedFixture, update: boolean, options: CheckWriteOptions) => string;
+  readonly report: (report: CheckReport, options: CheckWriteOptions) => string;
+}
+
+const chalkOf = (options: CheckWriteOptions) => new Chalk({ level: options.color ? 1 : 0 });
+
+export const checkTableReporter: CheckReporter = {
+  fixture: (fixture, update, options) => checkTableFixture(fixture, update, chalkOf(options)),
+  report: (report) => checkTableTally(report.tally, report.update),
+};
+
+export const checkJsonReporter: CheckReporter = { fixture: () => "", report: (report) => checkJson(report.fixtures, report.tally, report.version) };
+
+export const checkNdjsonReporter: CheckReporter = { fixture: () => "", report: (report) => checkNdjson(report.fixtures) };

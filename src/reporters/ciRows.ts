@@ -15,14 +15,12 @@
 import { createHash } from "node:crypto";
 import { isAbsolute, normalize, relative, sep } from "node:path";
 import type { Finding } from "../core/findings.js";
-import { explanation } from "./explanation.js";
 import { jsonText } from "./jsonText.js";
-import { groupFindings, type FindingGroup } from "./findingGroups.js";
-import { replayedInOrder, type ReportModel, type ReportOptions } from "./model.js";
+import type { FindingRow, ReportModel, WriteOptions } from "./model.js";
 import { clip } from "./sanitize.js";
 
 export interface CiRow {
-  readonly group: FindingGroup;
+  readonly group: FindingRow;
   /** The file relative to the working directory (`/`-separated) when it is under it, else as given; `-` is standard input. */
   readonly path: string;
   readonly fingerprint: string;
@@ -34,10 +32,10 @@ export interface CiRow {
 const MESSAGE_WIDTH = 1000;
 
 /** Every row of the report, in order; runs spilled to disk are read back one at a time. */
-export function* ciRows(data: ReportModel, options: Pick<ReportOptions, "verbose" | "cwd">): Generator<CiRow> {
+export function* ciRows(data: ReportModel, options: Pick<WriteOptions, "cwd">): Generator<CiRow> {
   const seen = new Map<string, number>();
-  const rows = function* (findings: readonly Finding[]): Generator<CiRow> {
-    for (const group of groupFindings(findings, options.verbose)) {
+  const rows = function* (groups: readonly FindingRow[]): Generator<CiRow> {
+    for (const group of groups) {
       const path = repositoryPath(group.first.file, options.cwd);
       const key = fingerprintKey(group.first, path);
       // Counted by hash: the key holds the tool name, which may be megabytes long.
@@ -45,11 +43,11 @@ export function* ciRows(data: ReportModel, options: Pick<ReportOptions, "verbose
       const ordinal = (seen.get(hash) ?? 0) + 1;
       seen.set(hash, ordinal);
       const fingerprint = ordinal === 1 ? hash : sha256(`${key}#${ordinal}`);
-      yield { group, path, fingerprint, message: clip(explanation(group), MESSAGE_WIDTH) };
+      yield { group, path, fingerprint, message: clip(group.explanation, MESSAGE_WIDTH) };
     }
   };
-  for (const run of replayedInOrder(data)) yield* rows(run.findings);
-  yield* rows(data.live?.findings ?? []);
+  for (const run of data.runs) yield* rows(run.rows);
+  yield* rows(data.live?.rows ?? []);
 }
 
 /**
@@ -57,7 +55,7 @@ export function* ciRows(data: ReportModel, options: Pick<ReportOptions, "verbose
  * piece per run of the report (the rows of one run are one piece), so that output flows while runs
  * are read back from disk. Returns how many items were written.
  */
-export function* jsonRowItems(data: ReportModel, options: Pick<ReportOptions, "verbose" | "cwd">, item: (row: CiRow) => unknown, indent: string): Generator<string, number> {
+export function* jsonRowItems(data: ReportModel, options: Pick<WriteOptions, "cwd">, item: (row: CiRow) => unknown, indent: string): Generator<string, number> {
   let count = 0;
   let batch = "";
   let run: unknown;

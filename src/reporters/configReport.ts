@@ -120,3 +120,9 @@ export function configReportTable(report: ConfigReport, color: boolean, columns?
   const text = columns === undefined ? out.join("\n") : fitToWidth(out.join("\n"), width);
   return `${text.replace(/[ \t]+$/gm, "")}\n`;
 }
+
+/** A format of `looplens config` (the registry's `config` list: index.ts). */
+export type ConfigReporter = (report: ConfigReport, options: { readonly color: boolean; readonly width?: number | undefined }) => string;
+
+export const configTableReporter: ConfigReporter = (report, options) => configReportTable(report, options.color, options.width);
+export const configJsonReporter: ConfigReporter = (report) => configReportJson(report);

@@ -17,8 +17,14 @@ export interface ExplainOptions {
   readonly width?: number | undefined;
 }
 
-export const EXPLAIN_FORMATS = ["table", "json"] as const;
-export type ExplainFormat = (typeof EXPLAIN_FORMATS)[number];
+/** What `looplens explain` writes (pipeline/explain.ts makes the explanation). */
+export interface ExplainReport {
+  readonly explanation: Explanation;
+  readonly version: string;
+}
+
+/** A format of `looplens explain` (the registry's `explain` list: index.ts). */
+export type ExplainReporter = (report: ExplainReport, options: ExplainOptions) => string;
 
 const windowSize = (explained: ExplainedFinding) =>
   explained.traced.kind === "history" ? explained.traced.historySize : explained.traced.finding.threshold.value;
@@ -138,3 +144,6 @@ export function explainJson(explanation: Explanation, version: string): string {
   const { path, line, run, call } = explanation.target;
   return `${jsonText({ version, target: { file: path, line: line ?? null, run: run ?? null, call: call ?? null }, findings }, "  ")}\n`;
 }
+
+export const explainTableReporter: ExplainReporter = (report, options) => explainTable(report.explanation, options);
+export const explainJsonReporter: ExplainReporter = (report) => explainJson(report.explanation, report.version);

@@ -12,8 +12,8 @@
 import { levelLabel, type Finding } from "../core/findings.js";
 import type { Comparison } from "./comparison.js";
 import { agreementText, comparisonSide } from "./comparisonText.js";
-import { callRange, groupFindings, type FindingGroup } from "./findingGroups.js";
-import { replayedInOrder, type Reporter } from "./model.js";
+import { callRange, type FindingGroup } from "./findingGroups.js";
+import type { Reporter } from "./model.js";
 import { clip, ID_WIDTH, sanitize } from "./sanitize.js";
 
 export function escapeData(text: string): string {
@@ -62,9 +62,9 @@ function comparisonNotices(comparison: Comparison | undefined): string[] {
 }
 
 /** Written a run's annotations at a time: runs spilled to disk are read back one by one. */
-export const githubReporter: Reporter = function* (data, options) {
+export const githubReporter: Reporter = function* (data) {
   const lines = (commands: readonly string[]) => commands.map((line) => `${line}\n`).join("");
-  for (const run of replayedInOrder(data)) yield lines(groupFindings(run.findings, options.verbose).map(annotation));
-  yield lines(groupFindings(data.live?.findings ?? [], options.verbose).map(annotation));
-  yield lines(comparisonNotices(data.live?.comparison));
+  for (const { rows } of data.runs) yield lines(rows.map(annotation));
+  yield lines((data.live?.rows ?? []).map(annotation));
+  yield lines(comparisonNotices(data.facts().comparison));
 };

@@ -3,7 +3,7 @@ import { configJson, sourcesJson } from "./configView.js";
 import { stopJson, type RunReport } from "../core/findings.js";
 import { jsonText } from "./jsonText.js";
 import { publicFinding } from "./findingGroups.js";
-import { replayedInOrder, type ConfigSummary, type ReportModel, type Reporter } from "./model.js";
+import type { ConfigSummary, ReportModel, Reporter } from "./model.js";
 
 /** The `config` block of a json document: effective values, where they came from, notices. */
 export function configDocument(config: ConfigSummary): Record<string, unknown> {
@@ -61,7 +61,7 @@ export const jsonReporter: Reporter = function* (data) {
   }
   yield wrote ? `\n${INDENT}]` : "]";
   const tail = {
-    ...(data.live ? { liveFindings: data.live.findings.map(publicFinding), comparison: data.live.comparison } : {}),
+    ...(data.live ? { liveFindings: data.live.findings.map(publicFinding), comparison: data.facts().comparison } : {}),
     diagnostics: data.diagnostics.map((d) => ({ file: d.file, line: d.line, reason: d.reason })),
   };
   yield `,${jsonText(tail, INDENT).slice(1)}\n`; // the tail without its opening "{"
@@ -134,7 +134,7 @@ const INDENT = "  ";
 
 /** Replayed runs in order (spilled ones read back one at a time), then live ones. */
 function* allRuns(data: ReportModel): Generator<RunReport> {
-  yield* replayedInOrder(data);
+  for (const { run } of data.runs) yield run;
   yield* data.live?.runs ?? [];
 }
 

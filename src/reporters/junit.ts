@@ -23,7 +23,7 @@
 import { Chalk } from "chalk";
 import { LEVEL_RANK, levelLabel, type Finding, type FindingLevel, type RunReport } from "../core/findings.js";
 import { LEGEND, plural, thresholdList } from "./phrases.js";
-import { replayedInOrder, type ReportModel, type ReportOptions, type Reporter } from "./model.js";
+import type { FileRuns, FindingRow, ReportModel, Reporter, WriteOptions } from "./model.js";
 import { shownPath } from "./runFacts.js";
 import { clip, ID_WIDTH, sanitize } from "./sanitize.js";
 import { runTable } from "./table.js";
@@ -57,74 +57,60 @@ interface SuiteCounts {
 }
 
 export const junitReporter: Reporter = function* (data, options) {
-  const floor = options.failOn ?? "warning";
-  const suites = suiteCounts(data, floor);
-  const total = [...suites.counts.values()].reduce((sum, c) => ({ tests: sum.tests + c.tests, failures: sum.failures + c.failures, errors: sum.errors + c.errors }), { tests: 0, failures: 0, errors: 0 });
+  // A suite's counts come before its cases: the model's facts walk the runs for them first.
+  const { gate, files } = data.facts();
+  const floor = gate.floor;
+  const counts = suiteCounts(data, files);
+  const total = [...counts.values()].reduce((sum, c) => ({ tests: sum.tests + c.tests, failures: sum.failures + c.failures, errors: sum.errors + c.errors }), { tests: 0, failures: 0, errors: 0 });
   yield `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${attributes({ name: "looplens", ...total, skipped: 0 })}>\n`;
-  const files = [...suites.counts.keys()];
-  const writer = suiteWriter(data, options, floor, suites.counts);
-  if (suites.inOrder) {
+  const suiteFiles = [...counts.keys()];
+  const writer = suiteWriter(data, options, floor, counts);
+  if (files.grouped) {
     // Runs come file after file in suite order: each suite is written as its runs are read.
     let next = 0;
     let open: string | undefined;
     for (const run of allRuns(data)) {
-      if (run.file !== open) {
+      if (run.run.file !== open) {
         if (open !== undefined) yield writer.close(open);
-        while (files[next] !== run.file) yield writer.empty(files[next++]!);
-        open = files[next++]!;
+        while (suiteFiles[next] !== run.run.file) yield writer.empty(suiteFiles[next++]!);
+        open = suiteFiles[next++]!;
         yield writer.open(open);
       }
       yield writer.testcase(run);
     }
     if (open !== undefined) yield writer.close(open);
-    while (next < files.length) yield writer.empty(files[next++]!);
+    while (next < suiteFiles.length) yield writer.empty(suiteFiles[next++]!);
   } else {
-    const byFile = new Map<string, RunReport[]>(files.map((file) => [file, []]));
-    for (const run of allRuns(data)) byFile.get(run.file)!.push(run);
+    const byFile = new Map<string, RunWithRows[]>(suiteFiles.map((file) => [file, []]));
+    for (const run of allRuns(data)) byFile.get(run.run.file)!.push(run);
     for (const [file, runs] of byFile) yield runs.length === 0 ? writer.empty(file) : [writer.open(file), ...runs.map(writer.testcase), writer.close(file)].join("");
   }
   yield "</testsuites>\n";
 };
 
+type RunWithRows = { readonly run: RunReport; readonly rows: readonly FindingRow[] };
+
 /** Replayed runs in order (spilled ones read back one at a time), then live ones. */
-function* allRuns(data: ReportModel): Generator<RunReport> {
-  yield* replayedInOrder(data);
-  yield* data.live?.runs ?? [];
+function* allRuns(data: ReportModel): Generator<RunWithRows> {
+  yield* data.runs;
+  if (data.live) yield* data.live.reportRuns;
 }
 
-/**
- * Each suite's counts, in suite order (input files as read, unreadable ones, then files only runs
- * name), and whether the runs come in that order, each file's together (then no run is held).
- */
-function suiteCounts(data: ReportModel, floor: FindingLevel): { readonly counts: Map<string, SuiteCounts>; readonly inOrder: boolean } {
+/** Each suite's counts, in suite order (input files as read, unreadable ones, then files only runs name). */
+function suiteCounts(data: ReportModel, files: FileRuns): Map<string, SuiteCounts> {
+  const unusable = new Set(data.unusable.map((u) => u.file));
   const counts = new Map<string, SuiteCounts>();
-  const suite = (file: string) => {
-    let c = counts.get(file);
-    if (c === undefined) counts.set(file, (c = { tests: 0, failures: 0, errors: 0 }));
-    return c;
-  };
-  for (const { file } of data.files) suite(file);
-  for (const { file } of data.unusable) Object.assign(suite(file), { tests: 1, errors: 1 });
-  const order = new Map([...counts.keys()].map((file, i) => [file, i]));
-  let inOrder = true;
-  let last = -1;
-  for (const run of allRuns(data)) {
-    const c = suite(run.file);
-    c.tests++;
-    if (failing(run, floor).length > 0) c.failures++;
-    if (!order.has(run.file)) order.set(run.file, order.size);
-    // Files have places of their own: places that never go back mean each file's runs are together.
-    const at = order.get(run.file)!;
-    if (at < last) inOrder = false;
-    last = at;
+  for (const [file, c] of files.counts) {
+    const error = unusable.has(file) ? 1 : 0;
+    counts.set(file, { tests: error + c.runs, failures: c.failing, errors: error });
   }
-  return { counts, inOrder };
+  return counts;
 }
 
 /** The run's findings at or above the level. */
 const failing = (run: RunReport, floor: FindingLevel): Finding[] => (run.findings as readonly Finding[]).filter((f) => LEVEL_RANK[f.level] >= LEVEL_RANK[floor]);
 
-function suiteWriter(data: ReportModel, options: ReportOptions, floor: FindingLevel, counts: ReadonlyMap<string, SuiteCounts>) {
+function suiteWriter(data: ReportModel, options: WriteOptions, floor: FindingLevel, counts: ReadonlyMap<string, SuiteCounts>) {
   const unusable = new Map(data.unusable.map((u) => [u.file, u.reason]));
   const diagnostics = new Map<string, string[]>();
   for (const d of data.diagnostics) diagnostics.set(d.file, [...(diagnostics.get(d.file) ?? []), `${shownPath(d.file, options.cwd)}:${d.line}: ${sanitize(d.reason)}`]);
@@ -147,10 +133,10 @@ function suiteWriter(data: ReportModel, options: ReportOptions, floor: FindingLe
     const lines = diagnostics.get(file);
     return `${lines ? `    <system-err>${xmlText(`${lines.join("\n")}\n`)}</system-err>\n` : ""}  </testsuite>\n`;
   };
-  const testcase = (run: RunReport) => {
+  const testcase = ({ run, rows }: RunWithRows) => {
     const head = `    <testcase${attributes({ name: clip(run.run, ID_WIDTH), classname: name(run.file) })}`;
     if (run.findings.length === 0) return `${head}/>\n`;
-    const text = xmlText(runText(run, options));
+    const text = xmlText(runText(run, rows, options));
     const over = failing(run, floor);
     if (over.length === 0) return `${head}>\n      <system-out>${text}</system-out>\n    </testcase>\n`;
     const worst = over.reduce((a, b) => (LEVEL_RANK[b.level] > LEVEL_RANK[a.level] ? b : a)).level;
@@ -171,9 +157,9 @@ function failureMessage(run: RunReport, over: readonly Finding[], floor: Finding
 }
 
 /** The run's header and findings table, as `--format table` prints them without colour. */
-function runText(run: RunReport, options: ReportOptions): string {
+function runText(run: RunReport, rows: readonly FindingRow[], options: WriteOptions): string {
   const who = [`run ${clip(run.run, ID_WIDTH)}`, run.agent !== null ? `agent ${clip(run.agent, ID_WIDTH)}` : "", run.session !== null ? `session ${clip(run.session, ID_WIDTH)}` : ""];
   const where = [shownPath(run.file, options.cwd), plural(run.calls, "call"), plural(run.compactions, "compaction"), ...(run.source === "log" ? ["from a Gateway log"] : [])];
-  const table = runTable(run, { ...options, color: false }, new Chalk({ level: 0 }), TABLE_WIDTH).replace(/[ \t]+$/gm, "");
+  const table = runTable(rows, { ...options, color: false }, new Chalk({ level: 0 }), TABLE_WIDTH).replace(/[ \t]+$/gm, "");
   return `\n${who.filter(Boolean).join(" · ")}\n${where.join(" · ")}\n${table}\n\n${LEGEND}\n`;
 }

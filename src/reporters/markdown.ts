@@ -5,13 +5,12 @@
  * brackets, asterisks, angle brackets and ampersands cannot become code, links, emphasis, HTML or
  * entities.
  */
-import { levelLabel, type LiveRun, type ReplayedRun } from "../core/findings.js";
+import { levelLabel } from "../core/findings.js";
 import { agreementText, comparisonSide } from "./comparisonText.js";
-import { explanation } from "./explanation.js";
-import { callRange, groupFindings, type FindingGroup } from "./findingGroups.js";
+import { callRange } from "./findingGroups.js";
 import { detectorState, filterNotes, LEGEND, plural, runProfileLine, thresholdList, transcriptNote } from "./phrases.js";
-import { replayedInOrder, type ReportModel, type ReportOptions, type Reporter } from "./model.js";
-import { listedRuns, location, runtimeFacts, worstRuns } from "./runFacts.js";
+import type { FindingRow, ReportModel, ReportRun, Reporter, WriteOptions } from "./model.js";
+import { location, runtimeFacts, stopText } from "./runFacts.js";
 import { clip, ID_WIDTH } from "./sanitize.js";
 
 /** Input text longer than this (a tool name, say) is cut, marked with `…`. */
@@ -31,7 +30,7 @@ const row = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
 const FINDING_HEAD = ["call", "file:line", "tool", "detector", "level", "count", "threshold", "after stop"];
 const FINDING_ALIGN = ["---:", "---", "---", "---", "---", "---:", "---", ":---:"];
 
-function findingRow(group: FindingGroup, options: ReportOptions): string {
+function findingRow(group: FindingRow, options: WriteOptions): string {
   const { first } = group;
   const count = group.minCount === group.maxCount ? String(group.maxCount) : `${group.minCount}–${group.maxCount}`;
   const level = `${levelLabel(first.level)}${group.verdicts > 1 ? ` ×${group.verdicts}` : ""}`;
@@ -45,11 +44,11 @@ function findingRow(group: FindingGroup, options: ReportOptions): string {
     `${first.threshold.name}=${first.threshold.value}`,
     first.afterStop ? "⏹" : "",
     // The explanation is built from sanitized pieces; escaping keeps it text.
-    ...(options.explain === false ? [] : [markdownText(explanation(group), Infinity)]),
+    ...(options.explain === false ? [] : [markdownText(group.explanation, Infinity)]),
   ]);
 }
 
-function runSection(run: ReplayedRun, options: ReportOptions, config: ReportModel["config"], live: LiveRun | undefined): string[] {
+function runSection({ run, rows: groups, liveStop: live }: ReportRun, options: WriteOptions, config: ReportModel["config"]): string[] {
   const facts = [
     run.agent !== null ? `agent ${markdownText(run.agent, ID_WIDTH)}` : undefined,
     run.session !== null ? `session ${markdownText(run.session, ID_WIDTH)}` : undefined,
@@ -65,7 +64,6 @@ function runSection(run: ReplayedRun, options: ReportOptions, config: ReportMode
     lines.push("", `Under this config the run would have been **${what}** at call ${run.firstStop.call}; rows marked ⏹ come after that point.`);
   }
   for (const fact of runtimeFacts(run, live, options.cwd)) lines.push("", `${markdownText(fact.charAt(0).toUpperCase() + fact.slice(1), Infinity)}.`);
-  const groups = groupFindings(run.findings, options.verbose);
   lines.push("");
   if (groups.length === 0) lines.push("No findings.");
   else {
@@ -76,9 +74,9 @@ function runSection(run: ReplayedRun, options: ReportOptions, config: ReportMode
   return [...lines, ""];
 }
 
-function liveSection(data: ReportModel, verbose: boolean): string[] {
+function liveSection(data: ReportModel): string[] {
   if (!data.live || data.live.findings.length === 0) return [];
-  const rows = groupFindings(data.live.findings, verbose).map((g) =>
+  const rows = data.live.rows.map((g) =>
     row([markdownText(g.first.run ?? "–", ID_WIDTH), String(g.first.line), markdownText(g.first.tool), g.first.detector, levelLabel(g.first.level), String(g.maxCount)]),
   );
   return ["### Live findings (from Gateway logs)", "", row(["run", "line", "tool", "detector", "level", "count"]), row(["---", "---:", "---", "---", "---", "---:"]), ...rows, ""];
@@ -86,7 +84,7 @@ function liveSection(data: ReportModel, verbose: boolean): string[] {
 
 /** Replay vs live, per run id found on both sides (a transcript and the Gateway log of its runs). */
 function comparisonSection(data: ReportModel): string[] {
-  const comparison = data.live?.comparison;
+  const comparison = data.facts().comparison;
   if (!comparison || comparison.runs.length === 0) return [];
   const rows = comparison.rows.map((r) =>
     row([markdownText(r.run, ID_WIDTH), r.detector, markdownText(r.tool), levelLabel(r.level), comparisonSide(r.replay), comparisonSide(r.live), agreementText(r)]),
@@ -103,17 +101,17 @@ function comparisonSection(data: ReportModel): string[] {
 }
 
 /** The runs that would have been stopped, worst first, as a list under the summary. */
-function worstRunLines(data: ReportModel, options: ReportOptions): string[] {
-  const { shown, total } = worstRuns(replayedInOrder(data), 5, options.cwd);
+function worstRunLines(data: ReportModel, options: WriteOptions): string[] {
+  const { shown, total } = data.facts().worstRuns;
   if (total === 0) return [];
-  const items = shown.map(({ run, where }) => {
-    const what = `${run.firstStop!.kind === "abort" ? "aborted" : "blocked"} at call ${run.firstStop!.call}`;
-    return `- ${markdownText(run.run, ID_WIDTH)}: ${what}${where ? ` (${markdownText(where, Infinity)})` : ""}`;
+  const items = shown.map((worst) => {
+    const { what, where } = stopText(worst, options.cwd);
+    return `- ${markdownText(worst.run.run, ID_WIDTH)}: ${what}${where ? ` (${markdownText(where, Infinity)})` : ""}`;
   });
   return ["", `Worst runs${total > shown.length ? ` (${shown.length} of ${total})` : ""}:`, "", ...items];
 }
 
-function summarySection(data: ReportModel, options: ReportOptions): string[] {
+function summarySection(data: ReportModel, options: WriteOptions): string[] {
   const s = data.summary;
   const lines = [
     "### Summary",
@@ -142,9 +140,9 @@ export const markdownReporter: Reporter = function* (data, options) {
   const lines = (pieces: readonly string[]) => (pieces.length > 0 ? `${pieces.join("\n")}\n` : "");
   yield lines(["## looplens report", "", `looplens ${data.version}: ${markdownText(detectorState(data.config), Infinity)}`, ""]);
   // Live runs (from Gateway logs) are shown in the live section, not as replayed runs.
-  const { shown, listed, hidden, liveStops } = listedRuns(data, options.all);
-  for (const run of shown) yield lines(runSection(run, options, data.config, liveStops.get(run.run)));
-  yield lines([...liveSection(data, options.verbose), ...comparisonSection(data)]);
-  if (hidden() > 0 && listed() > 0) yield lines([`${plural(hidden(), "run")} without findings not shown (\`--all\` shows them).`, ""]);
+  for (const run of data.runs) if (run.listed) yield lines(runSection(run, options, data.config));
+  yield lines([...liveSection(data), ...comparisonSection(data)]);
+  const { hidden, listed } = data.facts();
+  if (hidden > 0 && listed > 0) yield lines([`${plural(hidden, "run")} without findings not shown (\`--all\` shows them).`, ""]);
   yield lines(summarySection(data, options));
 };

@@ -2,44 +2,29 @@
 import type { Finding } from "../core/findings.js";
 import { jsonText } from "./jsonText.js";
 import { publicFinding } from "./findingGroups.js";
-import { replayedInOrder, type Reporter, type ReportModel } from "./model.js";
+import type { Reporter, ReportModel } from "./model.js";
 
 /** Findings written per piece of output. */
 const BATCH = 256;
 
-/** Where a finding stands in input order: its file's place among the inputs, then its line. */
-function inputOrder(data: ReportModel): (a: Finding, b: Finding) => number {
-  const fileOrder = new Map(data.files.map((f, i) => [f.file, i]));
-  return (a, b) => (fileOrder.get(a.file) ?? 0) - (fileOrder.get(b.file) ?? 0) || a.line - b.line;
-}
-
 /** Every finding once: replayed ones from their runs (spilled runs read back one at a time), then the live ones. */
 function* allFindings(data: ReportModel): Generator<Finding> {
-  for (const run of replayedInOrder(data)) yield* run.findings;
+  for (const { run } of data.runs) yield* run.findings;
   yield* data.live?.findings ?? [];
 }
 
 /**
- * Every finding in input order. Replay hands them out run after run, which is input order already
- * when runs do not interleave (transcripts: a run ends where the next begins): then they are
- * written as they are read, and none is held (runs spilled to disk are read twice, once to see
- * that). Otherwise they are all gathered and sorted, stably: findings of one line (a call and its
- * outcome share none) keep their replay order.
+ * Every finding in input order (its file's place among the inputs, then its line). Replay hands
+ * them out run after run, which is input order already when runs do not interleave (transcripts: a
+ * run ends where the next begins): then they are written as they are read, and none is held (the
+ * model's facts, which say so, read the runs once before). Otherwise they are all gathered and
+ * sorted, stably: findings of one line (a call and its outcome share none) keep their replay order.
  */
 export function* inInputOrder(data: ReportModel): Generator<Finding> {
-  const compare = inputOrder(data);
-  let previous: Finding | undefined;
-  let sorted = true;
-  for (const finding of allFindings(data)) {
-    if (previous !== undefined && compare(previous, finding) > 0) {
-      sorted = false;
-      break;
-    }
-    previous = finding;
-  }
-  if (sorted) return yield* allFindings(data);
+  if (data.facts().findingsInInputOrder) return yield* allFindings(data);
+  const fileOrder = new Map(data.files.map((f, i) => [f.file, i]));
   const all = [...allFindings(data)].map((finding, index) => ({ finding, index }));
-  all.sort((a, b) => compare(a.finding, b.finding) || a.index - b.index);
+  all.sort((a, b) => (fileOrder.get(a.finding.file) ?? 0) - (fileOrder.get(b.finding.file) ?? 0) || a.finding.line - b.finding.line || a.index - b.index);
   for (const { finding } of all) yield finding;
 }
 

@@ -21,7 +21,7 @@ import type { FindingLevel } from "../core/findings.js";
 import { jsonRowItems, repositoryPath, type CiRow } from "./ciRows.js";
 import { configDocument } from "./json.js";
 import { jsonText } from "./jsonText.js";
-import type { Reporter, ReportModel, ReportOptions } from "./model.js";
+import type { Reporter, ReportModel, WriteOptions } from "./model.js";
 import { clip, ID_WIDTH } from "./sanitize.js";
 
 const SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
@@ -150,7 +150,7 @@ function thresholdValue(config: ResolvedConfig, name: ThresholdName): number {
  * The run's one invocation: it completed; skipped lines and unreadable inputs (diagnostics, as on
  * stderr, unreadable files among them) are its notifications.
  */
-function invocation(data: ReportModel, cwd: ReportOptions["cwd"]): Record<string, unknown> {
+function invocation(data: ReportModel, cwd: WriteOptions["cwd"]): Record<string, unknown> {
   const notifications = data.diagnostics.map((d) => notification(d.reason, d.file, d.line, cwd));
   const more = data.diagnosticsTotal - data.diagnostics.length;
   if (more > 0) notifications.push({ level: "note", message: { text: `${more} more diagnostics not listed` } });

@@ -5,23 +5,18 @@
  * give way first (findingColumns), and on a terminal prose lines wrap at spaces, never inside a word.
  */
 import { Chalk, type ChalkInstance } from "chalk";
-import { levelLabel, type Finding, type LiveRun, type ReplayedRun } from "../core/findings.js";
+import { levelLabel, type LiveRun, type ReplayedRun } from "../core/findings.js";
 import { configHeaderLines, overrideLine, overrideOf, thresholdLines } from "./configView.js";
-import { explanation } from "./explanation.js";
-import { callRange, groupFindings, type FindingGroup } from "./findingGroups.js";
+import { callRange } from "./findingGroups.js";
 import { detectorState, filterNotes, LEGEND, plural, runProfileLine, transcriptNote } from "./phrases.js";
-import { replayedInOrder, type ReportModel, type ReportOptions, type Reporter } from "./model.js";
-import { listedRuns, location, runtimeFacts, shownPath, worstRuns } from "./runFacts.js";
+import type { FindingRow, ReportModel, Reporter, WriteOptions } from "./model.js";
+import { location, runtimeFacts, shownPath, stopText } from "./runFacts.js";
 import { clip, ID_WIDTH, sanitize } from "./sanitize.js";
 import { fitColumns, levelColor, renderColumns, tableWidth, type Column, type Shrink } from "./tableParts.js";
 import { comparisonSection, liveSection } from "./tableLive.js";
 import { DEFAULT_WIDTH, displayWidth, fitToWidth, wrapWords } from "./textFit.js";
 
-/** Runs named in the summary's list of worst runs. */
-const WORST_RUNS = 5;
-
-
-function runHeader(run: ReplayedRun, chalk: ChalkInstance, data: ReportModel, options: ReportOptions, live: LiveRun | undefined): string {
+function runHeader(run: ReplayedRun, chalk: ChalkInstance, data: ReportModel, options: WriteOptions, live: LiveRun | undefined): string {
   const config = data.config;
   const who = [
     chalk.bold(`run ${clip(run.run, ID_WIDTH)}`),
@@ -39,10 +34,10 @@ function runHeader(run: ReplayedRun, chalk: ChalkInstance, data: ReportModel, op
 }
 
 /** The columns of a run's findings at full width, and the shorter forms the shrinks switch to. */
-function findingColumns(groups: readonly FindingGroup[], chalk: ChalkInstance, cwd: string | undefined, explain: boolean) {
-  const level = (group: FindingGroup, times: boolean) =>
+function findingColumns(groups: readonly FindingRow[], chalk: ChalkInstance, cwd: string | undefined, explain: boolean) {
+  const level = (group: FindingRow, times: boolean) =>
     levelColor(chalk, group.first.level)(levelLabel(group.first.level)) + (times && group.verdicts > 1 ? chalk.dim(` ×${group.verdicts}`) : "");
-  const cells = (f: (group: FindingGroup) => string) => groups.map(f);
+  const cells = (f: (group: FindingRow) => string) => groups.map(f);
   const columns: Column[] = [
     { key: "call", head: "call", cells: cells(callRange) },
     { key: "where", head: "file:line", cells: cells((g) => location(g.first.file, g.first.line, cwd)) },
@@ -71,9 +66,8 @@ function findingColumns(groups: readonly FindingGroup[], chalk: ChalkInstance, c
   return { columns, shrinks };
 }
 
-/** A run's findings table with its explanation lines (also the text of a junit failure). */
-export function runTable(run: { readonly findings: readonly Finding[] }, options: ReportOptions, chalk: ChalkInstance, width: number): string {
-  const groups = groupFindings(run.findings, options.verbose);
+/** A run's findings table (its rows) with their explanation lines (also the text of a junit failure). */
+export function runTable(groups: readonly FindingRow[], options: WriteOptions, chalk: ChalkInstance, width: number): string {
   if (groups.length === 0) return chalk.dim("  no findings");
   const { columns, shrinks } = findingColumns(groups, chalk, options.cwd, options.explain !== false);
   const fitted = fitColumns(columns, width, shrinks);
@@ -87,24 +81,24 @@ export function runTable(run: { readonly findings: readonly Finding[] }, options
     // Only whole: a clipped location opens nothing (the header names the file, the row the line).
     const at = location(group.first.file, group.first.line, options.cwd);
     const where = fileMoved && displayWidth(at) + 1 <= width - indent.length ? `${at}: ` : "";
-    return wrapWords(`${where}${explanation(group, thresholdNamed)}`, width, indent).map((line) => chalk.dim(line));
+    return wrapWords(`${where}${thresholdNamed ? group.explanationNamed : group.explanation}`, width, indent).map((line) => chalk.dim(line));
   };
   return renderColumns(fitted.columns, options.color, options.explain === false ? undefined : below).join("\n");
 }
 
-function worstRunLines(data: ReportModel, options: ReportOptions): string[] {
-  const { shown, total } = worstRuns(replayedInOrder(data), WORST_RUNS, options.cwd);
+function worstRunLines(data: ReportModel, options: WriteOptions): string[] {
+  const { shown, total } = data.facts().worstRuns;
   if (total === 0) return [];
   const lines = [`  worst runs${total > shown.length ? ` (${shown.length} of ${total})` : ""}:`];
-  for (const { run, where } of shown) {
-    const stop = run.firstStop!;
-    const what = `${stop.kind === "abort" ? "aborted" : "blocked"} at call ${stop.call}`;
+  for (const worst of shown) {
+    const { run } = worst;
+    const { what, where } = stopText(worst, options.cwd);
     lines.push(`    ${clip(run.run, ID_WIDTH)}${run.agent !== null ? ` (agent ${clip(run.agent, ID_WIDTH)})` : ""}: ${what}${where ? ` · ${where}` : ""}`);
   }
   return lines;
 }
 
-function summaryBlock(data: ReportModel, chalk: ChalkInstance, options: ReportOptions): string {
+function summaryBlock(data: ReportModel, chalk: ChalkInstance, options: WriteOptions): string {
   const s = data.summary;
   const lines = [
     chalk.bold("Summary"),
@@ -145,9 +139,9 @@ export const tableReporter: Reporter = function* (data, options) {
   };
   const header = configHeaderLines(data.config).map((line) => `  ${line}`);
   yield lines(chalk.dim([`looplens ${data.version} — ${detectorState(data.config)}`, ...header].join("\n")), "");
-  const { shown, listed, hidden, liveStops } = listedRuns(data, options.all);
-  for (const run of shown) yield lines(runHeader(run, chalk, data, options, liveStops.get(run.run)), runTable(run, options, chalk, width), "");
-  if (hidden() > 0 && listed() > 0) yield lines(chalk.dim(`${plural(hidden(), "run")} without findings not shown (--all shows them)`), "");
+  for (const { run, rows, liveStop, listed } of data.runs) if (listed) yield lines(runHeader(run, chalk, data, options, liveStop), runTable(rows, options, chalk, width), "");
+  const { hidden, listed } = data.facts();
+  if (hidden > 0 && listed > 0) yield lines(chalk.dim(`${plural(hidden, "run")} without findings not shown (--all shows them)`), "");
   if (data.live) yield lines(...liveSection(data, options, chalk), ...comparisonSection(data, options, chalk));
   // Human outputs say "block" for a critical verdict: said once, under the tables that use it.
   yield lines(summaryBlock(data, chalk, options), ...(data.summary.findings.total > 0 ? ["", chalk.dim(LEGEND)] : []));

@@ -4,11 +4,10 @@
  */
 import type { ChalkInstance } from "chalk";
 import { levelLabel, type LiveFinding, type LiveRun } from "../core/findings.js";
-import { runsWithFindings } from "../core/liveRuns.js";
 import type { ComparisonRow } from "./comparison.js";
 import { agreementText, comparisonSide } from "./comparisonText.js";
-import { callRange, groupFindings, type FindingGroup } from "./findingGroups.js";
-import { replayedCount, type ReportModel, type ReportOptions } from "./model.js";
+import { callRange } from "./findingGroups.js";
+import type { FindingRow, ReportModel, WriteOptions } from "./model.js";
 import { clip, ID_WIDTH, sanitize } from "./sanitize.js";
 import { plural } from "./phrases.js";
 import { columnsOf, fitColumns, levelColor, renderColumns, type Shrink } from "./tableParts.js";
@@ -38,7 +37,7 @@ function liveRunHeader(run: LiveRun, chalk: ChalkInstance): string {
   return header;
 }
 
-function liveRow(group: FindingGroup<LiveFinding>, chalk: ChalkInstance, withCall: boolean): string[] {
+function liveRow(group: FindingRow<LiveFinding>, chalk: ChalkInstance, withCall: boolean): string[] {
   const { first } = group;
   const count = group.minCount === group.maxCount ? String(group.maxCount) : `${group.minCount}–${group.maxCount}`;
   const level = levelColor(chalk, first.level)(levelLabel(first.level)) + (group.verdicts > 1 ? chalk.dim(` ×${group.verdicts}`) : "");
@@ -55,8 +54,7 @@ const LIVE_SHRINKS: readonly Shrink[] = [
   { kind: "clip", key: "detector", min: 12 },
 ];
 
-function liveTable(findings: readonly LiveFinding[], options: ReportOptions, chalk: ChalkInstance, withCall: boolean): string {
-  const groups = groupFindings(findings, options.verbose);
+function liveTable(groups: readonly FindingRow<LiveFinding>[], options: WriteOptions, chalk: ChalkInstance, withCall: boolean): string {
   if (groups.length === 0) return chalk.dim("  no findings");
   const head = ["line", "tool", "detector", "level", "count", "echo lines", ""];
   const columns = columnsOf(withCall ? ["call", ...head] : head, groups.map((group) => liveRow(group, chalk, withCall)));
@@ -70,14 +68,15 @@ const COMPARISON_SHRINKS: readonly Shrink[] = [
 ];
 
 /** Live runs with their findings (all live runs with --all), then the findings outside any run. */
-export function liveSection(data: ReportModel, options: ReportOptions, chalk: ChalkInstance): string[] {
-  const liveRuns = data.live?.runs ?? [];
-  const shown = [...(options.all ? liveRuns : runsWithFindings(liveRuns))];
-  const outside = (data.live?.findings ?? []).filter((f) => f.run === null);
+export function liveSection(data: ReportModel, options: WriteOptions, chalk: ChalkInstance): string[] {
+  if (!data.live) return [];
+  const runCount = data.live.runs.length;
+  const shown = [...data.live.listed];
+  const outside = data.live.outsideRows;
   const out = [chalk.bold("Live runs (what the runtime logged, from Gateway logs)")];
-  if (shown.length === 0 && outside.length === 0) out.push(chalk.dim(`  no live findings in ${plural(liveRuns.length, "run")}`));
-  for (const run of shown) out.push(liveRunHeader(run, chalk), liveTable(run.findings, options, chalk, true), "");
-  const hidden = liveRuns.length - shown.length;
+  if (shown.length === 0 && outside.length === 0) out.push(chalk.dim(`  no live findings in ${plural(runCount, "run")}`));
+  for (const { run, rows } of shown) out.push(liveRunHeader(run, chalk), liveTable(rows, options, chalk, true), "");
+  const hidden = runCount - shown.length;
   if (hidden > 0 && shown.length > 0) out.push(chalk.dim(`${plural(hidden, "live run")} without findings not shown (--all shows them)`), "");
   if (outside.length > 0) out.push(chalk.bold("Live findings outside any run (logged while no run was open)"), liveTable(outside, options, chalk, false), "");
   if (out[out.length - 1] !== "") out.push("");
@@ -90,9 +89,9 @@ function agreementCell(row: ComparisonRow, chalk: ChalkInstance): string {
 }
 
 /** Replay vs live per run id found on both sides; nothing when there is no replayed run at all. */
-export function comparisonSection(data: ReportModel, options: ReportOptions, chalk: ChalkInstance): string[] {
-  if (!data.live || replayedCount(data) === 0) return [];
-  const comparison = data.live.comparison;
+export function comparisonSection(data: ReportModel, options: WriteOptions, chalk: ChalkInstance): string[] {
+  const comparison = data.facts().comparison;
+  if (!comparison || data.replayedRuns === 0) return [];
   const out = [chalk.bold("Replay vs live (runs lined up by run id; replay under this config, calls as numbered)")];
   if (comparison.runs.length === 0) return [...out, chalk.dim("  no run id appears both in the replayed inputs and in a Gateway log"), ""];
   for (const run of comparison.runs) {

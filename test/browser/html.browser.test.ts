@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { groupFindings } from "../../src/reporters/findingGroups.js";
+import { findingRows } from "../../src/pipeline/findingRows.js";
 // @ts-expect-error: plain JavaScript, shared with scripts/screenshot.mjs
 import { findChromium, launchBrowser } from "../../scripts/browser.mjs";
 import { BASE_FIXTURES, runCli } from "../helpers/cli.js";
@@ -83,7 +83,7 @@ describe("the fixtures' page", () => {
     for (const run of expected) {
       const card = cards.find((c) => c.id === run.run)!;
       expect(card.calls).toBe(run.calls);
-      expect(card.rows).toBe(groupFindings(run.findings, false).length);
+      expect(card.rows).toBe(findingRows(run.findings, false).length);
       expect(card.compactions).toBe(run.compactions);
       expect(card.guards).toBe(run.guardWindows.length);
       // The finding marks cover exactly the calls with findings.

@@ -127,7 +127,7 @@ describe("--debug", () => {
     // Internal errors are not reachable from any input (that is the point of this suite), so a
     // reporter is made to throw by replacing it in the registry.
     const { REPORTERS } = await import("../../src/reporters/index.js");
-    const reporters = REPORTERS as Record<string, unknown>;
+    const reporters = REPORTERS.analyze as Record<string, unknown>;
     const original = reporters.ndjson;
     reporters.ndjson = () => {
       throw new Error("boom");

@@ -15,8 +15,8 @@ import { DEFAULT_CONFIG, type ResolvedConfig } from "../../src/core/config.js";
 import type { Digest } from "../../src/core/hashing.js";
 import { loadXxhashDigest } from "../../src/core/xxhashDigest.js";
 import { REPORTERS } from "../../src/reporters/index.js";
-import { buildReport } from "../../src/pipeline/report.js";
-import { reportText, type ReportModel } from "../../src/reporters/model.js";
+import type { ReportModel } from "../../src/reporters/model.js";
+import { configHeader, renderFormat, reportModel } from "../helpers/reportModel.js";
 
 export { ADAPTERS };
 // `looplens ARGS` in-process with captured output (paths must be given: standard input is not wired).
@@ -59,15 +59,14 @@ export async function analyzeFile(path: string, adapter?: InputAdapter, config: 
 
 /** The report model as `analyze` builds it (src/pipeline/report.ts). */
 export function reportData(analysis: Analysis, config: ResolvedConfig = LOOPLENS_DEFAULT): ReportModel {
-  return buildReport(analysis, { effective: config, sources: {}, notices: [], file: null, usesLooplensDefault: true, agentOverrides: [] }, "0.0.0-test");
+  return reportModel(analysis, { config: configHeader(config) });
 }
 
 /** Every reporter's output for an analysis (without colour), by format name. */
 export function renderAll(analysis: Analysis, width = 80): Record<string, string> {
-  const data = reportData(analysis);
   const out: Record<string, string> = {};
-  for (const [name, reporter] of Object.entries(REPORTERS)) {
-    for (const verbose of [false, true]) out[verbose ? `${name} --verbose` : name] = reportText(reporter(data, { all: true, verbose, color: false, width }));
+  for (const name of Object.keys(REPORTERS.analyze)) {
+    for (const verbose of [false, true]) out[verbose ? `${name} --verbose` : name] = renderFormat(name, analysis, { all: true, verbose }, { color: false, width });
   }
   return out;
 }

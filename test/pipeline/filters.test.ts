@@ -7,11 +7,11 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { filterReport, type ReportFilters } from "../../src/pipeline/filters.js";
-import { buildReport } from "../../src/pipeline/report.js";
+import type { ReportFilters } from "../../src/pipeline/filters.js";
+import type { Analysis } from "../../src/pipeline/analysis.js";
 import type { ReportModel } from "../../src/reporters/model.js";
-import { DEFAULT_CONFIG } from "../../src/core/config.js";
 import { analyzePaths } from "../helpers/inProcess.js";
+import { reportModel, shownRuns } from "../helpers/reportModel.js";
 
 interface RunSpec {
   readonly run: string;
@@ -42,37 +42,38 @@ function events(spec: RunSpec): string[] {
   return lines.map((line) => JSON.stringify(line));
 }
 
+let analysis: Analysis;
 let report: ReportModel;
 
 beforeAll(async () => {
   const file = join(mkdtempSync(join(tmpdir(), "looplens-filters-")), "runs.jsonl");
   writeFileSync(file, `${RUNS.flatMap(events).join("\n")}\n`);
-  const analysis = await analyzePaths([file]);
-  const config = { effective: { ...DEFAULT_CONFIG, enabled: true }, sources: {}, notices: [], file: null, usesLooplensDefault: true, agentOverrides: [] };
-  report = buildReport(analysis, config, "0.0.0");
+  analysis = await analyzePaths([file]);
+  report = reportModel(analysis);
 });
 
-const shownRuns = (filters: ReportFilters) => filterReport(report, filters).shown.replayed.map((run) => run.run);
+/** The report under these filters (of `from`, the analysis of RUNS by default). */
+const filtered = (filters: ReportFilters, from: Analysis = analysis) => reportModel(from, { filters, failOn: "warning" });
+const runIds = (filters: ReportFilters) => shownRuns(filtered(filters)).map((run) => run.run);
 
-describe("filterReport", () => {
-  it("no filter: the very same report", () => {
-    const { selected, shown } = filterReport(report, {});
-    expect(selected).toBe(report);
-    expect(shown).toBe(report);
+describe("filters", () => {
+  it("no filter: every run, and no word of filters", () => {
+    expect(shownRuns(filtered({}))).toEqual(shownRuns(report));
+    expect(filtered({}).summary).toEqual(report.summary);
     expect(report.summary.filtered).toBeUndefined();
   });
 
   it("runs carry the time of their first dated event, or null", () => {
-    expect(report.replayed.map((run) => run.startedAt)).toEqual(["2026-05-01T08:00:00.000Z", "2026-05-01T09:00:00.000Z", "2026-05-02T10:00:00.000Z", "2026-05-03T10:00:00.000Z", null]);
+    expect(shownRuns(report).map((run) => run.startedAt)).toEqual(["2026-05-01T08:00:00.000Z", "2026-05-01T09:00:00.000Z", "2026-05-02T10:00:00.000Z", "2026-05-03T10:00:00.000Z", null]);
   });
 
   it("--run and --session select whole runs; the summary counts only them and says what was hidden", () => {
-    expect(shownRuns({ run: ["warned", "undated"] })).toEqual(["warned", "undated"]);
-    const { shown } = filterReport(report, { session: ["s1"] });
-    expect(shown.replayed.map((run) => run.run)).toEqual(["quiet", "warned"]);
+    expect(runIds({ run: ["warned", "undated"] })).toEqual(["warned", "undated"]);
+    const shown = filtered({ session: ["s1"] });
+    expect(shownRuns(shown).map((run) => run.run)).toEqual(["quiet", "warned"]);
     expect(shown.summary.runs).toBe(2);
     expect(shown.summary.calls).toBe(15);
-    const kept = report.replayed.filter((run) => run.session === "s1").flatMap((run) => run.findings).length;
+    const kept = shownRuns(report).filter((run) => run.session === "s1").flatMap((run) => run.findings).length;
     expect(kept).toBeGreaterThan(0);
     expect(shown.summary.findings).toEqual({ warning: kept, critical: 0, abort: 0, total: kept });
     expect(shown.summary.filtered).toEqual({ by: { session: ["s1"] }, runsHidden: 3, runsUndated: 0, findingsHidden: report.summary.findings.total - kept });
@@ -81,50 +82,53 @@ describe("filterReport", () => {
   });
 
   it("--agent matches the agent id and its sub-agents (ID/…)", () => {
-    expect(shownRuns({ agent: "ops" })).toEqual(["blocked-late", "blocked-early"]);
-    expect(shownRuns({ agent: "ops/helper" })).toEqual(["blocked-early"]);
+    expect(runIds({ agent: "ops" })).toEqual(["blocked-late", "blocked-early"]);
+    expect(runIds({ agent: "ops/helper" })).toEqual(["blocked-early"]);
   });
 
   it("--agent matches the kind of agent by input format (canonical events are no agent's kind)", () => {
     // The input is canonical events: "openclaw" names no run here, so nothing is filtered.
-    const { shown } = filterReport(report, { agent: "openclaw" });
-    expect(shown.replayed).toHaveLength(5);
+    const shown = filtered({ agent: "openclaw" });
+    expect(shownRuns(shown)).toHaveLength(5);
     expect(shown.summary.filtered?.agentMatchedNoRun).toBe(true);
-    const asOpenClaw = { ...report, files: report.files.map((f) => ({ ...f, format: "openclaw-session" })) };
-    expect(filterReport(asOpenClaw, { agent: "openclaw" }).shown.replayed).toHaveLength(5);
-    expect(filterReport(asOpenClaw, { agent: "openclaw" }).shown.summary.filtered?.agentMatchedNoRun).toBeUndefined();
-    expect(filterReport(asOpenClaw, { agent: "codex" }).shown.summary.filtered?.agentMatchedNoRun).toBe(true);
+    const asOpenClaw = { ...analysis, files: analysis.files.map((f) => ({ ...f, format: "openclaw-session" })) };
+    expect(shownRuns(filtered({ agent: "openclaw" }, asOpenClaw))).toHaveLength(5);
+    expect(filtered({ agent: "openclaw" }, asOpenClaw).summary.filtered?.agentMatchedNoRun).toBeUndefined();
+    expect(filtered({ agent: "codex" }, asOpenClaw).summary.filtered?.agentMatchedNoRun).toBe(true);
   });
 
   it("--agent with no run of that agent hides nothing (a what-if under its override), and says so", () => {
-    const { shown } = filterReport(report, { agent: "nobody" });
-    expect(shown.replayed).toHaveLength(5);
+    const shown = filtered({ agent: "nobody" });
+    expect(shownRuns(shown)).toHaveLength(5);
     expect(shown.summary.filtered).toMatchObject({ runsHidden: 0, findingsHidden: 0, agentMatchedNoRun: true });
   });
 
   it("--tool and --detector keep matching findings; their runs stay, counted", () => {
-    const { shown } = filterReport(report, { tool: ["grep", "exec_x"] });
-    expect(shown.replayed).toHaveLength(5);
-    expect(shown.replayed.flatMap((run) => run.findings).every((f) => f.tool === "grep" || f.tool === "exec_x")).toBe(true);
+    const shown = filtered({ tool: ["grep", "exec_x"] });
+    expect(shownRuns(shown)).toHaveLength(5);
+    expect(shownRuns(shown).flatMap((run) => run.findings).every((f) => f.tool === "grep" || f.tool === "exec_x")).toBe(true);
     expect(shown.summary.runsWith).toEqual({ warning: 2, critical: 2, abort: 0 });
-    expect(filterReport(report, { detector: ["ping_pong"] }).shown.summary.findings.total).toBe(0);
-    expect(filterReport(report, { detector: ["generic_repeat"] }).shown.summary.findings.total).toBe(report.summary.findings.total);
+    expect(filtered({ detector: ["ping_pong"] }).summary.findings.total).toBe(0);
+    expect(filtered({ detector: ["generic_repeat"] }).summary.findings.total).toBe(report.summary.findings.total);
   });
 
   it("--since/--until select by start time (inclusive); runs without a time are left out and counted", () => {
-    expect(shownRuns({ since: "2026-05-02T00:00:00.000Z" })).toEqual(["blocked-late", "blocked-early"]);
-    expect(shownRuns({ until: "2026-05-01T09:00:00.000Z" })).toEqual(["quiet", "warned"]);
-    expect(shownRuns({ since: "2026-05-01T09:00:00.000Z", until: "2026-05-02T10:00:00.000Z" })).toEqual(["warned", "blocked-late"]);
-    expect(filterReport(report, { since: "2000-01-01T00:00:00.000Z" }).shown.summary.filtered).toMatchObject({ runsHidden: 1, runsUndated: 1 });
+    expect(runIds({ since: "2026-05-02T00:00:00.000Z" })).toEqual(["blocked-late", "blocked-early"]);
+    expect(runIds({ until: "2026-05-01T09:00:00.000Z" })).toEqual(["quiet", "warned"]);
+    expect(runIds({ since: "2026-05-01T09:00:00.000Z", until: "2026-05-02T10:00:00.000Z" })).toEqual(["warned", "blocked-late"]);
+    expect(filtered({ since: "2000-01-01T00:00:00.000Z" }).summary.filtered).toMatchObject({ runsHidden: 1, runsUndated: 1 });
   });
 
   it("--top N lists the worst runs first (blocks before warnings, earlier stop first, then more findings); the summary counts all selected", () => {
-    const { shown, selected } = filterReport(report, { top: 3 });
+    const shown = filtered({ top: 3 });
     // blocked-early stops at call 21 (its 21st identical call), blocked-late too but has more findings.
-    expect(shown.replayed.map((run) => run.run)).toEqual(["blocked-late", "blocked-early", "warned"]);
+    expect(shownRuns(shown).map((run) => run.run)).toEqual(["blocked-late", "blocked-early", "warned"]);
     expect(shown.summary.runs).toBe(5);
     expect(shown.summary.filtered?.listed).toEqual({ runs: 3, of: 5 });
-    expect(selected.replayed).toHaveLength(5);
-    expect(filterReport(report, { top: 1, agent: "main" }).shown.replayed.map((run) => run.run)).toEqual(["warned"]);
+    // `--fail-on` judges every run selected, not only those listed.
+    const failing = shownRuns(report).filter((run) => run.findings.length > 0).length;
+    expect(failing).toBeGreaterThan(3);
+    expect(shown.facts().gate.failing.runs).toBe(failing);
+    expect(shownRuns(filtered({ top: 1, agent: "main" })).map((run) => run.run)).toEqual(["warned"]);
   });
 });

@@ -13,8 +13,8 @@ import type { ReplayedRun } from "../../src/core/findings.js";
 import { loadXxhashDigest } from "../../src/core/xxhashDigest.js";
 import { analyzeFile, analyzeInputs, type Analysis, type AnalysisOptions } from "../../src/pipeline/analysis.js";
 import { createConfigResolver } from "../../src/pipeline/configResolution.js";
-import { filterReport, type ReportFilters } from "../../src/pipeline/filters.js";
-import { buildReport } from "../../src/pipeline/report.js";
+import type { ReportFilters } from "../../src/pipeline/filters.js";
+import { configHeader, reportModel, shownRuns } from "../helpers/reportModel.js";
 import { FINDINGS_IN_MEMORY, isPlainRun, spilledRuns } from "../../src/pipeline/runSpill.js";
 import { withSpillFolder } from "../../src/pipeline/spillFiles.js";
 import { writeSessionFile } from "../helpers/inProcess.js";
@@ -67,7 +67,6 @@ describe("spilled runs", () => {
     const held = await analyse(paths, {});
     const findings = held.runs.reduce((sum, run) => sum + run.findings.length, 0);
     expect(findings).toBeGreaterThan(40);
-    const config = { sources: [], values: {} } as unknown as Parameters<typeof buildReport>[1];
     await withSpillFolder(async (spillDir) => {
       const spilling = await analyse(paths, { spill: { dir: spillDir!, plainRunsInMemory: 1_000_000, findingsInMemory: budget } });
       const kept = spilling.runs.filter((run) => !isPlainRun(run));
@@ -76,7 +75,7 @@ describe("spilled runs", () => {
       expect(spilling.spilled!.counts.findings.total + kept.reduce((sum, run) => sum + run.findings.length, 0)).toBe(findings);
       expect(everyRun(spilling)).toEqual(held.runs.map(shown));
       // The summary counts the written-out runs' findings without reading them back.
-      expect(buildReport(spilling, config, "test").summary).toEqual(buildReport(held, config, "test").summary);
+      expect(reportModel(spilling).summary).toEqual(reportModel(held).summary);
     });
   });
 
@@ -145,11 +144,11 @@ describe("spilled runs", () => {
 describe("filters over spilled runs", () => {
   it("select what they select among runs held in memory, reading the spilled ones one at a time", async () => {
     const paths = [join(dir, "real"), join(dir, "cc"), join(dir, "agents-fixtures")];
-    const config = { sources: [], values: {} } as unknown as Parameters<typeof buildReport>[1];
-    const held = buildReport(await analyse(paths, {}), config, "test");
-    const dated = [...held.replayed].map((run) => run.startedAt).filter((at): at is string => typeof at === "string").sort();
+    const held = await analyse(paths, {});
+    const heldRuns = shownRuns(reportModel(held));
+    const dated = heldRuns.map((run) => run.startedAt).filter((at): at is string => typeof at === "string").sort();
     expect(dated.length).toBeGreaterThan(4);
-    const someRun = held.replayed[Math.floor(held.replayed.length / 2)]!.run;
+    const someRun = heldRuns[Math.floor(heldRuns.length / 2)]!.run;
     const filterSets: ReportFilters[] = [
       { since: "2099-01-01T00:00:00Z" },
       { since: dated[Math.floor(dated.length / 3)]!, until: dated[Math.floor((2 * dated.length) / 3)]! },
@@ -159,16 +158,17 @@ describe("filters over spilled runs", () => {
       { tool: ["exec"], top: 3 },
     ];
     await withSpillFolder(async (spillDir) => {
-      const spilling = buildReport(await analyse(paths, { spill: { dir: spillDir!, plainRunsInMemory: 1, findingsInMemory: FINDINGS_IN_MEMORY } }), config, "test");
+      const spilling = await analyse(paths, { spill: { dir: spillDir!, plainRunsInMemory: 1, findingsInMemory: FINDINGS_IN_MEMORY } });
       expect(spilling.spilled?.runs).toBeGreaterThan(0);
+      const request = (filters: ReportFilters) => ({ config: configHeader(), filters, failOn: "warning" as const });
       for (const filters of filterSets) {
-        const expected = filterReport(held, filters);
-        const actual = filterReport(spilling, filters);
-        for (const which of ["selected", "shown"] as const) {
-          expect(actual[which].summary, `${which} ${JSON.stringify(filters)}`).toEqual(expected[which].summary);
-          expect(actual[which].replayed.map(shown), `${which} ${JSON.stringify(filters)}`).toEqual(expected[which].replayed.map(shown));
-          expect(actual[which].spilled).toBeUndefined();
-        }
+        const expected = reportModel(held, request(filters));
+        const actual = reportModel(spilling, request(filters));
+        const what = JSON.stringify(filters);
+        expect(actual.summary, what).toEqual(expected.summary);
+        expect(shownRuns(actual).map(shown), what).toEqual(shownRuns(expected).map(shown));
+        // `--fail-on` judges every selected run, also those `--top` does not list.
+        expect(actual.facts().gate, what).toEqual(expected.facts().gate);
       }
     });
   });

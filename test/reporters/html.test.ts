@@ -8,15 +8,12 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CONFIG } from "../../src/core/config.js";
 import type { ReplayedFinding, ReplayedRun } from "../../src/core/findings.js";
-import { buildReport } from "../../src/pipeline/report.js";
 import { CLIENT_SCRIPT } from "../../src/reporters/html/client.js";
 import { DRAWN_RUNS, LISTED_RUNS, type PageData } from "../../src/reporters/html/data.js";
 import { worstFirst } from "../../src/core/worstFirst.js";
-import { REPORTERS } from "../../src/reporters/index.js";
-import { reportText, type ReportModel } from "../../src/reporters/model.js";
-import { analyzeInputs } from "../../src/pipeline/analysis.js";
+import { analyzeInputs, type Analysis } from "../../src/pipeline/analysis.js";
+import { renderFormat } from "../helpers/reportModel.js";
 import { createConfigResolver } from "../../src/pipeline/configResolution.js";
 import { loadXxhashDigest } from "../../src/core/xxhashDigest.js";
 import { analysisOfRuns } from "../helpers/inProcess.js";
@@ -24,8 +21,8 @@ import { runCli } from "../helpers/cli.js";
 import { TERMINAL_UNSAFE } from "../hostile/harness.js";
 import { HOSTILE, HOSTILE_RUNS, HOSTILE_TOOLS, hostileTranscript } from "./htmlHostile.js";
 
-const CONFIG = { effective: { ...DEFAULT_CONFIG, enabled: true }, sources: {}, notices: [], file: null, usesLooplensDefault: true, agentOverrides: [] };
-const html = (model: ReportModel, all = false) => reportText(REPORTERS.html!(model, { all, verbose: false, color: false }));
+/** The page of an analysis (`all`: with `--all`). */
+const html = (analysis: Analysis, all = false) => renderFormat("html", analysis, { all });
 
 /** The page's elements by tag, as written: [attributes, content]. */
 function elements(page: string, tag: string): Array<[string, string]> {
@@ -35,12 +32,12 @@ function elements(page: string, tag: string): Array<[string, string]> {
 const dataOf = (page: string): PageData => JSON.parse(elements(page, "script").find(([attrs]) => attrs.includes("application/json"))![1]) as PageData;
 const sha256 = (text: string) => createHash("sha256").update(text).digest("base64");
 
-async function hostileReport(): Promise<ReportModel> {
+async function hostileReport(): Promise<Analysis> {
   const file = join(mkdtempSync(join(tmpdir(), "looplens-html-")), "hostile.jsonl");
   writeFileSync(file, hostileTranscript());
   const resolver = await createConfigResolver({});
   const analysis = await analyzeInputs([file], await loadXxhashDigest(), (agent) => resolver.effectiveFor(agent).config, { timelines: true });
-  return buildReport(analysis, CONFIG, "1.0.0");
+  return analysis;
 }
 
 describe("the HTML page", () => {
@@ -157,7 +154,7 @@ describe("many runs", () => {
   const analysis = (runs: ReplayedRun[]) => analysisOfRuns(runs, "many.jsonl", 1);
 
   it("draws the worst runs first and lists the rest in one line each", () => {
-    const model = buildReport(analysis(Array.from({ length: 3000 }, (_, i) => run(i))), CONFIG, "1.0.0");
+    const model = analysis(Array.from({ length: 3000 }, (_, i) => run(i)));
     const data = dataOf(html(model, true));
     expect(data.drawn).toHaveLength(DRAWN_RUNS);
     expect(data.listed).toHaveLength(3000 - DRAWN_RUNS);
@@ -172,14 +169,14 @@ describe("many runs", () => {
 
   it("lists LISTED_RUNS runs after the drawn ones, the next worst, and counts the others", () => {
     const runs = Array.from({ length: DRAWN_RUNS + LISTED_RUNS + 1234 }, (_, i) => run(i));
-    const data = dataOf(html(buildReport(analysis(runs), CONFIG, "1.0.0"), true));
+    const data = dataOf(html(analysis(runs), true));
     const order = worstFirst(runs).map((r) => r.run);
     expect(data.drawn.map((r) => r.id)).toEqual(order.slice(0, DRAWN_RUNS));
     expect(data.listed.map((r) => r.id)).toEqual(order.slice(DRAWN_RUNS, DRAWN_RUNS + LISTED_RUNS));
     expect(data.notListed).toBe(1234);
     expect(data.notShown).toBe(0);
     // Without --all only runs with findings count, listed or not.
-    const withFindings = dataOf(html(buildReport(analysis(runs), CONFIG, "1.0.0")));
+    const withFindings = dataOf(html(analysis(runs)));
     const shown = runs.filter((r) => r.findings.length > 0).length;
     expect(withFindings.drawn.length + withFindings.listed.length + withFindings.notListed).toBe(shown);
     expect(withFindings.notShown).toBe(runs.length - shown);
@@ -191,18 +188,18 @@ describe("many runs", () => {
     // Enough runs that some of each kind are only listed, not drawn.
     const warned = (i: number): ReplayedRun => ({ ...run(0), run: `warned-${i}` }); // run(0) has a warning
     const runs = Array.from({ length: DRAWN_RUNS * 3 }, (_, i) => (i % 3 === 0 ? quiet(i) : i % 3 === 1 ? vetoed(i) : warned(i)));
-    const data = dataOf(html(buildReport(analysis(runs), CONFIG, "1.0.0"), true));
+    const data = dataOf(html(analysis(runs), true));
     const severities = [...data.drawn, ...data.listed].map((r) => r.severity);
     expect(severities).toEqual([...severities].sort((a, b) => b - a));
     expect(severities).toContain(0.5);
     expect(severities.indexOf(0)).toBeGreaterThan(severities.lastIndexOf(0.5));
     // Without --all, a run with vetoes only is shown; one with nothing is not.
-    const shown = dataOf(html(buildReport(analysis(runs), CONFIG, "1.0.0")));
+    const shown = dataOf(html(analysis(runs)));
     expect(shown.notShown).toBe(DRAWN_RUNS);
   });
 
   it("leaves runs without findings out unless --all", () => {
-    const model = buildReport(analysis(Array.from({ length: 30 }, (_, i) => run(i))), CONFIG, "1.0.0");
+    const model = analysis(Array.from({ length: 30 }, (_, i) => run(i)));
     const data = dataOf(html(model));
     expect(data.drawn).toHaveLength(10);
     expect(data.notShown).toBe(20);

@@ -8,9 +8,8 @@ import { DEFAULT_CONFIG } from "../../src/core/config.js";
 import type { LiveFinding, LiveRun, ReplayedFinding, ReplayedRun } from "../../src/core/findings.js";
 import type { Analysis } from "../../src/pipeline/analysis.js";
 import { compareReplayWithLive } from "../../src/pipeline/comparison.js";
-import { buildReport } from "../../src/pipeline/report.js";
-import { REPORTERS } from "../../src/reporters/index.js";
-import { reportText, type ReportModel } from "../../src/reporters/model.js";
+import type { ReportModel } from "../../src/reporters/model.js";
+import { configHeader, renderFormat, reportModel } from "../helpers/reportModel.js";
 
 const config = { ...DEFAULT_CONFIG, enabled: true };
 
@@ -74,10 +73,12 @@ function analysis(withLog: boolean): Analysis {
 }
 
 function model(withLog: boolean): ReportModel {
-  return buildReport(analysis(withLog), { effective: config, sources: {}, notices: [], file: null, usesLooplensDefault: true, agentOverrides: [] }, "9.9.9");
+  return reportModel(analysis(withLog), { config: configHeader(config) });
 }
 
-const render = (format: string, report: ReportModel, verbose = false) => reportText(REPORTERS[format]!(report, { all: false, verbose, color: false, width: 100 }));
+/** A format's text of the analysis, with or without the Gateway log (or of `runs` alone). */
+const render = (format: string, of: boolean | ReplayedRun[], verbose = false) =>
+  renderFormat(format, typeof of === "boolean" ? analysis(of) : { ...analysis(false), runs: of }, { config: configHeader(config), verbose }, { color: false, width: 100 });
 
 describe("the report model", () => {
   it("counts replayed and live runs in its summary, once", () => {
@@ -89,30 +90,30 @@ describe("the report model", () => {
   });
 
   it("lines the replayed run up with the live run of the same id", () => {
-    const comparison = compareReplayWithLive(() => [replayedRun], [liveRun]);
+    const comparison = compareReplayWithLive([replayedRun], [liveRun]);
     expect(comparison.runs).toEqual(["r1"]);
     expect(comparison.rows.map((row) => [row.level, row.agreement, row.earlier, row.replay?.firstCall ?? null, row.live?.firstCall ?? null])).toEqual([
       ["warning", "both", "live", 11, 9],
       ["critical", "replay_only", null, 21, null],
     ]);
-    expect(model(true).live!.comparison).toEqual(comparison);
+    expect(model(true).facts().comparison).toEqual(comparison);
   });
 });
 
 describe("reporters", () => {
   it("table: one collapsed row per pattern, the stop, the summary with the transcript counts", () => {
-    const text = render("table", model(false));
+    const text = render("table", false);
     expect(text).toMatch(/11–20 +t\.jsonl:22 +process +known_poll_no_progress +warning ×10 +10–19 +warningThreshold=10/);
     expect(text).toContain("would have been blocked at call 21 under this config");
     expect(text).toMatch(/22 +t\.jsonl:44 +process .* block .* ⏹/);
     expect(text).toContain("2 rewritten copies of earlier entries skipped; 1 call rebuilt from results without a call");
     expect(text).not.toContain("Replay vs live");
     // --verbose: one row per verdict.
-    expect(render("table", model(false), true).split("\n").filter((line) => /known_poll_no_progress/.test(line))).toHaveLength(12);
+    expect(render("table", false, true).split("\n").filter((line) => /known_poll_no_progress/.test(line))).toHaveLength(12);
   });
 
   it("table: the live section and the comparison when a Gateway log was read", () => {
-    const text = render("table", model(true));
+    const text = render("table", true);
     expect(text).toContain("Live runs (what the runtime logged, from Gateway logs)");
     expect(text).toMatch(/Replay vs live/);
     expect(text).toMatch(/both, live first/);
@@ -120,17 +121,17 @@ describe("reporters", () => {
   });
 
   it("json: the summary and comparison of the model, runs replayed then live", () => {
-    const doc = JSON.parse(render("json", model(true))) as Record<string, unknown> & { runs: Array<{ source?: string }>; summary: unknown; comparison: unknown };
+    const doc = JSON.parse(render("json", true)) as Record<string, unknown> & { runs: Array<{ source?: string }>; summary: unknown; comparison: unknown };
     expect(doc.summary).toEqual(JSON.parse(JSON.stringify(model(true).summary)));
-    expect(doc.comparison).toEqual(JSON.parse(JSON.stringify(model(true).live!.comparison)));
+    expect(doc.comparison).toEqual(JSON.parse(JSON.stringify(model(true).facts().comparison)));
     expect(doc.runs.map((run) => run.source ?? "replay")).toEqual(["replay", "log"]);
-    expect(JSON.parse(render("json", model(false)))).not.toHaveProperty("comparison");
+    expect(JSON.parse(render("json", false))).not.toHaveProperty("comparison");
   });
 
   it("markdown and github show the comparison too", () => {
-    expect(render("markdown", model(true))).toMatch(/### Replay vs live[\s\S]*\| r1 \| known_poll_no_progress \| process \| block \| 21–22 ×2 \| — \| replay only \|/);
-    expect(render("markdown", model(false))).not.toContain("Replay vs live");
-    const notices = render("github", model(true)).split("\n").filter((line) => line.startsWith("::notice"));
+    expect(render("markdown", true)).toMatch(/### Replay vs live[\s\S]*\| r1 \| known_poll_no_progress \| process \| block \| 21–22 ×2 \| — \| replay only \|/);
+    expect(render("markdown", false)).not.toContain("Replay vs live");
+    const notices = render("github", true).split("\n").filter((line) => line.startsWith("::notice"));
     expect(notices).toEqual([expect.stringMatching(/^::notice file=t\.jsonl,line=42,title=looplens replay vs live · known_poll_no_progress · block::run r1, process: replay only/)]);
   });
 
@@ -138,8 +139,7 @@ describe("reporters", () => {
     // Runs are written in batches of 64 (reporters/json.ts): sizes on both sides of each edge.
     for (const count of [0, 1, 63, 64, 65, 128, 130]) {
       const runs = Array.from({ length: count }, (_, i) => ({ ...replayedRun, run: `r${i}`, findings: i % 2 === 0 ? replayedRun.findings : [] }));
-      const report = buildReport({ ...analysis(count % 2 === 0), runs }, { effective: config, sources: {}, notices: [], file: null, usesLooplensDefault: true, agentOverrides: [] }, "9.9.9");
-      const text = render("json", report);
+      const text = renderFormat("json", { ...analysis(count % 2 === 0), runs }, { config: configHeader(config) });
       expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
       expect((JSON.parse(text) as { runs: unknown[] }).runs).toHaveLength(count + (count % 2 === 0 ? 1 : 0));
     }
@@ -149,9 +149,8 @@ describe("reporters", () => {
     // Runs of more than 1024 findings are written in pieces (reporters/json.ts): sizes on both sides.
     const many = (run: string, count: number): ReplayedRun => ({ ...replayedRun, run, findings: Array.from({ length: count }, (_, i) => ({ ...replayed(11 + i, "warning"), run, line: 100 + i })) });
     const small = (run: string): ReplayedRun => ({ ...replayedRun, run });
-    const header = { effective: config, sources: {}, notices: [], file: null, usesLooplensDefault: true, agentOverrides: [] };
     for (const runs of [[many("m", 1025)], [small("a"), many("m", 2049), small("b")], [many("m", 1024), many("n", 3000), small("c")]]) {
-      const text = render("json", buildReport({ ...analysis(false), runs }, header, "9.9.9"));
+      const text = render("json", runs);
       expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
       const doc = JSON.parse(text) as { runs: Array<{ run: string; findings: Array<{ line: number }> }> };
       expect(doc.runs.map((run) => [run.run, run.findings.length])).toEqual(runs.map((run) => [run.run, run.findings.length]));
@@ -162,8 +161,7 @@ describe("reporters", () => {
   it("ndjson: findings of interleaved runs come out in line order, runs that follow each other as replayed", () => {
     const at = (run: string, lines: number[]): ReplayedRun => ({ ...replayedRun, run, findings: lines.map((line, i) => ({ ...replayed(11 + i, "warning"), run, line })), firstStop: null });
     const lineOrder = (runs: ReplayedRun[]) => {
-      const report = buildReport({ ...analysis(false), runs }, { effective: config, sources: {}, notices: [], file: null, usesLooplensDefault: true, agentOverrides: [] }, "9.9.9");
-      return render("ndjson", report).trim().split("\n").map((line) => JSON.parse(line) as { run: string; line: number }).map((f) => `${f.run}:${f.line}`);
+      return render("ndjson", runs).trim().split("\n").map((line) => JSON.parse(line) as { run: string; line: number }).map((f) => `${f.run}:${f.line}`);
     };
     // Run a began first but has a finding after all of b's (an events file interleaves runs).
     expect(lineOrder([at("a", [10, 40]), at("b", [20, 30])])).toEqual(["a:10", "b:20", "b:30", "a:40"]);
@@ -173,7 +171,7 @@ describe("reporters", () => {
   });
 
   it("ndjson: every finding once, replayed and live, in input order", () => {
-    const lines = render("ndjson", model(true)).trim().split("\n").map((line) => JSON.parse(line) as { file: string; call: number; source?: string });
+    const lines = render("ndjson", true).trim().split("\n").map((line) => JSON.parse(line) as { file: string; call: number; source?: string });
     expect(lines).toHaveLength(13);
     expect(lines.filter((line) => line.source === "log").map((line) => line.call)).toEqual([9]);
   });

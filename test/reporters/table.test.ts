@@ -4,12 +4,10 @@
  * the run header's runtime facts, the worst runs and the legend.
  */
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CONFIG } from "../../src/core/config.js";
 import type { ReplayedFinding, ReplayedRun } from "../../src/core/findings.js";
 import { analysisOfRuns } from "../helpers/inProcess.js";
-import { buildReport } from "../../src/pipeline/report.js";
-import { REPORTERS } from "../../src/reporters/index.js";
-import { reportText, type ReportModel, type ReportOptions } from "../../src/reporters/model.js";
+import type { WriteOptions } from "../../src/reporters/model.js";
+import { renderFormat } from "../helpers/reportModel.js";
 import { displayWidth } from "../../src/reporters/textFit.js";
 
 const CWD = "/home/me/project";
@@ -60,12 +58,11 @@ const hostile: ReplayedRun = {
   recordedVetoCalls: [],
 };
 
-function model(runs: ReplayedRun[]): ReportModel {
-  return buildReport(analysisOfRuns(runs, FILE, 50), { effective: { ...DEFAULT_CONFIG, enabled: true }, sources: {}, notices: [], file: null, usesLooplensDefault: true, agentOverrides: [] }, "9.9.9");
-}
-
-const table = (runs: ReplayedRun[], options: Partial<ReportOptions> = {}) =>
-  reportText(REPORTERS.table!(model(runs), { all: false, verbose: false, color: false, cwd: CWD, ...options }));
+/** The table of these runs (`all`: with `--all`). */
+const table = (runs: ReplayedRun[], options: Partial<WriteOptions> & { all?: boolean } = {}) => {
+  const { all, ...write } = options;
+  return renderFormat("table", analysisOfRuns(runs, FILE, 50), { all: all === true }, { color: false, cwd: CWD, ...write });
+};
 
 /** Words of a text, for checking that wrapping split none. */
 const words = (text: string) => new Set(text.split(/\s+/).filter(Boolean));
@@ -162,7 +159,7 @@ describe("run headers, worst runs, legend", () => {
 
 describe("markdown", () => {
   it("carries file:line and the explanation, escaped", () => {
-    const md = reportText(REPORTERS.markdown!(model([build, hostile]), { all: false, verbose: false, color: false, cwd: CWD }));
+    const md = renderFormat("markdown", analysisOfRuns([build, hostile], FILE, 50), {}, { color: false, cwd: CWD });
     expect(md).toContain("| 11–20 | sessions/run-build.jsonl:22 | command_status | known_poll_no_progress | warning ×10 | 10–19 | warningThreshold=10 |  | command_status(commandId=build-42) returned \"running\" unchanged 10–19 times; warns at 10 |");
     expect(md).toContain("The live runtime blocked calls 21 and 22 (loop vetoes in the transcript).");
     expect(md).not.toContain("\u001b");

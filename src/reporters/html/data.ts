@@ -1,21 +1,19 @@
 /**
- * What the HTML page draws, computed from the report model: runs sorted worst first, the worst
- * `DRAWN_RUNS` in full (calls, findings, patterns, table rows), the next `LISTED_RUNS` as one line
- * each, the rest counted. Runs are read one at a time (a large report keeps them on disk:
- * pipeline/runSpill.ts) and only the runs the page shows are held. Every
- * string from the input is sanitized (controls and bidi overrides removed) and clipped here, so the
- * page script only places text, and a multi-megabyte name costs no more than a short one.
+ * What the HTML page draws, from the report model: the runs ranked worst first (the model's ranking:
+ * core/worstFirst.ts), the worst `DRAWN_RUNS` in full (calls, findings, patterns, table rows), the
+ * next `LISTED_RUNS` as one line each, the rest counted. The model holds only the runs the page
+ * shows (`ReportNeeds.ranked`: page.ts asks for them), however many are on disk. Every string from
+ * the input is sanitized (controls and bidi overrides removed) and clipped here, so the page script
+ * only places text, and a multi-megabyte name costs no more than a short one.
  */
-import { explanation } from "../explanation.js";
 import type { ResolvedConfig } from "../../core/config.js";
 import type { ThresholdName } from "../../core/detectors.js";
 import { detectorInfo } from "../../core/detectorInfo.js";
 import { LEVEL_RANK, levelLabel, type ReplayedFinding, type ReplayedRun } from "../../core/findings.js";
-import { FirstKept } from "../../core/firstKept.js";
-import { compareRanks, rankOf, type Rank } from "../../core/worstFirst.js";
+import { rankOf, type Rank } from "../../core/worstFirst.js";
 import { configHeaderLines, overrideOf } from "../configView.js";
-import { callRange, groupFindings } from "../findingGroups.js";
-import { replayedCount, replayedInOrder, type ReportModel, type ReportOptions } from "../model.js";
+import { callRange } from "../findingGroups.js";
+import type { ReportModel, ReportRun, RunBrief } from "../model.js";
 import { detectorState, plural, runProfileLine } from "../phrases.js";
 import { clip, ID_WIDTH } from "../sanitize.js";
 
@@ -107,20 +105,8 @@ export interface PageData {
 const text = (value: string, width: number) => clip(value, width);
 const id = (value: string | null) => (value === null ? null : text(value, ID_WIDTH));
 
-function severityOf(run: ReplayedRun): Severity {
-  let worst = 0;
-  for (const finding of run.findings) worst = Math.max(worst, LEVEL_RANK[finding.level]);
-  if (worst === 0 && run.recordedVetoes > 0) return 0.5;
-  return worst as Severity;
-}
-
-/** Where a run goes on the page: worst first (core/worstFirst.ts), then runs with vetoes only before runs with nothing. */
-interface PagePlace {
-  readonly rank: Rank;
-  readonly severity: Severity;
-}
-
-const comparePlaces = (a: PagePlace, b: PagePlace) => compareRanks(a.rank, b.rank) || b.severity - a.severity;
+/** A run's colour on the page: its highest level (core/worstFirst.ts `Rank.top`), or 0.5 for recorded vetoes alone. */
+const severityOf = (rank: Rank, recordedVetoes: number): Severity => (rank.top === 0 && recordedVetoes > 0 ? 0.5 : (rank.top as Severity));
 
 function segmentsOf(run: ReplayedRun): number[] {
   const callTools = run.timeline?.callTools;
@@ -180,8 +166,7 @@ function patternsOf(run: ReplayedRun, config: ResolvedConfig): PagePattern[] {
   });
 }
 
-function rowsOf(run: ReplayedRun, verbose: boolean): { rows: PageRow[]; rowsNotShown: number } {
-  const groups = groupFindings(run.findings, verbose);
+function rowsOf({ rows: groups }: ReportRun): { rows: PageRow[]; rowsNotShown: number } {
   const rows = groups.slice(0, MAX_ROWS).map((group) => {
     const { first } = group;
     return {
@@ -194,7 +179,7 @@ function rowsOf(run: ReplayedRun, verbose: boolean): { rows: PageRow[]; rowsNotS
       count: group.minCount === group.maxCount ? String(group.maxCount) : `${group.minCount}–${group.maxCount}`,
       threshold: `${first.threshold.name}=${first.threshold.value}`,
       afterStop: first.afterStop,
-      explanation: text(explanation(group), 400),
+      explanation: text(group.explanation, 400),
       message: text(first.message, 400),
     };
   });
@@ -205,14 +190,15 @@ function configFor(run: ReplayedRun, config: ReportModel["config"]): ResolvedCon
   return overrideOf(run, config)?.effective ?? config.effective;
 }
 
-function identity(run: ReplayedRun, severity: Severity): RunIdentity {
+function identity(run: Pick<RunBrief, "run" | "agent" | "session" | "file" | "calls">, severity: Severity): RunIdentity {
   return { id: text(run.run, ID_WIDTH), agent: id(run.agent), session: id(run.session), file: text(run.file, 300), calls: run.calls, severity };
 }
 
-function drawnRun(run: ReplayedRun, severity: Severity, data: ReportModel, verbose: boolean): DrawnRun {
+function drawnRun(entry: ReportRun, data: ReportModel): DrawnRun {
+  const { run } = entry;
   const timeline = run.timeline;
   return {
-    ...identity(run, severity),
+    ...identity(run, severityOf(rankOf(run), run.recordedVetoes)),
     compactions: run.compactions,
     firstStop: run.firstStop,
     recordedVetoes: run.recordedVetoes,
@@ -224,12 +210,12 @@ function drawnRun(run: ReplayedRun, severity: Severity, data: ReportModel, verbo
     guardWindows: run.guardWindows.flatMap((w) => [w.armedAfterCall, w.armedAfterCall + w.calls, w.result === "aborted" ? 1 : 0]),
     marks: marksOf(run.findings),
     patterns: patternsOf(run, configFor(run, data.config)),
-    ...rowsOf(run, verbose),
+    ...rowsOf(entry),
   };
 }
 
-function listedRun(run: ReplayedRun, severity: Severity): ListedRun {
-  return { ...identity(run, severity), findings: run.findings.length, stopCall: run.firstStop?.call ?? null };
+function listedRun(brief: RunBrief): ListedRun {
+  return { ...identity(brief, severityOf(brief.rank, brief.recordedVetoes)), findings: brief.findings, stopCall: brief.firstStop?.call ?? null };
 }
 
 function summaryLines(data: ReportModel): string[] {
@@ -244,33 +230,17 @@ function summaryLines(data: ReportModel): string[] {
   ];
 }
 
-/** The runs the page shows, read one at a time: the drawn ones whole, the listed ones as a line. */
-function shownRuns(data: ReportModel, all: boolean) {
-  const drawn = new FirstKept<{ run: ReplayedRun; severity: Severity }, PagePlace>(DRAWN_RUNS, comparePlaces);
-  // The same order over more runs: its first DRAWN_RUNS are the drawn ones.
-  const lines = new FirstKept<ListedRun, PagePlace>(DRAWN_RUNS + LISTED_RUNS, comparePlaces);
-  let shown = 0;
-  for (const run of replayedInOrder(data)) {
-    if (!all && run.findings.length === 0 && run.recordedVetoes === 0) continue;
-    shown++;
-    const severity = severityOf(run);
-    const place = { rank: rankOf(run), severity };
-    drawn.offer({ run, severity }, place);
-    if (lines.wouldKeep(place)) lines.offer(listedRun(run, severity), place);
-  }
-  const listed = lines.items().slice(DRAWN_RUNS);
-  return { drawn: drawn.items(), listed, notListed: shown - Math.min(shown, DRAWN_RUNS) - listed.length, notShown: replayedCount(data) - shown };
-}
-
-export function pageData(data: ReportModel, options: Pick<ReportOptions, "all" | "verbose">): PageData {
-  const { drawn, listed, notListed, notShown } = shownRuns(data, options.all);
+export function pageData(data: ReportModel): PageData {
+  const ranked = data.facts().ranked!;
+  const listed = ranked.brief.slice(DRAWN_RUNS).map(listedRun);
+  const shown = ranked.of;
   return {
     title: `looplens ${text(data.version, 40)} — ${detectorState(data.config)}`,
     header: configHeaderLines(data.config).map((line) => text(line, 400)),
     summary: summaryLines(data),
-    drawn: drawn.map(({ run, severity }) => drawnRun(run, severity, data, options.verbose)),
+    drawn: ranked.whole.map((entry) => drawnRun(entry, data)),
     listed,
-    notListed,
-    notShown,
+    notListed: shown - Math.min(shown, DRAWN_RUNS) - listed.length,
+    notShown: data.replayedRuns - shown,
   };
 }

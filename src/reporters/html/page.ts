@@ -6,9 +6,9 @@
  * inline script, handler, style, image or request of it would run.
  */
 import { createHash } from "node:crypto";
-import type { ReportModel, ReportOptions, Reporter } from "../model.js";
+import type { ReportModel, Reporter } from "../model.js";
 import { CLIENT_SCRIPT } from "./client.js";
-import { pageData } from "./data.js";
+import { DRAWN_RUNS, LISTED_RUNS, pageData } from "./data.js";
 import { scriptJson } from "./escape.js";
 import { STYLES } from "./styles.js";
 
@@ -39,13 +39,16 @@ const HEAD = `<!doctype html>
 <svg id="svg-ns" hidden></svg>
 `;
 
-function page(data: ReportModel, options: ReportOptions): string {
-  return `${HEAD}<script type="application/json" id="looplens-data">${scriptJson(pageData(data, options))}</script>
+function page(data: ReportModel): string {
+  return `${HEAD}<script type="application/json" id="looplens-data">${scriptJson(pageData(data))}</script>
 <script>${CLIENT_SCRIPT}</script>
 </body>
 </html>
 `;
 }
 
-/** The page draws each run's calls: the analysis keeps their timelines for this format only. */
-export const htmlReporter: Reporter = Object.assign(page, { needs: { timelines: true } });
+/**
+ * The page draws each run's calls: the analysis keeps their timelines for this format only; and it
+ * shows the worst runs, some whole and more in a line each: the model keeps those for it.
+ */
+export const htmlReporter: Reporter = Object.assign(page, { needs: { timelines: true, ranked: { whole: DRAWN_RUNS, brief: DRAWN_RUNS + LISTED_RUNS } } });

@@ -1,0 +1,103 @@
+/**
+ * The runs of a report as every format reads them (reporters/model.ts `ReportRun`): made one at a
+ * time from the replayed runs shown, each with its rows (findingRows.ts, made when first read) and
+ * the live stop of its id, while the facts over all of them are gathered (reportFacts.ts). A walk
+ * reads every run once (runs spilled to disk are read back as it goes) and keeps none; the facts of
+ * the first complete walk are kept, and `facts()` walks once for them when asked first.
+ */
+import type { LiveFinding, LiveRun, ReplayedFinding, ReplayedRun } from "../core/findings.js";
+import { runsWithFindings, type LiveRunList } from "../core/liveRuns.js";
+import type { FindingRow, LiveReport, LiveReportRun, ReportChoices, ReportRun, ReportFacts } from "../reporters/model.js";
+import { findingRows } from "./findingRows.js";
+import { FactsTally, type FactsContext } from "./reportFacts.js";
+
+class Entry implements ReportRun {
+  private made: FindingRow<ReplayedFinding>[] | undefined;
+
+  constructor(
+    readonly run: ReplayedRun,
+    readonly liveStop: LiveRun | undefined,
+    readonly listed: boolean,
+    private readonly verbose: boolean,
+  ) {}
+
+  get rows(): readonly FindingRow<ReplayedFinding>[] {
+    return (this.made ??= findingRows(this.run.findings, this.verbose));
+  }
+}
+
+/** The live runs of a Gateway log that blocked or aborted, by run id (replayed runs of that id name them). */
+function liveStopsByRun(live: LiveRunList | undefined): Map<string, LiveRun> {
+  const stops = new Map<string, LiveRun>();
+  for (const run of live ? runsWithFindings(live) : []) {
+    if (run.findings.some((f) => f.level !== "warning") && !stops.has(run.run)) stops.set(run.run, run);
+  }
+  return stops;
+}
+
+export class RunWalk implements Iterable<ReportRun> {
+  private gathered: ReportFacts | undefined;
+  private readonly liveStops: Map<string, LiveRun>;
+
+  constructor(
+    private readonly source: () => Iterable<ReplayedRun>,
+    private readonly context: FactsContext,
+  ) {
+    this.liveStops = liveStopsByRun(context.live?.runs);
+  }
+
+  *[Symbol.iterator](): Iterator<ReportRun> {
+    const tally = this.gathered === undefined ? new FactsTally(this.context) : undefined;
+    const { all, verbose } = this.context.choices;
+    for (const run of this.source()) {
+      const liveStop = this.liveStops.get(run.run);
+      const entry = new Entry(run, liveStop, all || run.findings.length > 0 || run.recordedVetoes > 0 || liveStop !== undefined, verbose);
+      tally?.add(entry);
+      yield entry;
+    }
+    if (tally) this.gathered = tally.finish();
+  }
+
+  facts(): ReportFacts {
+    if (this.gathered === undefined) for (const entry of this) void entry;
+    return this.gathered!;
+  }
+}
+
+/** A value made when first read. */
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  let made = false;
+  return () => {
+    if (!made) [value, made] = [make(), true];
+    return value as T;
+  };
+}
+
+/** Live runs with their rows, made as they are read. */
+function withRows(runs: () => Iterable<LiveRun>, verbose: boolean): Iterable<LiveReportRun> {
+  return {
+    *[Symbol.iterator](): Iterator<LiveReportRun> {
+      for (const run of runs()) yield { run, rows: findingRows(run.findings, verbose) };
+    },
+  };
+}
+
+/** The live section: the runs and findings of Gateway logs, with their rows (made when first read). */
+export function liveReport(live: { readonly runs: LiveRunList; readonly findings: readonly LiveFinding[] }, choices: ReportChoices): LiveReport {
+  const { all, verbose } = choices;
+  const rows = once(() => findingRows(live.findings, verbose));
+  const outsideRows = once(() => findingRows(live.findings.filter((f) => f.run === null), verbose));
+  return {
+    runs: live.runs,
+    findings: live.findings,
+    reportRuns: withRows(() => live.runs, verbose),
+    listed: withRows(() => (all ? live.runs : runsWithFindings(live.runs)), verbose),
+    get rows() {
+      return rows();
+    },
+    get outsideRows() {
+      return outsideRows();
+    },
+  };
+}
