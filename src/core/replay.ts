@@ -10,7 +10,8 @@
 import type { ResolvedConfig } from "./config.js";
 import type { LoopEvent } from "./events.js";
 import { MAX_VETO_CALLS, type ReplayedFinding, type ReplayedRun } from "./findings.js";
-import { findingPreview, patternPreview, RecentPatterns } from "./preview.js";
+import { findingPreview } from "./preview.js";
+import { patternPreview, RecentPatterns } from "./recentPatterns.js";
 import type { HistorySharing } from "./history.js";
 import type { PreparedEvent } from "./prepare.js";
 import type { EngineView, ProfileChoice, ProfileName, RunEngine } from "./profiles/profile.js";

@@ -5,7 +5,7 @@
  */
 import type { ReplayedFinding, RunStop } from "./findings.js";
 import type { GuardWindow } from "./postCompactionGuard.js";
-import type { RecentPatterns } from "./preview.js";
+import type { RecentPatterns } from "./recentPatterns.js";
 import type { ProfileChoice, RunEngine } from "./profiles/profile.js";
 import { NONE } from "./none.js";
 import type { RunTimeline } from "./timeline.js";
