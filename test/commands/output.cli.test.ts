@@ -2,14 +2,14 @@
  * Where the report goes and in what colour: `-o/--output-file` (diagnostics stay on stderr), and
  * `--color auto|always|never` with `--no-color`, NO_COLOR and FORCE_COLOR.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runMain } from "../helpers/cli.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 const ANSI = /\u001b\[/;
-const tmp = () => mkdtempSync(join(tmpdir(), "looplens-out-"));
+const tmp = () => tempDir("looplens-out-");
 
 /** The CLI in-process with stdout as a terminal (so that "auto" means colour), NO_COLOR unset unless given. */
 const onTerminal = (args: string[], env: NodeJS.ProcessEnv = {}) => runMain(args, { stdoutIsTTY: true, env: { NO_COLOR: undefined, ...env } });

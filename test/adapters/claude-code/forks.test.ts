@@ -4,13 +4,13 @@
  * and messages. Read together (a folder scan), each executed call is replayed once and the copies
  * are counted as duplicates; read alone, the fork replays all its calls.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { expandUnits } from "../../../src/adapters/discovery.js";
 import { analyzePaths, totalCalls, verdicts } from "../../helpers/inProcess.js";
 import { runCli } from "../../helpers/cli.js";
+import { tempDir } from "../../helpers/tempDir.js";
 
 const PARENT = "7b1d0c3e-1111-4a2b-9c3d-00000000aa01";
 const FORK = "7b1d0c3e-2222-4a2b-9c3d-00000000bb02";
@@ -78,7 +78,7 @@ function write(dir: string, session: string, conversation: Conversation): string
 
 /** A parent that loops on `npm test` (12 identical calls) and then moves on, and a fork of its first run. */
 function family() {
-  const dir = join(mkdtempSync(join(tmpdir(), "looplens-cc-fork-")), "projects", "-home-dev-app");
+  const dir = join(tempDir("looplens-cc-fork-"), "projects", "-home-dev-app");
   mkdirSync(dir, { recursive: true });
   const parent = new Conversation("7b1d0c3e").prompt("Make the tests pass");
   for (let i = 1; i <= 12; i++) parent.bash(`toolu_p${i}`, "npm test", "1 failing");
@@ -147,7 +147,7 @@ describe("Claude Code forks across files", () => {
   });
 
   it("a fork whose copy starts at a compaction is found by the boundary's uuid in its folder, and read after its parent even when it sorts first", async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), "looplens-cc-fork-compacted-")), "projects", "-home-dev-app");
+    const dir = join(tempDir("looplens-cc-fork-compacted-"), "projects", "-home-dev-app");
     mkdirSync(dir, { recursive: true });
     const parent = new Conversation("7b1d0c3e").prompt("Make the tests pass");
     for (let i = 1; i <= 12; i++) parent.bash(`toolu_p${i}`, "npm test", "1 failing");
@@ -169,7 +169,7 @@ describe("Claude Code forks across files", () => {
   });
 
   it("a fork whose head (64 lines) holds no call joins the files that begin with the same entry", async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), "looplens-cc-fork-late-")), "projects", "-home-dev-app");
+    const dir = join(tempDir("looplens-cc-fork-late-"), "projects", "-home-dev-app");
     mkdirSync(dir, { recursive: true });
     const parent = new Conversation("7b1d0c3e").prompt("Plan first, then make the tests pass");
     for (let i = 0; i < 70; i++) parent.say(`Step ${i} of the plan`);

@@ -1,9 +1,9 @@
 /** Gateway logs through the real CLI: live findings, attribution, echoes, accounting, bad lines. */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ndjsonFindings, runCli } from "../../helpers/cli.js";
+import { tempDir } from "../../helpers/tempDir.js";
 
 const SAMPLE = "fixtures/gateway/openclaw-2026-05-02.log";
 const DAY = "fixtures/gateway/openclaw-2026-05-03.log";
@@ -114,7 +114,7 @@ describe("a day of Gateway log: concurrent runs, echoes, compactions, guard line
       count: 10,
       echoLines: [51, 53],
     });
-    const file = join(mkdtempSync(join(tmpdir(), "looplens-")), "live.jsonl");
+    const file = join(tempDir("looplens-"), "live.jsonl");
     writeFileSync(file, printed.stdout);
     const original = doc;
     const replayed = analyzeJson(file).doc;

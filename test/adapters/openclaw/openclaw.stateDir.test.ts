@@ -3,14 +3,14 @@
  * files of one session read as one history (archives, checkpoints, backups), files that are not
  * transcripts, and reading the state directory when no path is given.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../helpers/cli.js";
 import { analyzePaths, verdicts, writeSessionFile } from "../../helpers/inProcess.js";
 import { TranscriptBuilder } from "../../helpers/openclawTranscript.js";
 import { expectLinesAddUp, jsonReport } from "../../helpers/report.js";
+import { tempDir } from "../../helpers/tempDir.js";
 
 const read = (id: string, path = "x") => ({ id, name: "read", args: { path } });
 
@@ -30,7 +30,7 @@ function loopingSession(id: string, runs: number, calls: number): TranscriptBuil
 }
 
 function stateDir(): string {
-  return mkdtempSync(join(tmpdir(), "looplens-state-"));
+  return tempDir("looplens-state-");
 }
 
 describe("rewritten copies", () => {

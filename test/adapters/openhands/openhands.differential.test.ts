@@ -2,13 +2,13 @@
  * Random sessions written as OpenHands V0 trajectories, V1 event streams and canonical events:
  * analysing the OpenHands files must give exactly the findings (and runs) of the canonical files.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { analyzePaths, comparable } from "../../helpers/inProcess.js";
 import { prng } from "../../helpers/randomSessions.js";
 import { canonicalText, v0Trajectory, v1Jsonl, type AbstractSession, type CallSpec, type Step } from "./openhandsWriters.js";
+import { tempDir } from "../../helpers/tempDir.js";
 
 const PATTERNS: ReadonlyArray<Omit<CallSpec, "outcome"> & { outcomes: ReadonlyArray<CallSpec["outcome"]> }> = [
   { tool: "execute_bash", args: { command: "npm test" }, outcomes: [{ kind: "error", text: "1 failed" }, { kind: "result", text: "ok", details: { command: "npm test" } }] },
@@ -47,7 +47,7 @@ describe("OpenHands files and canonical events of the same random sessions", () 
     it(`seed ${seed}: V0 trajectories and V1 streams give exactly the canonical findings`, async () => {
       const random = prng(seed);
       const sessions = Array.from({ length: 20 }, (_, i) => randomSession(random, i));
-      const root = mkdtempSync(join(tmpdir(), `looplens-oh-diff-${seed}-`));
+      const root = tempDir(`looplens-oh-diff-${seed}-`);
       for (const dir of ["v0", "v1", "c0", "c1"]) mkdirSync(join(root, dir));
       const v0: string[] = [];
       const v1: string[] = [];
