@@ -25,26 +25,36 @@ const quote = (arg: string) => `'${arg.replace(/'/g, "'\\''")}'`;
 
 let sessions = 0;
 
-/** The pane's rows up to the end marker, trailing blanks trimmed; `joined`: rows tmux wrapped joined. */
-function captured(name: string, joined: boolean): string[] | undefined {
-  const screen = tmuxRun("capture-pane", "-p", ...(joined ? ["-J"] : []), "-S", "-", "-E", "-", "-t", name);
+/**
+ * The pane's rows up to the end marker, trailing blanks trimmed; `joined`: rows tmux wrapped joined;
+ * `escapes`: with the escape sequences of the cells' colours and attributes.
+ */
+function captured(name: string, how: { joined?: boolean; escapes?: boolean }): string[] | undefined {
+  const screen = tmuxRun("capture-pane", "-p", ...(how.joined ? ["-J"] : []), ...(how.escapes ? ["-e"] : []), "-S", "-", "-E", "-", "-t", name);
   const lines = screen.split("\n").map((line) => line.trimEnd());
-  const end = lines.indexOf(DONE);
+  const end = lines.findIndex((line) => line.includes(DONE));
   return end >= 0 ? lines.slice(0, end) : undefined;
 }
 
+/** How the CLI is started in the pane: its environment (NO_COLOR=1 unless given) and shell commands run before it. */
+interface PaneRun {
+  readonly env?: string;
+  readonly before?: string;
+}
+
 /**
- * What the pane shows after `looplens ARGS` ran in it (logical lines: wrapped rows joined), and the
- * lines the terminal had to wrap because they were wider than the pane.
+ * What the pane shows after `looplens ARGS` ran in it (logical lines: wrapped rows joined), the
+ * lines the terminal had to wrap because they were wider than the pane, and the rows with their
+ * colour escapes.
  */
-async function onScreen(width: number, args: readonly string[]): Promise<{ lines: string[]; wrapped: string[] }> {
+async function onScreen(width: number, args: readonly string[], run: PaneRun = {}): Promise<{ lines: string[]; wrapped: string[]; escaped: string[] }> {
   const name = `w${width}-${++sessions}`;
-  const command = `cd ${quote(ROOT)} && NO_COLOR=1 ${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(" ")}; echo ${DONE}; sleep 60`;
+  const command = `cd ${quote(ROOT)} && ${run.before ?? ""} ${run.env ?? "NO_COLOR=1"} ${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(" ")}; echo ${DONE}; sleep 60`;
   tmuxRun("new-session", "-d", "-s", name, "-x", String(width), "-y", "40", command);
   try {
     for (let tries = 0; tries < 200; tries++) {
-      const lines = captured(name, true);
-      if (lines) return { lines, wrapped: wrappedLines(lines, captured(name, false)!) };
+      const lines = captured(name, { joined: true });
+      if (lines) return { lines, wrapped: wrappedLines(lines, captured(name, {})!), escaped: captured(name, { escapes: true })! };
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     throw new Error(`looplens ${args.join(" ")} did not finish in its pane`);
@@ -90,6 +100,21 @@ tmux.describe("reports under a real terminal (tmux)", () => {
       }
     }, 30_000);
   }
+
+  it("a terminal that reports 0 columns is taken as 80 wide", async () => {
+    const args = ["analyze", "--all", ...BASE_FIXTURES];
+    const unknown = await onScreen(80, args, { before: "stty cols 0 &&" });
+    expect(unknown.wrapped).toEqual([]);
+    expect(unknown.lines).toEqual((await onScreen(80, args)).lines);
+  }, 30_000);
+
+  it("no colour escapes under FORCE_COLOR=0 or TERM=dumb; colour otherwise", async () => {
+    const ESCAPE = "\u001b[";
+    const escapes = async (env: string) => (await onScreen(100, ["analyze", "fixtures/poll-loop.jsonl"], { env: `NO_COLOR= ${env}` })).escaped.join("\n").split(ESCAPE).length - 1;
+    expect(await escapes("")).toBeGreaterThan(0);
+    expect(await escapes("FORCE_COLOR=0")).toBe(0);
+    expect(await escapes("TERM=dumb")).toBe(0);
+  }, 30_000);
 
   it("the table keeps file:line openable: in its column when it fits, else at the start of the explanation", async () => {
     const wide = (await onScreen(160, ["analyze", "fixtures/poll-loop.jsonl"])).lines.join("\n");
