@@ -118,6 +118,7 @@ export function addInputOptions(command: Command): Command {
  * directory (inputs.md §2, stateDirectory.ts), saying on stderr which directory it read. A terminal,
  * /dev/null or another device, a socket or a closed stdin (cron, CI, service managers) is no input
  * given, not an empty one: reading it made `looplens --fail-on block </dev/null` pass on 0 runs.
+ * (Node's stdin "pipe" for a child is a socket: a Node program feeding looplens names `-`.)
  * `readsStdin: false` (check: standard input has no snapshot) goes to the state directory always.
  */
 export function inputPaths(paths: readonly string[], io: Io, quiet = false, agentHomes: readonly string[] = [], readsStdin = true): string[] {
@@ -192,7 +193,7 @@ export function nothingUsable(io: Io, read: { readonly lines: { readonly used: n
 /**
  * A gate (`--fail-on`, `--max-warnings`) over an input that yielded no run at all judged nothing:
  * exit 2, said on stderr even under --quiet, rather than a green exit (an empty pipe from cron, a
- * folder of files that are not transcripts, a filter-free run over the wrong folder). Without a
+ * folder of files that are not transcripts, a folder that holds no session). Without a
  * gate, an input with no run is no error: the report says 0 runs.
  */
 export function nothingAnalysed(io: Io, gate: { readonly failOn?: string; readonly maxWarnings?: number }, runs: number): boolean {

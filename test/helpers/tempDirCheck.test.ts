@@ -13,7 +13,7 @@ it("tests and the processes they spawn make their temporary files in the run's o
   const runDir = inject("testTmpDir");
   expect(runDir).toMatch(/looplens-test-run-/);
   expect(tmpdir()).toBe(runDir);
-  const made = tempDir("looplens-check-");
+  const made = tempDir("looplens-tmpdir-check-");
   expect(dirname(made)).toBe(runDir);
   const spawned = spawnSync(process.execPath, ["-e", 'process.stdout.write(require("node:os").tmpdir())'], { encoding: "utf8" });
   expect(spawned.stdout).toBe(runDir);
