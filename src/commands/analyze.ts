@@ -11,8 +11,10 @@ import { FINDINGS_IN_MEMORY, PLAIN_RUNS_IN_MEMORY, type SpillOptions } from "../
 import { withSpillFolder } from "../pipeline/spillFiles.js";
 import { withHeapWatched } from "../pipeline/v8Tuning.js";
 import { analyzeAll } from "../pipeline/parallel.js";
+import type { Analysis } from "../pipeline/analysis.js";
 import { progressDisplay } from "./progressDisplay.js";
 import {
+  nothingAnalysed,
   nothingUsable,
   addConfigOptions,
   addInputOptions,
@@ -60,6 +62,9 @@ function runsInMemory(env: NodeJS.ProcessEnv): Omit<SpillOptions, "dir"> {
   };
 }
 
+/** Runs read, replayed (spilled ones too) and live, before any filter: what `--fail-on` could have judged. */
+const runsRead = (analysis: Analysis) => analysis.runs.length + (analysis.spilled?.runs ?? 0) + analysis.liveRuns.length;
+
 async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io, version: string, now: Date, spill: SpillOptions | undefined): Promise<number> {
   const filters = reportFilters(options, now);
   const resolver = await createConfigResolver(options, io.env);
@@ -81,10 +86,10 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
   const report = buildReport(analysis, { version, config: configOfRuns(resolver, options), filters, choices, ...(reporter.needs && { needs: reporter.needs }) });
   reportNotices(io, resolver, options.quiet);
   reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);
+  // An input that ends in exit 2 gets no report, only the reason: a report before it read as a result.
+  if (strictViolation(io, options, analysis.lines.skipped) || nothingUsable(io, analysis) || nothingAnalysed(io, options, runsRead(analysis))) return EXIT.usage;
   await writeReport(io, reporter(report, { color: useColor(options, io), width: io.columns, explain: options.explain !== false, cwd: process.cwd() }));
 
-  if (strictViolation(io, options, analysis.lines.skipped)) return EXIT.usage;
-  if (nothingUsable(io, analysis)) return EXIT.usage;
   // The gate's tally was made as the report was written (a walk of the runs only when it was not).
   const failures = failOn !== undefined || maxWarnings !== undefined ? failureLines(report.facts().gate) : [];
   for (const line of failures) io.stderr(`${line}\n`);

@@ -1,10 +1,9 @@
 /**
- * Filters as a pure function of a finished report (src/pipeline/filters.ts): a hand-made event file
+ * Filters as the report model applies them (src/pipeline/filters.ts, report.ts): a hand-made event file
  * of runs that differ in agent, session, start time, tool and how bad their loop is, analysed and
- * built into a report, then filtered.
+ * built into a report under each set of filters.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ReportFilters } from "../../src/pipeline/filters.js";
@@ -12,6 +11,7 @@ import type { Analysis } from "../../src/pipeline/analysis.js";
 import type { ReportModel } from "../../src/reporters/model.js";
 import { analyzePaths } from "../helpers/inProcess.js";
 import { reportModel, shownRuns } from "../helpers/reportModel.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 interface RunSpec {
   readonly run: string;
@@ -46,7 +46,7 @@ let analysis: Analysis;
 let report: ReportModel;
 
 beforeAll(async () => {
-  const file = join(mkdtempSync(join(tmpdir(), "looplens-filters-")), "runs.jsonl");
+  const file = join(tempDir("looplens-filters-"), "runs.jsonl");
   writeFileSync(file, `${RUNS.flatMap(events).join("\n")}\n`);
   analysis = await analyzePaths([file]);
   report = reportModel(analysis);
