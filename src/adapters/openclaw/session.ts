@@ -40,7 +40,7 @@ import { scanSession } from "./sessionTree.js";
 import { LAST_FILE_PASS_BYTES, findLastFileFacts, lastFileCallIds, type LastFileFacts } from "./lastFilePass.js";
 import { messageTimestamp, type RepeatedTimes } from "./repeatedTimes.js";
 import { CopyDetector, copyKeyOf, entryKey } from "./transcriptCopies.js";
-import { TranscriptReplay } from "./transcriptReplay.js";
+import { TranscriptReplay } from "../shared/transcriptReplay.js";
 
 const SESSION_FORMAT_VERSION = 3;
 const ENTRY_TYPES = new Set(["message", "custom", "compaction", ...QUIET_ENTRY_TYPES]);
@@ -82,7 +82,12 @@ class SessionReader {
     this.copies = context.options.activeBranch ? undefined : new CopyDetector(context.unit.messageKeys);
     this.ids = context.unit.entryIds ? [] : undefined;
     const callIds = facts ? lastFileCallIds(context.unit.callIds, facts.rebuilt) : context.unit.callIds;
-    this.replay = new TranscriptReplay(context, file, segmentNames, () => ({ session: this.nameSession ?? this.session ?? this.fallbackSession, agent: this.agent }), callIds);
+    const { sidecar } = context.unit;
+    this.replay = new TranscriptReplay(context, file, segmentNames, () => ({ session: this.nameSession ?? this.session ?? this.fallbackSession, agent: this.agent }), {
+      callIds,
+      // The build a sidecar records reaches replay on each run's start (`--profile auto`), and it learns the transcripts' calls.
+      ...(sidecar !== false && { harnessVersion: sidecar.harnessVersion, onCall: (id) => sidecar.transcriptCall(id) }),
+    });
   }
 
   header(line: number, header: Record<string, unknown>, form: StringForm): void {
