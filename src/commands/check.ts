@@ -161,7 +161,8 @@ export async function runCheck(paths: string[], options: CheckOptions, io: Io, v
   const digest = await loadXxhashDigest();
   // A shell glob like `fixtures/*` also names the snapshots themselves: they are not inputs.
   // A transcript store is one input with one snapshot, whatever sessions it holds.
-  const files = (await expandPaths(inputPaths(paths, io, options.quiet, options.agentHome), { expandStores: false })).filter((file) => !file.endsWith(SNAPSHOT_SUFFIX));
+  // With no path, the state directory whatever standard input is: it has no snapshot to compare with.
+  const files = (await expandPaths(inputPaths(paths, io, options.quiet, options.agentHome, false), { expandStores: false })).filter((file) => !file.endsWith(SNAPSHOT_SUFFIX));
   // The event files of an OpenHands conversation are one input (one event a file is no transcript):
   // the `events/` folder, with one snapshot beside it.
   if (files.includes("-")) throw new UsageError("check compares files with their snapshots; standard input has none: name the fixture files or folders");
@@ -184,6 +185,9 @@ export async function runCheck(paths: string[], options: CheckOptions, io: Io, v
   if (options.format === "table") io.stdout(checkTableTally(tally, update));
   else io.stdout(options.format === "json" ? checkJson(fixtures, tally, version) : checkNdjson(fixtures));
 
+  // Unlike analyze, the table was written fixture by fixture as each was checked (and --update has
+  // written its snapshots): --strict's exit 2 follows it. The gates judge what the fixtures hold,
+  // none at all included: the snapshots were compared, which is check's work (no "nothing analysed").
   if (strictViolation(io, options, context.skipped)) return EXIT.usage;
   const failures = failureLines(context.runs, options);
   for (const line of failures) io.stderr(`${line}\n`);

@@ -15,7 +15,7 @@ import { FirstKept } from "../core/firstKept.js";
 import type { ConfigForAgent } from "../core/replay.js";
 import { TracingReplayer, type TracedFinding } from "../core/trace.js";
 import { windowCount } from "../core/windowCounts.js";
-import { argsPreview, outcomePreview } from "./explainPreview.js";
+import { callArgsPreview, callOutcomePreview } from "../core/preview.js";
 import { readUnit, type InputOptions } from "./reading.js";
 import { UsageError } from "./errors.js";
 import { tuneHeapForStreaming } from "./v8Tuning.js";
@@ -86,11 +86,11 @@ class UnitTrace {
     if (prepared.type === "call" && event.type === "tool_call") {
       let calls = this.previews.get(prepared.run);
       if (calls === undefined) this.previews.set(prepared.run, (calls = new Map()));
-      calls.set(prepared.call, { args: argsPreview(event.args, formOf(event)) });
+      calls.set(prepared.call, { args: callArgsPreview(event.args, formOf(event)) });
     }
     if (prepared.type === "outcome" && event.type === "tool_result") {
       const preview = this.previews.get(prepared.run)?.get(prepared.call);
-      if (preview) preview.outcome = outcomePreview(event);
+      if (preview) preview.outcome = callOutcomePreview(event);
     }
   }
 }
