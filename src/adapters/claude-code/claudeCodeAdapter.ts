@@ -17,7 +17,7 @@ import { classifyClaudeLine, type ClaudeLine, type CopyKey, type LineMeta } from
 import { copyStateFor, type CopyState } from "./copies.js";
 import { FORMAT, SessionNames } from "./identity.js";
 import { SessionReplay } from "./sessionReplay.js";
-import { LineEvents } from "../shared/runWriter.js";
+import { LineEvents } from "../shared/lineEvents.js";
 import { outcomeOf } from "./toolResults.js";
 
 type LineOf<K extends ClaudeLine["kind"]> = Extract<ClaudeLine, { kind: K }>;

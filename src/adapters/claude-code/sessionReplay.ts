@@ -16,7 +16,9 @@ import type { StringForm } from "../../core/byteText.js";
 import type { AdapterContext } from "../adapter.js";
 import { AwaitedCalls } from "../shared/callPairing.js";
 import { CallSequencer, type SequencedCall, type SequencedResult } from "../shared/callSequencer.js";
-import { LineEvents, RunWriter, type EventPlace } from "../shared/runWriter.js";
+import { RunWriter } from "../shared/runWriter.js";
+import type { EventPlace } from "../shared/runFacts.js";
+import { LineEvents } from "../shared/lineEvents.js";
 import { FORMAT, type Identity } from "./identity.js";
 import type { ClaudeOutcome } from "./toolResults.js";
 

@@ -14,7 +14,6 @@
  * event of a run so ended come later, the file is read again without the marks. The same happens
  * at a live event once a run end was marked (live events cannot be undone: none is emitted before).
  */
-import { basename } from "node:path";
 import { LOOP_EVENT_TYPES, type LoopEvent, type LoopEventType } from "../../core/events.js";
 import { LIVE_EVENT_TYPES, isLiveEvent, type LiveEvent } from "../../core/liveEvents.js";
 import { idText as sharedIdText } from "../shared/ids.js";
@@ -28,14 +27,10 @@ import { parseObjectBytes } from "../io/jsonBytes.js";
 import { TOO_LONG_LINE, type LineProblem, type LineSource } from "../io/lineSource.js";
 import { decodeLine, tooLongProblem } from "../io/decoding.js";
 import { toLiveEvent } from "./liveEventsJson.js";
+import { runNameForFile } from "../shared/fileRunName.js";
+
 
 const EVENT_TYPES = new Set<string>([...LOOP_EVENT_TYPES, ...LIVE_EVENT_TYPES]);
-
-/** The run that stands for a file without run ids: its base name without extensions. */
-export function runNameForFile(file: string): string {
-  if (file === "-") return "stdin";
-  return basename(file).replace(/(\.(gz|zst))?$/i, "").replace(/\.(jsonl|ndjson|json|log)$/i, "") || basename(file);
-}
 
 /** Canonical events trim their ids (shared/ids.ts). */
 const idText = (value: unknown, form: StringForm) => sharedIdText(value, form, "trim");

@@ -10,7 +10,8 @@
  */
 import type { AdapterContext } from "../adapter.js";
 import { RunSegments } from "../shared/runSegments.js";
-import { RunWriter, type EventPlace } from "../shared/runWriter.js";
+import { RunWriter } from "../shared/runWriter.js";
+import type { EventPlace } from "../shared/runFacts.js";
 import type { GeminiIdentity } from "./identity.js";
 import { GEMINI_FORMAT } from "./identity.js";
 import { toolOutcome, type GeminiOutcome } from "./outcome.js";

@@ -21,6 +21,17 @@ export interface LineProblem {
   readonly head?: string;
 }
 
+/**
+ * What a line source hands over for a line it has but cannot give (a transcript store's row with
+ * neither readable JSON nor zstd): this marker, why, and ")". It is never valid JSON (it starts with
+ * NUL), so every adapter takes it for a bad line, and `parseJsonLine` reports the reason.
+ */
+export const UNREADABLE_LINE_PREFIX = "\u0000(unreadable ";
+
+export function unreadableLine(what: string): string {
+  return `${UNREADABLE_LINE_PREFIX}${what})`;
+}
+
 /** Bytes of an over-long line kept for its diagnostic: enough to tell which line it is. */
 export const LINE_HEAD_BYTES = 64;
 

@@ -11,7 +11,7 @@
 import { idText as sharedIdText } from "../shared/ids.js";
 import { textOf, type StringForm } from "../../core/byteText.js";
 import { callArguments } from "../shared/callArguments.js";
-import type { Outcome } from "../shared/runWriter.js";
+import type { Outcome } from "../shared/runFacts.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 
 /** Ids and names are text; `args` / `outcome` keep the form of the line they came from (jsonBytes.ts). */

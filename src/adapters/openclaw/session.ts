@@ -23,6 +23,7 @@ import { quote } from "../../core/quote.js";
 import { ReadAgain, type AdapterContext, type InputAdapter } from "../adapter.js";
 import { sessionFileName } from "./sessionFiles.js";
 import type { LineSource } from "../io/lineSource.js";
+import { sidecarOf } from "./sidecarPreface.js";
 import { agentIdFromPath, sessionIdFromFileName } from "./identity.js";
 import { idText, toolCallBlocks, toolResultMessage } from "./messages.js";
 import { BOOTSTRAP_CUSTOM_TYPE, PROMPT_ERROR_CUSTOM_TYPE } from "./runNaming.js";
@@ -82,7 +83,7 @@ class SessionReader {
     this.copies = context.options.activeBranch ? undefined : new CopyDetector(context.unit.messageKeys);
     this.ids = context.unit.entryIds ? [] : undefined;
     const callIds = facts ? lastFileCallIds(context.unit.callIds, facts.rebuilt) : context.unit.callIds;
-    const { sidecar } = context.unit;
+    const sidecar = sidecarOf(context.unit);
     this.replay = new TranscriptReplay(context, file, segmentNames, () => ({ session: this.nameSession ?? this.session ?? this.fallbackSession, agent: this.agent }), {
       callIds,
       // The build a sidecar records reaches replay on each run's start (`--profile auto`), and it learns the transcripts' calls.
@@ -226,13 +227,14 @@ export const openclawSessionAdapter: InputAdapter = {
     const { activeBranch = false, canReadAgain = false } = context.options;
     const { unit } = context;
     // With its sidecar, the runs are matched to the sidecar's by their user messages' times (sidecarRuns.ts).
-    const countsSegments = unit.sidecar !== false;
+    const sidecar = sidecarOf(unit);
+    const countsSegments = sidecar !== false;
     const scan = await scanSession(source, { activeBranch, fromBytes: canReadAgain, earlierIds: unit.entryIds, earlierMessages: unit.messageKeys, countsSegments });
     for (const { line, parentId } of scan.dangling) {
       context.tally.note({ file, line, reason: `parentId ${quote(parentId)} matches no earlier entry; the branch continues at the entry before it` });
     }
     const facts = await lastFileFactsOf(source, context);
-    const names = unit.sidecar === false ? scan.segmentNames : unit.sidecar.nameSegments(scan.segmentNames, scan.segmentTimes);
+    const names = sidecar === false ? scan.segmentNames : sidecar.nameSegments(scan.segmentNames, scan.segmentTimes);
     const reader = new SessionReader(context, file, names, facts);
     const onLine = (classified: SessionLine, line: number) => {
       scan.confirm(line, classified);

@@ -57,8 +57,10 @@ import { recordedTime } from "../shared/recordedTime.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { quote } from "../../core/quote.js";
 import type { AdapterContext, InputAdapter } from "../adapter.js";
-import { RunWriter, type Emitted } from "../shared/runWriter.js";
+import { RunWriter } from "../shared/runWriter.js";
+import type { Emitted } from "../shared/runFacts.js";
 import type { LineSource } from "../io/lineSource.js";
+import { sidecarOf } from "./sidecarPreface.js";
 import { agentIdFromPath, agentIdFromSessionKey, sessionIdFromFileName } from "./identity.js";
 import { callArguments } from "../shared/callArguments.js";
 import { idText, toolResultMessage } from "./messages.js";
@@ -279,7 +281,7 @@ export const openclawTrajectoryAdapter: InputAdapter = {
   },
 
   async read(source: LineSource, context: AdapterContext) {
-    const pairing = context.unit.sidecar === false ? undefined : context.unit.sidecar;
+    const pairing = sidecarOf(context.unit) || undefined;
     const scan = pairing?.file === source.file ? pairing.scan : await scanTrajectory(source);
     // Beside transcripts that hold every run, no line is replayed: the snapshots need not be read.
     const replaysAny = pairing === undefined || pairing.leftoverRuns().length > 0;

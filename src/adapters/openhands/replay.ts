@@ -17,7 +17,7 @@
  */
 import type { AdapterContext } from "../adapter.js";
 import { CallSequencer, type SequencedCall, type SequencedResult } from "../shared/callSequencer.js";
-import type { Emitted } from "../shared/runWriter.js";
+import type { Emitted } from "../shared/runFacts.js";
 import { unknownToolIn, unknownToolOf, type Outcome } from "./outcome.js";
 import type { CallRecord, OpenHandsRecord, ResultRecord } from "./records.js";
 import { AGENT, OpenHandsSession, type RecordPlace } from "./sessions.js";

@@ -8,7 +8,8 @@
  */
 import type { AdapterContext } from "../adapter.js";
 import { RunSegments } from "../shared/runSegments.js";
-import { RunWriter, type CallFacts, type Emitted, type EventPlace, type ResultFacts } from "../shared/runWriter.js";
+import { RunWriter } from "../shared/runWriter.js";
+import type { CallFacts, Emitted, EventPlace, ResultFacts } from "../shared/runFacts.js";
 
 export const FORMAT = "openhands";
 export const AGENT = "openhands";

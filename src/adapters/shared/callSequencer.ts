@@ -11,7 +11,7 @@
  * orders.
  */
 import { answers } from "./callPairing.js";
-import type { CallFacts, ResultFacts } from "./runWriter.js";
+import type { CallFacts, ResultFacts } from "./runFacts.js";
 
 export interface SequencedCall extends CallFacts {
   readonly line: number;

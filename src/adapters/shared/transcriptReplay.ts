@@ -23,7 +23,8 @@ import type { AdapterContext } from "../adapter.js";
 import { CallSequencer, type SequencedCall, type SequencedResult } from "./callSequencer.js";
 import type { IdSet } from "./keySets.js";
 import { RunSegments } from "./runSegments.js";
-import { RunWriter, type CallFacts, type ResultFacts, type RunOwner } from "./runWriter.js";
+import { RunWriter } from "./runWriter.js";
+import type { CallFacts, ResultFacts, RunOwner } from "./runFacts.js";
 import { refusesUnavailableTool } from "./unavailableTool.js";
 
 export interface TranscriptOptions {

@@ -9,7 +9,7 @@
 import { textOf, type StringForm } from "../../core/byteText.js";
 import { unknownToolName } from "../../core/hashing.js";
 import { toolNotFoundName } from "../../core/toolNotFound.js";
-import type { Outcome } from "./runWriter.js";
+import type { Outcome } from "./runFacts.js";
 
 export function refusesUnavailableTool(result: { readonly outcome: Outcome; readonly form: StringForm }): boolean {
   const { outcome, form } = result;

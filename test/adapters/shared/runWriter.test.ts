@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { LineTally, UnitHistory, type AdapterContext } from "../../../src/adapters/adapter.js";
-import { LineEvents, RunWriter, type Emitted } from "../../../src/adapters/shared/runWriter.js";
+import { LineEvents } from "../../../src/adapters/shared/lineEvents.js";
+import type { Emitted } from "../../../src/adapters/shared/runFacts.js";
+import { RunWriter } from "../../../src/adapters/shared/runWriter.js";
 import type { LoopEvent } from "../../../src/core/events.js";
 import type { LiveEvent } from "../../../src/core/liveEvents.js";
 
