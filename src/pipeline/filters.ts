@@ -15,6 +15,7 @@
  */
 import { type Finding, type LiveFinding, type LiveRun, type ReplayedRun, type RunReport } from "../core/findings.js";
 import { worstOf } from "../core/worstFirst.js";
+import { agentKindOf, AGENT_KINDS } from "../adapters/registry.js";
 import type { FilterSummary, ReportFilters, ReportModel } from "../reporters/model.js";
 import { replayedInOrder } from "../reporters/model.js";
 import { allRunsOf, reportOfRuns } from "./report.js";
@@ -23,17 +24,7 @@ import { spilledRuns, UnitRuns, type SpillOptions } from "./runSpill.js";
 export type { ReportFilters };
 
 /** The kind of agent that recorded an input of each format (agents.md; Gateway logs are OpenClaw's). */
-const AGENT_KIND: Readonly<Record<string, string>> = {
-  "openclaw-session": "openclaw",
-  "openclaw-trajectory": "openclaw",
-  "gateway-log": "openclaw",
-  "claude-code": "claude-code",
-  codex: "codex",
-  "gemini-cli": "gemini-cli",
-  openhands: "openhands",
-};
-
-export const AGENT_KINDS: readonly string[] = [...new Set(Object.values(AGENT_KIND))];
+export { AGENT_KINDS };
 
 export function hasFilters(filters: ReportFilters): boolean {
   return Object.values(filters).some((value) => value !== undefined && (!Array.isArray(value) || value.length > 0));
@@ -45,7 +36,7 @@ type Files = ReadonlyArray<{ readonly file: string; readonly format: string }>;
 
 /** `formatOf`: the format of the input a run was read from. */
 function agentTest(formatOf: (file: string) => string | undefined, agent: string): RunTest {
-  return (run) => run.agent === agent || (run.agent?.startsWith(`${agent}/`) ?? false) || AGENT_KIND[formatOf(run.file) ?? ""] === agent;
+  return (run) => run.agent === agent || (run.agent?.startsWith(`${agent}/`) ?? false) || agentKindOf(formatOf(run.file) ?? "") === agent;
 }
 
 /** The run-level tests but `--agent`'s. */

@@ -7,7 +7,9 @@
  * took, and compactions are used; quiet entries, copies, and blank lines are ignored (unknown entry types with
  * a diagnostic); lines that are not JSON objects or lack what their type needs are skipped.
  */
-import { own, isPlainObject } from "../../core/plainObject.js";
+import { claudeCodeProjectDirs } from "./defaultLocation.js";
+import { claudeCodeForkTag } from "./forks.js";
+import { looksLikeClaudeCode } from "./sniff.js";
 import { quote } from "../../core/quote.js";
 import type { StringForm } from "../../core/byteText.js";
 import { parseObjectLine, type AdapterContext, type InputAdapter, type ObjectLine } from "../adapter.js";
@@ -137,33 +139,10 @@ class ClaudeCodeReader {
   }
 }
 
-/** Entry types only Claude Code writes, recognisable even on lines without a uuid. */
-const META_TYPES = new Set(["permission-mode", "queue-operation", "last-prompt", "ai-title", "custom-title", "agent-name", "worktree-state", "pr-link", "bridge-session"]);
-
-/** A line Claude Code writes: a message or system entry in its `parentUuid` tree, or one of its own entry types. */
-export function looksLikeClaudeCode(sample: unknown): boolean {
-  if (!isPlainObject(sample)) return false;
-  const type = own(sample, "type");
-  if (typeof type !== "string") return false;
-  const hasSession = typeof own(sample, "sessionId") === "string";
-  switch (type) {
-    case "user":
-    case "assistant":
-    case "system":
-    case "attachment":
-    case "progress":
-      return hasSession && typeof own(sample, "uuid") === "string" && Object.prototype.hasOwnProperty.call(sample, "parentUuid");
-    case "summary":
-      return typeof own(sample, "summary") === "string" && typeof own(sample, "leafUuid") === "string";
-    case "file-history-snapshot":
-      return typeof own(sample, "messageId") === "string" && isPlainObject(own(sample, "snapshot"));
-    default:
-      return hasSession && META_TYPES.has(type);
-  }
-}
-
 export const claudeCodeAdapter: InputAdapter = {
   format: FORMAT,
+  agent: { kind: "claude-code", homes: (env, home) => claudeCodeProjectDirs(env, home) },
+  files: { forkTag: claudeCodeForkTag },
 
   sniff(samples) {
     return samples.some(looksLikeClaudeCode);

@@ -28,8 +28,8 @@ import { parseObjectLine, type AdapterContext, type InputAdapter, type ObjectLin
 import { lineForm, parseObjectBytes, usableObject, type ObjectBytesLine } from "../io/jsonBytes.js";
 import type { LineSource } from "../io/lineSource.js";
 import { TranscriptReplay } from "../shared/transcriptReplay.js";
-import { agentOf, CODEX_FORMAT, sessionIdFromRolloutName, sessionIdOf } from "./identity.js";
-import { ForkCopies, forkedFrom } from "./forks.js";
+import { codexSessionsDir, agentOf, CODEX_FORMAT, sessionIdFromRolloutName, sessionIdOf } from "./identity.js";
+import { codexForkTag, ForkCopies, forkedFrom } from "./forks.js";
 import { outputOutcome } from "./outputs.js";
 import { classifyRolloutLine, looksLikeRollout, type RolloutRecord } from "./rolloutLines.js";
 import { CodexTurns } from "./turns.js";
@@ -189,6 +189,8 @@ class RolloutReader {
 
 export const codexRolloutAdapter: InputAdapter = {
   format: "codex",
+  agent: { kind: "codex", homes: (env, home) => [codexSessionsDir(env, home)] },
+  files: { forkTag: codexForkTag },
 
   /** The first JSON object is a rollout line: a `RolloutItem` kind with a `payload` object. */
   sniff(samples) {

@@ -17,6 +17,8 @@
  * (what the runtime's own entries, such as the bootstrap's `data.sessionId`, use: real archives
  * exist whose header id differs), else the header. No `ts` is emitted: the detectors do not use time.
  */
+import { OPENCLAW_SESSION_FILES } from "./sessionInputs.js";
+import { openclawHomes } from "./stateDirectory.js";
 import { textOf, type StringForm } from "../../core/byteText.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { quote } from "../../core/quote.js";
@@ -217,6 +219,8 @@ async function lastFileFactsOf(source: LineSource, context: AdapterContext): Pro
 
 export const openclawSessionAdapter: InputAdapter = {
   format: "openclaw-session",
+  agent: { kind: "openclaw", homes: openclawHomes },
+  files: OPENCLAW_SESSION_FILES,
 
   sniff(samples) {
     return samples.some(looksLikeSession);

@@ -275,6 +275,7 @@ class TrajectoryReader {
 
 export const openclawTrajectoryAdapter: InputAdapter = {
   format: "openclaw-trajectory",
+  agent: { kind: "openclaw" },
 
   sniff(samples) {
     return samples.some((sample) => isPlainObject(sample) && own(sample, "traceSchema") === TRACE_SCHEMA);
