@@ -7,9 +7,8 @@ import type { Disposition } from "../core/disposition.js";
 import type { Diagnostic, LineCounts, TranscriptCounts } from "../core/findings.js";
 import type { LiveEvent } from "../core/liveEvents.js";
 import { isPlainObject } from "../core/plainObject.js";
-import { TOO_LONG_LINE, tooLongReason, type LineProblem, type LineSource } from "./io/lineSource.js";
-import { STORE_ROW_PROBLEM_PREFIX } from "./openclaw/sqliteRows.js";
-import type { SidecarPairing } from "./openclaw/sidecarRuns.js";
+import { TOO_LONG_LINE, tooLongReason, UNREADABLE_LINE_PREFIX, type LineProblem, type LineSource } from "./io/lineSource.js";
+import type { ForkTagger } from "./shared/forkHeads.js";
 import { IdSet, KeySet } from "./shared/keySets.js";
 
 /**
@@ -82,9 +81,21 @@ export interface TallyMark {
 export type EmitResult = Disposition;
 
 /**
+ * What a format learns of a unit before its files are read, and hands its adapter through the
+ * unit's history (`InputFiles.preface`): an OpenClaw session's trajectory sidecar, read last, whose
+ * first pass names the runs of the transcripts read before it (openclaw/sidecarRuns.ts). The
+ * adapter that made it recognises its own (`instanceof`); reading only needs to know which file it
+ * reads last.
+ */
+export interface UnitPreface {
+  /** The unit's file read last, after the history's other files (it is not the history's last file). */
+  readonly file: string;
+}
+
+/**
  * What the files of one input unit — one session's transcripts, archives, copies and sidecar, read
- * as one history (openclawFiles.ts) — share while they are read one after another. A unit of one
- * file has one too, so adapters need no special case.
+ * as one history (openclaw/sessionFiles.ts) — share while they are read one after another. A unit of
+ * one file has one too, so adapters need no special case.
  */
 export class UnitHistory {
   /** Keys (id and timestamp: transcriptCopies.ts) of entries that earlier files of the unit held; kept only when it has several files. */
@@ -99,11 +110,8 @@ export class UnitHistory {
   constructor(
     /** Every file of the unit, in reading order. */
     readonly files: readonly string[],
-    /**
-     * The session's trajectory sidecar, read last, when the unit also holds its transcripts: it names
-     * their runs and replays only the runs no transcript holds (openclaw/sidecarRuns.ts); else false.
-     */
-    readonly sidecar: SidecarPairing | false,
+    /** What a format learned of the unit before it was read (`UnitPreface`), else false. */
+    readonly preface: UnitPreface | false,
   ) {
     this.entryIds = files.length > 1 ? new KeySet() : undefined;
   }
@@ -160,8 +168,67 @@ export class ReadAgain extends Error {
   }
 }
 
+/** An agent whose runs a format records: `--agent KIND` selects its runs, `--agent-home KIND` reads its folders. */
+export interface AgentOfFormat {
+  readonly kind: string;
+  /** The folders the agent writes its transcripts to by default (existing or not), for `--agent-home`. */
+  readonly homes?: (env: NodeJS.ProcessEnv, home: string) => string[];
+}
+
+/**
+ * How a format's files are found and grouped into input units (discovery.ts reads these for every
+ * format; no other module knows a format's file names).
+ */
+export interface InputFiles {
+  /** Files a folder scan takes besides `*.jsonl`, `*.ndjson`, `*.log` (and their `.gz`/`.zst`): `name` is the file's name, `path` its path. */
+  readonly scan?: (name: string, path: string) => boolean;
+  /**
+   * Files that are fragments of one input (an OpenHands events folder: one event a file): the files
+   * it claims are grouped into units that every command reads as one input (`check` too, named by
+   * `name`); the format's other files are left to the other rules.
+   */
+  readonly fragments?: {
+    claims(file: string): boolean;
+    units(files: readonly string[]): string[][];
+    name(unit: readonly string[]): string;
+  };
+  /** What ties a forked conversation's files together (shared/forkFamilies.ts): the fork and its parent are one unit. */
+  readonly forkTag?: ForkTagger;
+  /**
+   * A file at this path can only be this format's (its agent writes there and no other agent does):
+   * it is not opened to look for another format's fork tag.
+   */
+  readonly ownsPath?: (path: string) => boolean;
+  /**
+   * The files of one session that analysis reads as one history (OpenClaw's transcript, its
+   * archives and its sidecar): units of the files given, every other file a unit of its own. `check`
+   * snapshots each file on its own.
+   */
+  readonly lives?: (files: readonly string[]) => string[][];
+  /** A file that stands for several inputs, `<file>#<member>` each (a SQLite transcript store: one a session). */
+  readonly container?: InputContainer;
+  /**
+   * What the format learns of a unit before its files are read, when it does (`UnitPreface`);
+   * `forced` is `--input-format`. Made again for each reading of the unit (a `ReadAgain`).
+   */
+  readonly preface?: (unit: readonly string[], forced: InputFormat | undefined) => Promise<(() => UnitPreface) | undefined>;
+}
+
+export interface InputContainer {
+  /** Whether a folder scan's file of this name is opened to check that it is one (no other file is). */
+  named(name: string): boolean;
+  is(path: string): Promise<boolean>;
+  /** The members, each one input `<path>#<member>`. */
+  members(path: string): Promise<string[]>;
+  open(path: string, member: string): Promise<LineSource>;
+}
+
 export interface InputAdapter {
   readonly format: InputFormat;
+  /** The agent whose runs the format records; absent for looplens' own canonical events. */
+  readonly agent?: AgentOfFormat;
+  /** How its files are found and grouped, where it is more than one file at a time. */
+  readonly files?: InputFiles;
   /** True when these first meaningful lines (parsed JSON, or the raw text if unparsable) are this format. */
   sniff(samples: readonly unknown[]): boolean;
   /**
@@ -189,8 +256,8 @@ export function parseJsonLine(text: string, terminated: boolean, problem?: LineP
     const value: unknown = JSON.parse(text);
     return problem?.invalidUtf8 ? { ok: true, value, notice: "invalid UTF-8 (replaced by U+FFFD)" } : { ok: true, value };
   } catch {
-    // A store row with neither readable JSON nor zstd comes as text that names why (sqliteRows.ts).
-    if (text.startsWith(STORE_ROW_PROBLEM_PREFIX)) return { ok: false, reason: `unreadable row of the transcript store: ${text.slice(STORE_ROW_PROBLEM_PREFIX.length, -1)}` };
+    // A line the source could not give comes as text that names why (lineSource.ts `unreadableLine`).
+    if (text.startsWith(UNREADABLE_LINE_PREFIX)) return { ok: false, reason: `unreadable ${text.slice(UNREADABLE_LINE_PREFIX.length, -1)}` };
     const reason = terminated ? "not valid JSON" : "truncated last line (not valid JSON)";
     const why = [problem?.invalidUtf8 ? "invalid UTF-8" : "", text.includes("\u0000") ? "NUL byte" : ""].filter(Boolean).join(", ");
     return { ok: false, reason: why ? `${reason}: ${why}` : reason };

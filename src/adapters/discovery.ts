@@ -7,33 +7,62 @@
  */
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { claudeCodeForkTag } from "./claude-code/forks.js";
-import { codexForkTag } from "./codex/forks.js";
-import { GEMINI_CHAT_JSON_FILE } from "./gemini/identity.js";
+import type { InputContainer } from "./adapter.js";
 import { describeReadError, fileSource, stdinSource } from "./io/sources.js";
 import { InputError, type LineSource } from "./io/lineSource.js";
-import { inOpenClawSessionsFolder } from "./openclaw/identity.js";
-import { ARCHIVE_FILE, groupSessionFiles } from "./openclaw/sessionFiles.js";
-import { isSqliteFile, storeSessions, storeSessionSource } from "./openclaw/sqliteStore.js";
-import { eventIndex, groupOpenHandsFiles, OPENHANDS_EVENT_FILE } from "./openhands/files.js";
+import { INPUT_FILES } from "./registry.js";
 import { forkFamilies, forkTagsOf, seekParents, type ForkTag } from "./shared/forkFamilies.js";
+import type { ForkTagger } from "./shared/forkHeads.js";
 
 export { InputError };
 
 const INPUT_FILE = /\.(jsonl|ndjson|log)(\.(gz|zst))?$/i;
 
-/** SQLite transcript stores (inputs.md §2a) as a folder scan finds them. */
-const STORE_FILE = /\.sqlite$/i;
-
 /**
- * Files of a folder scan: inputs by extension, OpenClaw's session archives, transcript stores, and
- * the `.json` files other agents keep transcripts in (Gemini CLI's legacy `chats/session-*.json`,
- * OpenHands' `events/<n>.json`). Other `.json` files are not scanned (configs, `sessions.json`,
- * `.meta.json` side files): a JSON document of another kind, such as an OpenHands trajectory array,
- * is read when named.
+ * Files of a folder scan: inputs by extension, and what a format's descriptor adds (`InputFiles.scan`:
+ * OpenClaw's session archives and transcript stores, the `.json` files other agents keep
+ * transcripts in: Gemini CLI's legacy `chats/session-*.json`, OpenHands' `events/<n>.json`). Other
+ * `.json` files are not scanned (configs, `sessions.json`, `.meta.json` side files): a JSON document
+ * of another kind, such as an OpenHands trajectory array, is read when named.
  */
-const isInputFile = (name: string, path: string) =>
-  INPUT_FILE.test(name) || ARCHIVE_FILE.test(name) || STORE_FILE.test(name) || GEMINI_CHAT_JSON_FILE.test(path) || OPENHANDS_EVENT_FILE.test(path);
+const SCANS = INPUT_FILES.flatMap((files) => (files.scan ? [files.scan] : []));
+const isInputFile = (name: string, path: string) => INPUT_FILE.test(name) || SCANS.some((scan) => scan(name, path));
+
+/** Files that stand for several inputs (a SQLite transcript store), as the descriptors say. */
+const CONTAINERS: readonly InputContainer[] = INPUT_FILES.flatMap((files) => (files.container ? [files.container] : []));
+
+async function containerOf(path: string): Promise<InputContainer | undefined> {
+  for (const container of CONTAINERS) if (await container.is(path)) return container;
+  return undefined;
+}
+
+/** The descriptors' fragment rules: files that are parts of one input (an OpenHands events folder). */
+const FRAGMENTS = INPUT_FILES.flatMap((files) => (files.fragments ? [files.fragments] : []));
+
+/** The fragment rule that claims a file, if one does. */
+export function fragmentsOf(file: string): NonNullable<(typeof FRAGMENTS)[number]> | undefined {
+  return FRAGMENTS.find((fragments) => fragments.claims(file));
+}
+
+/** The files that are fragments, grouped into units each rule's way, with the unit's name; the others (`rest`). */
+export function fragmentUnits(files: readonly string[]): { units: Array<{ name: string; files: string[] }>; rest: string[] } {
+  const units = FRAGMENTS.flatMap((fragments) => fragments.units(files.filter((file) => fragmentsOf(file) === fragments)).map((unit) => ({ name: fragments.name(unit), files: unit })));
+  return { units, rest: files.filter((file) => fragmentsOf(file) === undefined) };
+}
+
+/** How each format groups its files of one session that are read as one history (OpenClaw's). */
+const LIVES = INPUT_FILES.flatMap((files) => (files.lives ? [files.lives] : []));
+
+function groupLives(files: readonly string[]): string[][] {
+  // One format today; with more, each would take the files the one before left as units of their own.
+  let units: string[][] = files.map((file) => [file]);
+  for (const lives of LIVES) {
+    const singles = units.filter((unit) => unit.length === 1).map((unit) => unit[0]!);
+    const grouped = new Set(singles);
+    units = [...units.filter((unit) => unit.length !== 1 || !grouped.has(unit[0]!)), ...lives(singles)];
+  }
+  return units;
+}
 
 /** Files read one after another as one history: one OpenClaw session's files, or a single file. */
 export type InputUnit = readonly string[];
@@ -60,15 +89,17 @@ async function walk(dir: string, into: string[]): Promise<void> {
  * names as its file); any other file stands for itself.
  */
 async function pushInput(path: string, into: string[], expandStores: boolean): Promise<void> {
-  if (!expandStores || !(await isSqliteFile(path))) return void into.push(path);
-  for (const session of await storeSessions(path)) into.push(`${path}#${session}`);
+  const container = expandStores ? await containerOf(path) : undefined;
+  if (container === undefined) return void into.push(path);
+  for (const member of await container.members(path)) into.push(`${path}#${member}`);
 }
 
 /** `<db>#<sessionId>` of a store session, split; undefined for any other path. */
-async function storeRef(path: string): Promise<{ db: string; session: string } | undefined> {
+async function storeRef(path: string): Promise<{ db: string; session: string; container: InputContainer } | undefined> {
   for (let hash = path.lastIndexOf("#"); hash > 0; hash = path.lastIndexOf("#", hash - 1)) {
     const db = path.slice(0, hash);
-    if (await isSqliteFile(db)) return { db, session: path.slice(hash + 1) };
+    const container = await containerOf(db);
+    if (container !== undefined) return { db, session: path.slice(hash + 1), container };
   }
   return undefined;
 }
@@ -105,7 +136,7 @@ export async function expandPaths(paths: readonly string[], { expandStores = tru
       // Only a file named as a store is opened for the SQLite header: the folder's other inputs are
       // named as line files (a state folder's 7,241 transcripts took ~110 ms of opens for nothing).
       // A store renamed to `.jsonl` is read as a line file, which says it is binary.
-      for (const file of found) await pushInput(file, files, expandStores && STORE_FILE.test(file)); // not push(...found): it overflows the stack past ~100k files
+      for (const file of found) await pushInput(file, files, expandStores && CONTAINERS.some((container) => container.named(file))); // not push(...found): it overflows the stack past ~100k files
     } else {
       await pushInput(path, files, expandStores);
     }
@@ -121,10 +152,9 @@ export async function expandPaths(paths: readonly string[], { expandStores = tru
 export async function expandUnits(paths: readonly string[]): Promise<InputUnit[]> {
   const files = await expandPaths(paths);
   const position = new Map(files.map((file, i) => [file, i]));
-  const events = files.filter((file) => eventIndex(file) !== undefined);
-  const others = files.filter((file) => eventIndex(file) === undefined);
-  const { families, rest } = await forkGroups(others);
-  const units = [...groupOpenHandsFiles(events), ...families, ...groupSessionFiles(rest)];
+  const fragments = fragmentUnits(files);
+  const { families, rest } = await forkGroups(fragments.rest);
+  const units = [...fragments.units.map((unit) => unit.files), ...families, ...groupLives(rest)];
   const first = (unit: InputUnit) => unit.reduce((min, file) => Math.min(min, position.get(file)!), Infinity);
   return units.sort((a, b) => first(a) - first(b));
 }
@@ -137,8 +167,11 @@ export async function forkGroups(files: readonly string[]): Promise<{ families: 
   return forkFamilies(files, await forkTags(files));
 }
 
-/** What ties the files of one forked conversation together, per agent. */
-const FORK_TAGGERS = [claudeCodeForkTag, codexForkTag];
+/** What ties the files of one forked conversation together, per agent (the descriptors' `forkTag`). */
+const FORK_TAGGERS: readonly ForkTagger[] = INPUT_FILES.flatMap((files) => (files.forkTag ? [files.forkTag] : []));
+
+/** Paths only one format's agent writes to (`ownsPath`): not opened for another format's fork tag. */
+const OWNED = INPUT_FILES.flatMap((files) => (files.ownsPath ? [files.ownsPath] : []));
 
 /**
  * The fork tags of the files (forkFamilies.ts), in their order. A file directly in an OpenClaw
@@ -150,7 +183,7 @@ const FORK_TAGGERS = [claudeCodeForkTag, codexForkTag];
  * Such a file copied there by hand is still read, as its format; only its forks are not grouped.
  */
 async function forkTags(files: readonly string[]): Promise<Array<ForkTag | undefined>> {
-  const candidates = files.filter((file) => !inOpenClawSessionsFolder(file));
+  const candidates = files.filter((file) => !OWNED.some((owns) => owns(file)));
   const found = new Map(candidates.map((file, i) => [file, i]));
   const tags = await seekParents(candidates, await forkTagsOf(candidates, FORK_TAGGERS));
   return files.map((file) => {
@@ -163,7 +196,7 @@ export async function openSource(path: string): Promise<LineSource> {
   try {
     if (path === "-") return await stdinSource();
     const store = path.includes("#") ? await storeRef(path) : undefined;
-    return store ? await storeSessionSource(store.db, store.session) : await fileSource(path);
+    return store ? await store.container.open(store.db, store.session) : await fileSource(path);
   } catch (error) {
     if (error instanceof InputError) throw error;
     throw new InputError(describeReadError(path, error));

@@ -1,9 +1,11 @@
 /**
  * The adapter registry: every input format looplens reads, in sniffing order, and the detection of a
  * file's format from its first meaningful lines. A new format is one folder under src/adapters/ and
- * one line here; `--input-format` and the detection both read this list.
+ * one line here: each adapter is a descriptor (adapter.ts `InputAdapter`: its format, its agent and
+ * the agent's homes, its input files), and `--input-format`, detection, discovery, `--agent`,
+ * `--agent-home` and `check` all read this list.
  */
-import { isBlank, MAX_SAMPLE_LINE, type InputAdapter, type InputFormat } from "./adapter.js";
+import { isBlank, MAX_SAMPLE_LINE, type InputAdapter, type InputFiles, type InputFormat } from "./adapter.js";
 import { claudeCodeAdapter } from "./claude-code/claudeCodeAdapter.js";
 import { codexRolloutAdapter } from "./codex/rolloutAdapter.js";
 import { canonicalEventsAdapter } from "./events/canonicalEvents.js";
@@ -30,6 +32,22 @@ export const ADAPTERS: readonly InputAdapter[] = [
 ];
 
 export const INPUT_FORMATS: readonly InputFormat[] = ADAPTERS.map((adapter) => adapter.format);
+
+/**
+ * The agents the formats record (`--agent KIND`, `--agent-home KIND`), in the order help and errors
+ * list them: OpenClaw first (the runtime whose detectors looplens replays), the others by name.
+ */
+export const AGENT_KINDS: readonly string[] = [...new Set(ADAPTERS.flatMap((adapter) => (adapter.agent ? [adapter.agent.kind] : [])))].sort((a, b) =>
+  a === "openclaw" ? -1 : b === "openclaw" ? 1 : a < b ? -1 : a > b ? 1 : 0,
+);
+
+/** The agent a format's runs are of; undefined for looplens' own canonical events (and unknown formats). */
+export function agentKindOf(format: string): string | undefined {
+  return ADAPTERS.find((adapter) => adapter.format === format)?.agent?.kind;
+}
+
+/** Every format's rules for finding and grouping its files (adapter.ts `InputFiles`), in registry order. */
+export const INPUT_FILES: readonly InputFiles[] = ADAPTERS.flatMap((adapter) => (adapter.files ? [adapter.files] : []));
 
 const SNIFF_LINES = 5;
 const SNIFF_MAX_LINES = 50;

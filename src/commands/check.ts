@@ -7,9 +7,7 @@
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { Option, type Command } from "commander";
-import { dirname } from "node:path";
-import { expandPaths, forkGroups, InputError } from "../adapters/discovery.js";
-import { eventIndex, groupOpenHandsFiles } from "../adapters/openhands/files.js";
+import { expandPaths, forkGroups, fragmentsOf, fragmentUnits, InputError } from "../adapters/discovery.js";
 import type { ResolvedConfig } from "../core/config.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { diffLines, unifiedHunks } from "../reporters/lineDiff.js";
@@ -85,9 +83,10 @@ interface CheckInput {
  */
 async function checkInputs(files: readonly string[]): Promise<CheckInput[]> {
   const position = new Map(files.map((file, i) => [file, i]));
-  const { families, rest } = await forkGroups(files.filter((file) => eventIndex(file) === undefined));
+  const fragments = fragmentUnits(files);
+  const { families, rest } = await forkGroups(fragments.rest);
   const inputs: CheckInput[] = [
-    ...groupOpenHandsFiles(files.filter((file) => eventIndex(file) !== undefined)).map((unit) => ({ name: dirname(unit[0]!), files: unit })),
+    ...fragments.units,
     ...families.map((family) => ({ name: family[0]!, files: family })),
     ...rest.map((file) => ({ name: file, files: [file] })),
   ];
@@ -100,7 +99,7 @@ function noteForkSnapshots(inputs: readonly CheckInput[], io: Io, quiet: boolean
   if (quiet) return;
   for (const input of inputs) {
     for (const fork of input.files.slice(1)) {
-      if (eventIndex(fork) !== undefined || !existsSync(`${fork}${SNAPSHOT_SUFFIX}`)) continue;
+      if (fragmentsOf(fork) !== undefined || !existsSync(`${fork}${SNAPSHOT_SUFFIX}`)) continue;
       const note = `${fork} is checked with ${input.name}, the session it was forked from (one snapshot: ${input.name}${SNAPSHOT_SUFFIX}); ${fork}${SNAPSHOT_SUFFIX} is not compared`;
       io.stderr(`looplens: note: ${sanitize(note)}\n`);
     }

@@ -6,35 +6,31 @@
  */
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
-import { claudeCodeProjectDirs } from "../adapters/claude-code/defaultLocation.js";
-import { codexSessionsDir } from "../adapters/codex/identity.js";
-import { geminiDefaultRoot } from "../adapters/gemini/identity.js";
-import { openhandsDefaultLocations } from "../adapters/openhands/files.js";
 import { InputError } from "../adapters/io/lineSource.js";
-import { stateDirectory } from "./stateDirectory.js";
+import { ADAPTERS, AGENT_KINDS } from "../adapters/registry.js";
 
-const HOMES: Readonly<Record<string, (env: NodeJS.ProcessEnv, home: string) => string[]>> = {
-  openclaw: (env) => [join(stateDirectory(env), "agents")],
-  "claude-code": (env, home) => claudeCodeProjectDirs(env, home),
-  codex: (env, home) => [codexSessionsDir(env, home)],
-  "gemini-cli": (_env, home) => [geminiDefaultRoot(home)],
-  // A blank $OPENHANDS_HOME is unset; the home folder is $HOME's, as for every other agent.
-  openhands: (env, home) => openhandsDefaultLocations({ ...env, OPENHANDS_HOME: env.OPENHANDS_HOME?.trim() || join(home, ".openhands") }),
-};
+type Homes = (env: NodeJS.ProcessEnv, home: string) => string[];
 
-export const AGENT_HOMES: readonly string[] = [...Object.keys(HOMES), "all"];
+/** Each agent's default folders, as its formats' descriptors say (adapter.ts `AgentOfFormat`). */
+const HOMES: ReadonlyMap<string, Homes> = new Map(
+  AGENT_KINDS.flatMap((kind) => {
+    const homes = ADAPTERS.flatMap((adapter) => (adapter.agent?.kind === kind && adapter.agent.homes ? [adapter.agent.homes] : []));
+    return homes.length === 0 ? [] : [[kind, (env: NodeJS.ProcessEnv, home: string) => homes.flatMap((locate) => locate(env, home))] as const];
+  }),
+);
+
+export const AGENT_HOMES: readonly string[] = [...HOMES.keys(), "all"];
 
 /** The existing folders of the named agents' default locations, in the order named. */
 export function agentHomePaths(names: readonly string[], env: NodeJS.ProcessEnv): string[] {
   const home = env.HOME || homedir();
   const paths: string[] = [];
   for (const name of names) {
-    const agents = name === "all" ? Object.keys(HOMES) : [name];
+    const agents = name === "all" ? [...HOMES.keys()] : [name];
     const found: string[] = [];
     const looked: string[] = [];
     for (const agent of agents) {
-      const locate = HOMES[agent];
+      const locate = HOMES.get(agent);
       if (!locate) throw new InputError(`--agent-home: unknown agent ${JSON.stringify(name)} (one of ${AGENT_HOMES.join(", ")})`);
       for (const dir of locate(env, home)) (existsSync(dir) ? found : looked).push(dir);
     }

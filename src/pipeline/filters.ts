@@ -20,21 +20,12 @@ import { compareRanks, rankOf, type Rank } from "../core/worstFirst.js";
 import type { FilterSummary, Gate, ReportChoices, ReportFilters, Summary } from "../reporters/model.js";
 import { GateTally } from "./gate.js";
 import { ReplayedTally, summarize } from "./summary.js";
+import { agentKindOf, AGENT_KINDS } from "../adapters/registry.js";
 
 export type { ReportFilters };
 
 /** The kind of agent that recorded an input of each format (agents.md; Gateway logs are OpenClaw's). */
-const AGENT_KIND: Readonly<Record<string, string>> = {
-  "openclaw-session": "openclaw",
-  "openclaw-trajectory": "openclaw",
-  "gateway-log": "openclaw",
-  "claude-code": "claude-code",
-  codex: "codex",
-  "gemini-cli": "gemini-cli",
-  openhands: "openhands",
-};
-
-export const AGENT_KINDS: readonly string[] = [...new Set(Object.values(AGENT_KIND))];
+export { AGENT_KINDS };
 
 /** Replayed runs, then live ones, one at a time: live runs are made as they are read (liveRuns.ts). */
 function* allRunsOf(replayed: Iterable<ReplayedRun>, live: Iterable<LiveRun>): Generator<RunReport> {
@@ -52,7 +43,7 @@ type Files = ReadonlyArray<{ readonly file: string; readonly format: string }>;
 
 /** `formatOf`: the format of the input a run was read from. */
 function agentTest(formatOf: (file: string) => string | undefined, agent: string): RunTest {
-  return (run) => run.agent === agent || (run.agent?.startsWith(`${agent}/`) ?? false) || AGENT_KIND[formatOf(run.file) ?? ""] === agent;
+  return (run) => run.agent === agent || (run.agent?.startsWith(`${agent}/`) ?? false) || agentKindOf(formatOf(run.file) ?? "") === agent;
 }
 
 /** The run-level tests but `--agent`'s. */

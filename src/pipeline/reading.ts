@@ -4,13 +4,10 @@
  * shortcuts: a unit is read with them, and when one fails (`ReadAgain`) what was tallied and
  * delivered for the unit is undone and it is read again, that file the long way.
  */
-import type { InputFormat, LineCounts, TranscriptCounts } from "../adapters/adapter.js";
+import type { InputFormat, LineCounts, TranscriptCounts, UnitPreface } from "../adapters/adapter.js";
 import { LineTally, ReadAgain, UnitHistory, type AdapterOptions } from "../adapters/adapter.js";
-import { adapterFor } from "../adapters/registry.js";
+import { adapterFor, INPUT_FILES } from "../adapters/registry.js";
 import { expandUnits, openSource, type InputUnit } from "../adapters/discovery.js";
-import { sidecarOfTranscripts } from "../adapters/openclaw/sessionFiles.js";
-import { SidecarPairing } from "../adapters/openclaw/sidecarRuns.js";
-import { scanTrajectory, type TrajectoryScan } from "../adapters/openclaw/trajectoryLines.js";
 import { setLineLimit, type LineSource } from "../adapters/io/lineSource.js";
 import type { LoopEvent } from "../core/events.js";
 import type { Diagnostic } from "../core/findings.js";
@@ -90,12 +87,12 @@ export async function readUnit(
   setLineLimit(options.maxLineBytes);
   const start = tally.mark();
   const longWay = new Set<number>();
-  const sidecar = await sidecarScanOf(unit, options);
-  // A paired sidecar is read last and replays only runs no transcript holds: the last transcript is
-  // the last file of the history (lastFilePass.ts and `final` run ends hold for it).
-  const historyEnd = unit.length - (sidecar ? 2 : 1);
+  const preface = await prefaceOf(unit, options);
+  // A preface's file is read last (a paired sidecar replays only runs no transcript holds): the file
+  // before it is the last file of the history (lastFilePass.ts and `final` run ends hold for it).
+  const historyEnd = unit.length - (preface ? 2 : 1);
   for (let again = false; ; again = true) {
-    const history = new UnitHistory(unit, sidecar ? new SidecarPairing(unit[unit.length - 1]!, sidecar) : false);
+    const history = new UnitHistory(unit, preface ? preface() : false);
     const preparer = new EventPreparer(profiles.hashingFor);
     const deliver = sink(again);
     const read: UnitRead = { files: [], unusable: [] };
@@ -180,19 +177,15 @@ async function readSource(source: LineSource, tally: LineTally, options: InputOp
 }
 
 /**
- * The first pass over the session's trajectory sidecar when the unit holds it with its transcripts
- * (openclaw/sidecarRuns.ts): made before the transcripts are read, since it names their runs. Not
- * tallied (the sidecar's own reading, last, accounts for its lines). Not with a forced format.
+ * What a format learns of the unit before its files are read (adapter.ts `UnitPreface`: an OpenClaw
+ * session's sidecar, whose first pass names its transcripts' runs), the first descriptor's that has one.
  */
-async function sidecarScanOf(unit: InputUnit, options: InputOptions): Promise<TrajectoryScan | undefined> {
-  const sidecar = sidecarOfTranscripts(unit);
-  if (sidecar === undefined || (options.inputFormat !== undefined && options.inputFormat !== "openclaw-trajectory")) return undefined;
-  const source = await openSource(sidecar);
-  try {
-    return await scanTrajectory(source, true);
-  } finally {
-    source.release?.();
+async function prefaceOf(unit: InputUnit, options: InputOptions): Promise<(() => UnitPreface) | undefined> {
+  for (const files of INPUT_FILES) {
+    const preface = await files.preface?.(unit, options.inputFormat);
+    if (preface !== undefined) return preface;
   }
+  return undefined;
 }
 
 export interface ReadAll {

@@ -10,15 +10,10 @@
  * pipes in is the input they mean, and cron's or CI's stdin (/dev/null, closed, a socket) is none.
  */
 import { existsSync, statSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { stateDirectory } from "../adapters/openclaw/stateDirectory.js";
 
-export function stateDirectory(env: NodeJS.ProcessEnv): string {
-  const fromEnv = env.OPENCLAW_STATE_DIR?.trim();
-  const home = env.HOME || homedir();
-  if (fromEnv) return fromEnv === "~" || fromEnv.startsWith("~/") ? join(home, fromEnv.slice(1)) : fromEnv;
-  return join(home, ".openclaw");
-}
+export { stateDirectory };
 
 /** The state directory's `openclaw.json`, if there is one. */
 export function stateConfigFile(env: NodeJS.ProcessEnv): string | undefined {

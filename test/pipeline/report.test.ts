@@ -13,7 +13,7 @@ import { reportModel, shownRuns } from "../helpers/reportModel.js";
 const FILE = "runs.jsonl";
 
 function run(i: number, warned: boolean): ReplayedRun {
-  const finding = { run: `r${i}`, agent: "main", session: null, file: FILE, line: 10 * i + 5, call: 11, tool: "read", detector: "generic_repeat" as const, level: "warning" as const, count: 10, threshold: { name: "warningThreshold", value: 10 }, afterStop: false, message: "m", argsHash: "read:x" };
+  const finding = { run: `r${i}`, agent: "main", session: null, file: FILE, line: 10 * i + 5, call: 11, tool: "read", detector: "generic_repeat" as const, level: "warning" as const, count: 10, threshold: { name: "warningThreshold" as const, value: 10 }, afterStop: false, message: "m", argsHash: "read:x" };
   return { run: `r${i}`, agent: "main", session: null, file: FILE, calls: 11, compactions: 0, findings: warned ? [finding] : [], firstStop: null, guardWindows: [], recordedVetoes: 0 };
 }
 

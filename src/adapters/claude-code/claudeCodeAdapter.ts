@@ -3,11 +3,13 @@
  * sub-agents' `<sessionId>/subagents/agent-<id>.jsonl`, replayed through OpenClaw's detectors.
  *
  * One pass in file order (rule 7: every executed call once, abandoned branches included, copies
- * not again). Each line is accounted for once: prompts, lines with calls or linked results, and
- * compactions are used; quiet entries, copies, and blank lines are ignored (unknown entry types with
+ * not again). Each line is accounted for once: prompts, lines with calls or with results replay
+ * took, and compactions are used; quiet entries, copies, and blank lines are ignored (unknown entry types with
  * a diagnostic); lines that are not JSON objects or lack what their type needs are skipped.
  */
-import { own, isPlainObject } from "../../core/plainObject.js";
+import { claudeCodeProjectDirs } from "./defaultLocation.js";
+import { claudeCodeForkTag } from "./forks.js";
+import { looksLikeClaudeCode } from "./sniff.js";
 import { quote } from "../../core/quote.js";
 import type { StringForm } from "../../core/byteText.js";
 import { parseObjectLine, type AdapterContext, type InputAdapter, type ObjectLine } from "../adapter.js";
@@ -17,6 +19,7 @@ import { classifyClaudeLine, type ClaudeLine, type CopyKey, type LineMeta } from
 import { copyStateFor, type CopyState } from "./copies.js";
 import { FORMAT, SessionNames } from "./identity.js";
 import { SessionReplay } from "./sessionReplay.js";
+import { LineEvents } from "../shared/lineEvents.js";
 import { outcomeOf } from "./toolResults.js";
 
 type LineOf<K extends ClaudeLine["kind"]> = Extract<ClaudeLine, { kind: K }>;
@@ -113,6 +116,7 @@ class ClaudeCodeReader {
   private results(line: number, entry: LineOf<"results">): void {
     const session = this.session(entry.meta);
     const single = entry.results.length === 1;
+    const lineEvents = new LineEvents(this.context.tally);
     let handed = 0;
     const copies: string[] = [];
     for (const block of entry.results) {
@@ -123,44 +127,22 @@ class ClaudeCodeReader {
       // A block without `tool_use_id` may still be named by the line's `sourceToolUseID`.
       const source = single && entry.sourceToolUseId !== undefined && session.isPending(entry.sourceToolUseId) ? entry.sourceToolUseId : undefined;
       const id = block.id ?? source;
-      if (session.result(line, id, outcomeOf(block, single ? entry.toolUseResult : undefined))) {
+      if (session.result(line, id, outcomeOf(block, single ? entry.toolUseResult : undefined), lineEvents)) {
         handed++;
         if (id !== undefined) this.copies.addAnswer(id);
       }
     }
-    if (handed > 0) return this.context.tally.used();
+    // Counted once its results reach replay (runWriter.ts `LineEvents`).
+    if (handed > 0) return lineEvents.seal();
     if (copies.length > 0) return this.copy(this.copies.fromEarlierFiles(copies, "answers"));
     this.context.tally.ignored(this.file, line, "tool_result without tool_use_id while no call waits for a result; not replayed");
   }
 }
 
-/** Entry types only Claude Code writes, recognisable even on lines without a uuid. */
-const META_TYPES = new Set(["permission-mode", "queue-operation", "last-prompt", "ai-title", "custom-title", "agent-name", "worktree-state", "pr-link", "bridge-session"]);
-
-/** A line Claude Code writes: a message or system entry in its `parentUuid` tree, or one of its own entry types. */
-export function looksLikeClaudeCode(sample: unknown): boolean {
-  if (!isPlainObject(sample)) return false;
-  const type = own(sample, "type");
-  if (typeof type !== "string") return false;
-  const hasSession = typeof own(sample, "sessionId") === "string";
-  switch (type) {
-    case "user":
-    case "assistant":
-    case "system":
-    case "attachment":
-    case "progress":
-      return hasSession && typeof own(sample, "uuid") === "string" && Object.prototype.hasOwnProperty.call(sample, "parentUuid");
-    case "summary":
-      return typeof own(sample, "summary") === "string" && typeof own(sample, "leafUuid") === "string";
-    case "file-history-snapshot":
-      return typeof own(sample, "messageId") === "string" && isPlainObject(own(sample, "snapshot"));
-    default:
-      return hasSession && META_TYPES.has(type);
-  }
-}
-
 export const claudeCodeAdapter: InputAdapter = {
   format: FORMAT,
+  agent: { kind: "claude-code", homes: (env, home) => claudeCodeProjectDirs(env, home) },
+  files: { forkTag: claudeCodeForkTag },
 
   sniff(samples) {
     return samples.some(looksLikeClaudeCode);

@@ -17,7 +17,7 @@
  */
 import { textOf, trimIn, type StringForm } from "../../core/byteText.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
-import { callArguments } from "../openclaw/messages.js";
+import { callArguments } from "../shared/callArguments.js";
 import { hash53 } from "../shared/textHash.js";
 
 /** Where the line sits: its tree links, and which (sub-)agent wrote it. */

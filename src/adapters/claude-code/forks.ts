@@ -39,7 +39,7 @@ import { basename } from "node:path";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import type { ForkTag, ForkTagger } from "../shared/forkFamilies.js";
 import { hash53 } from "../shared/textHash.js";
-import { looksLikeClaudeCode } from "./claudeCodeAdapter.js";
+import { looksLikeClaudeCode } from "./sniff.js";
 import { QUIET_TYPES } from "./claudeLines.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

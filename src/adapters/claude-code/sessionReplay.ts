@@ -9,19 +9,22 @@
  * first prompt (a cut or resumed file) is a run of its own.
  *
  * Every call carries `format: "claude-code"`: OpenClaw's tool-specific hashing and known polls do
- * not apply to Claude Code's tools (rule 1).
+ * not apply to Claude Code's tools (rule 1). A line of results is counted once its results were
+ * handed to replay (they may be held back until their calls are due): used when replay took any.
  */
 import type { StringForm } from "../../core/byteText.js";
-import type { LoopEvent } from "../../core/events.js";
-import type { AdapterContext, EmitResult } from "../adapter.js";
+import type { AdapterContext } from "../adapter.js";
+import { AwaitedCalls } from "../shared/callPairing.js";
 import { CallSequencer, type SequencedCall, type SequencedResult } from "../shared/callSequencer.js";
-import { RunDating } from "../shared/recordedTime.js";
+import { RunWriter } from "../shared/runWriter.js";
+import type { EventPlace } from "../shared/runFacts.js";
+import { LineEvents } from "../shared/lineEvents.js";
 import { FORMAT, type Identity } from "./identity.js";
 import type { ClaudeOutcome } from "./toolResults.js";
 
-/** A result as handed to the sequencer, with what Claude Code says beyond the outcome. */
-export interface ClaudeResult extends SequencedResult {
-  readonly claudeOutcome: ClaudeOutcome;
+/** A result as handed to the sequencer, with the line it is counted on. */
+interface ClaudeResult extends SequencedResult {
+  readonly lineEvents: LineEvents;
 }
 
 interface PendingCall {
@@ -32,39 +35,38 @@ interface PendingCall {
 }
 
 export class SessionReplay {
-  private readonly sequencer: CallSequencer;
+  private readonly sequencer: CallSequencer<SequencedCall, ClaudeResult>;
+  private readonly writer: RunWriter;
   private runs = 0;
   private run: string | undefined;
   private readonly runNames = new Set<string>();
   /** The response whose calls the sequencer holds, how many calls it was given and how many were answered. */
   private group: { key: string; seqKey: string; calls: number; answered: number; generation: number } | undefined;
-  /** Calls without a result yet, in order: a result that names no call answers the oldest. */
-  private readonly pending: PendingCall[] = [];
-  /** A run is dated by its prompt; one without a dated prompt (a cut or resumed file) by its first dated line. */
-  private readonly dating = new RunDating();
+  /** Calls without a result yet, in order (callPairing.ts: a result that names no call answers the oldest without an id). */
+  private readonly pending = new AwaitedCalls<PendingCall>();
 
   constructor(
     private readonly context: AdapterContext,
     private readonly file: string,
     private readonly identity: Identity,
   ) {
+    // Run names are never reused within a file (runNames): no later line of it names an ended run.
+    this.writer = new RunWriter(context, () => identity, { format: FORMAT });
     this.sequencer = new CallSequencer({
       call: (call) => this.emitCall(call),
-      result: (result) => this.emitResult(result as ClaudeResult),
+      result: (result) => this.emitResult(result),
     });
   }
 
-  /** `time`: the prompt line's `timestamp`, on the run's `run_start` as `ts` (it dates the run: `--since`). */
+  /** `time`: the prompt line's `timestamp`; it dates the run (`--since`). */
   prompt(line: number, promptId: string | undefined, time?: string | number): void {
     this.sequencer.flush();
     this.group = undefined;
-    this.endRun(line);
     this.runs++;
     const named = promptId !== undefined && !this.identity.subAgent && !this.runNames.has(promptId) ? promptId : undefined;
     this.run = named ?? `${this.identity.session}#${this.runs}`;
     this.runNames.add(this.run);
-    this.dating.offer(this.run, time);
-    this.emit(this.base("run_start", line));
+    this.writer.startRun(this.run, this.at(line), { time, announce: "now" });
   }
 
   /**
@@ -74,7 +76,8 @@ export class SessionReplay {
    * results before them came).
    */
   calls(line: number, group: string, calls: ReadonlyArray<{ id: string | undefined; tool: string; args: unknown }>, form: StringForm, time?: string | number): void {
-    this.dating.offer(this.currentRun(), time);
+    // A run without a dated prompt (a cut or resumed file) is dated by its first dated line.
+    this.writer.offerTime(this.currentRun(), time);
     if (this.group?.key !== group || this.group.answered === this.group.calls) {
       const generation = this.group?.key === group ? this.group.generation + 1 : 0;
       this.group = { key: group, seqKey: `${group}\u0000${generation}`, calls: 0, answered: 0, generation };
@@ -82,52 +85,48 @@ export class SessionReplay {
     const key = this.group.seqKey;
     for (const call of calls) {
       this.group.calls++;
-      this.pending.push({ id: call.id, tool: call.tool, group: key });
+      this.pending.add({ id: call.id, tool: call.tool, group: key });
       this.sequencer.call(key, { line, id: call.id, tool: call.tool, args: call.args, form });
     }
   }
 
   /** Whether a call with this id is still waiting for its result. */
   isPending(id: string): boolean {
-    return this.pending.some((call) => call.id === id);
+    return this.pending.has(id);
   }
 
   /**
-   * A result. With an id it answers that call; without one, the oldest call still waiting (older
-   * builds and assembled fixtures write blocks without `tool_use_id`). Returns false when it answers
-   * no call. The caller accounts for the line (which may hold several results).
+   * A result of the line `lineEvents` counts. With an id it answers that call; without one, the
+   * oldest call still waiting without an id (older builds and assembled fixtures write blocks
+   * without `tool_use_id`). Returns false when it answers no call.
    */
-  result(line: number, id: string | undefined, outcome: ClaudeOutcome): boolean {
-    const index = id !== undefined ? this.pending.findIndex((call) => call.id === id) : this.pending.findIndex((call) => call.id === undefined);
-    const call = index >= 0 ? this.pending.splice(index, 1)[0]! : undefined;
+  result(line: number, id: string | undefined, outcome: ClaudeOutcome, lineEvents: LineEvents): boolean {
+    const call = this.pending.take({ id, tool: undefined });
     if (call === undefined && id === undefined) return false;
     if (call !== undefined && this.group !== undefined && call.group === this.group.seqKey) this.group.answered++;
+    lineEvents.expect();
     // outcomeOf marks a result whose strings stayed bytes; an error is always text.
-    const form: StringForm = "result" in outcome && outcome.form === "bytes" ? "bytes" : "text";
-    const result: ClaudeResult = { line, id, tool: call?.tool, outcome: outcomeFields(outcome), claudeOutcome: outcome, form };
-    if (!this.sequencer.result(result)) this.emitResult(result);
+    const held: ClaudeResult =
+      "error" in outcome
+        ? { line, id, tool: call?.tool, outcome: { error: outcome.error }, ...(outcome.unknownTool !== undefined && { unknownTool: outcome.unknownTool }), form: "text", lineEvents }
+        : { line, id, tool: call?.tool, outcome: { result: outcome.result }, form: outcome.form === "bytes" ? "bytes" : "text", lineEvents };
+    if (!this.sequencer.result(held)) this.emitResult(held);
     return true;
   }
 
   compaction(line: number, time?: string | number): void {
     this.sequencer.flush();
     this.group = undefined;
-    this.dating.offer(this.currentRun(), time);
-    this.tally(line, this.emit(this.base("compaction", line)));
+    this.writer.offerTime(this.currentRun(), time);
+    const emitted = this.writer.compaction(this.currentRun(), this.at(line));
+    if (emitted.used) this.context.tally.used();
+    else this.context.tally.ignored();
   }
 
   /** At the end of the file: every call still held back is shown. */
   end(): void {
     this.sequencer.flush();
-  }
-
-  /** Tells replay the run is over (when the caller asked for that: `closeRuns`), to free its state. */
-  private endRun(line: number): void {
-    if (this.run === undefined || !this.context.options.closeRuns) return;
-    // Run names are never reused within a file (runNames): no later line of it names the run.
-    const event = this.base("run_end", line);
-    event.final = true;
-    this.emit(event);
+    this.writer.endFile();
   }
 
   private currentRun(): string {
@@ -139,47 +138,15 @@ export class SessionReplay {
     return this.run;
   }
 
-  /** The common fields, in the order `looplens events` writes them; `ts` on the run's first dated event. */
-  private base(type: LoopEvent["type"], line: number): Record<string, unknown> {
-    const run = this.currentRun();
-    const event: Record<string, unknown> = { type, run, session: this.identity.session, agent: this.identity.agent, file: this.file, line };
-    const ts = this.dating.stamp(run);
-    if (ts !== undefined) event.ts = ts;
-    return event;
-  }
-
-  private emit(event: Record<string, unknown>): EmitResult {
-    return this.context.emit(event as unknown as LoopEvent);
+  private at(line: number): EventPlace {
+    return { file: this.file, line };
   }
 
   private emitCall(call: SequencedCall): void {
-    const event = this.base("tool_call", call.line);
-    if (call.id !== undefined) event.id = call.id;
-    event.tool = call.tool;
-    event.format = FORMAT;
-    if (call.args !== undefined) event.args = call.args;
-    if (call.form === "bytes") event.form = call.form;
-    this.emit(event);
+    this.writer.call(this.currentRun(), this.at(call.line), call);
   }
 
   private emitResult(result: ClaudeResult): void {
-    const event = this.base("tool_result", result.line);
-    if (result.id !== undefined) event.id = result.id;
-    if (result.tool !== undefined) event.tool = result.tool;
-    Object.assign(event, result.claudeOutcome);
-    // The line was accounted for when it was read (it may hold several results): a result replay
-    // does not take only gets a diagnostic.
-    const emitted = this.emit(event);
-    if (!emitted.used) this.context.tally.note({ file: this.file, line: result.line, reason: emitted.reason });
+    result.lineEvents.settle(this.writer.result(this.currentRun(), this.at(result.line), result));
   }
-
-  private tally(line: number, emitted: EmitResult): void {
-    if (emitted.used) this.context.tally.used();
-    else this.context.tally.ignored(this.file, line, emitted.reason);
-  }
-}
-
-/** The outcome as the sequencer's type has it (it only passes it through). */
-function outcomeFields(outcome: ClaudeOutcome): SequencedResult["outcome"] {
-  return "error" in outcome ? { error: outcome.error } : { result: outcome.result };
 }

@@ -23,7 +23,7 @@
 import { textOf, trimBytes, type ByteString, type StringForm } from "../../core/byteText.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { parseJsonIn } from "../io/jsonBytes.js";
-import type { Outcome } from "../openclaw/messages.js";
+import type { Outcome } from "../shared/runFacts.js";
 
 /**
  * Fields of a result's details that change from one identical run to the next (the generic hash

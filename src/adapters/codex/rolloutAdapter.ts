@@ -1,7 +1,7 @@
 /**
  * OpenAI Codex CLI rollouts (agents.md A2) as canonical events, through the transcript replay that
- * OpenClaw sessions use (transcriptReplay.ts: runs, silent runs, parallel calls one by one with
- * results held back until their call is due, run ends for `closeRuns`).
+ * OpenClaw sessions use (shared/transcriptReplay.ts: runs, silent runs, parallel calls one by one
+ * with results held back until their call is due, run ends for `closeRuns`).
  *
  * - Calls: `function_call` (JSON-string `arguments` parsed), `custom_tool_call` (`input`, parsed
  *   when it is JSON), `local_shell_call` (`action`), `tool_search_call`; each carries
@@ -22,32 +22,17 @@
  * a call_id).
  */
 import { recordedTime } from "../shared/recordedTime.js";
-import type { LoopEvent } from "../../core/events.js";
-import type { LiveEvent } from "../../core/liveEvents.js";
 import { quote } from "../../core/quote.js";
 import type { StringForm } from "../../core/byteText.js";
 import { parseObjectLine, type AdapterContext, type InputAdapter, type ObjectLine } from "../adapter.js";
 import { lineForm, parseObjectBytes, usableObject, type ObjectBytesLine } from "../io/jsonBytes.js";
 import type { LineSource } from "../io/lineSource.js";
-import { TranscriptReplay } from "../openclaw/transcriptReplay.js";
-import { agentOf, CODEX_FORMAT, sessionIdFromRolloutName, sessionIdOf } from "./identity.js";
-import { ForkCopies, forkedFrom } from "./forks.js";
+import { TranscriptReplay } from "../shared/transcriptReplay.js";
+import { codexSessionsDir, agentOf, CODEX_FORMAT, sessionIdFromRolloutName, sessionIdOf } from "./identity.js";
+import { codexForkTag, ForkCopies, forkedFrom } from "./forks.js";
 import { outputOutcome } from "./outputs.js";
 import { classifyRolloutLine, looksLikeRollout, type RolloutRecord } from "./rolloutLines.js";
 import { CodexTurns } from "./turns.js";
-
-/**
- * The context replay writes to, with `format: "codex"` put on every call: set on the event itself
- * (TranscriptReplay makes a new object for each), since a copy by spread that adds a key is V8's
- * slow copy, microseconds a call.
- */
-function codexContext(context: AdapterContext): AdapterContext {
-  const emit = (event: LoopEvent | LiveEvent) => {
-    if (event.type === "tool_call") (event as unknown as Record<string, unknown>).format = CODEX_FORMAT;
-    return context.emit(event);
-  };
-  return { tally: context.tally, unit: context.unit, options: context.options, emit };
-}
 
 class RolloutReader {
   private session: string | undefined;
@@ -73,7 +58,7 @@ class RolloutReader {
   ) {
     this.fallbackSession = sessionIdFromRolloutName(file);
     this.forks = new ForkCopies(context.unit);
-    this.replay = new TranscriptReplay(codexContext(context), file, this.turns.names, () => ({ session: this.session ?? this.fallbackSession, agent: this.agent }));
+    this.replay = new TranscriptReplay(context, file, this.turns.names, () => ({ session: this.session ?? this.fallbackSession, agent: this.agent }), { format: CODEX_FORMAT });
   }
 
   /** A parsed line: from its text, or from its bytes with the form of its strings. */
@@ -162,7 +147,8 @@ class RolloutReader {
     this.touch();
     const read = outputOutcome(output, this.exitCodes.get(id), form);
     this.exitCodes.delete(id);
-    this.replay.toolResult(line, { id, tool: undefined, outcome: read.outcome, form: read.form });
+    const { unknownTool } = read.outcome;
+    this.replay.toolResult(line, { id, tool: undefined, outcome: read.outcome, ...(unknownTool !== undefined && { unknownTool }), form: read.form });
   }
 
   /** Kept for the output of a call already replayed; any other is an echo of nothing replay holds. */
@@ -203,6 +189,8 @@ class RolloutReader {
 
 export const codexRolloutAdapter: InputAdapter = {
   format: "codex",
+  agent: { kind: "codex", homes: (env, home) => [codexSessionsDir(env, home)] },
+  files: { forkTag: codexForkTag },
 
   /** The first JSON object is a rollout line: a `RolloutItem` kind with a `payload` object. */
   sniff(samples) {

@@ -14,7 +14,6 @@
  * event of a run so ended come later, the file is read again without the marks. The same happens
  * at a live event once a run end was marked (live events cannot be undone: none is emitted before).
  */
-import { basename } from "node:path";
 import { LOOP_EVENT_TYPES, type LoopEvent, type LoopEventType } from "../../core/events.js";
 import { LIVE_EVENT_TYPES, isLiveEvent, type LiveEvent } from "../../core/liveEvents.js";
 import { idText as sharedIdText } from "../shared/ids.js";
@@ -23,18 +22,15 @@ import { isPlainObject, own } from "../../core/plainObject.js";
 import { quote } from "../../core/quote.js";
 import { isBlank, MAX_SAMPLE_LINE, parseJsonLine, ReadAgain, type AdapterContext, type InputAdapter } from "../adapter.js";
 import { IdSet } from "../shared/keySets.js";
+import { finalEnd, recordedEvent } from "../shared/runWriter.js";
 import { parseObjectBytes } from "../io/jsonBytes.js";
 import { TOO_LONG_LINE, type LineProblem, type LineSource } from "../io/lineSource.js";
 import { decodeLine, tooLongProblem } from "../io/decoding.js";
 import { toLiveEvent } from "./liveEventsJson.js";
+import { runNameForFile } from "../shared/fileRunName.js";
+
 
 const EVENT_TYPES = new Set<string>([...LOOP_EVENT_TYPES, ...LIVE_EVENT_TYPES]);
-
-/** The run that stands for a file without run ids: its base name without extensions. */
-export function runNameForFile(file: string): string {
-  if (file === "-") return "stdin";
-  return basename(file).replace(/(\.(gz|zst))?$/i, "").replace(/\.(jsonl|ndjson|json|log)$/i, "") || basename(file);
-}
 
 /** Canonical events trim their ids (shared/ids.ts). */
 const idText = (value: unknown, form: StringForm) => sharedIdText(value, form, "trim");
@@ -85,51 +81,38 @@ function toLoopEvent(value: Record<string, unknown>, type: LoopEventType, file: 
   const run = idText(rawRun, form) ?? fallbackRun;
   if (run === undefined) return { ok: false, reason: rawRun === undefined ? 'missing "run"' : '"run" is not a non-blank string' };
 
-  const ts = own(value, "ts");
+  const rawTs = own(value, "ts");
+  const ts = typeof rawTs === "string" ? textOf(form, rawTs) : typeof rawTs === "number" ? rawTs : undefined;
   const session = optionalString(own(value, "session"), form);
   const agent = optionalString(own(value, "agent"), form);
-  // Built key by key in the order events are written out: conditional spreads cost ~1 µs an event.
-  const event: Record<string, unknown> = { type, file, line, run };
-  if (session !== undefined) event.session = session;
-  if (agent !== undefined) event.agent = agent;
-  if (typeof ts === "string" || typeof ts === "number") event.ts = typeof ts === "string" ? textOf(form, ts) : ts;
+  // No spreads: this runs once per line, and a spread into a literal is V8's slow copy (~1 µs an event).
   const id = idText(own(value, "id"), form);
   switch (type) {
     case "tool_call": {
       const rawTool = own(value, "tool");
       if (rawTool === undefined) return { ok: false, reason: 'tool_call without a "tool" name' };
       if (typeof rawTool !== "string" || rawTool === "") return { ok: false, reason: '"tool" is not a non-empty string' };
-      if (id !== undefined) event.id = id;
-      event.tool = textOf(form, rawTool);
       // Another agent's call (agents.md): its tools are hashed by the generic rules.
       const format = optionalString(own(value, "format"), form);
-      if (format !== undefined) event.format = format;
-      const args = own(value, "args");
-      if (args !== undefined) event.args = args;
-      if (form === "bytes") event.form = form;
-      return { ok: true, event: event as unknown as LoopEvent };
+      return { ok: true, event: recordedEvent({ type, file, line, run, session, agent, ts, id, tool: textOf(form, rawTool), format, args: own(value, "args"), form }) };
     }
     case "tool_result": {
       const rawTool = own(value, "tool");
       if (rawTool !== undefined && (typeof rawTool !== "string" || rawTool === "")) return { ok: false, reason: '"tool" is not a tool name' };
       const tool = rawTool === undefined ? undefined : textOf(form, rawTool);
       if (id === undefined && tool === undefined) return { ok: false, reason: 'tool_result with neither "id" nor "tool"' };
-      if (id !== undefined) event.id = id;
-      if (tool !== undefined) event.tool = tool;
       const result = own(value, "result");
-      if (Object.prototype.hasOwnProperty.call(value, "error")) event.error = own(value, "error") ?? null;
-      else if (result !== undefined) event.result = result;
-      const unknownTool = optionalString(own(value, "unknownTool"), form);
-      if (unknownTool !== undefined) event.unknownTool = unknownTool;
-      if (form === "bytes") event.form = form;
-      return { ok: true, event: event as unknown as LoopEvent };
+      const outcome = Object.prototype.hasOwnProperty.call(value, "error") ? { error: own(value, "error") ?? null } : result !== undefined ? { result } : undefined;
+      return { ok: true, event: recordedEvent({ type, file, line, run, session, agent, ts, id, tool, outcome, unknownTool: optionalString(own(value, "unknownTool"), form), form }) };
     }
-    default: {
+    case "run_start": {
       // The OpenClaw build a run was recorded by (`looplens events` of a trajectory), for --profile auto.
-      const version = type === "run_start" ? own(value, "harnessVersion") : undefined;
-      if (typeof version === "string" && version.trim() !== "") event.harnessVersion = textOf(form, version);
-      return { ok: true, event: event as unknown as LoopEvent };
+      const version = own(value, "harnessVersion");
+      const harnessVersion = typeof version === "string" && version.trim() !== "" ? textOf(form, version) : undefined;
+      return { ok: true, event: recordedEvent({ type, file, line, run, session, agent, ts, harnessVersion }) };
     }
+    default:
+      return { ok: true, event: recordedEvent({ type, file, line, run, session, agent, ts }) };
   }
 }
 
@@ -220,8 +203,6 @@ class RunEnds {
     if (this.ended.size > 0 && this.ended.has(event.run)) throw new ReadAgain(this.file, `run ${quote(event.run)} goes on after its run_end`);
     if (event.type !== "run_end" || !this.marking) return event;
     this.ended.add(event.run);
-    // Set on the event itself (its object is new from this line): a spread adding a key is V8's slow copy.
-    (event as { final?: boolean }).final = true;
-    return event;
+    return finalEnd(event);
   }
 }

@@ -34,6 +34,7 @@ type Entry = Pick<TslogEntry, "subsystem" | "message" | "ts">;
 
 export const gatewayLogAdapter: InputAdapter = {
   format: "gateway-log",
+  agent: { kind: "openclaw" },
 
   sniff(samples) {
     const first = samples.find(isPlainObject);

@@ -23,7 +23,7 @@ import { isPlainObject } from "../../core/plainObject.js";
 import { quote } from "../../core/quote.js";
 import type { AdapterContext, InputAdapter } from "../adapter.js";
 import type { LineSource } from "../io/lineSource.js";
-import { identityOf, type GeminiIdentity } from "./identity.js";
+import { GEMINI_CHAT_JSON_FILE, geminiDefaultRoot, identityOf, type GeminiIdentity } from "./identity.js";
 import { forEachRecord, type DocumentMessage, type RecordLine } from "./recordLines.js";
 import { classifyRecord, MODEL_TYPE, QUIET_MESSAGE_TYPES, toolCallsOf, USER_TYPE, type GeminiRecord } from "./records.js";
 import { GeminiReplay } from "./replay.js";
@@ -181,6 +181,9 @@ class RecordingReader {
 
 export const geminiCliAdapter: InputAdapter = {
   format: "gemini-cli",
+  agent: { kind: "gemini-cli", homes: (_env, home) => [geminiDefaultRoot(home)] },
+  // Gemini CLI's legacy `chats/session-*.json` documents.
+  files: { scan: (_name, path) => GEMINI_CHAT_JSON_FILE.test(path) },
 
   sniff(samples) {
     return sniffGemini(samples);

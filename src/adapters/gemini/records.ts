@@ -12,7 +12,10 @@
  * Both are parsed from decoded text: every string read from them is in form "text".
  */
 import { isPlainObject, own } from "../../core/plainObject.js";
-import { idText } from "../openclaw/messages.js";
+import { idText as sharedIdText } from "../shared/ids.js";
+
+/** Gemini CLI ids are kept as written, as OpenClaw's are (shared/ids.ts). */
+const idText = (value: unknown, form: "text") => sharedIdText(value, form, "keep");
 
 export type GeminiRecord =
   | { readonly kind: "metadata"; readonly value: Record<string, unknown> }

@@ -8,9 +8,10 @@
  * file is not replayed again. Every call carries `format: "gemini-cli"`, so OpenClaw's
  * tool-specific hashing and known-poll tools never apply to Gemini's tools.
  */
-import type { LoopEvent } from "../../core/events.js";
 import type { AdapterContext } from "../adapter.js";
-import { RunSegments } from "../openclaw/runNaming.js";
+import { RunSegments } from "../shared/runSegments.js";
+import { RunWriter } from "../shared/runWriter.js";
+import type { EventPlace } from "../shared/runFacts.js";
 import type { GeminiIdentity } from "./identity.js";
 import { GEMINI_FORMAT } from "./identity.js";
 import { toolOutcome, type GeminiOutcome } from "./outcome.js";
@@ -18,10 +19,9 @@ import type { GeminiCall } from "./records.js";
 
 export class GeminiReplay {
   private readonly runs: RunSegments;
+  /** Gemini's run names are never reused: every run end is final. */
+  private readonly writer: RunWriter;
   private readonly callIds = new Set<string>();
-  /** The run of the segment in progress once it emitted an event, and that event's line. */
-  private openRun: string | undefined;
-  private openRunLine = 0;
   /** Calls replayed without an outcome (the recording ended while they were queued or running). */
   pendingCalls = 0;
   /** Calls not replayed because this file already replayed their id. */
@@ -30,20 +30,18 @@ export class GeminiReplay {
   constructor(
     private readonly context: AdapterContext,
     private readonly file: string,
-    private readonly identity: () => GeminiIdentity,
+    identity: () => GeminiIdentity,
   ) {
     // No explicit run names: every run is `<session>#<n>`.
-    this.runs = new RunSegments([], () => this.identity().session, context.unit.runsBefore);
+    this.runs = new RunSegments([], () => identity().session, context.unit.runsBefore);
+    this.writer = new RunWriter(context, identity, { format: GEMINI_FORMAT });
   }
 
-  /** A user message: the next run starts here. Returns whether replay used its `run_start`. */
+  /** A user message: the next run starts here, dated by the message's `timestamp`. Returns whether replay used its `run_start`. */
   userMessage(line: number, time?: string | number): boolean {
-    this.endRun();
+    this.writer.endRun();
     this.runs.userMessage();
-    const start = this.base("run_start", line);
-    // The message's `timestamp` dates the run (`--since`).
-    if (time !== undefined) start.ts = time;
-    return this.emit(start);
+    return this.writer.startRun(this.runs.current(), this.at(line), { time, announce: "now" })?.used === true;
   }
 
   /** The calls of one `gemini` message, each at its own line; returns the lines of the events replay used. */
@@ -55,71 +53,31 @@ export class GeminiReplay {
         continue;
       }
       if (call.id !== undefined) this.callIds.add(call.id);
-      let used = this.emitCall(call, line);
+      const run = this.runs.current();
+      let used = this.writer.call(run, this.at(line), { id: call.id, tool: call.tool, args: call.args, form: "text" }).used;
       const outcome = toolOutcome(call.record);
       if (outcome.kind === "pending") this.pendingCalls++;
-      else used = this.emitOutcome(call, outcome, line) || used;
+      else used = this.emitOutcome(run, call, outcome, line) || used;
       if (used && lines.at(-1) !== line) lines.push(line);
     }
     return lines;
   }
 
+  /** The file holds the whole recording: its last run is over. */
   end(): void {
-    this.endRun();
+    this.writer.endRun();
     this.context.unit.runsBefore = this.runs.count();
   }
 
-  /**
-   * Tells replay that the run in progress is over, when the caller asked for that (`closeRuns`):
-   * Gemini's run names are never reused, so replay can free the run's state. Not a line of its own.
-   */
-  private endRun(): void {
-    const run = this.openRun;
-    this.openRun = undefined;
-    if (run === undefined || !this.context.options.closeRuns) return;
-    const event = this.base("run_end", this.openRunLine);
-    event.run = run;
-    event.final = true;
-    this.context.emit(event as unknown as LoopEvent);
-    this.openRun = undefined;
+  private emitOutcome(run: string, call: GeminiCall, outcome: Exclude<GeminiOutcome, { kind: "pending" }>, line: number): boolean {
+    const result =
+      outcome.kind === "error"
+        ? { id: call.id, tool: call.tool, outcome: { error: outcome.text }, ...(outcome.unknownTool !== undefined && { unknownTool: outcome.unknownTool }), form: "text" as const }
+        : { id: call.id, tool: call.tool, outcome: { result: { content: [{ type: "text", text: outcome.text }], details: outcome.details } }, form: "text" as const };
+    return this.writer.result(run, this.at(line), result).used;
   }
 
-  private emitCall(call: GeminiCall, line: number): boolean {
-    const event = this.base("tool_call", line);
-    if (call.id !== undefined) event.id = call.id;
-    event.tool = call.tool;
-    event.format = GEMINI_FORMAT;
-    if (call.args !== undefined) event.args = call.args;
-    return this.emit(event);
-  }
-
-  private emitOutcome(call: GeminiCall, outcome: Exclude<GeminiOutcome, { kind: "pending" }>, line: number): boolean {
-    const event = this.base("tool_result", line);
-    if (call.id !== undefined) event.id = call.id;
-    event.tool = call.tool;
-    if (outcome.kind === "error") {
-      event.error = outcome.text;
-      if (outcome.unknownTool !== undefined) event.unknownTool = outcome.unknownTool;
-    } else {
-      event.result = { content: [{ type: "text", text: outcome.text }], details: outcome.details };
-    }
-    return this.emit(event);
-  }
-
-  private emit(event: Record<string, unknown>): boolean {
-    const emitted = this.context.emit(event as unknown as LoopEvent);
-    if (!emitted.used) this.context.tally.note({ file: this.file, line: event.line as number, reason: emitted.reason });
-    return emitted.used;
-  }
-
-  /** An event's common fields, in the order `looplens events` writes them. */
-  private base(type: LoopEvent["type"], line: number): Record<string, unknown> {
-    const { session, agent } = this.identity();
-    const run = this.runs.current();
-    if (type !== "run_end") {
-      this.openRun = run;
-      this.openRunLine = line;
-    }
-    return { type, run, session, agent, file: this.file, line };
+  private at(line: number): EventPlace {
+    return { file: this.file, line };
   }
 }

@@ -9,6 +9,16 @@
  * memory past the limit: its pieces are dropped as they arrive, as soon as the line is known to be over
  * the limit, and the handler gets TOO_LONG_LINE with `problem.tooLong` set, so memory stays bounded
  * whatever the input (and V8's string length limit, ~512 MB, is never hit).
+ *
+ * How often a file is opened (one open = one pass from disk), measured with `strace -e openat` on
+ * `looplens analyze -f json FILE` (2026-12, this build): an OpenClaw transcript or trajectory named
+ * alone, 2 (the sniff's first read, then one read whose passes — first pass, `mayContain`, last-file
+ * pass, main pass — run over the bytes kept in memory when the file may be read again); the same
+ * transcripts in a folder, 1 each (29 files of a real state folder); a Claude Code, Codex, OpenHands,
+ * OpenHands evaluation or canonical events file named alone, 3 (the fork tag's head, the sniff, the
+ * read). The head and sniff reads are one small first read each (sources.ts FIRST_READ, 64 KB), not the file.
+ * Not done yet (issue 35 §5): the passes over the kept bytes are not counted here, and the fork
+ * tag's head and the sniff could share one first read.
  */
 
 /** Something wrong with a line's bytes, found while splitting (the text is still handed over). */
@@ -19,6 +29,17 @@ export interface LineProblem {
   readonly tooLong?: number;
   /** How such a line begins (its first LINE_HEAD_BYTES, decoded), for its diagnostic. */
   readonly head?: string;
+}
+
+/**
+ * What a line source hands over for a line it has but cannot give (a transcript store's row with
+ * neither readable JSON nor zstd): this marker, why, and ")". It is never valid JSON (it starts with
+ * NUL), so every adapter takes it for a bad line, and `parseJsonLine` reports the reason.
+ */
+export const UNREADABLE_LINE_PREFIX = "\u0000(unreadable ";
+
+export function unreadableLine(what: string): string {
+  return `${UNREADABLE_LINE_PREFIX}${what})`;
 }
 
 /** Bytes of an over-long line kept for its diagnostic: enough to tell which line it is. */

@@ -18,7 +18,8 @@
 import { afterBom, decodeLine } from "../io/decoding.js";
 import type { LineSource } from "../io/lineSource.js";
 import { IdSet } from "../shared/keySets.js";
-import { refusesUnavailableTool, toolResultMessage } from "./messages.js";
+import { refusesUnavailableTool } from "../shared/unavailableTool.js";
+import { toolResultMessage } from "./messages.js";
 import { messageTimestamp, repeatedTimes, TimeLog, type RepeatedTimes } from "./repeatedTimes.js";
 import { classifySessionLine, entryMessage, type SessionLine } from "./sessionEntries.js";
 import { SessionLineScanner } from "./sessionLineScan.js";

@@ -10,8 +10,8 @@
  */
 import { idText as sharedIdText } from "../shared/ids.js";
 import { textOf, type StringForm } from "../../core/byteText.js";
-import { unknownToolName } from "../../core/hashing.js";
-import { toolNotFoundName } from "../../core/toolNotFound.js";
+import { callArguments } from "../shared/callArguments.js";
+import type { Outcome } from "../shared/runFacts.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 
 /** Ids and names are text; `args` / `outcome` keep the form of the line they came from (jsonBytes.ts). */
@@ -22,8 +22,6 @@ export interface ToolCallBlock {
   readonly args: unknown;
   readonly form: StringForm;
 }
-
-export type Outcome = { readonly error: unknown } | { readonly result: unknown };
 
 export interface ToolResultMessage {
   readonly id: string | undefined;
@@ -77,14 +75,6 @@ function isToolCallType(type: unknown, form: StringForm): boolean {
   return TOOL_CALL_TYPES.has(textOf(form, type).trim().toLowerCase());
 }
 
-/** `arguments`, else the legacy `input` or `parameters`, else `undefined` (which hashes differently from `{}`). */
-export function callArguments(holder: Record<string, unknown>): unknown {
-  if (hasOwn(holder, "arguments")) return holder.arguments;
-  if (hasOwn(holder, "input")) return holder.input;
-  if (hasOwn(holder, "parameters")) return holder.parameters;
-  return undefined;
-}
-
 function hasNoDetails(details: unknown): boolean {
   return details === undefined || details === null || (isPlainObject(details) && Object.keys(details).length === 0);
 }
@@ -125,17 +115,4 @@ export function toolResultMessage(
   const tool = nameText(own(message, "toolName"), form);
   if (id === undefined && tool === undefined) return { ok: false, reason: "toolResult without toolCallId or toolName" };
   return { ok: true, value: { id, tool, outcome: outcomeOf(message, own(message, "isError") === true), form } };
-}
-
-/**
- * Whether a result is the runtime's refusal of a call of a tool it does not have: a thrown error whose
- * text names an unknown tool (the unknown-tool patterns), or is its own `Tool <name> not found` for a
- * name those patterns do not take (`google:search`). Such a result with no call is the runtime's
- * attempt of that call (inputs.md §2).
- */
-export function refusesUnavailableTool(message: ToolResultMessage): boolean {
-  const { outcome, form } = message;
-  if (!("error" in outcome) || typeof outcome.error !== "string") return false;
-  const text = textOf(form, outcome.error);
-  return unknownToolName(text) !== undefined || toolNotFoundName(text) !== undefined;
 }

@@ -17,12 +17,15 @@
  * (what the runtime's own entries, such as the bootstrap's `data.sessionId`, use: real archives
  * exist whose header id differs), else the header. No `ts` is emitted: the detectors do not use time.
  */
+import { OPENCLAW_SESSION_FILES } from "./sessionInputs.js";
+import { openclawHomes } from "./stateDirectory.js";
 import { textOf, type StringForm } from "../../core/byteText.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { quote } from "../../core/quote.js";
 import { ReadAgain, type AdapterContext, type InputAdapter } from "../adapter.js";
 import { sessionFileName } from "./sessionFiles.js";
 import type { LineSource } from "../io/lineSource.js";
+import { sidecarOf } from "./sidecarPreface.js";
 import { agentIdFromPath, sessionIdFromFileName } from "./identity.js";
 import { idText, toolCallBlocks, toolResultMessage } from "./messages.js";
 import { BOOTSTRAP_CUSTOM_TYPE, PROMPT_ERROR_CUSTOM_TYPE } from "./runNaming.js";
@@ -40,7 +43,7 @@ import { scanSession } from "./sessionTree.js";
 import { LAST_FILE_PASS_BYTES, findLastFileFacts, lastFileCallIds, type LastFileFacts } from "./lastFilePass.js";
 import { messageTimestamp, type RepeatedTimes } from "./repeatedTimes.js";
 import { CopyDetector, copyKeyOf, entryKey } from "./transcriptCopies.js";
-import { TranscriptReplay } from "./transcriptReplay.js";
+import { TranscriptReplay } from "../shared/transcriptReplay.js";
 
 const SESSION_FORMAT_VERSION = 3;
 const ENTRY_TYPES = new Set(["message", "custom", "compaction", ...QUIET_ENTRY_TYPES]);
@@ -82,7 +85,12 @@ class SessionReader {
     this.copies = context.options.activeBranch ? undefined : new CopyDetector(context.unit.messageKeys);
     this.ids = context.unit.entryIds ? [] : undefined;
     const callIds = facts ? lastFileCallIds(context.unit.callIds, facts.rebuilt) : context.unit.callIds;
-    this.replay = new TranscriptReplay(context, file, segmentNames, () => ({ session: this.nameSession ?? this.session ?? this.fallbackSession, agent: this.agent }), callIds);
+    const sidecar = sidecarOf(context.unit);
+    this.replay = new TranscriptReplay(context, file, segmentNames, () => ({ session: this.nameSession ?? this.session ?? this.fallbackSession, agent: this.agent }), {
+      callIds,
+      // The build a sidecar records reaches replay on each run's start (`--profile auto`), and it learns the transcripts' calls.
+      ...(sidecar !== false && { harnessVersion: sidecar.harnessVersion, onCall: (id) => sidecar.transcriptCall(id) }),
+    });
   }
 
   header(line: number, header: Record<string, unknown>, form: StringForm): void {
@@ -211,6 +219,8 @@ async function lastFileFactsOf(source: LineSource, context: AdapterContext): Pro
 
 export const openclawSessionAdapter: InputAdapter = {
   format: "openclaw-session",
+  agent: { kind: "openclaw", homes: openclawHomes },
+  files: OPENCLAW_SESSION_FILES,
 
   sniff(samples) {
     return samples.some(looksLikeSession);
@@ -221,13 +231,14 @@ export const openclawSessionAdapter: InputAdapter = {
     const { activeBranch = false, canReadAgain = false } = context.options;
     const { unit } = context;
     // With its sidecar, the runs are matched to the sidecar's by their user messages' times (sidecarRuns.ts).
-    const countsSegments = unit.sidecar !== false;
+    const sidecar = sidecarOf(unit);
+    const countsSegments = sidecar !== false;
     const scan = await scanSession(source, { activeBranch, fromBytes: canReadAgain, earlierIds: unit.entryIds, earlierMessages: unit.messageKeys, countsSegments });
     for (const { line, parentId } of scan.dangling) {
       context.tally.note({ file, line, reason: `parentId ${quote(parentId)} matches no earlier entry; the branch continues at the entry before it` });
     }
     const facts = await lastFileFactsOf(source, context);
-    const names = unit.sidecar === false ? scan.segmentNames : unit.sidecar.nameSegments(scan.segmentNames, scan.segmentTimes);
+    const names = sidecar === false ? scan.segmentNames : sidecar.nameSegments(scan.segmentNames, scan.segmentTimes);
     const reader = new SessionReader(context, file, names, facts);
     const onLine = (classified: SessionLine, line: number) => {
       scan.confirm(line, classified);

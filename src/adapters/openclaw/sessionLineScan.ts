@@ -12,6 +12,7 @@
  * (`SessionScan.confirm`).
  */
 import { afterBom, latin1Text } from "../io/decoding.js";
+import { BACKSLASH, CLOSE_OBJECT, COLON, COMMA, isDigit, isWhitespace, NULL_BYTES, OPEN_ARRAY, OPEN_OBJECT, QUOTE, Words, ZERO } from "../io/byteWords.js";
 
 /** The facts of a line read from its bytes. */
 export type ScannedLine =
@@ -25,51 +26,16 @@ export type ScannedLine =
       readonly user: boolean;
     };
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COLON = 0x3a;
-const COMMA = 0x2c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
 const HEADER: ScannedLine = { kind: "header" };
-const NULL_BYTES = [0x6e, 0x75, 0x6c, 0x6c];
-
-const isWhitespace = (c: number | undefined) => c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
-
-/** Words a string is matched against on its bytes, without making a string of it. */
-class Words<W extends string> {
-  private readonly bytes: Buffer[];
-
-  constructor(readonly words: readonly W[]) {
-    this.bytes = words.map((word) => Buffer.from(word));
-  }
-
-  /** The word `bytes[from, to)` spells, else "other" ("" for an empty string). */
-  match(bytes: Buffer, from: number, to: number): W | "other" | "" {
-    if (to === from) return "";
-    for (let k = 0; k < this.bytes.length; k++) {
-      const known = this.bytes[k]!;
-      if (known.length !== to - from) continue;
-      let same = true;
-      for (let j = 0; j < known.length && same; j++) same = bytes[from + j] === known[j];
-      if (same) return this.words[k]!;
-    }
-    return "other";
-  }
-}
 
 const KEYS = new Words(["type", "id", "parentId", "message", "role", "timestamp"] as const);
 const TIMESTAMP_KEY = Buffer.from('"timestamp"');
-const ZERO = 0x30;
-const NINE = 0x39;
 const enum Time {
   Absent,
   Unreadable,
   Text,
   Number,
 }
-const isDigit = (c: number | undefined) => c !== undefined && c >= ZERO && c <= NINE;
 const TYPES = new Words(["session", "custom", "message"] as const);
 const ROLES = new Words(["user"] as const);
 

@@ -5,13 +5,11 @@
  *
  * A row that yields no JSON text (event_json and event_zstd both NULL, or a zstd blob that does not
  * decode) is still a line, so that the summary accounts for it: it is handed over as
- * `STORE_ROW_PROBLEM_PREFIX + reason + ")"`, which is never valid JSON (it starts with NUL), so any
- * adapter skips it as a bad line, and a text handler also gets `problem.unreadable` = the reason.
- * Today's session adapter reports it as "not valid JSON: NUL byte"; a parseJsonLine that prefers
- * `problem.unreadable` would report the reason itself.
+ * an unreadable line (io/lineSource.ts `unreadableLine`), which every adapter skips as a bad line
+ * with the reason; a text handler also gets `problem.unreadable` = the reason.
  */
 import { decompress } from "fzstd";
-import { currentLineLimit, LINE_HEAD_BYTES, TOO_LONG_LINE, type LineHandler, type LineProblem, type RawLineHandler, type ReadOptions } from "../io/lineSource.js";
+import { currentLineLimit, LINE_HEAD_BYTES, TOO_LONG_LINE, unreadableLine, type LineHandler, type LineProblem, type RawLineHandler, type ReadOptions } from "../io/lineSource.js";
 import { decodeLine, tooLongProblem } from "../io/decoding.js";
 import { asStoreError } from "./sqliteImage.js";
 
@@ -40,9 +38,6 @@ export interface StoreRows {
 export interface StoreLineProblem extends LineProblem {
   readonly unreadable: string;
 }
-
-/** The start of the text handed over for an unreadable row. */
-export const STORE_ROW_PROBLEM_PREFIX = "\u0000(store row: ";
 
 /** Yield to the event loop after this many bytes, as file reads do every few MB. */
 const YIELD_BYTES = 4 << 20;
@@ -95,7 +90,7 @@ export async function rowLines(store: StoreRows, dbPath: string, sessionId: stri
 
 function handOver(handler: RowHandler, row: Row, lineNo: number, maxLineBytes: number): boolean | void {
   if ("unreadable" in row) {
-    const text = `${STORE_ROW_PROBLEM_PREFIX}${row.unreadable})`;
+    const text = unreadableLine(`row of the transcript store: ${row.unreadable}`);
     if ("raw" in handler) {
       const bytes = Buffer.from(text);
       return handler.raw(bytes, 0, bytes.length, lineNo, true);

@@ -27,7 +27,7 @@ import { InputError, type LineSource } from "../io/lineSource.js";
 import { asStoreError, readDatabaseImage, SQLITE_MAGIC } from "./sqliteImage.js";
 import { rowLines, type SqlDatabase, type StoreRows } from "./sqliteRows.js";
 
-export { STORE_ROW_PROBLEM_PREFIX, type SqlDatabase, type StoreLineProblem } from "./sqliteRows.js";
+export type { SqlDatabase, StoreLineProblem } from "./sqliteRows.js";
 
 interface SqlJs {
   Database: new (data?: Uint8Array) => SqlDatabase;

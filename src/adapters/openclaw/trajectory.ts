@@ -54,13 +54,16 @@
  * Its lines are parsed from decoded text: every string read from them is in form "text".
  */
 import { recordedTime } from "../shared/recordedTime.js";
-import type { LoopEvent } from "../../core/events.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { quote } from "../../core/quote.js";
 import type { AdapterContext, InputAdapter } from "../adapter.js";
+import { RunWriter } from "../shared/runWriter.js";
+import type { Emitted } from "../shared/runFacts.js";
 import type { LineSource } from "../io/lineSource.js";
+import { sidecarOf } from "./sidecarPreface.js";
 import { agentIdFromPath, agentIdFromSessionKey, sessionIdFromFileName } from "./identity.js";
-import { callArguments, idText, toolResultMessage } from "./messages.js";
+import { callArguments } from "../shared/callArguments.js";
+import { idText, toolResultMessage } from "./messages.js";
 import { customRunMarker } from "./runNaming.js";
 import type { SidecarPairing } from "./sidecarRuns.js";
 import { SnapshotReplay } from "./trajectorySnapshots.js";
@@ -77,7 +80,7 @@ import {
   scanTrajectory,
   type TrajectoryScan,
 } from "./trajectoryLines.js";
-import { TranscriptReplay } from "./transcriptReplay.js";
+import { TranscriptReplay } from "../shared/transcriptReplay.js";
 
 class TrajectoryReader {
   private run: string | undefined;
@@ -85,6 +88,8 @@ class TrajectoryReader {
   private agent: string | undefined;
   private readonly pathAgent: string | undefined;
   private readonly transcriptReplay: TranscriptReplay;
+  /** The runtime events' runs: named by their lines (a run restarts under its id on a compaction retry, so no run end is final). */
+  private readonly writer: RunWriter;
 
   /** Transcript events are copies of runtime ones (tool events or snapshots) and only give compactions. */
   private readonly besideRuntime: boolean;
@@ -103,7 +108,9 @@ class TrajectoryReader {
     this.session = sessionIdFromFileName(file);
     this.pathAgent = agentIdFromPath(file);
     this.agent = this.pathAgent;
-    this.transcriptReplay = new TranscriptReplay(context, file, scan.names, () => ({ session: this.session, agent: this.agent }));
+    const owner = () => ({ session: this.session, agent: this.agent });
+    this.transcriptReplay = new TranscriptReplay(context, file, scan.names, owner);
+    this.writer = new RunWriter(context, owner, { mayRecur: () => true });
   }
 
   event(line: number, type: string, transcript: boolean, value: Record<string, unknown>, data: Record<string, unknown>): void {
@@ -144,7 +151,7 @@ class TrajectoryReader {
       const run = runIdOf(value);
       if (run === undefined) return tally.skipped(this.file, line, "session.started without runId");
       this.run = run;
-      return this.emit(line, this.runStart(line, run, value));
+      return this.count(this.runStart(line, run, value));
     }
     if (COMPACTION_TYPES.has(type)) return this.compaction(line, runIdOf(value));
     if (type === "model.completed") return this.completed(line, value, data);
@@ -161,19 +168,12 @@ class TrajectoryReader {
       if (tool === undefined) return tally.skipped(this.file, line, 'tool.call without a tool "name"');
       // The runtime records `args`; `arguments` (or `input`) is the transcript form.
       const args = Object.prototype.hasOwnProperty.call(data, "args") ? data.args : callArguments(data);
-      const call = this.base("tool_call", line, run);
-      if (id !== undefined) call.id = id;
-      call.tool = tool;
-      if (args !== undefined) call.args = args;
-      return this.emit(line, call);
+      return this.count(this.writer.call(run, this.at(line), { id, tool, args, form: "text" }));
     }
     if (id === undefined && tool === undefined) return tally.skipped(this.file, line, "tool.result without toolCallId or name");
     const outcome = runtimeOutcome(data);
     if (!outcome) return tally.skipped(this.file, line, "tool.result without a result or error");
-    const result = this.base("tool_result", line, run);
-    if (id !== undefined) result.id = id;
-    if (tool !== undefined) result.tool = tool;
-    this.emit(line, Object.assign(result, outcome));
+    this.count(this.writer.result(run, this.at(line), { id, tool, outcome, form: "text" }));
   }
 
   private transcriptBesideRuntime(line: number, type: string): void {
@@ -219,7 +219,7 @@ class TrajectoryReader {
     if (run === undefined) return this.context.tally.ignored(this.file, line, "prompt.submitted without runId; it starts no run");
     if (run === this.run) return this.context.tally.used();
     this.run = run;
-    this.emit(line, this.runStart(line, run, value));
+    this.count(this.runStart(line, run, value));
   }
 
   /**
@@ -227,12 +227,9 @@ class TrajectoryReader {
    * pass): `--profile auto` replays the run under that build's generation. The line's `ts` dates
    * the run (`--since`/`--until`).
    */
-  private runStart(line: number, run: string, value: Record<string, unknown>): LoopEvent {
-    const version = this.scan.harnessVersion;
-    const ts = recordedTime(value, "ts");
-    const start = this.base("run_start", line, run, ts);
-    if (version !== undefined) start.harnessVersion = version;
-    return start as unknown as LoopEvent;
+  private runStart(line: number, run: string, value: Record<string, unknown>): Emitted {
+    const { harnessVersion } = this.scan;
+    return this.writer.startRun(run, this.at(line), { time: recordedTime(value, "ts"), announce: "now", ...(harnessVersion !== undefined && { harnessVersion }) })!;
   }
 
   private completed(line: number, value: Record<string, unknown>, data: Record<string, unknown>): void {
@@ -257,7 +254,7 @@ class TrajectoryReader {
   private compaction(line: number, runId: string | undefined): void {
     const run = runId ?? this.run;
     if (run === undefined) return this.context.tally.ignored(this.file, line, "compaction before any run started; not replayed");
-    this.emit(line, this.base("compaction", line, run));
+    this.count(this.writer.compaction(run, this.at(line)));
   }
 
   private other(line: number, type: string): void {
@@ -265,32 +262,27 @@ class TrajectoryReader {
     this.context.tally.ignored(this.file, line, `unknown trajectory event type ${quote(type)}`);
   }
 
-  /** An event's common fields, in the order `looplens events` writes them, filled in key by key (spreads cost ~1 µs an event). */
-  private base(type: LoopEvent["type"], line: number, run: string, ts?: string | number): Record<string, unknown> {
-    const event: Record<string, unknown> = { type, run, session: this.session };
-    if (this.agent !== undefined) event.agent = this.agent;
-    if (ts !== undefined) event.ts = ts;
-    event.file = this.file;
-    event.line = line;
-    return event;
+  private at(line: number) {
+    return { file: this.file, line };
   }
 
-  private emit(line: number, event: LoopEvent | Record<string, unknown>): void {
-    const emitted = this.context.emit(event as LoopEvent);
+  /** A line of one event: used, or ignored (the writer said why). */
+  private count(emitted: Emitted): void {
     if (emitted.used) this.context.tally.used();
-    else this.context.tally.ignored(this.file, line, emitted.reason);
+    else this.context.tally.ignored();
   }
 }
 
 export const openclawTrajectoryAdapter: InputAdapter = {
   format: "openclaw-trajectory",
+  agent: { kind: "openclaw" },
 
   sniff(samples) {
     return samples.some((sample) => isPlainObject(sample) && own(sample, "traceSchema") === TRACE_SCHEMA);
   },
 
   async read(source: LineSource, context: AdapterContext) {
-    const pairing = context.unit.sidecar === false ? undefined : context.unit.sidecar;
+    const pairing = sidecarOf(context.unit) || undefined;
     const scan = pairing?.file === source.file ? pairing.scan : await scanTrajectory(source);
     // Beside transcripts that hold every run, no line is replayed: the snapshots need not be read.
     const replaysAny = pairing === undefined || pairing.leftoverRuns().length > 0;

@@ -6,7 +6,8 @@ import { isPlainObject, own } from "../../core/plainObject.js";
 import { describeValue } from "../../core/quote.js";
 import { parseObjectLine } from "../adapter.js";
 import type { LineProblem, LineSource } from "../io/lineSource.js";
-import { idText, outcomeOf, toolCallBlocks, type Outcome } from "./messages.js";
+import type { Outcome } from "../shared/runFacts.js";
+import { idText, outcomeOf, toolCallBlocks } from "./messages.js";
 import { customRunMarker, segmentNames, type RunMarker } from "./runNaming.js";
 import { SidecarRunCollector, type SidecarRunFacts } from "./sidecarRuns.js";
 

@@ -33,12 +33,14 @@
  * noted with their reason.
  */
 import { createHash } from "node:crypto";
-import type { LoopEvent } from "../../core/events.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { quote } from "../../core/quote.js";
 import type { AdapterContext } from "../adapter.js";
 import { CallSequencer, type SequencedCall, type SequencedResult } from "../shared/callSequencer.js";
-import { idText, refusesUnavailableTool, toolCallBlocks, toolResultMessage } from "./messages.js";
+import { RunWriter } from "../shared/runWriter.js";
+import type { Emitted } from "../shared/runFacts.js";
+import { refusesUnavailableTool } from "../shared/unavailableTool.js";
+import { idText, toolCallBlocks, toolResultMessage } from "./messages.js";
 import type { SidecarPairing } from "./sidecarRuns.js";
 
 /** Who the events of a snapshot belong to. */
@@ -54,6 +56,8 @@ export class SnapshotReplay {
   /** Ids of the calls replayed so far (a result whose id is not here has no call). */
   private readonly callIds = new Set<string>();
   private readonly sequencer: CallSequencer;
+  /** Runs are started by the trajectory's own lines (trajectory.ts): this only adds their calls. */
+  private readonly writer: RunWriter;
   private identity: SnapshotIdentity | undefined;
   private line = 0;
   private used = false;
@@ -64,6 +68,7 @@ export class SnapshotReplay {
     private readonly pairing?: SidecarPairing,
   ) {
     this.sequencer = new CallSequencer({ call: (call) => this.emitCall(call), result: (result) => this.emitResult(result) });
+    this.writer = new RunWriter(context, () => this.identity!, { mayRecur: () => true });
   }
 
   /** Replays what this snapshot adds; true when replay used any of it (the line is then used). */
@@ -144,35 +149,18 @@ export class SnapshotReplay {
     this.emitResult(result);
   }
 
-  private base(type: LoopEvent["type"]): Record<string, unknown> {
-    const { run, session, agent } = this.identity!;
-    const event: Record<string, unknown> = { type, run, session };
-    if (agent !== undefined) event.agent = agent;
-    event.file = this.file;
-    event.line = this.line;
-    return event;
-  }
-
+  // Every event of a snapshot is at the line of its `model.completed`.
   private emitCall(call: SequencedCall): void {
-    const event = this.base("tool_call");
-    if (call.id !== undefined) event.id = call.id;
-    event.tool = call.tool;
-    if (call.args !== undefined) event.args = call.args;
-    this.emit(event);
+    this.took(this.writer.call(this.identity!.run, { file: this.file, line: this.line }, call));
   }
 
   private emitResult(result: SequencedResult): void {
-    const event = this.base("tool_result");
-    if (result.id !== undefined) event.id = result.id;
-    if (result.tool !== undefined) event.tool = result.tool;
-    Object.assign(event, result.outcome);
-    this.emit(event);
+    this.took(this.writer.result(this.identity!.run, { file: this.file, line: this.line }, result));
   }
 
-  private emit(event: Record<string, unknown>): void {
-    const emitted = this.context.emit(event as unknown as LoopEvent);
+  /** The line is used once replay used any event of it; the writer said why it refused one. */
+  private took(emitted: Emitted): void {
     if (emitted.used) this.used = true;
-    else this.note(this.line, emitted.reason);
   }
 
   private note(line: number, reason: string): void {

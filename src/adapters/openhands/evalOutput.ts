@@ -48,6 +48,7 @@ const INSTANCE_HEAD = /^\uFEFF?\s*\{\s*"instance_id"\s*:/;
 
 export const openhandsEvalAdapter: InputAdapter = {
   format: EVAL_FORMAT,
+  agent: { kind: "openhands" },
 
   sniff: sniffEvalOutput,
 

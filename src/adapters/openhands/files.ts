@@ -11,7 +11,7 @@
  */
 import { homedir } from "node:os";
 import { basename, dirname, join, sep } from "node:path";
-import { runNameForFile } from "../events/canonicalEvents.js";
+import { runNameForFile } from "../shared/fileRunName.js";
 
 /** One event file of an events folder: V0 `<id>.json`, V1 `event-<idx>-<uuid>.json`. */
 export const OPENHANDS_EVENT_FILE = /(^|[\\/])events[\\/](\d+|event-\d+-[0-9a-f-]+)\.json$/i;

@@ -7,10 +7,11 @@
  * its history these events) is a format of its own, `openhands-eval` (evalOutput.ts), which reuses
  * the same replay.
  */
+import { dirname, join } from "node:path";
 import type { AdapterContext, InputAdapter, UnitHistory } from "../adapter.js";
 import type { LineSource } from "../io/lineSource.js";
 import { forEachRecord } from "./documentRecords.js";
-import { sessionIdOf } from "./files.js";
+import { eventIndex, groupOpenHandsFiles, OPENHANDS_EVENT_FILE, openhandsDefaultLocations, sessionIdOf } from "./files.js";
 import { own } from "../../core/plainObject.js";
 import { classifyRecord } from "./records.js";
 import { zonelessTime } from "./recordTypes.js";
@@ -39,6 +40,16 @@ function endsUnit(unit: UnitHistory, file: string): boolean {
 
 export const openhandsAdapter: InputAdapter = {
   format: "openhands",
+  agent: {
+    kind: "openhands",
+    // A blank $OPENHANDS_HOME is unset; the home folder is $HOME's, as for every other agent.
+    homes: (env, home) => openhandsDefaultLocations({ ...env, OPENHANDS_HOME: env.OPENHANDS_HOME?.trim() || join(home, ".openhands") }),
+  },
+  files: {
+    // A conversation's `events/<n>.json`: one event a file, the conversation one input.
+    scan: (_name, path) => OPENHANDS_EVENT_FILE.test(path),
+    fragments: { claims: (file) => eventIndex(file) !== undefined, units: groupOpenHandsFiles, name: (unit) => dirname(unit[0]!) },
+  },
 
   sniff(samples) {
     return sniffOpenHands(samples);

@@ -15,26 +15,14 @@
  * a parallel group or a delegate span may cross files. An evaluation instance (evalInstance.ts)
  * gets one of its own, which cuts the conversation into one run (`ConversationRuns`).
  */
-import type { LoopEvent } from "../../core/events.js";
-import type { AdapterContext, EmitResult } from "../adapter.js";
+import type { AdapterContext } from "../adapter.js";
 import { CallSequencer, type SequencedCall, type SequencedResult } from "../shared/callSequencer.js";
+import type { Emitted } from "../shared/runFacts.js";
 import { unknownToolIn, unknownToolOf, type Outcome } from "./outcome.js";
 import type { CallRecord, OpenHandsRecord, ResultRecord } from "./records.js";
-import { AGENT, FORMAT, OpenHandsSession } from "./sessions.js";
+import { AGENT, OpenHandsSession, type RecordPlace } from "./sessions.js";
 
-/** Where a record came from and whether it accounts for its line (documentRecords.ts). */
-export interface RecordPlace {
-  readonly file: string;
-  readonly line: number;
-  readonly tallies: boolean;
-  /** When the event was written (its `timestamp`, as `zonelessTime` reads it): dates its run. */
-  readonly time: string | undefined;
-  /**
-   * Where in its line the event sits, when a line holds many (an evaluation instance's
-   * `history[12]`): diagnostics name it, since the line alone does not say which event.
-   */
-  readonly within?: string;
-}
+export type { RecordPlace } from "./sessions.js";
 
 /**
  * How the conversation's runs are cut. A recorded conversation: at each user message (agents.md
@@ -52,11 +40,10 @@ interface HeldCall extends SequencedCall {
 interface HeldResult extends SequencedResult {
   readonly place: RecordPlace;
   readonly session: OpenHandsSession;
-  readonly unknownTool: string | undefined;
 }
 
 export class OpenHandsReplay {
-  private readonly sequencer: CallSequencer;
+  private readonly sequencer: CallSequencer<HeldCall, HeldResult>;
   /** The conversation, then the delegate sessions open inside it (V0), innermost last. */
   private readonly stack: OpenHandsSession[];
   private readonly seen = new Set<string>();
@@ -68,10 +55,10 @@ export class OpenHandsReplay {
     session: string,
     private readonly runs: ConversationRuns = { kind: "perUserMessage" },
   ) {
-    this.stack = [new OpenHandsSession(session, AGENT, undefined, runs.kind === "one" ? runs.runsBefore : 0)];
+    this.stack = [new OpenHandsSession(context, session, AGENT, undefined, runs.kind === "one" ? runs.runsBefore : 0)];
     this.sequencer = new CallSequencer({
-      call: (call) => this.emitCall(call as HeldCall),
-      result: (result) => this.emitResult(result as HeldResult),
+      call: (call) => this.emitCall(call),
+      result: (result) => this.emitResult(result),
     });
   }
 
@@ -90,7 +77,7 @@ export class OpenHandsReplay {
       case "user":
         this.sequencer.flush();
         if (this.runs.kind === "one" && this.stack.length === 1) return this.ignore(place); // the run is started already
-        return this.account(place, this.current.userTurn(this.context, place));
+        return this.account(place, this.current.userTurn(place));
       case "call":
         return this.call(record, place);
       case "result":
@@ -108,7 +95,7 @@ export class OpenHandsReplay {
 
   /** Starts the conversation's one run (`ConversationRuns` "one"), before any of its records. */
   startRun(place: RecordPlace): void {
-    this.account(place, this.stack[0]!.userTurn(this.context, place));
+    this.account(place, this.stack[0]!.userTurn(place));
   }
 
   /** After the unit's last file: calls still held back are shown. */
@@ -122,7 +109,7 @@ export class OpenHandsReplay {
    */
   endAll(): void {
     this.sequencer.flush();
-    while (this.stack.length > 0) this.stack.pop()!.endRun(this.context);
+    while (this.stack.length > 0) this.stack.pop()!.endRun();
   }
 
   private call(record: CallRecord, place: RecordPlace): void {
@@ -130,11 +117,11 @@ export class OpenHandsReplay {
     if (record.eventId !== undefined && id !== undefined) this.callOfEvent.set(record.eventId, id);
     const session = this.current;
     session.compactedLast = false;
-    this.sequencer.call(record.group ?? id, { line: place.line, id, tool: record.tool, args: record.args, form: "text", place, session } as HeldCall);
+    this.sequencer.call(record.group ?? id, { line: place.line, id, tool: record.tool, args: record.args, form: "text", place, session });
     this.account(place, { used: true });
     if (record.delegate !== undefined && record.eventId !== undefined) {
       this.sequencer.flush(); // the sub-agent's events are not the parent's response
-      this.stack.push(new OpenHandsSession(`${session.id}/delegate-${record.eventId}`, `${AGENT}/${record.delegate}`, record.eventId));
+      this.stack.push(new OpenHandsSession(this.context, `${session.id}/delegate-${record.eventId}`, `${AGENT}/${record.delegate}`, record.eventId));
     }
   }
 
@@ -145,7 +132,8 @@ export class OpenHandsReplay {
     if (record.cause !== undefined) this.closeDelegate(record.cause);
     const id = viaCause ?? record.callId;
     this.current.compactedLast = false;
-    const held: HeldResult = { line: place.line, id, tool: record.tool, outcome: record.outcome, form: "text", place, session: this.current, unknownTool: unknownToolOf(record.outcome) };
+    const unknownTool = unknownToolOf(record.outcome);
+    const held: HeldResult = { line: place.line, id, tool: record.tool, outcome: record.outcome, ...(unknownTool !== undefined && { unknownTool }), form: "text", place, session: this.current };
     if (!this.sequencer.result(held)) this.emitResult(held);
   }
 
@@ -154,7 +142,7 @@ export class OpenHandsReplay {
     const index = this.stack.findIndex((session) => session.delegateAction === cause);
     if (index <= 0) return;
     this.sequencer.flush();
-    while (this.stack.length > index) this.stack.pop()!.endRun(this.context);
+    while (this.stack.length > index) this.stack.pop()!.endRun();
   }
 
   private orphanError(eventId: string | undefined, text: string, place: RecordPlace): void {
@@ -177,30 +165,22 @@ export class OpenHandsReplay {
     const session = this.current;
     if (session.compactedLast) return this.ignore(place); // the same condensation's second marker
     session.compactedLast = true;
-    this.account(place, this.context.emit(session.base("compaction", place) as unknown as LoopEvent));
+    this.account(place, session.compaction(place));
   }
 
   private emitCall(call: HeldCall): void {
-    const event = call.session.base("tool_call", call.place, call.line);
-    if (call.id !== undefined) event.id = call.id;
-    event.tool = call.tool;
-    event.format = FORMAT;
-    if (call.args !== undefined) event.args = call.args;
-    this.context.emit(event as unknown as LoopEvent);
+    call.session.call(call.place, call);
   }
 
   private emitResult(result: HeldResult): void {
-    const event = result.session.base("tool_result", result.place, result.line);
-    if (result.id !== undefined) event.id = result.id;
-    if (result.tool !== undefined) event.tool = result.tool;
-    Object.assign(event, result.outcome);
-    if (result.unknownTool !== undefined) event.unknownTool = result.unknownTool;
-    this.account(result.place, this.context.emit(event as unknown as LoopEvent));
+    this.account(result.place, result.session.result(result.place, result));
   }
 
-  private account(place: RecordPlace, emitted: EmitResult): void {
-    if (emitted.used) return place.tallies ? this.context.tally.used() : undefined;
-    this.ignore(place, emitted.reason);
+  /** A record of one event: its line (when it accounts for one) used, or ignored (the writer said why). */
+  private account(place: RecordPlace, emitted: Emitted): void {
+    if (!place.tallies) return;
+    if (emitted.used) this.context.tally.used();
+    else this.context.tally.ignored();
   }
 
   private ignore(place: RecordPlace, reason?: string): void {

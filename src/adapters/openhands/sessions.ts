@@ -6,27 +6,30 @@
  * and attributed to it (agents.md rule 4). Runs are user turns; OpenHands has no turn id, so they
  * are named `<session>#<n>` (activity before the first user message is a run of its own).
  */
-import type { LoopEvent } from "../../core/events.js";
-import type { AdapterContext, EmitResult } from "../adapter.js";
-import { RunSegments } from "../openclaw/runNaming.js";
-import { RunDating } from "../shared/recordedTime.js";
-import type { RecordPlace } from "./replay.js";
+import type { AdapterContext } from "../adapter.js";
+import { RunSegments } from "../shared/runSegments.js";
+import { RunWriter } from "../shared/runWriter.js";
+import type { CallFacts, Emitted, EventPlace, ResultFacts } from "../shared/runFacts.js";
 
 export const FORMAT = "openhands";
 export const AGENT = "openhands";
 
+/** Where a record came from and whether it accounts for its line (documentRecords.ts). */
+export interface RecordPlace extends EventPlace {
+  readonly tallies: boolean;
+  /** When the event was written (its `timestamp`, as `zonelessTime` reads it): dates its run. */
+  readonly time: string | undefined;
+}
+
 export class OpenHandsSession {
   private readonly runs: RunSegments;
-  /** The run of the last event emitted, until the run is over. */
-  private openRun: string | undefined;
-  private openRunLine = 0;
-  private openRunFile = "";
-  /** A run is dated by its first dated event: its user message, when it has one. */
-  private readonly dating = new RunDating();
+  /** Runs are numbered, never named (RunSegments without names): no later event names an ended run. */
+  private readonly writer: RunWriter;
   /** Since the last compaction, nothing happened: a second marker of the same condensation is not counted again. */
   compactedLast = false;
 
   constructor(
+    context: AdapterContext,
     readonly id: string,
     readonly agent: string,
     /** The delegate action that started this sub-agent session (V0), undefined for the conversation. */
@@ -35,37 +38,38 @@ export class OpenHandsSession {
     runsBefore = 0,
   ) {
     this.runs = new RunSegments([], () => this.id, runsBefore);
+    this.writer = new RunWriter(context, () => ({ session: id, agent }), { format: FORMAT });
   }
 
-  /** An event's common fields, in the order `looplens events` writes them. */
-  base(type: LoopEvent["type"], place: RecordPlace, line = place.line): Record<string, unknown> {
-    const run = this.runs.current();
-    const { file, time } = place;
-    this.openRun = run;
-    this.openRunLine = line;
-    this.openRunFile = file;
-    this.dating.offer(run, time);
-    const ts = this.dating.stamp(run);
-    return ts === undefined ? { type, run, session: this.id, agent: this.agent, file, line } : { type, run, session: this.id, agent: this.agent, ts, file, line };
-  }
-
-  /** A user turn starts the next run; the one in progress is over. */
-  userTurn(context: AdapterContext, place: RecordPlace): EmitResult {
-    this.endRun(context);
+  /** A user turn starts the next run, dated by its time; the one in progress is over. */
+  userTurn(place: RecordPlace): Emitted {
+    this.writer.endRun();
     this.runs.userMessage();
     this.compactedLast = false;
-    return context.emit(this.base("run_start", place) as unknown as LoopEvent);
+    return this.writer.startRun(this.runs.current(), place, { time: place.time, announce: "now" })!;
   }
 
-  /**
-   * Tells replay the run in progress is over (when asked: `closeRuns`), so that it frees the run's
-   * state; not a line of its own.
-   */
-  endRun(context: AdapterContext): void {
-    const run = this.openRun;
-    this.openRun = undefined;
-    if (run === undefined || !context.options.closeRuns) return;
-    // Runs are numbered, never named (RunSegments without names): no later event names the run.
-    context.emit({ type: "run_end", run, session: this.id, agent: this.agent, file: this.openRunFile, line: this.openRunLine, final: true });
+  call(place: RecordPlace, call: CallFacts): Emitted {
+    return this.writer.call(this.dated(place), place, call);
+  }
+
+  result(place: RecordPlace, result: ResultFacts): Emitted {
+    return this.writer.result(this.dated(place), place, result);
+  }
+
+  compaction(place: RecordPlace): Emitted {
+    return this.writer.compaction(this.dated(place), place);
+  }
+
+  /** The run is over (its final end, when asked: `closeRuns`). */
+  endRun(): void {
+    this.writer.endRun();
+  }
+
+  /** The run in progress, which an event's time dates when nothing dated it yet (a run without a user message). */
+  private dated(place: RecordPlace): string {
+    const run = this.runs.current();
+    this.writer.offerTime(run, place.time);
+    return run;
   }
 }

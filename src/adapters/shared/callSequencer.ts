@@ -7,47 +7,41 @@
  * Only the group in progress is buffered: a later call waits for the result of the one before it,
  * and the group is flushed (every call shown, each with its early result if any) as soon as the
  * transcript moves on (next assistant message, user message, compaction, end of file). A call that
- * never gets a result stays pending.
+ * never gets a result stays pending. Which call a result answers is callPairing.ts's rule: this only
+ * orders.
  */
-import type { StringForm } from "../../core/byteText.js";
-import type { Outcome } from "../openclaw/messages.js";
+import { answers } from "./callPairing.js";
+import type { CallFacts, ResultFacts } from "./runFacts.js";
 
-export interface SequencedCall {
+export interface SequencedCall extends CallFacts {
   readonly line: number;
-  readonly id: string | undefined;
-  readonly tool: string;
-  readonly args: unknown;
-  readonly form: StringForm;
 }
 
-export interface SequencedResult {
+export interface SequencedResult extends ResultFacts {
   readonly line: number;
-  readonly id: string | undefined;
-  readonly tool: string | undefined;
-  readonly outcome: Outcome;
-  readonly form: StringForm;
 }
 
-export interface SequencerOutput {
-  call(call: SequencedCall): void;
-  result(result: SequencedResult): void;
+/** Where calls and results go once due: the very objects given, so an adapter may carry more on them. */
+export interface SequencerOutput<Call extends SequencedCall, Result extends SequencedResult> {
+  call(call: Call): void;
+  result(result: Result): void;
 }
 
-interface Slot {
-  readonly call: SequencedCall;
-  result: SequencedResult | undefined;
+interface Slot<Call, Result> {
+  readonly call: Call;
+  result: Result | undefined;
 }
 
-export class CallSequencer {
+export class CallSequencer<Call extends SequencedCall = SequencedCall, Result extends SequencedResult = SequencedResult> {
   private group: unknown = undefined;
-  private slots: Slot[] = [];
+  private slots: Array<Slot<Call, Result>> = [];
   /** Index of the shown call whose result is awaited; later slots are not shown yet. */
   private awaited = 0;
 
-  constructor(private readonly out: SequencerOutput) {}
+  constructor(private readonly out: SequencerOutput<Call, Result>) {}
 
   /** Adds a call of the group `key` (e.g. the assistant entry); a new key flushes the previous group. */
-  call(key: unknown, call: SequencedCall): void {
+  call(key: unknown, call: Call): void {
     if (key !== this.group) {
       this.flush();
       this.group = key;
@@ -62,7 +56,7 @@ export class CallSequencer {
    * Takes a result that answers a call of the group in progress; returns false (and leaves it to
    * the caller) when it answers none, e.g. a late result of an earlier group.
    */
-  result(result: SequencedResult): boolean {
+  result(result: Result): boolean {
     const index = this.slotFor(result);
     if (index === undefined) return false;
     if (index > this.awaited) {
@@ -97,12 +91,11 @@ export class CallSequencer {
   }
 
   /** The first call from the awaited one on, without a result yet, that this result answers. */
-  private slotFor(result: SequencedResult): number | undefined {
+  private slotFor(result: Result): number | undefined {
     for (let i = this.awaited; i < this.slots.length; i++) {
       const slot = this.slots[i]!;
       if (slot.result) continue;
-      const matches = result.id !== undefined ? slot.call.id === result.id : slot.call.tool === result.tool;
-      if (matches) return i;
+      if (answers(slot.call, result)) return i;
     }
     return undefined;
   }

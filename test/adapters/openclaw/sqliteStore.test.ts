@@ -4,9 +4,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { expandPaths } from "../../../src/adapters/discovery.js";
 import { unusableReason } from "../../../src/adapters/unusableInput.js";
-import { InputError, type LineProblem } from "../../../src/adapters/io/lineSource.js";
+import { InputError, UNREADABLE_LINE_PREFIX, type LineProblem } from "../../../src/adapters/io/lineSource.js";
 import {
-  STORE_ROW_PROBLEM_PREFIX,
   isSqliteFile,
   releaseStores,
   storeSessionKey,
@@ -109,7 +108,7 @@ describe("SQLite transcript store", () => {
     const lines = await linesOf(dbPath, "s");
     expect(lines.map((l) => l.lineNo)).toEqual([1, 2, 3]);
     for (const bad of lines.slice(1)) {
-      expect(bad.text.startsWith(STORE_ROW_PROBLEM_PREFIX)).toBe(true);
+      expect(bad.text.startsWith(UNREADABLE_LINE_PREFIX)).toBe(true);
       expect(() => JSON.parse(bad.text)).toThrow();
     }
     expect((lines[1]!.problem as StoreLineProblem).unreadable).toBe("seq 2: event_json and event_zstd are both NULL");

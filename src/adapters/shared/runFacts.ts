@@ -1,0 +1,103 @@
+/**
+ * What an adapter tells the run writer (runWriter.ts): where an event is, whose run it is, a call's
+ * and a result's facts, how a run starts, and the slots for a run's identity and a turn's usage.
+ */
+import type { StringForm } from "../../core/byteText.js";
+import type { Disposition } from "../../core/disposition.js";
+import type { Usage } from "../../core/usage.js";
+import type { AdapterContext } from "../adapter.js";
+
+/** What handing an event to replay gave: used, or not with the reason. */
+export type Emitted = Disposition;
+
+/** Where replay is reached: the adapter context (its `emit`, its tally, whether runs are closed). */
+export type EventSink = Pick<AdapterContext, "emit" | "tally" | "options">;
+
+/** Where an event is in the input: its file and line, and where in the line when a line holds many. */
+export interface EventPlace {
+  readonly file: string;
+  readonly line: number;
+  /** An evaluation instance's `history[12]`: diagnostics name it, since the line alone does not say which event. */
+  readonly within?: string;
+}
+
+/** Whose a run's events are. */
+export interface RunOwner {
+  readonly session: string | undefined;
+  readonly agent: string | undefined;
+}
+
+/** What a tool returned: its result, or the error it threw (`error` present, even `null`). */
+export type Outcome = { readonly error: unknown } | { readonly result: unknown };
+
+export interface CallFacts {
+  readonly id: string | undefined;
+  readonly tool: string;
+  /** `undefined` when the input had no arguments (which hashes differently from `{}`). */
+  readonly args: unknown;
+  /** The form of the strings of `args` (byteText.ts). */
+  readonly form: StringForm;
+}
+
+export interface ResultFacts {
+  readonly id: string | undefined;
+  readonly tool: string | undefined;
+  readonly outcome: Outcome;
+  /** The unavailable tool the agent's own "no such tool" error names, when the adapter recognised it. */
+  readonly unknownTool?: string;
+  readonly form: StringForm;
+}
+
+/** The run outcome issue 34 §4 names: why it stopped. */
+export type RunOutcome =
+  | { readonly kind: "stopped"; readonly reason: string }
+  | { readonly kind: "aborted" }
+  | { readonly kind: "error"; readonly message: string }
+  | { readonly kind: "timeout" };
+
+/**
+ * A run's identity (issue 34 §4), as its format records it; every field absent when not recorded.
+ * A slot: `startRun` takes it, nothing reports it yet.
+ */
+export interface RunFacts {
+  readonly startedAt?: string;
+  readonly endedAt?: string;
+  /** The first user prompt of the run. */
+  readonly prompt?: string;
+  /** The channel or session key the run came in on (OpenClaw `agent:<id>:…`). */
+  readonly channel?: string;
+  readonly model?: string;
+  readonly outcome?: RunOutcome;
+}
+
+/**
+ * One turn (spec/cost.md §1): one model response, its usage counted once (core/usage.ts), the calls
+ * it made are the calls the writer is handed after it until the next turn. A slot: `turn` takes it.
+ */
+export interface TurnFacts {
+  /** What tells the format's turns apart (Claude Code's `message.id`, OpenHands' `llm_response_id`), if it has one. */
+  readonly id?: string;
+  readonly usage: Usage | undefined;
+}
+
+export interface RunStart {
+  /** When the start was recorded (ISO string or epoch ms): it dates the run. */
+  readonly time?: string | number;
+  /** The OpenClaw build that recorded the run (`--profile auto`): on its `run_start`, so announced at once. */
+  readonly harnessVersion?: string;
+  /** See the module comment; "now" when a harness version is given. */
+  readonly announce: "now" | "ifSilent";
+  /** A slot (issue 34 §4). */
+  readonly facts?: RunFacts;
+}
+
+export interface WriterPolicy {
+  /** The foreign agent's format put on every call (`claude-code`, `codex`, …); absent for OpenClaw. */
+  readonly format?: string;
+  /**
+   * Whether a later start of this file may name `run` again, so that no final run end can be said
+   * when the run is left (OpenClaw's explicit run names may repeat; a trajectory's runs restart on
+   * a compaction retry). Default: never.
+   */
+  readonly mayRecur?: (run: string) => boolean;
+}

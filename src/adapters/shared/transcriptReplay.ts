@@ -1,0 +1,126 @@
+/**
+ * Turns the entries of a transcript, once read and classified, into canonical events through the
+ * run writer: runs split at user messages (names from `RunSegments`), parallel calls replayed one
+ * by one (`CallSequencer`), compactions in the run in progress. Shared by OpenClaw's session
+ * transcripts, the transcript events of a trajectory bundle, and Codex rollouts (whose items are the
+ * same shape of conversation). Every event keeps the line of its entry.
+ *
+ * Line accounting: results and compactions are counted when they are handed to replay (a result
+ * may be held back until its call is due); the caller counts every other line.
+ *
+ * Runs without tool calls: each user message starts a run, and a run is counted whether or not it
+ * called a tool or held a compaction: announced `ifSilent` (runWriter.ts), so runs with activity
+ * print exactly as they always have in `looplens events`.
+ *
+ * A result with no call (inputs.md §2): some providers persist the `toolResult` of a call to an
+ * unavailable tool without any assistant `toolCall` carrying its id. The runtime attempted and
+ * counted those calls (its unknown-tool guard stopped such runs after ten), so a result whose id no
+ * earlier call of the session carries and that refuses an unavailable tool (unavailableTool.ts) is
+ * replayed as a call of its tool with absent arguments, immediately followed by the result. Other
+ * orphans go to replay as they are (which ignores them with a diagnostic).
+ */
+import type { AdapterContext } from "../adapter.js";
+import { CallSequencer, type SequencedCall, type SequencedResult } from "./callSequencer.js";
+import type { IdSet } from "./keySets.js";
+import { RunSegments } from "./runSegments.js";
+import { RunWriter } from "./runWriter.js";
+import type { CallFacts, ResultFacts, RunOwner } from "./runFacts.js";
+import { refusesUnavailableTool } from "./unavailableTool.js";
+
+export interface TranscriptOptions {
+  /** The foreign agent's format put on every call (Codex); absent for OpenClaw. */
+  readonly format?: string;
+  /** The session's call ids as this file adds to them (default: the unit's, every id; openclaw/lastFilePass.ts). */
+  readonly callIds?: Pick<IdSet, "add" | "has">;
+  /** The OpenClaw build that recorded the runs (a paired sidecar's): each run's start is announced with it. */
+  readonly harnessVersion?: string;
+  /** Told every call id (a paired sidecar learns which calls the transcripts hold). */
+  readonly onCall?: (id: string | undefined) => void;
+}
+
+export class TranscriptReplay {
+  private readonly sequencer: CallSequencer;
+  private readonly runs: RunSegments;
+  private readonly writer: RunWriter;
+  /** Call ids of the session so far, to recognise a result that no call carries. */
+  private readonly callIds: Pick<IdSet, "add" | "has">;
+
+  constructor(
+    private readonly context: AdapterContext,
+    private readonly file: string,
+    segmentNames: ReadonlyArray<string | undefined>,
+    identity: () => RunOwner & { readonly session: string },
+    private readonly options: TranscriptOptions = {},
+  ) {
+    this.runs = new RunSegments(segmentNames, () => identity().session, context.unit.runsBefore);
+    this.callIds = options.callIds ?? context.unit.callIds;
+    // An explicit name that a later segment carries too (or that spells a default one) may recur.
+    this.writer = new RunWriter(context, identity, { format: options.format, mayRecur: (run) => !this.runs.endsWithSegment(run) });
+    this.sequencer = new CallSequencer({
+      call: (call) => this.emitCall(call),
+      result: (result) => this.emitResult(result),
+    });
+  }
+
+  userMessage(line: number, time?: string | number): void {
+    this.sequencer.flush();
+    this.writer.endRun();
+    this.runs.userMessage();
+    const { harnessVersion } = this.options;
+    // Named when its first event is handed over: a Codex turn id may name the run after its user message.
+    this.writer.startRun(() => this.runs.current(), this.at(line), { time, harnessVersion, announce: "ifSilent" });
+  }
+
+  /** The calls of one assistant message (`group` tells messages apart). */
+  toolCalls(group: unknown, line: number, calls: readonly CallFacts[]): void {
+    for (const call of calls) {
+      if (call.id !== undefined) this.callIds.add(call.id);
+      this.options.onCall?.(call.id);
+      this.sequencer.call(group, { line, ...call });
+    }
+  }
+
+  toolResult(line: number, result: ResultFacts): void {
+    const held: SequencedResult = { line, ...result };
+    if (this.sequencer.result(held)) return;
+    // Whether a call had the id is asked only of a result refusing an unavailable tool (openclaw/lastFilePass.ts).
+    if (result.id !== undefined && result.tool !== undefined && refusesUnavailableTool(result) && !this.callIds.has(result.id)) {
+      // The call the runtime attempted: first its own call, then this result.
+      this.sequencer.flush();
+      this.callIds.add(result.id);
+      this.context.tally.transcript.reconstructedCalls++;
+      this.emitCall({ line, id: result.id, tool: result.tool, args: undefined, form: result.form });
+    }
+    this.emitResult(held);
+  }
+
+  /** A compaction: counted here like the results, since it is an event of its own. */
+  compaction(line: number): void {
+    this.sequencer.flush();
+    this.count(this.writer.compaction(this.runs.current(), this.at(line)).used);
+  }
+
+  end(): void {
+    this.sequencer.flush();
+    this.writer.endFile();
+    this.context.unit.runsBefore = this.runs.count();
+  }
+
+  private at(line: number) {
+    return { file: this.file, line };
+  }
+
+  private emitCall(call: SequencedCall): void {
+    this.writer.call(this.runs.current(), this.at(call.line), call);
+  }
+
+  private emitResult(result: SequencedResult): void {
+    this.count(this.writer.result(this.runs.current(), this.at(result.line), result).used);
+  }
+
+  /** The line of an event of its own: used, or ignored (the writer said why). */
+  private count(used: boolean): void {
+    if (used) this.context.tally.used();
+    else this.context.tally.ignored();
+  }
+}
