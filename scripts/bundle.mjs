@@ -3,19 +3,36 @@
 // read and a compile each) took ~140 ms of every run and of every worker thread; one file takes
 // ~55 ms (bench: 67 MB transcript analysed in ~1.1 s, so ~8% of the run).
 //
+// Every dependency is bundled, so that an installed package needs no node_modules at all: the
+// only file read beside the bundle is sql.js's WebAssembly (sql-wasm.wasm, copied here; read by
+// src/adapters/openclaw/sqliteStore.ts). xxhash-wasm carries its WebAssembly inline.
+//
 // The worker keeps its name next to the CLI, so `new URL("./worker.js", import.meta.url)`
 // finds it from either layout. CommonJS dependencies (sql.js) get a real `require` for the
-// Node built-ins they load.
+// Node built-ins they load, and the `__dirname` that sql.js reads when it starts.
+import { copyFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { build } from "esbuild";
+
+const OUT = "dist/bundle";
 
 await build({
   entryPoints: ["dist/cli.js", "dist/pipeline/worker.js"],
-  outdir: "dist/bundle",
+  outdir: OUT,
   entryNames: "[name]",
   bundle: true,
   platform: "node",
   format: "esm",
   target: "node20",
   logLevel: "warning",
-  banner: { js: "import { createRequire as __looplensRequire } from 'node:module'; const require = __looplensRequire(import.meta.url);" },
+  banner: {
+    js: [
+      "import { createRequire as __looplensRequire } from 'node:module';",
+      "import { fileURLToPath as __looplensPath } from 'node:url';",
+      "const require = __looplensRequire(import.meta.url);",
+      "const __dirname = __looplensPath(new URL('.', import.meta.url));",
+    ].join(" "),
+  },
 });
+
+copyFileSync(createRequire(import.meta.url).resolve("sql.js/dist/sql-wasm.wasm"), `${OUT}/sql-wasm.wasm`);

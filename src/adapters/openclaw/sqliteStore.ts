@@ -17,12 +17,13 @@
  * (sqliteImage.ts: the file and its `-wal`, read with no lock and no write): memory is ~1.5x the
  * file while a store is open, and one store is kept open at a time (`releaseStores`).
  *
- * sql.js is loaded on first use, from node_modules (not bundled): its ~650 KB of JavaScript and
- * WebAssembly cost nothing to runs that read no store.
+ * sql.js is loaded on first use: its 62 KB of JavaScript is bundled (scripts/bundle.mjs) but only
+ * run then, and its 690 KB of WebAssembly is read then, so they cost nothing to runs that read no store.
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, readSync } from "node:fs";
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { InputError, type LineSource } from "../io/lineSource.js";
 import { asStoreError, readDatabaseImage, SQLITE_MAGIC } from "./sqliteImage.js";
 import { rowLines, type SqlDatabase, type StoreRows } from "./sqliteRows.js";
@@ -35,15 +36,19 @@ interface SqlJs {
 
 let sqlJs: Promise<SqlJs> | undefined;
 
-/** sql.js, initialised once; its WebAssembly is handed over as bytes so that no path guessing is needed once bundled. */
+/** sql.js, initialised once; its WebAssembly is handed over as bytes, so sql.js itself looks for no file. */
 export function loadSqlJs(): Promise<SqlJs> {
-  if (sqlJs === undefined) {
-    const require = createRequire(import.meta.url);
-    const init = require("sql.js") as (options: { wasmBinary: Uint8Array }) => Promise<SqlJs>;
-    const { readFileSync } = require("node:fs") as typeof import("node:fs");
-    sqlJs = init({ wasmBinary: readFileSync(require.resolve("sql.js/dist/sql-wasm.wasm")) });
-  }
+  sqlJs ??= import("sql.js").then(async ({ default: init }) => (await init({ wasmBinary: readFileSync(sqlWasmPath()) })) as SqlJs);
   return sqlJs;
+}
+
+/**
+ * sql-wasm.wasm: beside the bundle (dist/bundle/, where scripts/bundle.mjs copies it: an installed
+ * package has no node_modules), else sql.js's own copy (src/ run by the tests, or dist/ unbundled).
+ */
+function sqlWasmPath(): string {
+  const besideBundle = fileURLToPath(new URL("./sql-wasm.wasm", import.meta.url));
+  return existsSync(besideBundle) ? besideBundle : createRequire(import.meta.url).resolve("sql.js/dist/sql-wasm.wasm");
 }
 
 /** True when the file starts with the SQLite magic "SQLite format 3\0". */
