@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { claudeCodeForkTag } from "./claude-code/forks.js";
 import { codexForkTag } from "./codex/forks.js";
 import { GEMINI_CHAT_JSON_FILE } from "./gemini/identity.js";
-import { describeReadError, fileSource, stdinSource } from "./io/sources.js";
+import { describeReadError, fileSource, stdinSource, type FileSourceOptions } from "./io/sources.js";
 import { InputError, type LineSource } from "./io/lineSource.js";
 import { inOpenClawSessionsFolder } from "./openclaw/identity.js";
 import { ARCHIVE_FILE, groupSessionFiles } from "./openclaw/sessionFiles.js";
@@ -30,9 +30,9 @@ const STORE_FILE = /\.sqlite$/i;
  * the `.json` files other agents keep transcripts in (Gemini CLI's legacy `chats/session-*.json`,
  * OpenHands' `events/<n>.json`). Other `.json` files are not scanned (configs, `sessions.json`,
  * `.meta.json` side files): a JSON document of another kind, such as an OpenHands trajectory array,
- * is read when named.
+ * is read when named. (`looplens watch` asks it which changed files matter.)
  */
-const isInputFile = (name: string, path: string) =>
+export const isInputFile = (name: string, path: string) =>
   INPUT_FILE.test(name) || ARCHIVE_FILE.test(name) || STORE_FILE.test(name) || GEMINI_CHAT_JSON_FILE.test(path) || OPENHANDS_EVENT_FILE.test(path);
 
 /** Files read one after another as one history: one OpenClaw session's files, or a single file. */
@@ -151,11 +151,12 @@ async function forkTags(files: readonly string[]): Promise<Array<ForkTag | undef
   });
 }
 
-export async function openSource(path: string): Promise<LineSource> {
+export async function openSource(path: string, options: FileSourceOptions = {}): Promise<LineSource> {
   try {
     if (path === "-") return await stdinSource();
     const store = path.includes("#") ? await storeRef(path) : undefined;
-    return store ? await storeSessionSource(store.db, store.session) : await fileSource(path);
+    // A store's rows are whole lines by nature: `completeLines` concerns files only.
+    return store ? await storeSessionSource(store.db, store.session) : await fileSource(path, options);
   } catch (error) {
     if (error instanceof InputError) throw error;
     throw new InputError(describeReadError(path, error));

@@ -1,0 +1,330 @@
+/**
+ * A watch from start to stop: the files watched (treeWatcher.ts), the units they form
+ * (watchInputs.ts), one follower per unit (unitFollower.ts) analysed on the lane
+ * (analysisLane.ts), and what is new told to the sink (watchEvents.ts).
+ *
+ * Start: the watcher is set up first, so that nothing written while existing content is read goes
+ * unseen; then the units are found ("watching …"), and every unit is analysed once — silently
+ * (recorded in the ledger, not printed) unless `fromStart` — so that every run's state is right
+ * before the first new line is judged ("ready"). After that, a change to a unit's file analyses
+ * that unit again; a file that appears, goes or is renamed, a store's change, or a rescan finds the
+ * units again ("regroup", also a lane job, so that units never change under an analysis).
+ */
+import { resolve } from "node:path";
+import type { InputFormat } from "../../adapters/adapter.js";
+import { InputError, type InputUnit } from "../../adapters/discovery.js";
+import { releaseStores } from "../../adapters/openclaw/sqliteStore.js";
+import type { Finding, LiveRun } from "../../core/findings.js";
+import type { Digest } from "../../core/hashing.js";
+import type { ConfigForAgent } from "../../core/replay.js";
+import type { AnalysisOptions } from "../analysis.js";
+import { AnalysisLane } from "./analysisLane.js";
+import { FileLineages, stampOf, type FileStamp, type LineageChange } from "./fileLineage.js";
+import { FindingLedger } from "./findingLedger.js";
+import { LiveFindings } from "./liveFindings.js";
+import { watchTargets, type TreeWatcher } from "./treeWatcher.js";
+import { isStoreSession, UnitFollower, type FollowContext, type UnitNews } from "./unitFollower.js";
+import { ACTIVE_MS, noLevels, type WatchSink, type WatchStats } from "./watchEvents.js";
+import { storeOf, type WatchInputs } from "./watchInputs.js";
+
+export interface WatchSessionOptions {
+  readonly inputs: WatchInputs;
+  readonly digest: Digest;
+  readonly configFor: ConfigForAgent;
+  /** Reading and replay as analyze's (no spill: nothing outlives an analysis but the ledger). */
+  readonly analysis: AnalysisOptions;
+  /** Print the findings of existing content too. */
+  readonly fromStart: boolean;
+  /** `--poll MS`: poll instead of inotify. */
+  readonly pollMs?: number;
+  /** Which findings are printed (and counted): the filters. */
+  readonly keep: (finding: Finding, format: InputFormat | undefined) => boolean;
+  readonly sink: WatchSink;
+}
+
+/** Polling interval when inotify cannot be used and `--poll` did not say. */
+const FALLBACK_POLL_MS = 1000;
+
+const REGROUP = "\u0000regroup";
+
+interface Entry {
+  readonly follower: UnitFollower;
+  /** Made by the first regroup: its first analysis reads existing content (silent unless fromStart). */
+  readonly initial: boolean;
+}
+
+const unitKey = (unit: InputUnit) => unit.join("\u0000");
+
+export class WatchSession {
+  private readonly ledger = new FindingLedger();
+  private readonly lineages = new FileLineages();
+  private readonly live = new LiveFindings();
+  private readonly context: FollowContext;
+  private readonly lane: AnalysisLane;
+  private entries = new Map<string, Entry>();
+  /** Unit keys in input order (live parts are joined in it). */
+  private order: string[] = [];
+  /** Resolved file path → unit key. */
+  private byFile = new Map<string, string>();
+  /** Resolved store path → its sessions' unit keys, and the stamps of the store and its log as last read. */
+  private stores = new Map<string, { keys: string[]; stamp: string }>();
+  private watcher: TreeWatcher | undefined;
+  private readonly pendingInitial = new Set<string>();
+  private started = false;
+  private fullRescan = false;
+  private readonly unreadableTold = new Map<string, string>();
+  private readonly stats_ = { startedAt: Date.now(), seen: noLevels(), printed: noLevels(), diagnostics: 0, lastEvent: undefined as WatchStats["lastEvent"] };
+  private readyResolve: (() => void) | undefined;
+  /** The live runs with findings as of the last join (the status line reads them often). */
+  private liveRuns: { readonly runs: readonly LiveRun[]; readonly runCount: number } = { runs: [], runCount: 0 };
+
+  constructor(private readonly options: WatchSessionOptions) {
+    this.context = { digest: options.digest, configFor: options.configFor, options: options.analysis, ledger: this.ledger, lineages: this.lineages };
+    this.lane = new AnalysisLane(
+      (key) => (key === REGROUP ? this.regroup(false) : this.analyse(key)),
+      (key, error) => this.notice(`internal error while reading ${key === REGROUP ? "the watched folders" : key.split("\u0000")[0]}: ${(error as Error)?.message ?? error}`),
+    );
+  }
+
+  /** Watches, finds the units, and resolves once existing content is read. */
+  async start(): Promise<void> {
+    const { inputs } = this.options;
+    this.watcher = watchTargets(inputs.targets(), {
+      pollMs: this.options.pollMs,
+      fallbackPollMs: FALLBACK_POLL_MS,
+      interesting: (path) => inputs.interesting(path),
+      onChange: (path) => this.changed(path),
+      onRescan: () => this.rescan(),
+      onNotice: (text) => this.notice(text),
+    });
+    await this.regroup(true);
+    const stats = this.stats();
+    this.options.sink({ type: "watching", paths: inputs.paths, files: stats.files, activeRuns: stats.activeRuns, mode: this.watcher.mode, folders: this.watcher.folders });
+    const ready = new Promise<void>((resolve) => (this.readyResolve = resolve));
+    for (const key of this.pendingInitial) this.lane.runSoon(key);
+    this.checkReady();
+    await ready;
+  }
+
+  /** Stops watching; an analysis in progress is left to finish unseen. */
+  stop(): void {
+    this.watcher?.close();
+    this.lane.close();
+    void releaseStores();
+  }
+
+  /** Resolves when nothing is due (tests, and a clean exit). */
+  idle(): Promise<void> {
+    return this.lane.idle();
+  }
+
+  stats(): WatchStats {
+    let files = 0;
+    let runs = 0;
+    let active = 0;
+    const runsWithFindings = [];
+    const recent = Date.now() - ACTIVE_MS;
+    for (const { follower } of this.entries.values()) {
+      files += follower.unit.length;
+      runs += follower.runCount;
+      if (follower.lastWriteMs >= recent || (!follower.analysed && follower.unit.some((file) => (stampOf(file)?.mtimeMs ?? 0) >= recent))) active++;
+      for (const run of follower.runsWithFindings) runsWithFindings.push(run);
+    }
+    const live = this.liveRuns;
+    for (const run of live.runs) runsWithFindings.push({ run: run.run, agent: run.agent, session: run.session, file: run.file, calls: run.calls, findings: run.findings });
+    return {
+      ...this.stats_,
+      files,
+      units: this.entries.size,
+      runs: runs + live.runCount,
+      activeRuns: active,
+      runsWithFindings,
+      mode: this.watcher?.mode ?? "inotify",
+    };
+  }
+
+  private changed(path: string): void {
+    const full = resolve(path);
+    this.stats_.lastEvent = { file: path, at: Date.now() };
+    const store = storeOf(full);
+    if (store !== undefined) {
+      // Read again from a fresh image: the open one is the store as it was (sqliteImage.ts).
+      void releaseStores();
+      for (const key of this.stores.get(store)?.keys ?? []) this.lane.touch(key);
+      return this.lane.touch(REGROUP); // new sessions of the store are new units
+    }
+    const key = this.byFile.get(full);
+    if (key !== undefined && stampOf(full) !== undefined) this.lane.touch(key);
+    else this.lane.touch(REGROUP);
+  }
+
+  private rescan(): void {
+    this.fullRescan = true;
+    this.lane.touch(REGROUP);
+  }
+
+  /** Finds the units again: new ones are followed, gone ones dropped, renamed files told. */
+  private async regroup(initial: boolean): Promise<void> {
+    const full = this.fullRescan;
+    this.fullRescan = false;
+    let units: InputUnit[];
+    try {
+      units = await this.options.inputs.units();
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      return this.notice(error.message);
+    }
+    const previous = this.entries;
+    const next = new Map<string, Entry>();
+    for (const unit of units) {
+      const key = unitKey(unit);
+      next.set(key, previous.get(key) ?? { follower: new UnitFollower(unit, this.context), initial });
+    }
+    const stamps = this.fileChanges(previous, next);
+    let liveChanged = false;
+    for (const key of previous.keys()) {
+      if (next.has(key)) continue;
+      this.lane.forget(key);
+      this.pendingInitial.delete(key);
+      if (this.live.has(key)) {
+        this.live.set(key, undefined);
+        liveChanged = true;
+      }
+    }
+    this.entries = next;
+    this.order = units.map(unitKey);
+    this.index(units);
+    this.tellLineage(this.lineages.update(stamps));
+    for (const [key, entry] of next) {
+      if (previous.has(key)) {
+        if (full && entry.follower.changed()) this.lane.touch(key);
+      } else if (initial) this.pendingInitial.add(key);
+      else this.lane.touch(key);
+    }
+    if (full) this.touchChangedStores();
+    if (liveChanged) this.settleLive(true);
+    this.checkReady();
+  }
+
+  /** Stamps of the files of new units, and the files no unit holds any more (gone: undefined). */
+  private fileChanges(previous: ReadonlyMap<string, Entry>, next: ReadonlyMap<string, Entry>): Map<string, FileStamp | undefined> {
+    const stamps = new Map<string, FileStamp | undefined>();
+    const held = new Set<string>();
+    for (const [key, { follower }] of next) {
+      for (const file of follower.unit) held.add(file);
+      if (!previous.has(key)) for (const file of follower.unit) if (!isStoreSession(file)) stamps.set(file, stampOf(file));
+    }
+    for (const [key, { follower }] of previous) {
+      if (!next.has(key)) for (const file of follower.unit) if (!held.has(file) && !isStoreSession(file)) stamps.set(file, undefined);
+    }
+    return stamps;
+  }
+
+  private index(units: readonly InputUnit[]): void {
+    this.byFile = new Map();
+    const stores = new Map<string, { keys: string[]; stamp: string }>();
+    for (const unit of units) {
+      const key = unitKey(unit);
+      for (const file of unit) {
+        if (!isStoreSession(file)) {
+          this.byFile.set(resolve(file), key);
+          continue;
+        }
+        const db = resolve(file.slice(0, file.lastIndexOf("#")));
+        const store = stores.get(db) ?? { keys: [], stamp: this.stores.get(db)?.stamp ?? storeStamp(db) };
+        store.keys.push(key);
+        stores.set(db, store);
+      }
+    }
+    this.stores = stores;
+  }
+
+  /** A store whose files changed unseen (a rescan found it): its sessions are read again. */
+  private touchChangedStores(): void {
+    for (const [db, store] of this.stores) {
+      const stamp = storeStamp(db);
+      if (stamp === store.stamp) continue;
+      store.stamp = stamp;
+      void releaseStores();
+      for (const key of store.keys) this.lane.touch(key);
+    }
+  }
+
+  private async analyse(key: string): Promise<void> {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    const show = this.started || this.options.fromStart || !entry.initial;
+    const news = await entry.follower.analyse(show);
+    if (this.entries.get(key) === entry) this.tell(key, entry, news, show);
+    this.pendingInitial.delete(key);
+    this.checkReady();
+  }
+
+  private tell(key: string, entry: Entry, news: UnitNews, show: boolean): void {
+    const { sink } = this.options;
+    this.tellLineage(news.lineageChanges);
+    const file = entry.follower.unit[0]!;
+    if (news.unreadable !== undefined) {
+      if (this.unreadableTold.get(key) !== news.unreadable) this.notice(news.unreadable);
+      this.unreadableTold.set(key, news.unreadable);
+      return;
+    }
+    this.unreadableTold.delete(key);
+    for (const diagnostic of news.diagnostics) {
+      this.stats_.diagnostics++;
+      sink({ type: "diagnostic", diagnostic });
+    }
+    for (const named of news.named) sink({ type: "run_named", ...named });
+    const formats = entry.follower.formats;
+    this.tellFindings(news.findings, (finding) => formats.get(finding.file) ?? formats.get(file), show);
+    if (news.liveBook !== undefined || this.live.has(key)) {
+      this.live.set(key, news.liveBook);
+      this.settleLive(show);
+    }
+  }
+
+  private tellFindings(findings: readonly Finding[], formatOf: (finding: Finding) => InputFormat | undefined, show: boolean): void {
+    for (const finding of findings) {
+      const format = formatOf(finding);
+      if (!this.options.keep(finding, format)) continue;
+      this.stats_.seen[finding.level]++;
+      if (!show) continue;
+      this.stats_.printed[finding.level]++;
+      this.options.sink({ type: "finding", finding, format });
+    }
+  }
+
+  /** The live findings of all logs joined, against the ledger. */
+  private settleLive(show: boolean): void {
+    const { findings, runs, runCount } = this.live.merged(this.order);
+    this.liveRuns = { runs, runCount };
+    const news = this.ledger.settle(findings, (file) => this.lineages.tokenOf(file), show);
+    for (const named of news.named) this.options.sink({ type: "run_named", ...named });
+    this.tellFindings(news.findings, () => "gateway-log", show);
+  }
+
+  private tellLineage(changes: readonly LineageChange[]): void {
+    for (const change of changes) {
+      if (change.kind === "renamed" && this.ledger.shownUnder(change.token)) this.options.sink({ type: "file_renamed", from: change.from, to: change.to });
+      if (change.kind === "rewritten") this.notice(`${change.path} was ${change.why}: read again from its start (findings printed for its earlier content stand)`);
+      if (change.kind === "deleted" && this.ledger.shownUnder(change.token)) this.notice(`${change.path} is gone: its runs end with what was read of it`);
+    }
+  }
+
+  private notice(text: string): void {
+    this.options.sink({ type: "notice", text });
+  }
+
+  private checkReady(): void {
+    if (this.started || this.readyResolve === undefined || this.pendingInitial.size > 0) return;
+    this.started = true;
+    this.options.sink({ type: "ready", files: this.stats().files, findings: this.ledger.findings });
+    this.readyResolve();
+  }
+}
+
+/** A store's database and write-ahead log stamps, as one string to compare. */
+function storeStamp(db: string): string {
+  const stamp = (stamp: FileStamp | undefined) => (stamp === undefined ? "-" : `${stamp.ino}:${stamp.size}:${stamp.mtimeMs}`);
+  return `${stamp(stampOf(db))}/${stamp(stampOf(`${db}-wal`))}`;
+}
