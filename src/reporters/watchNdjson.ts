@@ -9,9 +9,15 @@
  *   `{"type":"watching","paths":[…],"files":N,"activeRuns":N,"mode":"inotify"|"polling",…}` first;
  *   `{"type":"ready","files":N,"findings":N,…}` once existing content is read (what follows is new:
  *   scripts can wait for it);
- *   `{"type":"run_named","run":"<sid>#2","name":"<run id>","session":…,"file":…,…}` when a run whose
- *   findings were printed under one name gets (another) name: those findings are that run's, under
- *   the new name (the OpenClaw runtime writes a run's name after the run);
+ *   `{"type":"run_named","run":"<sid>#2","name":"<run id>","agent":…,"session":…,"file":…,…}` when a
+ *   run whose findings of `file` were printed under one name gets (another) name, or its agent or
+ *   session becomes known: those findings (run `run`, file `file`) are now run `name`, with that
+ *   agent and session (the OpenClaw runtime writes a run's name after the run; a Gateway log may
+ *   tell a run's session on a later line);
+ *   `{"type":"finding_revised","file":…,"line":N,"detector":…,"level":…,"run":…,"agent":…,"session":…,…}`
+ *   when a printed finding outside any run (a Gateway log line logged while no run was open) learns
+ *   its agent or session (or run) from a later echo of it: the finding printed at that file and line
+ *   has them;
  *   `{"type":"file_renamed","from":…,"to":…,…}` when a file with printed findings is renamed (the
  *   live transcript archived as `.reset.<ts>`): those findings are the new path's;
  *   `{"type":"summary",…}` last, when the watch is stopped (SIGINT, SIGTERM).
@@ -32,9 +38,11 @@ export function watchNdjsonLine(event: WatchEvent, observedAt: Date): string | u
     case "ready":
       return line({ type: "ready", files: event.files, findings: event.findings, observedAt: at });
     case "run_named":
-      return line({ type: "run_named", run: event.from, name: event.to, session: event.session, file: event.file, observedAt: at });
+      return line({ type: "run_named", run: event.from, name: event.to, agent: event.agent, session: event.session, file: event.file, observedAt: at });
     case "file_renamed":
       return line({ type: "file_renamed", from: event.from, to: event.to, observedAt: at });
+    case "finding_revised":
+      return line({ type: "finding_revised", file: event.file, line: event.line, detector: event.detector, level: event.level, run: event.run, agent: event.agent, session: event.session, observedAt: at });
     case "notice":
     case "diagnostic":
       return undefined;

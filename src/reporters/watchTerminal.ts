@@ -64,10 +64,17 @@ export class WatchTerminal {
     switch (event.type) {
       case "finding":
         return this.finding(event.finding, at);
-      case "run_named":
-        return this.other(`${INDENT}run ${clip(event.from, ID_WIDTH)} is named ${this.chalk.bold(clip(event.to, ID_WIDTH))}`, at);
+      case "run_named": {
+        const who = [event.agent === null ? "" : `agent ${clip(event.agent, ID_WIDTH)}`, event.session === null ? "" : `session ${clip(event.session, ID_WIDTH)}`].filter(Boolean).join(", ");
+        const what = event.from === event.to ? `is of ${who}` : `is named ${this.chalk.bold(clip(event.to, ID_WIDTH))}`;
+        return this.other(`${INDENT}run ${clip(event.from, ID_WIDTH)} ${what}`, at);
+      }
       case "file_renamed":
         return this.other(`${INDENT}${sanitize(event.from)} is now ${sanitize(event.to)}`, at);
+      case "finding_revised": {
+        const who = [event.agent === null ? "" : `agent ${clip(event.agent, ID_WIDTH)}`, event.session === null ? "" : `session ${clip(event.session, ID_WIDTH)}`].filter(Boolean).join(", ");
+        return this.other(`${INDENT}the ${event.detector} ${event.level} at ${sanitize(event.file)}:${event.line} is of ${who || "no known agent"}`, at);
+      }
       case "ready":
         return this.other(`${clockTime(at)}  existing content read (${plural(event.findings, "finding")} in it); watching for new ones`, at);
       case "watching":

@@ -5,16 +5,18 @@
  * - renamed (the live transcript becomes `<sid>.jsonl.reset.<ts>`): same inode, same first bytes
  *   under a new path → the same lineage, and the rename is told (findings printed under the old
  *   path are now the archive's, as `analyze` on the final files names them);
- * - truncated, or rewritten in place or by a new file under the same path whose first bytes differ →
- *   a new generation of the lineage: its content is read again as new, what was printed for the
- *   old content stands (said once);
- * - replaced by a new file under the same path that starts with the same bytes (an atomic rewrite
- *   that kept the prefix) → the same lineage, nothing to tell;
+ * - truncated, or rewritten in place (same inode, first bytes differ) → a new generation of the
+ *   lineage: its content is read again as new, what was printed for the old content stands (said
+ *   once);
+ * - replaced by a new file under the same path: the same lineage when it starts with the same bytes
+ *   (an atomic rewrite that kept the prefix); otherwise a new lineage (a new file), the old one
+ *   kept by inode as a deleted one is, since it may only have been renamed;
  * - deleted → kept a while by inode, so that a rename seen as "gone" first and "appeared" later
  *   (two events, maybe two batches) is still matched.
  * Store sessions (`<db>#<session>`) are rows, not files: their path is their token.
  */
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { createHash } from "node:crypto";
 
 /** What a stat tells about a file. */
@@ -77,6 +79,27 @@ function headHash(path: string, length: number): string | undefined {
 }
 
 const inodeKey = (stamp: FileStamp) => `${stamp.dev}:${stamp.ino}`;
+
+/**
+ * Where the file that was at `path` went, if it is now an archive of it beside it (`<name>.reset.<ts>`,
+ * `<name>.deleted.<ts>`, `<name>.bak-…`: the names OpenClaw archives a live transcript under).
+ */
+function archiveOf(path: string, old: FileStamp): string | undefined {
+  const folder = dirname(path);
+  const name = basename(path);
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return undefined;
+  }
+  for (const other of names) {
+    if (other === name || !other.startsWith(`${name}.`)) continue;
+    const stamp = stampOf(join(folder, other));
+    if (stamp !== undefined && inodeKey(stamp) === inodeKey(old)) return join(folder, other);
+  }
+  return undefined;
+}
 
 export class FileLineages {
   private readonly byPath = new Map<string, Lineage>();
@@ -145,13 +168,21 @@ export class FileLineages {
       return this.grew(moved, stamp, changes);
     }
     if (known) {
-      // Another file under a known path: the same lineage when it starts as the old one did.
-      this.byInode.delete(inodeKey(known.stamp));
-      known.stamp = stamp;
-      this.byInode.set(inodeKey(stamp), known);
-      if (headHash(path, known.headLength) !== known.head) this.rewrite(known, path, "rewritten", changes);
-      else this.refreshHead(known, stamp);
-      return;
+      // Another file under a known path. The old one may have been renamed beside it (the runtime
+      // archives the live transcript as `<name>.reset.<ts>` and starts a new one): that rename is
+      // told now, before anything of the new file is, as a reader applies a rename to what was
+      // printed before it. Otherwise the new file continues the lineage if it starts as the old
+      // one did and is no shorter (an atomic rewrite that kept the content); else it is a new file,
+      // and the old one is kept by inode, as a deleted one is (a rename seen later).
+      const archived = archiveOf(path, known.stamp);
+      if (archived === undefined && stamp.size >= known.stamp.size && headHash(path, known.headLength) === known.head) {
+        this.byInode.delete(inodeKey(known.stamp));
+        known.stamp = stamp;
+        this.byInode.set(inodeKey(stamp), known);
+        return this.refreshHead(known, stamp);
+      }
+      this.gone(path, []);
+      if (archived !== undefined) this.present(archived, stampOf(archived)!, changes);
     }
     this.add(path, stamp);
   }

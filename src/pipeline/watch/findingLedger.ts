@@ -5,34 +5,64 @@
  * call, tool, detector, level, count, and whether it came from a log — never its run's name: names
  * arrive late (an OpenClaw bootstrap entry is written after the run's final reply, a trajectory
  * sidecar's run ids when the sidecar appears), so the same finding is first `<sid>#2`, then
- * `run-8f…`. Such a finding is not new: its run was *named*, which is told once per run
- * (`RunNamed`), never as a second copy of the finding. Two findings equal in all of that (there is
+ * `run-8f…`. Such a finding is not new: its run was *named*, which is told once per run and file
+ * (`RunNamed`), never as a second copy of the finding. The same goes for a run's agent and session,
+ * which a Gateway log may tell only on a later line of the run (liveRuns.ts settles them per run). Two findings equal in all of that (there is
  * no such case in replay, but a hand-made log could hold one) are told apart by their rank among
  * the equal ones.
+ *
+ * "Where" is the line, except in files whose records are written again further down as they change
+ * (Gemini CLI appends a whole message again each time its tool calls update, and the last copy is
+ * the one replayed): there a call's line moves while the call stays the same, so its place is its
+ * run's rank in the file and its call number (`placeOf`), and the line printed is the one it had
+ * when it was first made.
  *
  * Findings an analysis no longer makes stand: a file truncated or rewritten is a new generation of
  * its lineage (its content is new), and what was printed for the old one was true when printed.
  */
 import type { Diagnostic, Finding } from "../../core/findings.js";
 
-/** A run whose findings were shown under one name, now named otherwise. */
+/** A run whose findings of `file` were shown under one name (or agent, or session), now named otherwise. */
 export interface RunNamed {
   readonly from: string;
   readonly to: string;
+  readonly agent: string | null;
   readonly session: string | null;
   readonly file: string;
+}
+
+/** What names a finding's run, as it was shown. */
+interface RunIdentity {
+  readonly run: string | null;
+  readonly agent: string | null;
+  readonly session: string | null;
+}
+
+/**
+ * A shown finding outside any run (a Gateway log line logged while no run was open) whose agent or
+ * session (or run) became known later (an echo line merged into it carries them): told by where it is.
+ */
+export interface FindingRevised {
+  readonly file: string;
+  readonly line: number;
+  readonly detector: string;
+  readonly level: string;
+  readonly run: string | null;
+  readonly agent: string | null;
+  readonly session: string | null;
 }
 
 /** What an analysis holds that the ledger had not seen. */
 export interface LedgerNews<F extends Finding = Finding> {
   readonly findings: F[];
   readonly named: RunNamed[];
+  readonly revised: FindingRevised[];
 }
 
 /** A token's findings: the run each was last seen under (an index into `runs`), and whether it was shown. */
 interface TokenEntries {
-  readonly runs: Array<string | null>;
-  readonly runIndex: Map<string | null, number>;
+  readonly runs: RunIdentity[];
+  readonly runIndex: Map<string, number>;
   /** Key → run index × 2 + (shown ? 1 : 0). */
   readonly keys: Map<string, number>;
   shown: boolean;
@@ -41,9 +71,14 @@ interface TokenEntries {
 /** A tool name is input: a huge one costs its first characters in a key, not its length. */
 const TOOL_KEY_CHARS = 256;
 
-function findingKey(finding: Finding): string {
+/** Where a finding is in its file: its line, unless the file's records move (see above). */
+export type PlaceOf = (finding: Finding) => string;
+
+const byLine: PlaceOf = (finding) => String(finding.line);
+
+function findingKey(finding: Finding, placeOf: PlaceOf): string {
   const tool = finding.tool.length > TOOL_KEY_CHARS ? finding.tool.slice(0, TOOL_KEY_CHARS) : finding.tool;
-  return `${finding.line}\u0000${finding.call ?? ""}\u0000${finding.detector}\u0000${finding.level}\u0000${finding.count}\u0000${finding.source ?? ""}\u0000${tool}`;
+  return `${placeOf(finding)}\u0000${finding.call ?? ""}\u0000${finding.detector}\u0000${finding.level}\u0000${finding.count}\u0000${finding.source ?? ""}\u0000${tool}`;
 }
 
 export class FindingLedger {
@@ -66,18 +101,20 @@ export class FindingLedger {
    * returns those not seen before, and the runs of shown findings that changed names. `show`: the
    * new ones are shown (printed), not only recorded (a watch's silent replay of existing content).
    */
-  settle<F extends Finding>(findings: Iterable<F>, tokenOf: (file: string) => string, show: boolean): LedgerNews<F> {
+  settle<F extends Finding>(findings: Iterable<F>, tokenOf: (file: string) => string, show: boolean, placeOf: PlaceOf = byLine): LedgerNews<F> {
     const fresh: F[] = [];
     const named = new Map<string, RunNamed>();
+    const revised: FindingRevised[] = [];
     const ranks = new Map<string, number>();
     for (const finding of findings) {
       const token = tokenOf(finding.file);
       const entries = this.entriesOf(token);
-      const base = `${token}\u0001${findingKey(finding)}`;
+      const where = findingKey(finding, placeOf);
+      const base = `${token}\u0001${where}`;
       const rank = ranks.get(base) ?? 0;
       ranks.set(base, rank + 1);
-      const key = rank === 0 ? findingKey(finding) : `${findingKey(finding)}\u0000#${rank}`;
-      const run = indexOfRun(entries, finding.run);
+      const key = rank === 0 ? where : `${where}\u0000#${rank}`;
+      const run = indexOfRun(entries, finding);
       const known = entries.keys.get(key);
       if (known === undefined) {
         entries.keys.set(key, run * 2 + (show ? 1 : 0));
@@ -89,15 +126,18 @@ export class FindingLedger {
       const before = known >> 1;
       if (before === run) continue;
       entries.keys.set(key, run * 2 + (known & 1));
-      const from = entries.runs[before]!;
-      // Only a shown finding's reader needs to know its run's new name; a null run (a log line
-      // outside any run) never had a name to change.
-      if ((known & 1) === 1 && from !== null && finding.run !== null) {
-        const told = `${token}\u0000${from}\u0000${finding.run}`;
-        if (!named.has(told)) named.set(told, { from, to: finding.run, session: finding.session, file: finding.file });
+      const from = entries.runs[before]!.run;
+      // Only a shown finding's reader needs to know its run's new name. A finding outside any run
+      // has no run to name: it is told apart by where it is.
+      if ((known & 1) === 1 && (from === null || finding.run === null)) {
+        const { file, line, detector, level, run, agent, session } = finding;
+        revised.push({ file, line, detector, level, run, agent, session });
+      } else if ((known & 1) === 1 && from !== null && finding.run !== null) {
+        const told = `${token}\u0000${before}\u0000${run}`;
+        if (!named.has(told)) named.set(told, { from, to: finding.run, agent: finding.agent, session: finding.session, file: finding.file });
       }
     }
-    return { findings: fresh, named: [...named.values()] };
+    return { findings: fresh, named: [...named.values()], revised };
   }
 
   /**
@@ -126,12 +166,13 @@ export class FindingLedger {
   }
 }
 
-function indexOfRun(entries: TokenEntries, run: string | null): number {
-  let index = entries.runIndex.get(run);
+function indexOfRun(entries: TokenEntries, { run, agent, session }: RunIdentity): number {
+  const key = JSON.stringify([run, agent, session]);
+  let index = entries.runIndex.get(key);
   if (index === undefined) {
     index = entries.runs.length;
-    entries.runs.push(run);
-    entries.runIndex.set(run, index);
+    entries.runs.push({ run, agent, session });
+    entries.runIndex.set(key, index);
   }
   return index;
 }

@@ -32,7 +32,7 @@ import type { LiveBookPart } from "../../core/liveRuns.js";
 import type { ConfigForAgent } from "../../core/replay.js";
 import { analyzeUnit, type AnalysisOptions } from "../analysis.js";
 import { FileLineages, sameStamp, stampOf, type FileStamp, type LineageChange } from "./fileLineage.js";
-import { FindingLedger, type RunNamed } from "./findingLedger.js";
+import { FindingLedger, type FindingRevised, type PlaceOf, type RunNamed } from "./findingLedger.js";
 
 export interface FollowContext {
   readonly digest: Digest;
@@ -56,6 +56,7 @@ export interface RunDigest {
 export interface UnitNews {
   readonly findings: ReplayedFinding[];
   readonly named: RunNamed[];
+  readonly revised: FindingRevised[];
   readonly diagnostics: Diagnostic[];
   readonly lineageChanges: LineageChange[];
   /** The unit's live runs (Gateway logs), to be merged across units in input order. */
@@ -103,7 +104,7 @@ export class UnitFollower {
       analysis = await analyzeUnit(this.unit, this.context.digest, this.context.configFor, { ...this.context.options, completeLines: true });
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
-      return { findings: [], named: [], diagnostics: [], lineageChanges, liveBook: undefined, unreadable: error.message, costMs: performance.now() - started };
+      return { findings: [], named: [], revised: [], diagnostics: [], lineageChanges, liveBook: undefined, unreadable: error.message, costMs: performance.now() - started };
     }
     this.stamps = stamps;
     this.analysed = true;
@@ -111,12 +112,12 @@ export class UnitFollower {
     this.lastWriteMs = Math.max(0, ...[...stamps.values()].map((stamp) => stamp?.mtimeMs ?? 0));
     this.runCount = analysis.runs.length;
     this.runsWithFindings = analysis.runs.filter((run) => run.findings.length > 0).map(digestOf);
-    const { findings, named } = ledger.settle(findingsOf(analysis.runs), tokenOf, show);
+    const { findings, named, revised } = ledger.settle(findingsOf(analysis.runs), tokenOf, show, placeIn(analysis.runs, this.formats));
     const diagnostics = ledger.newDiagnostics(
       analysis.diagnostics.filter((d) => d.reason !== EMPTY_FILE),
       tokenOf,
     );
-    return { findings, named, diagnostics, lineageChanges, liveBook: analysis.liveBook, unreadable: undefined, costMs: performance.now() - started };
+    return { findings, named, revised, diagnostics, lineageChanges, liveBook: analysis.liveBook, unreadable: undefined, costMs: performance.now() - started };
   }
 }
 
@@ -125,6 +126,22 @@ export const isStoreSession = (file: string) => file.includes("#") && stampOf(fi
 
 function* findingsOf(runs: readonly ReplayedRun[]): Generator<ReplayedFinding> {
   for (const run of runs) yield* run.findings;
+}
+
+/** Formats whose records are written again further down as they change (findingLedger.ts). */
+const MOVING_RECORDS: ReadonlySet<InputFormat> = new Set(["gemini-cli"]);
+
+/** Where findings are: their line, or in files of moving records their run's rank among the file's runs. */
+function placeIn(runs: readonly ReplayedRun[], formats: ReadonlyMap<string, InputFormat>): PlaceOf | undefined {
+  if (![...formats.values()].some((format) => MOVING_RECORDS.has(format))) return undefined;
+  const rank = new Map<string, number>();
+  const perFile = new Map<string, number>();
+  for (const run of runs) {
+    const n = perFile.get(run.file) ?? 0;
+    perFile.set(run.file, n + 1);
+    rank.set(run.run, n);
+  }
+  return (finding) => (MOVING_RECORDS.has(formats.get(finding.file)!) ? `run ${rank.get(finding.run!)} call ${finding.call}` : String(finding.line));
 }
 
 function digestOf(run: ReplayedRun): RunDigest {

@@ -4,7 +4,7 @@
  */
 import type { InputFormat } from "../../adapters/adapter.js";
 import type { Diagnostic, Finding, FindingLevel } from "../../core/findings.js";
-import type { RunNamed } from "./findingLedger.js";
+import type { FindingRevised, RunNamed } from "./findingLedger.js";
 import type { RunDigest } from "./unitFollower.js";
 
 export type WatchEvent =
@@ -14,6 +14,7 @@ export type WatchEvent =
   | { readonly type: "ready"; readonly files: number; readonly findings: number }
   | { readonly type: "finding"; readonly finding: Finding; readonly format: InputFormat | undefined }
   | ({ readonly type: "run_named" } & RunNamed)
+  | ({ readonly type: "finding_revised" } & FindingRevised)
   /** A file with printed findings now has another name (the live transcript archived as `.reset.<ts>`). */
   | { readonly type: "file_renamed"; readonly from: string; readonly to: string }
   | { readonly type: "notice"; readonly text: string }

@@ -275,6 +275,7 @@ export class WatchSession {
       sink({ type: "diagnostic", diagnostic });
     }
     for (const named of news.named) sink({ type: "run_named", ...named });
+    for (const revised of news.revised) sink({ type: "finding_revised", ...revised });
     const formats = entry.follower.formats;
     this.tellFindings(news.findings, (finding) => formats.get(finding.file) ?? formats.get(file), show);
     if (news.liveBook !== undefined || this.live.has(key)) {
@@ -300,6 +301,7 @@ export class WatchSession {
     this.liveRuns = { runs, runCount };
     const news = this.ledger.settle(findings, (file) => this.lineages.tokenOf(file), show);
     for (const named of news.named) this.options.sink({ type: "run_named", ...named });
+    for (const revised of news.revised) this.options.sink({ type: "finding_revised", ...revised });
     this.tellFindings(news.findings, () => "gateway-log", show);
   }
 
