@@ -19,6 +19,8 @@ export interface WatchChild {
   stderr(): string;
   /** Resolves with the first line (from `from` on) that `test` accepts; rejects after `timeoutMs`. */
   waitFor(test: (line: string) => boolean, timeoutMs?: number, from?: number): Promise<string>;
+  /** Resolves once `condition()` holds (checked as lines come), rejects after `timeoutMs`. */
+  waitUntil(condition: () => boolean, timeoutMs?: number): Promise<void>;
   /** Resolves with the exit code (and signal) once the process is gone. */
   exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Sends SIGINT and waits for the exit. */
@@ -79,6 +81,11 @@ export function startWatch(args: readonly string[], env: NodeJS.ProcessEnv = {})
     lines,
     stderr: () => errors,
     waitFor,
+    // Checked once per chunk of output, not once per line.
+    waitUntil: (condition, timeoutMs) => {
+      let checked = -1;
+      return waitFor(() => (checked === lines.length ? false : ((checked = lines.length), condition())), timeoutMs, Math.max(0, lines.length - 1)).then(() => undefined);
+    },
     exited: () => exit,
     stop: (signal = "SIGINT") => {
       child.kill(signal);

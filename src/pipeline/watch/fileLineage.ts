@@ -191,11 +191,10 @@ export class FileLineages {
   private grew(lineage: Lineage, stamp: FileStamp, changes: LineageChange[]): void {
     const before = lineage.stamp;
     lineage.stamp = stamp;
-    if (stamp.size < before.size) return this.rewrite(lineage, lineage.path, "truncated", changes);
-    // An append leaves the first bytes alone: they are checked only when the file did not grow, or
-    // while the head is still shorter than HEAD_BYTES (then it is read anyway to extend it).
     if (stamp.size === before.size && stamp.mtimeMs === before.mtimeMs) return;
-    if (stamp.size > before.size && lineage.headLength >= HEAD_BYTES) return;
+    if (stamp.size < before.size) return this.rewrite(lineage, lineage.path, "truncated", changes);
+    // An append leaves the first bytes alone; a file emptied and written again between two looks
+    // grew too, but starts otherwise. Reading 4 KB is little beside the analysis that follows.
     if (headHash(lineage.path, lineage.headLength) !== lineage.head) return this.rewrite(lineage, lineage.path, "rewritten", changes);
     this.refreshHead(lineage, stamp);
   }

@@ -265,6 +265,8 @@ export class WatchSession {
     this.tellLineage(news.lineageChanges);
     const file = entry.follower.unit[0]!;
     if (news.unreadable !== undefined) {
+      // A file deleted since the units were found: not a fault, the units are found again.
+      if (entry.follower.unit.some((file) => !isStoreSession(file) && stampOf(file) === undefined)) return this.lane.touch(REGROUP);
       if (this.unreadableTold.get(key) !== news.unreadable) this.notice(news.unreadable);
       this.unreadableTold.set(key, news.unreadable);
       return;
