@@ -26,6 +26,7 @@ import { createConfigResolver } from "../pipeline/configResolution.js";
 import { EXIT, UsageError } from "../pipeline/errors.js";
 import { streamedRunTests } from "../pipeline/filters.js";
 import { stateInputs } from "../pipeline/stateDirectory.js";
+import { tuneHeapForStreaming, withHeapWatched } from "../pipeline/v8Tuning.js";
 import { agentHomePaths } from "../pipeline/agentHomes.js";
 import { FindingCommand } from "../pipeline/watch/findingCommand.js";
 import { WatchInputs } from "../pipeline/watch/watchInputs.js";
@@ -96,6 +97,13 @@ function execCommand(paths: string[], options: WatchOptions, command: Command): 
 }
 
 export async function runWatch(given: string[], options: WatchOptions, io: Io, command: Command): Promise<number> {
+  // Memory as analyze's: each unit's analysis makes short-lived garbage (v8Tuning.ts); the watch
+  // reads existing content first, as analyze reads a folder.
+  tuneHeapForStreaming();
+  return withHeapWatched(() => watchUntilStopped(given, options, io, command));
+}
+
+async function watchUntilStopped(given: string[], options: WatchOptions, io: Io, command: Command): Promise<number> {
   const { paths: named, exec } = execCommand(given, options, command);
   const { paths, label } = watchedPaths(named, options, io);
   const inputs = new WatchInputs(paths);
