@@ -12,6 +12,7 @@ import { withSpillFolder } from "../pipeline/spillFiles.js";
 import { withHeapWatched } from "../pipeline/v8Tuning.js";
 import { analyzeAll } from "../pipeline/parallel.js";
 import { progressDisplay } from "./progressDisplay.js";
+import { streamedFindings } from "./streamedFindings.js";
 import {
   nothingUsable,
   addConfigOptions,
@@ -67,22 +68,28 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
   const resolver = await createConfigResolver(options, io.env);
   const digest = await loadXxhashDigest();
   const reporter = REPORTERS[options.format]!;
+  const inputs = inputPaths(paths, io, options.quiet, options.agentHome);
+  // `analyze - -f ndjson`: findings written as they are made (streamedFindings.ts).
+  const streamed = streamedFindings(inputs, options.format, filters, io);
   const input = {
     inputFormat: options.inputFormat,
     activeBranch: options.activeBranch,
     maxLineBytes: options.maxLineBytes,
-    ...(spill && { spill }),
+    // Streamed findings are told apart from the held ones by identity: no run goes to disk (standard
+    // input is held in memory whole anyway).
+    ...(spill && !streamed && { spill }),
     ...(options.profile !== undefined && { profile: options.profile }),
     ...(reporter.needs?.timelines === true && { timelines: true }),
+    ...streamed?.input,
   };
   const config = { config: options.config, agent: options.agent, set: options.set, profile: options.profile };
   const configFor = (agent: string | null, profile: ProfileName) => resolver.effectiveFor(agent, profile).config;
-  const analysis = await analyzeAll(inputPaths(paths, io, options.quiet, options.agentHome), digest, configFor, { config, input }, io.env, progressDisplay(io, options));
+  const analysis = await analyzeAll(inputs, digest, configFor, { config, input }, io.env, progressDisplay(io, options));
   const { selected, shown } = filterReport(buildReport(analysis, configSummary(resolver, replayedInOrder({ replayed: analysis.runs, spilled: analysis.spilled }), options), version), filters, spill);
   reportNotices(io, resolver, options.quiet);
   reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);
   const reportOptions = { all: options.all === true, verbose: options.verbose === true, color: useColor(options, io), width: io.columns, explain: options.explain !== false, cwd: process.cwd() };
-  await writeReport(io, reporter(shown, reportOptions));
+  await writeReport(io, reporter(streamed ? streamed.remaining(shown) : shown, reportOptions));
 
   if (strictViolation(io, options, analysis.lines.skipped)) return EXIT.usage;
   if (nothingUsable(io, analysis)) return EXIT.usage;

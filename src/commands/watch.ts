@@ -24,7 +24,7 @@ import { LEVEL_RANK, type Finding, type FindingLevel } from "../core/findings.js
 import type { ProfileName } from "../core/profiles/profile.js";
 import { createConfigResolver } from "../pipeline/configResolution.js";
 import { EXIT, UsageError } from "../pipeline/errors.js";
-import { streamedRunTests } from "../pipeline/filters.js";
+import { findingFilter } from "../pipeline/findingFilter.js";
 import { stateInputs } from "../pipeline/stateDirectory.js";
 import { tuneHeapForStreaming, withHeapWatched } from "../pipeline/v8Tuning.js";
 import { agentHomePaths } from "../pipeline/agentHomes.js";
@@ -32,12 +32,11 @@ import { FindingCommand } from "../pipeline/watch/findingCommand.js";
 import { WatchInputs } from "../pipeline/watch/watchInputs.js";
 import { WatchSession } from "../pipeline/watch/watchSession.js";
 import { InputError } from "../adapters/io/lineSource.js";
-import type { InputFormat } from "../adapters/adapter.js";
 import { publicFinding } from "../reporters/findingGroups.js";
 import { jsonText } from "../reporters/jsonText.js";
 import { sanitize } from "../reporters/sanitize.js";
 import { addConfigOptions, addInputOptions, reportNotices, useColor, type CommonOptions, type Io } from "./common.js";
-import { addFilterOptions, AGENT_FILTER_HELP, type FilterOptions } from "./filterOptions.js";
+import { addFilterOptions, AGENT_FILTER_HELP, reportFilters, type FilterOptions } from "./filterOptions.js";
 import { addOutputOptions, withOutput, type OutputOptions } from "./output.js";
 import { WatchOutput } from "./watchOutput.js";
 
@@ -69,20 +68,6 @@ function watchedPaths(paths: readonly string[], options: WatchOptions, io: Io): 
   const state = stateInputs(io.env);
   if (state.paths.length === 0) throw new InputError(`no path given, and the OpenClaw state directory ${state.dir} holds no agents/ folder: name the files or folders to watch`);
   return { paths: state.paths, label: tilde(state.dir) };
-}
-
-/** The finding filters, as one test of a finding and the format its file was read as. */
-function findingFilter(options: WatchOptions): (finding: Finding, format: InputFormat | undefined) => boolean {
-  let format: InputFormat | undefined;
-  const runs = streamedRunTests({ ...(options.run && { run: options.run }), ...(options.session && { session: options.session }), ...(options.agent !== undefined && { agent: options.agent }) }, () => format);
-  const tools = options.tool && options.tool.length > 0 ? new Set(options.tool) : undefined;
-  const detectors = options.detector && options.detector.length > 0 ? new Set<string>(options.detector) : undefined;
-  return (finding, fileFormat) => {
-    format = fileFormat;
-    if (tools && !tools.has(finding.tool)) return false;
-    if (detectors && !detectors.has(finding.detector)) return false;
-    return runs.others(finding) && (runs.agent === undefined || runs.agent(finding));
-  };
 }
 
 /** The command after `--` when `--exec` is given (commander hands it over as more paths). */
@@ -134,7 +119,7 @@ async function watchUntilStopped(given: string[], options: WatchOptions, io: Io,
     analysis: { inputFormat: options.inputFormat, activeBranch: options.activeBranch, maxLineBytes: options.maxLineBytes, ...(options.profile !== undefined && { profile: options.profile }) },
     fromStart: options.fromStart === true,
     ...(options.poll !== undefined && { pollMs: options.poll }),
-    keep: findingFilter(options),
+    keep: findingFilter(reportFilters(options, new Date())),
     sink: (event) => {
       if (exitOnHit) return; // stopping: nothing after the finding that stops the watch
       output.write(event);

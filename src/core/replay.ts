@@ -37,6 +37,8 @@ export interface ReplayOptions {
   readonly onSettled?: (run: ReplayedRun) => void;
   /** Set when this replayer is one of several fed the same events (sweep): they share equal histories. */
   readonly sharing?: HistorySharing;
+  /** Told each finding as it is made (`analyze -` streams its ndjson lines: commands/streamedFindings.ts). */
+  readonly onFinding?: (finding: ReplayedFinding) => void;
 }
 
 const CONFIGURABLE: ProfileChoice = { profile: "configurable", reason: "default" };
@@ -93,6 +95,7 @@ export class Replayer {
   private readonly order = new SettledQueue<RunState>();
   private readonly onSettled: ((run: ReplayedRun) => void) | undefined;
   private readonly sharing: HistorySharing | undefined;
+  private readonly onFinding: ((finding: ReplayedFinding) => void) | undefined;
   private readonly sessionHistories = new Map<string, HistoryEntry>();
   private readonly runHistories = new Map<string, HistoryEntry>();
   /** Timelines of the open runs, by run id (undefined: timelines not asked for). */
@@ -108,6 +111,7 @@ export class Replayer {
     this.recorders = options.timelines === true ? new Map() : undefined;
     this.onSettled = options.onSettled;
     this.sharing = options.sharing;
+    this.onFinding = options.onFinding;
   }
 
   /** Histories held in memory: one per session (or session-less run) that has a run still open. */
@@ -319,14 +323,16 @@ export class Replayer {
   }
 
   private addFinding(state: RunState, finding: Omit<ReplayedFinding, "run" | "agent" | "session" | "file" | "afterStop" | "call"> & { call: number }): void {
-    state.findings = appended(state.findings, {
+    const made: ReplayedFinding = {
       run: state.run,
       agent: state.agent,
       session: state.session,
       file: state.file,
       afterStop: state.firstStop !== null,
       ...finding,
-    });
+    };
+    state.findings = appended(state.findings, made);
+    this.onFinding?.(made);
     if (state.firstStop === null && finding.level !== "warning") {
       state.firstStop = { kind: finding.level === "abort" ? "abort" : "block", call: finding.call };
     }
