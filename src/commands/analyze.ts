@@ -120,6 +120,13 @@ async function writeReport(io: Io, output: ReportOutput): Promise<void> {
 
 const WRITE_BATCH = 1 << 16;
 
+const STREAMING_HELP = [
+  "Standard input (-) with --format ndjson: each finding is written as soon as its call is read",
+  "(canonical events, Claude Code, Codex, OpenHands), so `tail -f FILE | looplens analyze - -f ndjson`",
+  "works as a pipe; formats that read their whole input first (OpenClaw transcripts, Gemini CLI) and",
+  "Gateway logs are written when input ends. To follow files as they grow: looplens watch.",
+].join("\n");
+
 export function registerAnalyze(program: Command, io: Io, version: string, run: (work: () => Promise<number>) => Promise<void>): void {
   const command = program
     .command("analyze", { isDefault: true })
@@ -134,6 +141,6 @@ export function registerAnalyze(program: Command, io: Io, version: string, run: 
   addOutputOptions(command);
   addConfigOptions(command, AGENT_FILTER_HELP);
   addInputOptions(command);
-  command.addHelpText("after", `\n${detectorHelp()}\n`);
+  command.addHelpText("after", `\n${STREAMING_HELP}\n\n${detectorHelp()}\n`);
   command.action((paths: string[], options: AnalyzeOptions) => run(() => withOutput(io, options, (out) => runAnalyze(paths, options, out, version), paths)));
 }

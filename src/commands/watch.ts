@@ -36,7 +36,7 @@ import { publicFinding } from "../reporters/findingGroups.js";
 import { jsonText } from "../reporters/jsonText.js";
 import { sanitize } from "../reporters/sanitize.js";
 import { addConfigOptions, addInputOptions, reportNotices, useColor, type CommonOptions, type Io } from "./common.js";
-import { addFilterOptions, AGENT_FILTER_HELP, reportFilters, type FilterOptions } from "./filterOptions.js";
+import { addFilterOptions, reportFilters, type FilterOptions } from "./filterOptions.js";
 import { addOutputOptions, withOutput, type OutputOptions } from "./output.js";
 import { WatchOutput } from "./watchOutput.js";
 
@@ -166,7 +166,7 @@ export function registerWatch(program: Command, io: Io, run: (work: () => Promis
     .command("watch")
     .description("follow transcripts as they are written and print each new finding as it happens (a watchdog beside a running agent)")
     .argument("[paths...]", "transcript files or folders (default: the OpenClaw state directory); with --exec, the command follows --")
-    .addOption(new Option("-f, --format <format>", "table (blocks for a person, a status line on a terminal) or ndjson (analyze's finding lines plus observedAt, and typed lines: watching, ready, run_named, file_renamed, summary)").choices(["table", "ndjson"]).default("table"))
+    .addOption(new Option("-f, --format <format>", "table (blocks for a person, a status line on a terminal) or ndjson (analyze's finding lines plus observedAt, and typed lines: watching, ready, run_named, finding_revised, file_renamed, summary)").choices(["table", "ndjson"]).default("table"))
     .option("--from-start", "print the findings of existing content too (by default it is read silently, and only new findings print)")
     .option("--poll <ms>", "poll every MS milliseconds instead of using inotify (network file systems)", whole("--poll", 10))
     .option("--exec", "run the command given after -- for each finding at or above --notify-on: the finding as one JSON line on its stdin, LOOPLENS_RUN, LOOPLENS_LEVEL, LOOPLENS_DETECTOR, LOOPLENS_TOOL, LOOPLENS_FILE, LOOPLENS_LINE in its environment; never through a shell")
@@ -176,7 +176,7 @@ export function registerWatch(program: Command, io: Io, run: (work: () => Promis
     .option("--no-explain", "no plain-words line under each finding");
   addFilterOptions(command, { findings: true });
   addOutputOptions(command);
-  addConfigOptions(command, AGENT_FILTER_HELP);
+  addConfigOptions(command, "apply this agent's loopDetection override to every run, and print only the findings of this agent's runs (its id, ID/… sub-agents, or the kind: openclaw, claude-code, codex, gemini-cli, openhands)");
   addInputOptions(command);
   // Report-wide selections and analyze's end-of-input exit rule have no meaning for a stream.
   for (const flag of ["--since", "--until", "--top", "--strict"]) {
@@ -185,7 +185,16 @@ export function registerWatch(program: Command, io: Io, run: (work: () => Promis
   }
   command.addHelpText(
     "after",
-    "\nA line counts once it ends (at its newline): a line still being written is held. Findings are exactly analyze's over each session's life; a run named after its findings were printed (OpenClaw writes a run's name after the run) is told once, never by printing the findings again.\n",
+    [
+      "",
+      "A line counts once it ends (at its newline): a line still being written is held. Over a session's",
+      "life the findings printed are exactly analyze's on the final files; a run named after its findings",
+      "were printed (OpenClaw writes a run's name after the run) is told in one line, never by printing",
+      "the findings again. Examples:",
+      "  looplens watch --exec -- notify-send looplens",
+      "  looplens watch -f ndjson | jq 'select(.level == \"critical\")'",
+      "",
+    ].join("\n"),
   );
   command.action((paths: string[], options: WatchOptions, self: Command) => run(() => withOutput(io, options, (out) => runWatch(paths, options, out, self), paths)));
 }

@@ -10,7 +10,6 @@
  * that unit again; a file that appears, goes or is renamed, a store's change, or a rescan finds the
  * units again ("regroup", also a lane job, so that units never change under an analysis).
  */
-import { resolve } from "node:path";
 import type { InputFormat } from "../../adapters/adapter.js";
 import { InputError, type InputUnit } from "../../adapters/discovery.js";
 import { releaseStores } from "../../adapters/openclaw/sqliteStore.js";
@@ -19,11 +18,12 @@ import type { Digest } from "../../core/hashing.js";
 import type { ConfigForAgent } from "../../core/replay.js";
 import type { AnalysisOptions } from "../analysis.js";
 import { AnalysisLane } from "./analysisLane.js";
-import { FileLineages, stampOf, type FileStamp, type LineageChange } from "./fileLineage.js";
+import { FileLineages, stampOf, type LineageChange } from "./fileLineage.js";
 import { FindingLedger } from "./findingLedger.js";
 import { LiveFindings } from "./liveFindings.js";
 import { watchTargets, type TreeWatcher } from "./treeWatcher.js";
 import { isStoreSession, UnitFollower, type FollowContext, type UnitNews } from "./unitFollower.js";
+import { WatchedUnits, type Entry } from "./watchedUnits.js";
 import { ACTIVE_MS, noLevels, type WatchSink, type WatchStats } from "./watchEvents.js";
 import { storeOf, type WatchInputs } from "./watchInputs.js";
 
@@ -47,27 +47,13 @@ const FALLBACK_POLL_MS = 1000;
 
 const REGROUP = "\u0000regroup";
 
-interface Entry {
-  readonly follower: UnitFollower;
-  /** Made by the first regroup: its first analysis reads existing content (silent unless fromStart). */
-  readonly initial: boolean;
-}
-
-const unitKey = (unit: InputUnit) => unit.join("\u0000");
-
 export class WatchSession {
   private readonly ledger = new FindingLedger();
   private readonly lineages = new FileLineages();
   private readonly live = new LiveFindings();
   private readonly context: FollowContext;
   private readonly lane: AnalysisLane;
-  private entries = new Map<string, Entry>();
-  /** Unit keys in input order (live parts are joined in it). */
-  private order: string[] = [];
-  /** Resolved file path → unit key. */
-  private byFile = new Map<string, string>();
-  /** Resolved store path → its sessions' unit keys, and the stamps of the store and its log as last read. */
-  private stores = new Map<string, { keys: string[]; stamp: string }>();
+  private readonly units = new WatchedUnits();
   private watcher: TreeWatcher | undefined;
   private readonly pendingInitial = new Set<string>();
   private started = false;
@@ -124,7 +110,7 @@ export class WatchSession {
     let active = 0;
     const runsWithFindings = [];
     const recent = Date.now() - ACTIVE_MS;
-    for (const { follower } of this.entries.values()) {
+    for (const { follower } of this.units.values()) {
       files += follower.unit.length;
       runs += follower.runCount;
       if (follower.lastWriteMs >= recent || (!follower.analysed && follower.unit.some((file) => (stampOf(file)?.mtimeMs ?? 0) >= recent))) active++;
@@ -135,7 +121,7 @@ export class WatchSession {
     return {
       ...this.stats_,
       files,
-      units: this.entries.size,
+      units: this.units.size,
       runs: runs + live.runCount,
       activeRuns: active,
       runsWithFindings,
@@ -144,17 +130,16 @@ export class WatchSession {
   }
 
   private changed(path: string): void {
-    const full = resolve(path);
     this.stats_.lastEvent = { file: path, at: Date.now() };
-    const store = storeOf(full);
+    const store = storeOf(path);
     if (store !== undefined) {
       // Read again from a fresh image: the open one is the store as it was (sqliteImage.ts).
       void releaseStores();
-      for (const key of this.stores.get(store)?.keys ?? []) this.lane.touch(key);
+      for (const key of this.units.storeChanged(store)) this.lane.touch(key);
       return this.lane.touch(REGROUP); // new sessions of the store are new units
     }
-    const key = this.byFile.get(full);
-    if (key !== undefined && stampOf(full) !== undefined) this.lane.touch(key);
+    const key = this.units.keyOfFile(path);
+    if (key !== undefined && stampOf(path) !== undefined) this.lane.touch(key);
     else this.lane.touch(REGROUP);
   }
 
@@ -167,95 +152,43 @@ export class WatchSession {
   private async regroup(initial: boolean): Promise<void> {
     const full = this.fullRescan;
     this.fullRescan = false;
-    let units: InputUnit[];
+    let found: InputUnit[];
     try {
-      units = await this.options.inputs.units();
+      found = await this.options.inputs.units();
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       return this.notice(error.message);
     }
-    const previous = this.entries;
-    const next = new Map<string, Entry>();
-    for (const unit of units) {
-      const key = unitKey(unit);
-      next.set(key, previous.get(key) ?? { follower: new UnitFollower(unit, this.context), initial });
-    }
-    const stamps = this.fileChanges(previous, next);
+    const { added, removed, stamps } = this.units.replace(found, (unit) => ({ follower: new UnitFollower(unit, this.context), initial }));
     let liveChanged = false;
-    for (const key of previous.keys()) {
-      if (next.has(key)) continue;
+    for (const key of removed) {
       this.lane.forget(key);
       this.pendingInitial.delete(key);
-      if (this.live.has(key)) {
-        this.live.set(key, undefined);
-        liveChanged = true;
-      }
+      liveChanged = this.live.has(key) || liveChanged;
+      this.live.set(key, undefined);
     }
-    this.entries = next;
-    this.order = units.map(unitKey);
-    this.index(units);
     this.tellLineage(this.lineages.update(stamps));
-    for (const [key, entry] of next) {
-      if (previous.has(key)) {
-        if (full && entry.follower.changed()) this.lane.touch(key);
-      } else if (initial) this.pendingInitial.add(key);
+    for (const key of added) {
+      if (initial) this.pendingInitial.add(key);
       else this.lane.touch(key);
     }
-    if (full) this.touchChangedStores();
+    if (full) {
+      const fresh = new Set(added);
+      for (const [key, { follower }] of this.units.entriesByKey()) if (!fresh.has(key) && follower.changed()) this.lane.touch(key);
+      const stores = this.units.changedStores();
+      if (stores.length > 0) void releaseStores();
+      for (const key of stores) this.lane.touch(key);
+    }
     if (liveChanged) this.settleLive(true);
     this.checkReady();
   }
 
-  /** Stamps of the files of new units, and the files no unit holds any more (gone: undefined). */
-  private fileChanges(previous: ReadonlyMap<string, Entry>, next: ReadonlyMap<string, Entry>): Map<string, FileStamp | undefined> {
-    const stamps = new Map<string, FileStamp | undefined>();
-    const held = new Set<string>();
-    for (const [key, { follower }] of next) {
-      for (const file of follower.unit) held.add(file);
-      if (!previous.has(key)) for (const file of follower.unit) if (!isStoreSession(file)) stamps.set(file, stampOf(file));
-    }
-    for (const [key, { follower }] of previous) {
-      if (!next.has(key)) for (const file of follower.unit) if (!held.has(file) && !isStoreSession(file)) stamps.set(file, undefined);
-    }
-    return stamps;
-  }
-
-  private index(units: readonly InputUnit[]): void {
-    this.byFile = new Map();
-    const stores = new Map<string, { keys: string[]; stamp: string }>();
-    for (const unit of units) {
-      const key = unitKey(unit);
-      for (const file of unit) {
-        if (!isStoreSession(file)) {
-          this.byFile.set(resolve(file), key);
-          continue;
-        }
-        const db = resolve(file.slice(0, file.lastIndexOf("#")));
-        const store = stores.get(db) ?? { keys: [], stamp: this.stores.get(db)?.stamp ?? storeStamp(db) };
-        store.keys.push(key);
-        stores.set(db, store);
-      }
-    }
-    this.stores = stores;
-  }
-
-  /** A store whose files changed unseen (a rescan found it): its sessions are read again. */
-  private touchChangedStores(): void {
-    for (const [db, store] of this.stores) {
-      const stamp = storeStamp(db);
-      if (stamp === store.stamp) continue;
-      store.stamp = stamp;
-      void releaseStores();
-      for (const key of store.keys) this.lane.touch(key);
-    }
-  }
-
   private async analyse(key: string): Promise<void> {
-    const entry = this.entries.get(key);
+    const entry = this.units.get(key);
     if (!entry) return;
     const show = this.started || this.options.fromStart || !entry.initial;
     const news = await entry.follower.analyse(show);
-    if (this.entries.get(key) === entry) this.tell(key, entry, news, show);
+    if (this.units.get(key) === entry) this.tell(key, entry, news, show);
     this.pendingInitial.delete(key);
     this.checkReady();
   }
@@ -299,7 +232,7 @@ export class WatchSession {
 
   /** The live findings of all logs joined, against the ledger. */
   private settleLive(show: boolean): void {
-    const { findings, runs, runCount } = this.live.merged(this.order);
+    const { findings, runs, runCount } = this.live.merged(this.units.order);
     this.liveRuns = { runs, runCount };
     const news = this.ledger.settle(findings, (file) => this.lineages.tokenOf(file), show);
     for (const named of news.named) this.options.sink({ type: "run_named", ...named });
@@ -325,10 +258,4 @@ export class WatchSession {
     this.options.sink({ type: "ready", files: this.stats().files, findings: this.ledger.findings });
     this.readyResolve();
   }
-}
-
-/** A store's database and write-ahead log stamps, as one string to compare. */
-function storeStamp(db: string): string {
-  const stamp = (stamp: FileStamp | undefined) => (stamp === undefined ? "-" : `${stamp.ino}:${stamp.size}:${stamp.mtimeMs}`);
-  return `${stamp(stampOf(db))}/${stamp(stampOf(`${db}-wal`))}`;
 }
