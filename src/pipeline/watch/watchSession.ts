@@ -186,7 +186,9 @@ export class WatchSession {
   private async analyse(key: string): Promise<void> {
     const entry = this.units.get(key);
     if (!entry) return;
-    const show = this.started || this.options.fromStart || !entry.initial;
+    // Only a unit's first reading of existing content is silent: what it gains after that is new,
+    // even while other units' existing content is still being read.
+    const show = this.started || this.options.fromStart || !entry.initial || entry.follower.analysed;
     const news = await entry.follower.analyse(show);
     if (this.units.get(key) === entry) this.tell(key, entry, news, show);
     this.pendingInitial.delete(key);
