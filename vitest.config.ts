@@ -6,5 +6,9 @@ export default defineConfig({
     // CLI tests spawn the compiled binary (built by `npm test` before vitest starts).
     testTimeout: 30_000,
     pool: "forks",
+    // The run's own temporary directory, which must be empty at the end (tempDirCheck.ts); the
+    // folders a test file made with tempDir() are removed after it (tempDirCleanup.ts).
+    globalSetup: ["test/helpers/tempDirCheck.ts"],
+    setupFiles: ["test/helpers/tempDirCleanup.ts"],
   },
 });

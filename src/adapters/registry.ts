@@ -12,6 +12,7 @@ import { geminiCliAdapter } from "./gemini/geminiAdapter.js";
 import { InputError, type LineSource } from "./io/lineSource.js";
 import { openclawSessionAdapter } from "./openclaw/session.js";
 import { openclawTrajectoryAdapter } from "./openclaw/trajectory.js";
+import { openhandsEvalAdapter } from "./openhands/evalOutput.js";
 import { openhandsAdapter } from "./openhands/index.js";
 import { unusableReason } from "./unusableInput.js";
 
@@ -21,6 +22,7 @@ export const ADAPTERS: readonly InputAdapter[] = [
   openclawSessionAdapter,
   gatewayLogAdapter,
   codexRolloutAdapter,
+  openhandsEvalAdapter,
   openhandsAdapter,
   geminiCliAdapter,
   claudeCodeAdapter,
@@ -32,29 +34,42 @@ export const INPUT_FORMATS: readonly InputFormat[] = ADAPTERS.map((adapter) => a
 const SNIFF_LINES = 5;
 const SNIFF_MAX_LINES = 50;
 
+interface Samples {
+  /** The first meaningful lines, parsed when they are JSON (raw text otherwise). */
+  readonly parsed: unknown[];
+  /** The adapter that claims a line too long to sample by how it begins (`sniffLongLine`), if one did. */
+  readonly longLineAdapter: InputAdapter | undefined;
+}
+
 /**
  * First few meaningful lines, parsed when they are JSON (raw text otherwise); huge lines are passed
  * over. Past SNIFF_LINES, sampling goes on (up to SNIFF_MAX_LINES) while no line was JSON at all, so
- * that a damaged head does not hide the format of what follows.
+ * that a damaged head does not hide the format of what follows. A huge line whose beginning an
+ * adapter claims ends the sampling when no JSON line came before it (a file of huge lines is not
+ * scanned fifty lines deep to be recognised).
  */
-async function samplesOf(source: LineSource): Promise<unknown[]> {
-  const samples: unknown[] = [];
+async function samplesOf(source: LineSource): Promise<Samples> {
+  const parsed: unknown[] = [];
   let sawJson = false;
+  let longLineAdapter: InputAdapter | undefined;
   await source.forEachLine(
     (text, line, _terminated, problem) => {
-      if (problem?.tooLong === undefined && !isBlank(text) && text.length <= MAX_SAMPLE_LINE) {
+      if (problem?.tooLong !== undefined) {
+        longLineAdapter ??= ADAPTERS.find((a) => a.sniffLongLine?.(problem.head ?? ""));
+        if (longLineAdapter !== undefined && !sawJson) return false;
+      } else if (!isBlank(text) && text.length <= MAX_SAMPLE_LINE) {
         try {
-          samples.push(JSON.parse(text));
+          parsed.push(JSON.parse(text));
           sawJson = true;
         } catch {
-          samples.push(text);
+          parsed.push(text);
         }
       }
-      return (samples.length < SNIFF_LINES || !sawJson) && line < SNIFF_MAX_LINES;
+      return (parsed.length < SNIFF_LINES || !sawJson) && line < SNIFF_MAX_LINES;
     },
     { maxLineBytes: MAX_SAMPLE_LINE },
   );
-  return samples;
+  return { parsed, longLineAdapter };
 }
 
 export type AdapterChoice = { readonly adapter: InputAdapter } | { readonly unusable: string };
@@ -69,9 +84,9 @@ export async function adapterFor(source: LineSource, forced?: InputFormat): Prom
     if (!adapter) throw new InputError(`unknown input format ${JSON.stringify(forced)}`);
     return { adapter };
   }
-  const samples = await samplesOf(source);
-  const adapter = ADAPTERS.find((a) => a.sniff(samples));
+  const { parsed, longLineAdapter } = await samplesOf(source);
+  const adapter = ADAPTERS.find((a) => a.sniff(parsed)) ?? longLineAdapter;
   if (adapter) return { adapter };
-  if (samples.length === 0) return { adapter: canonicalEventsAdapter };
-  return { unusable: await unusableReason(source.file, samples) };
+  if (parsed.length === 0) return { adapter: canonicalEventsAdapter };
+  return { unusable: await unusableReason(source.file, parsed) };
 }

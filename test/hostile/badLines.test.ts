@@ -159,6 +159,7 @@ describe("bad bytes in every format", () => {
     "gateway-log": [tslog("embedded run start: runId=r1"), tslog(Buffer.concat([Buffer.from("embedded run start: runId=r"), BAD]))],
     codex: [Buffer.from('{"timestamp":"t","type":"session_meta","payload":{"id":"s1"}}'), Buffer.concat([Buffer.from('{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"a'), BAD, Buffer.from('"}}')])],
     openhands: [Buffer.from('{"id":"e1","source":"user","llm_message":{"role":"user","content":[]},"kind":"MessageEvent"}'), Buffer.concat([Buffer.from('{"id":"e2","source":"user","kind":"MessageEvent","x":"a'), BAD, Buffer.from('"}')])],
+    "openhands-eval": [Buffer.from('{"instance_id":"a__a-1","test_result":{},"history":[]}'), Buffer.concat([Buffer.from('{"instance_id":"a__a-2","test_result":{},"history":[],"error":"a'), BAD, Buffer.from('"}')])],
     "gemini-cli": [
       Buffer.from('{"sessionId":"s1","projectHash":"p1","startTime":"2026-01-01T00:00:00.000Z","lastUpdated":"2026-01-01T00:00:00.000Z","kind":"main"}'),
       Buffer.concat([Buffer.from('{"id":"u1","timestamp":"2026-01-01T00:00:01.000Z","type":"user","content":"a'), BAD, Buffer.from('"}')]),

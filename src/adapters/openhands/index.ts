@@ -3,7 +3,9 @@
  * event per `.json` file), V1 SDK event folders and one-event-per-line streams, under one format
  * name, `openhands`: each record says which version wrote it (records.ts), and the mapping to
  * canonical events is the same (calls with `format: "openhands"`, results by call id, runs by user
- * turn, condensations as compactions).
+ * turn, condensations as compactions). An evaluation's `output.jsonl` (one task instance per line,
+ * its history these events) is a format of its own, `openhands-eval` (evalOutput.ts), which reuses
+ * the same replay.
  */
 import type { AdapterContext, InputAdapter, UnitHistory } from "../adapter.js";
 import type { LineSource } from "../io/lineSource.js";

@@ -12,7 +12,8 @@
  * - consecutive compaction markers with nothing between them are one compaction.
  *
  * One instance serves every file of an input unit (an events folder is one unit of many files), so
- * a parallel group or a delegate span may cross files.
+ * a parallel group or a delegate span may cross files. An evaluation instance (evalInstance.ts)
+ * gets one of its own, which cuts the conversation into one run (`ConversationRuns`).
  */
 import type { LoopEvent } from "../../core/events.js";
 import type { AdapterContext, EmitResult } from "../adapter.js";
@@ -28,7 +29,19 @@ export interface RecordPlace {
   readonly tallies: boolean;
   /** When the event was written (its `timestamp`, as `zonelessTime` reads it): dates its run. */
   readonly time: string | undefined;
+  /**
+   * Where in its line the event sits, when a line holds many (an evaluation instance's
+   * `history[12]`): diagnostics name it, since the line alone does not say which event.
+   */
+  readonly within?: string;
 }
+
+/**
+ * How the conversation's runs are cut. A recorded conversation: at each user message (agents.md
+ * rule 4). An evaluation instance: one run, which the caller starts (`startRun`); the later user
+ * messages of its history are the harness's automatic replies, not a person's (evalInstance.ts).
+ */
+export type ConversationRuns = { readonly kind: "perUserMessage" } | { readonly kind: "one"; readonly runsBefore: number };
 
 // OpenHands documents are parsed from decoded text (documentRecords.ts): every call and result is in form "text".
 interface HeldCall extends SequencedCall {
@@ -53,8 +66,9 @@ export class OpenHandsReplay {
   constructor(
     private readonly context: AdapterContext,
     session: string,
+    private readonly runs: ConversationRuns = { kind: "perUserMessage" },
   ) {
-    this.stack = [new OpenHandsSession(session, AGENT, undefined)];
+    this.stack = [new OpenHandsSession(session, AGENT, undefined, runs.kind === "one" ? runs.runsBefore : 0)];
     this.sequencer = new CallSequencer({
       call: (call) => this.emitCall(call as HeldCall),
       result: (result) => this.emitResult(result as HeldResult),
@@ -75,6 +89,7 @@ export class OpenHandsReplay {
     switch (record.kind) {
       case "user":
         this.sequencer.flush();
+        if (this.runs.kind === "one" && this.stack.length === 1) return this.ignore(place); // the run is started already
         return this.account(place, this.current.userTurn(this.context, place));
       case "call":
         return this.call(record, place);
@@ -91,9 +106,23 @@ export class OpenHandsReplay {
     }
   }
 
+  /** Starts the conversation's one run (`ConversationRuns` "one"), before any of its records. */
+  startRun(place: RecordPlace): void {
+    this.account(place, this.stack[0]!.userTurn(this.context, place));
+  }
+
   /** After the unit's last file: calls still held back are shown. */
   end(): void {
     this.sequencer.flush();
+  }
+
+  /**
+   * After an evaluation instance's last event: calls held back are shown and its runs (delegates'
+   * still open, then the conversation's) are over, so that replay frees them before the next line.
+   */
+  endAll(): void {
+    this.sequencer.flush();
+    while (this.stack.length > 0) this.stack.pop()!.endRun(this.context);
   }
 
   private call(record: CallRecord, place: RecordPlace): void {
@@ -175,12 +204,17 @@ export class OpenHandsReplay {
   }
 
   private ignore(place: RecordPlace, reason?: string): void {
-    if (place.tallies) return this.context.tally.ignored(place.file, place.line, reason);
-    if (reason !== undefined) this.context.tally.note({ file: place.file, line: place.line, reason });
+    if (place.tallies) return this.context.tally.ignored(place.file, place.line, reason === undefined ? undefined : placed(place, reason));
+    if (reason !== undefined) this.context.tally.note({ file: place.file, line: place.line, reason: placed(place, reason) });
   }
 
   private skip(place: RecordPlace, reason: string): void {
-    if (place.tallies) return this.context.tally.skipped(place.file, place.line, reason);
-    this.context.tally.note({ file: place.file, line: place.line, reason: `${reason}; skipped` });
+    if (place.tallies) return this.context.tally.skipped(place.file, place.line, placed(place, reason));
+    this.context.tally.note({ file: place.file, line: place.line, reason: `${placed(place, reason)}; skipped` });
   }
+}
+
+/** A diagnostic's reason, naming the event within its line when the line holds many. */
+function placed(place: RecordPlace, reason: string): string {
+  return place.within === undefined ? reason : `${place.within}: ${reason}`;
 }

@@ -31,8 +31,10 @@ export class OpenHandsSession {
     readonly agent: string,
     /** The delegate action that started this sub-agent session (V0), undefined for the conversation. */
     readonly delegateAction: string | undefined,
+    /** Runs of this session read before (an evaluation instance run again): numbering goes on. */
+    runsBefore = 0,
   ) {
-    this.runs = new RunSegments([], () => this.id);
+    this.runs = new RunSegments([], () => this.id, runsBefore);
   }
 
   /** An event's common fields, in the order `looplens events` writes them. */

@@ -1,4 +1,5 @@
-/** The scenarios of the project's OpenHands fixtures (fixtures/agents/openhands/), in both versions. */
+/** The scenarios of the project's OpenHands fixtures (fixtures/agents/openhands/, in both versions; fixtures/agents/openhands-eval/). */
+import type { InstanceSpec } from "./evalWriters.js";
 import type { AbstractSession, CallSpec, Step } from "./openhandsWriters.js";
 
 const repeat = (n: number, call: CallSpec): Step[] => Array.from({ length: n }, () => ({ kind: "calls", calls: [call], reversedResults: false }));
@@ -18,3 +19,16 @@ export const FIXTURE_SESSION: AbstractSession = {
     [{ kind: "noise" }],
   ],
 };
+
+const passingTests: CallSpec = { tool: "execute_bash", args: { command: "pytest tests/test_app.py" }, outcome: { kind: "result", text: "3 passed", details: { command: "pytest tests/test_app.py" } } };
+
+/**
+ * An evaluation's output.jsonl: an instance whose agent runs the failing tests twelve times, six of
+ * them after the harness's "please continue" (its second user message: still the one run); a
+ * healthy instance; one that failed before its agent acted (an error, an empty history).
+ */
+export const EVAL_FIXTURE: readonly InstanceSpec[] = [
+  { session: { id: "django__django-11099", runs: [repeat(6, failingTests), repeat(6, failingTests)] } },
+  { session: { id: "astropy__astropy-12907", runs: [[{ kind: "calls", calls: [viewA], reversedResults: false }, { kind: "noise" }, { kind: "calls", calls: [viewB], reversedResults: false }, { kind: "calls", calls: [passingTests], reversedResults: false }]] } },
+  { session: { id: "sympy__sympy-20590", runs: [] }, error: "RuntimeError: Agent reached maximum retries: the runtime container did not start" },
+];

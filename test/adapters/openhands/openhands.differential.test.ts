@@ -1,46 +1,17 @@
 /**
- * Random sessions written as OpenHands V0 trajectories, V1 event streams and canonical events:
- * analysing the OpenHands files must give exactly the findings (and runs) of the canonical files.
+ * Random sessions written as OpenHands V0 trajectories, V1 event streams, evaluation output and
+ * canonical events: analysing the OpenHands files must give exactly the findings (and runs) of the
+ * canonical files.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { analyzePaths, comparable } from "../../helpers/inProcess.js";
 import { prng } from "../../helpers/randomSessions.js";
-import { canonicalText, v0Trajectory, v1Jsonl, type AbstractSession, type CallSpec, type Step } from "./openhandsWriters.js";
-
-const PATTERNS: ReadonlyArray<Omit<CallSpec, "outcome"> & { outcomes: ReadonlyArray<CallSpec["outcome"]> }> = [
-  { tool: "execute_bash", args: { command: "npm test" }, outcomes: [{ kind: "error", text: "1 failed" }, { kind: "result", text: "ok", details: { command: "npm test" } }] },
-  { tool: "execute_bash", args: { command: "ls" }, outcomes: [{ kind: "result", text: "a b", details: { command: "ls" } }] },
-  { tool: "str_replace_editor", args: { command: "view", path: "/w/a.md" }, outcomes: [{ kind: "result", text: "alpha", details: { path: "/w/a.md" } }, { kind: "error", text: "File not found" }] },
-  { tool: "str_replace_editor", args: { command: "view", path: "/w/b.md" }, outcomes: [{ kind: "result", text: "beta", details: { path: "/w/b.md" } }] },
-  { tool: "process", args: { action: "poll", sessionId: "p1" }, outcomes: [{ kind: "result", text: "running", details: { status: "running" } }] },
-];
-
-function randomSession(random: () => number, index: number): AbstractSession {
-  const int = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
-  const pick = <T>(items: readonly T[]) => items[int(0, items.length - 1)]!;
-  const call = (pattern: (typeof PATTERNS)[number]): CallSpec => ({
-    tool: pattern.tool,
-    args: pattern.args,
-    outcome: random() < 0.04 ? undefined : random() < 0.85 ? pattern.outcomes[0] : pick(pattern.outcomes),
-  });
-  const runs = Array.from({ length: int(1, 3) }, () => {
-    const favourite = random() < 0.25 ? [PATTERNS[2]!, PATTERNS[3]!] : [pick(PATTERNS)];
-    let turn = 0;
-    return Array.from({ length: int(4, 30) }, (): Step => {
-      const roll = random();
-      if (roll < 0.06) return { kind: "compaction" };
-      if (roll < 0.1) return { kind: "noise" };
-      if (roll < 0.16) return { kind: "unknownTool", tool: "browser", args: { url: "https://x.test" } };
-      const size = random() < 0.25 ? int(2, 3) : 1;
-      const calls = Array.from({ length: size }, () => call(random() < 0.85 ? favourite[turn++ % favourite.length]! : pick(PATTERNS)));
-      return { kind: "calls", calls, reversedResults: size > 1 && random() < 0.5 };
-    });
-  });
-  return { id: `oh-${index}-${int(1000, 9999)}`, runs };
-}
+import { evalCanonicalText, evalOutput } from "./evalWriters.js";
+import { canonicalText, v0Trajectory, v1Jsonl } from "./openhandsWriters.js";
+import { randomSession } from "./randomOpenHandsSessions.js";
 
 describe("OpenHands files and canonical events of the same random sessions", () => {
   for (const seed of [11, 12, 13]) {
@@ -68,6 +39,28 @@ describe("OpenHands files and canonical events of the same random sessions", () 
         expect(read).toBe(used + ignored + skipped);
         expect(skipped).toBe(0);
         expect(fromOpenHands.files.every((f) => f.format === "openhands")).toBe(true);
+      }
+      rmSync(root, { recursive: true, force: true });
+    });
+  }
+
+  for (const seed of [22, 23]) {
+    it(`seed ${seed}: an evaluation output.jsonl gives the canonical findings, one run per instance`, async () => {
+      const random = prng(seed);
+      const sessions = Array.from({ length: 20 }, (_, i) => randomSession(random, i));
+      const root = mkdtempSync(join(tmpdir(), `looplens-oh-eval-diff-${seed}-`));
+      try {
+        writeFileSync(join(root, "output.jsonl"), evalOutput(sessions.map((session) => ({ session }))));
+        writeFileSync(join(root, "canonical.jsonl"), evalCanonicalText(sessions));
+        const fromEval = await analyzePaths([join(root, "output.jsonl")]);
+        const expected = comparable(await analyzePaths([join(root, "canonical.jsonl")]));
+        expect(comparable(fromEval)).toEqual(expected);
+        expect(fromEval.runs.map((r) => r.run)).toEqual(sessions.map((s) => `${s.id}#1`));
+        expect(new Set(expected.findings.map((f) => f.split(" ")[5])).size).toBeGreaterThanOrEqual(3);
+        expect(fromEval.lines).toEqual({ read: 20, used: 20, ignored: 0, skipped: 0 });
+        expect(fromEval.files).toEqual([{ file: join(root, "output.jsonl"), format: "openhands-eval" }]);
+      } finally {
+        rmSync(root, { recursive: true, force: true });
       }
     });
   }

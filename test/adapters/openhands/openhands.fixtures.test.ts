@@ -3,7 +3,7 @@
  * real shapes): what each yields, the findings each scenario gives, a V0 events folder read as one
  * conversation with a delegate sub-agent, and format sniffing against every other format's fixtures.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { analyzeSerially } from "../../../src/pipeline/analysis.js";
@@ -13,17 +13,10 @@ import { fileSource } from "../../../src/adapters/io/sources.js";
 import { groupOpenHandsFiles } from "../../../src/adapters/openhands/index.js";
 import { loadXxhashDigest } from "../../../src/core/xxhashDigest.js";
 import { analyzePaths } from "../../helpers/inProcess.js";
+import { samplesOf, walk } from "./fixtureFiles.js";
 
 const ROOT = join(process.cwd(), "fixtures", "agents", "openhands");
 const FOLDER = join(ROOT, "sessions", "d3l3gat3", "events");
-
-function walk(dir: string, keep: (name: string) => boolean): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return walk(path, keep);
-    return keep(name) ? [path] : [];
-  });
-}
 
 /** Per run: [run, agent, calls, compactions, [detector, level, call] of its first finding]. */
 async function yields(path: string) {
@@ -81,21 +74,6 @@ describe("OpenHands fixtures in the shape of the samples", () => {
     expect(analysis.lines).toMatchObject({ read: files.length, skipped: 0 });
   });
 });
-
-/** The first meaningful lines of a file as adapterFor samples them (JSON when they parse). */
-function samplesOf(path: string): unknown[] {
-  return readFileSync(path, "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .slice(0, 50)
-    .map((line) => {
-      try {
-        return JSON.parse(line);
-      } catch {
-        return line;
-      }
-    });
-}
 
 describe("sniffing", () => {
   const fixtures = join(process.cwd(), "fixtures");

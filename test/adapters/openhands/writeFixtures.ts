@@ -1,11 +1,12 @@
 /**
- * Regenerates fixtures/agents/openhands/ (bundle and run it, e.g. esbuild --bundle --platform=node --format=esm, then
+ * Regenerates fixtures/agents/openhands/ and openhands-eval/ (bundle and run it, e.g. esbuild --bundle --platform=node --format=esm, then
  * ./bin/looplens check --update on each file). The hand-made extras (bad lines, copies, a delegate)
  * are appended here so the fixtures stay reproducible.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { FIXTURE_SESSION } from "./fixtureSessions.js";
+import { evalOutput } from "./evalWriters.js";
+import { EVAL_FIXTURE, FIXTURE_SESSION } from "./fixtureSessions.js";
 import { v0Events, v0Trajectory, v1Jsonl } from "./openhandsWriters.js";
 
 const root = join(process.cwd(), "fixtures", "agents", "openhands");
@@ -30,3 +31,8 @@ events.push({ id: 27, source: "agent", cause: 3, observation: "delegate", tool_c
 const folder = join(root, "sessions", "d3l3gat3", "events");
 mkdirSync(folder, { recursive: true });
 for (const event of events) writeFileSync(join(folder, `${event.id as number}.json`), JSON.stringify(event));
+
+// An evaluation's output.jsonl: one instance per line (fixtures/agents/openhands-eval/).
+const evalRoot = join(process.cwd(), "fixtures", "agents", "openhands-eval");
+mkdirSync(evalRoot, { recursive: true });
+writeFileSync(join(evalRoot, "output.jsonl"), evalOutput(EVAL_FIXTURE));
