@@ -15,7 +15,7 @@ import { patternPreview, RecentPatterns } from "./recentPatterns.js";
 import type { HistorySharing } from "./history.js";
 import type { PreparedEvent } from "./prepare.js";
 import type { EngineView, ProfileChoice, ProfileName, RunEngine } from "./profiles/profile.js";
-import { addFinding, appended, newRunState, type RunState } from "./runState.js";
+import { addFinding, appended, newRunState, type FindingOfRun, type RunState } from "./runState.js";
 import { SessionHistories } from "./sessionHistories.js";
 import { SettledQueue } from "./settledQueue.js";
 import { TimelineRecorder } from "./timeline.js";
@@ -199,7 +199,7 @@ export class Replayer {
     const preview = !verdict || !refs ? undefined : unknown ? findingPreview(call, state.recent!.unknownToolOutcome(event.tool)) : patternPreview(refs, call);
     if (refs && call) refs.call = call;
     if (!verdict) return;
-    this.onFinding?.(addFinding(state, {
+    this.found(state, {
       line: event.line,
       call: event.call,
       tool: event.tool,
@@ -210,7 +210,7 @@ export class Replayer {
       message: verdict.message,
       argsHash: event.argsHash,
       ...(preview && { preview }),
-    }));
+    });
   }
 
   private outcome(state: RunState, event: OutcomeEvent, input: LoopEvent | undefined): void {
@@ -232,7 +232,7 @@ export class Replayer {
     if (step.kind !== "abort") return;
     state.guardWindows = appended(state.guardWindows, step.window);
     const { threshold, message } = engine.abortFinding(event.tool, step.count);
-    this.onFinding?.(addFinding(state, {
+    this.found(state, {
       line: event.line,
       call: event.call,
       tool: event.tool,
@@ -243,6 +243,12 @@ export class Replayer {
       message,
       argsHash: event.argsHash,
       ...(refs && { preview: findingPreview(refs.call, refs.outcome) }),
-    }));
+    });
+  }
+
+  /** Adds the finding to its run, and tells it (`?.(…)` would skip the adding too when no one listens). */
+  private found(state: RunState, finding: FindingOfRun): void {
+    const made = addFinding(state, finding);
+    this.onFinding?.(made);
   }
 }
