@@ -23,6 +23,12 @@ const fixture = (path: string) => readFileSync(path, "utf8");
 /** Final files end with a newline: a watch holds a line until its newline (a last line without one is never read). */
 const ended = (text: string) => (text.endsWith("\n") ? text : `${text}\n`);
 
+/**
+ * A session's next life, with entry ids of its own: entries that two of a session's files share (same
+ * id) are one entry, replayed once (a copy), and the builder numbers every transcript's entries alike.
+ */
+const secondLife = (text: string) => ended(text.replace(/"(id|parentId)":"(\d{8})"/g, '"$1":"2$2"'));
+
 interface Planned {
   readonly file: string;
   readonly text: string;
@@ -46,13 +52,14 @@ function plannedFiles(seed: number): Planned[] {
   const id = "7f3e2a10-5c4b-4d8e-9f21-3a6b8c0d4e51";
   const live = `agents/main/sessions/${id}.jsonl`;
   const second = { ...randomSessions(seed + 1000, 1)[0]!, id };
-  files.push({ file: live, text: fixture(`fixtures/openclaw/${live}`), then: { rename: { to: `${live}.reset.2026-05-01T12-00-00.000Z` }, next: { file: live, text: ended(transcriptText(second)) } } });
+  files.push({ file: live, text: fixture(`fixtures/openclaw/${live}`), then: { rename: { to: `${live}.reset.2026-05-01T12-00-00.000Z` }, next: { file: live, text: secondLife(transcriptText(second)) } } });
   files.push({ file: "claude/projects/-home-u-app/0b5c3d2e.jsonl", text: fixture("fixtures/agents/claude-code/loop-v2.0.jsonl") });
   files.push({ file: "claude/projects/-home-u-web/6a7b8c9d.jsonl", text: fixture("fixtures/agents/claude-code/ping-pong-v2.0.jsonl") });
   files.push({ file: "codex/sessions/2026/05/01/rollout-2026-05-01T10-00-00-019a0000-0000-7000-8000-000000000001.jsonl", text: fixture("fixtures/agents/codex/loop-0.47.jsonl") });
   files.push({ file: "codex/sessions/2026/05/02/rollout-2026-05-02T10-00-00-019a0000-0000-7000-8000-000000000002.jsonl", text: fixture("fixtures/agents/codex/ping-pong-0.146.jsonl") });
   files.push({ file: "gemini/tmp/demo/chats/session-2026-04-29T21-39-a1b2c3d4.jsonl", text: fixture("fixtures/agents/gemini/tmp/looplens-demo/chats/session-2026-04-29T21-39-a1b2c3d4.jsonl") });
   files.push({ file: "openhands/conversations/v1-events.jsonl", text: fixture("fixtures/agents/openhands/v1-events.jsonl") });
+  files.push({ file: "openhands-eval/output.jsonl", text: fixture("fixtures/agents/openhands-eval/output.jsonl") });
   // A Gateway log, and the next day's file once it is done.
   const nextDay = { file: "gateway/openclaw-2026-05-03.log", text: ended(fixture("fixtures/gateway/openclaw-2026-05-03.log")) };
   // The text console form of a Gateway log: a line cut short there still reads as a record (a count cut from 12 to 1).
