@@ -3,7 +3,7 @@
  * for new files and lines, partial lines, truncation, deletion, a Gateway log's next day, polling,
  * `--from-start`, `--exit-on`, and Ctrl-C.
  */
-import { appendFileSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { isReady, jsonLines, killWatchChildren, sleep, startWatch, watchFolder } from "../helpers/watchChild.js";
@@ -136,6 +136,22 @@ describe("watch: what it follows", () => {
     writeFileSync(join(root, "s.jsonl"), `{"type":"tool_call","run":"r","id":"x","tool":"read","args":{"pad":"${"x".repeat(5000)}"}}\n${PING_PONG}`);
     await watch.waitFor((line) => line.includes('"level":"critical"'));
     expect(watch.stderr()).toMatch(/s\.jsonl:1: line too long \(5\d+ bytes, over the 2000-byte limit/);
+  });
+
+  it("a file that cannot be read is said once; the other files are followed", async () => {
+    const root = watchFolder();
+    writeFileSync(join(root, "a.jsonl"), "");
+    // Reading /proc/self/mem from its start fails (EIO) even for root, whom file modes do not stop.
+    const unreadable = join(root, "b.jsonl");
+    symlinkSync("/proc/self/mem", unreadable);
+    const watch = startWatch([join(root, "a.jsonl"), unreadable, "-f", "ndjson"]);
+    await watch.waitFor(isReady);
+    for (const half of [PING_PONG.slice(0, 400), PING_PONG.slice(400)]) {
+      appendFileSync(join(root, "a.jsonl"), half);
+      await sleep(300);
+    }
+    await watch.waitFor((line) => line.includes('"level":"critical"'));
+    expect(watch.stderr().match(/cannot read .*b\.jsonl/g)).toHaveLength(1);
   });
 });
 

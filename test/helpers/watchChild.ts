@@ -4,10 +4,9 @@
  * `killWatchChildren()` (call it in afterEach), whatever the test did.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { BIN, ROOT } from "./cli.js";
+import { tempDir } from "./tempDir.js";
 
 const children = new Set<ChildProcess>();
 const folders = new Set<string>();
@@ -103,9 +102,9 @@ export async function killWatchChildren(): Promise<void> {
   folders.clear();
 }
 
-/** A fresh temporary folder, removed by `killWatchChildren()`. */
+/** A fresh temporary folder (tempDir.ts), removed early by `killWatchChildren()` once its watch is gone. */
 export function watchFolder(): string {
-  const folder = mkdtempSync(join(tmpdir(), "looplens-watch-"));
+  const folder = tempDir("looplens-watch-");
   folders.add(folder);
   return folder;
 }
