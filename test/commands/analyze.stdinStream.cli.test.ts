@@ -93,5 +93,6 @@ describe("analyze - --format ndjson on a pipe", () => {
       expect(streamed.stdout).toBe(expected.map((finding) => `${JSON.stringify(finding)}\n`).join(""));
       expect(expected.length).toBeGreaterThan(0);
     }
-  });
+    // Eighteen runs of the CLI: time for a loaded machine.
+  }, 120_000);
 });

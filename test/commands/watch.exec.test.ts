@@ -83,9 +83,10 @@ describe("watch --exec", () => {
     const watch = startWatch([root, "-f", "ndjson", "--notify-on", "warning", "--exec", "--", process.execPath, recorder(tools, out)]);
     await watch.waitFor(isReady);
     writeFileSync(join(root, "s.jsonl"), PING_PONG);
-    await until(() => records(out).length === 11);
+    // Eleven commands one after another, a Node start each: time for a loaded machine.
+    await until(() => records(out).length === 11, 40_000);
     expect(records(out).map((r) => r.env.LOOPLENS_LEVEL)).toEqual([...Array(10).fill("warning"), "critical"]);
-  });
+  }, 60_000);
 
   it("a command slower than --exec-timeout is killed and said; the watch goes on", async () => {
     const root = watchFolder();
