@@ -1,4 +1,4 @@
-// `npm run bench [-- --large] [-- --runs N] [-- --seed N] [-- --quick] [-- --only NAME]`
+// `npm run bench [-- --large] [-- --runs N] [-- --seed N] [-- --quick] [-- --only NAME] [-- --watch]`
 //
 // Generates seeded synthetic inputs (cached under bench/out/, never committed), then for each data
 // set runs, side by side and alternating, several times (medians reported):
@@ -12,8 +12,9 @@
 //   - `--profile newest` on the same input.
 // Peak RSS is measured for every process (worker threads included). `sweep` of 20 configs is timed
 // against one analyze, both as CLI runs. With --large, also the peak RSS of every output format and
-// command on shapes where memory could grow with the input (bench/generateEdges.mjs). Results go to
-// bench/RESULTS.md and bench/out/results.json.
+// command on shapes where memory could grow with the input (bench/generateEdges.mjs). Then `looplens
+// watch` beside writers (bench/watch.mjs); `--watch` runs that section alone and replaces only it in
+// bench/RESULTS.md. Results go to bench/RESULTS.md and bench/out/results.json.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg } from "node:os";
@@ -21,6 +22,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { generate } from "./generate.mjs";
 import { loopingRuns, stuckRun, unendedRuns } from "./generateEdges.mjs";
+import { watchIdle, watchLatency, watchMarkdown, watchThroughput } from "./watch.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const OUT = join(ROOT, "bench", "out");
@@ -42,6 +44,7 @@ const SEED = Number(option("seed", 42));
 const QUICK = flag("quick");
 const LARGE = flag("large");
 const ONLY = option("only", undefined);
+const WATCH_ONLY = flag("watch");
 const scale = (mb) => (QUICK ? Math.max(1, Math.round(mb / 8)) : mb);
 
 /**
@@ -67,7 +70,7 @@ const DATASETS = [
         { name: "Gateway log, 1 M short runs", format: "gateway-short", files: 1, fileMb: 1400 },
       ]
     : []),
-].filter((spec) => ONLY === undefined || spec.name.includes(ONLY));
+].filter((spec) => !WATCH_ONLY && (ONLY === undefined || spec.name.includes(ONLY)));
 
 const BASELINES = ["stream-line", "sync-line", "sync-chunk", "sync-latin1"];
 
@@ -246,6 +249,30 @@ function edgeRows(edge) {
 const fmt = (n, digits = 0) => (n === undefined ? "–" : n.toFixed(digits));
 const check = (ok) => (ok ? "✓" : "✗");
 
+/** `looplens watch` beside writers: latency, idle CPU, peak RSS, throughput (bench/watch.mjs). */
+async function watchSection() {
+  const ctx = { bin: BIN, rssHook: RSS_HOOK, out: OUT };
+  const latency = await watchLatency(ctx);
+  log(`watch: append → finding p50 ${fmt(latency.p50)} ms, p99 ${fmt(latency.p99)} ms over ${latency.appends} appends (${latency.missed} missed)`);
+  const idle = await watchIdle(ctx, { seed: SEED });
+  log(`watch: ${idle.files} files (${fmt(idle.mb)} MB) ready in ${fmt(idle.readyMs / 1000, 1)} s; idle CPU ${fmt(idle.idleCpu, 2)}% over ${idle.seconds} s; peak RSS ${fmt(idle.rssMb)} MB`);
+  const throughput = await watchThroughput(ctx);
+  log(`watch: ${fmt(throughput.mbPerSecond, 1)} MB/s of appends: ${throughput.printed}/${throughput.expected} findings, last ${fmt((throughput.caughtUpMs ?? NaN) / 1000, 1)} s after; CPU ${fmt(throughput.cpuPercent)}%`);
+  return { latency, idle, throughput };
+}
+
+const WATCH_START = "<!-- watch: written by bench/watch.mjs -->";
+const WATCH_END = "<!-- /watch -->";
+const watchBlock = (watch) => [WATCH_START, "", `Watch section measured on ${new Date().toISOString().slice(0, 10)}, load average ${loadavg()[0].toFixed(1)} at its end.`, "", watchMarkdown(watch, fmt, check), WATCH_END, ""].join("\n");
+
+/** RESULTS.md with its watch section (between the markers) replaced, or added at the end. */
+function withWatchSection(text, watch) {
+  const from = text.indexOf(WATCH_START);
+  const to = text.indexOf(WATCH_END);
+  if (from >= 0 && to > from) return text.slice(0, from) + watchBlock(watch) + text.slice(to + WATCH_END.length + 1);
+  return `${text.trimEnd()}\n\n${watchBlock(watch)}`;
+}
+
 function markdown(rows, sweeps, edges) {
   const lines = [
     "# Benchmark results",
@@ -302,12 +329,21 @@ const ENDING_LOAD = () => loadavg()[0].toFixed(1);
 mkdirSync(OUT, { recursive: true });
 if (!existsSync(join(ROOT, "dist", "cli.js"))) throw new Error("dist/ is missing: run `npm run build` first (npm run bench does)");
 const started = performance.now();
+if (WATCH_ONLY) {
+  const watch = await watchSection();
+  writeFileSync(join(OUT, "watch-results.json"), JSON.stringify(watch, null, 2));
+  const results = join(ROOT, "bench", "RESULTS.md");
+  writeFileSync(results, withWatchSection(existsSync(results) ? readFileSync(results, "utf8") : "# Benchmark results\n", watch));
+  log(`--watch: wrote the watch section of bench/RESULTS.md (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  process.exit(0);
+}
 const rows = DATASETS.map(benchDataset);
 // With --large, the large state folder too: sweep's memory must not grow with the input (it replays
 // each event under every config as it is read, holding no prepared events).
 const SWEPT = ["real state folder", "canonical events folder", "real state folder, large"];
 const sweeps = DATASETS.filter((spec) => SWEPT.includes(spec.name)).map(sweepCost);
 const edges = LARGE ? EDGES.flatMap(edgeRows) : [];
-writeFileSync(join(OUT, "results.json"), JSON.stringify({ rows, sweeps, edges }, null, 2));
-if (ONLY === undefined) writeFileSync(join(ROOT, "bench", "RESULTS.md"), markdown(rows, sweeps, edges));
+const watch = ONLY === undefined ? await watchSection() : undefined;
+writeFileSync(join(OUT, "results.json"), JSON.stringify({ rows, sweeps, edges, watch }, null, 2));
+if (ONLY === undefined) writeFileSync(join(ROOT, "bench", "RESULTS.md"), withWatchSection(markdown(rows, sweeps, edges), watch));
 log(`${ONLY === undefined ? "wrote bench/RESULTS.md" : "--only: bench/RESULTS.md left as it was"} (${((performance.now() - started) / 1000).toFixed(0)} s)`);

@@ -17,6 +17,7 @@ import { registerCheck } from "./commands/check.js";
 import { registerEvents } from "./commands/events.js";
 import { registerExplain } from "./commands/explain.js";
 import { registerSweep } from "./commands/sweep.js";
+import { registerWatch } from "./commands/watch.js";
 import { registerCompletion } from "./commands/completion.js";
 import { sanitize } from "./reporters/sanitize.js";
 
@@ -128,6 +129,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
   registerAnalyze(program, io, version, run);
   registerEvents(program, io, run);
   registerSweep(program, io, version, run);
+  registerWatch(program, io, run);
   registerCheck(program, io, version, run);
   registerConfig(program, io, version, run);
   registerExplain(program, io, version, run);

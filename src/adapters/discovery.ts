@@ -8,7 +8,8 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { InputContainer } from "./adapter.js";
-import { describeReadError, fileSource, stdinSource } from "./io/sources.js";
+import { describeReadError, fileSource, type FileSourceOptions } from "./io/sources.js";
+import { stdinSource } from "./io/stdinSource.js";
 import { InputError, type LineSource } from "./io/lineSource.js";
 import { INPUT_FILES } from "./registry.js";
 import { forkFamilies, forkTagsOf, seekParents, type ForkTag } from "./shared/forkFamilies.js";
@@ -23,10 +24,11 @@ const INPUT_FILE = /\.(jsonl|ndjson|log)(\.(gz|zst))?$/i;
  * OpenClaw's session archives and transcript stores, the `.json` files other agents keep
  * transcripts in: Gemini CLI's legacy `chats/session-*.json`, OpenHands' `events/<n>.json`). Other
  * `.json` files are not scanned (configs, `sessions.json`, `.meta.json` side files): a JSON document
- * of another kind, such as an OpenHands trajectory array, is read when named.
+ * of another kind, such as an OpenHands trajectory array, is read when named. (`looplens watch` asks
+ * it which changed files matter.)
  */
 const SCANS = INPUT_FILES.flatMap((files) => (files.scan ? [files.scan] : []));
-const isInputFile = (name: string, path: string) => INPUT_FILE.test(name) || SCANS.some((scan) => scan(name, path));
+export const isInputFile = (name: string, path: string) => INPUT_FILE.test(name) || SCANS.some((scan) => scan(name, path));
 
 /** Files that stand for several inputs (a SQLite transcript store), as the descriptors say. */
 const CONTAINERS: readonly InputContainer[] = INPUT_FILES.flatMap((files) => (files.container ? [files.container] : []));
@@ -192,11 +194,12 @@ async function forkTags(files: readonly string[]): Promise<Array<ForkTag | undef
   });
 }
 
-export async function openSource(path: string): Promise<LineSource> {
+export async function openSource(path: string, options: FileSourceOptions = {}): Promise<LineSource> {
   try {
     if (path === "-") return await stdinSource();
     const store = path.includes("#") ? await storeRef(path) : undefined;
-    return store ? await store.container.open(store.db, store.session) : await fileSource(path);
+    // A store's rows are whole lines by nature: `completeLines` concerns files only.
+    return store ? await store.container.open(store.db, store.session) : await fileSource(path, options);
   } catch (error) {
     if (error instanceof InputError) throw error;
     throw new InputError(describeReadError(path, error));

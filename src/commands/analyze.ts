@@ -13,6 +13,7 @@ import { withHeapWatched } from "../pipeline/v8Tuning.js";
 import { analyzeAll } from "../pipeline/parallel.js";
 import type { Analysis } from "../pipeline/analysis.js";
 import { progressDisplay } from "./progressDisplay.js";
+import { streamedFindings } from "./streamedFindings.js";
 import {
   nothingAnalysed,
   nothingUsable,
@@ -70,25 +71,35 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
   const resolver = await createConfigResolver(options, io.env);
   const digest = await loadXxhashDigest();
   const reporter = REPORTERS.analyze[options.format]!;
+  const inputs = inputPaths(paths, io, options.quiet, options.agentHome);
+  // `analyze - -f ndjson`: findings written as they are made (streamedFindings.ts).
+  const streamed = streamedFindings(inputs, options.format, filters, io);
   const input = {
     inputFormat: options.inputFormat,
     activeBranch: options.activeBranch,
     maxLineBytes: options.maxLineBytes,
-    ...(spill && { spill }),
+    // Streamed findings are told apart from the held ones by identity: no run goes to disk (standard
+    // input is held in memory whole anyway).
+    ...(spill && !streamed && { spill }),
     ...(options.profile !== undefined && { profile: options.profile }),
     ...(reporter.needs?.timelines === true && { timelines: true }),
+    ...streamed?.input,
   };
   const config = { config: options.config, agent: options.agent, set: options.set, profile: options.profile };
   const configFor = (agent: string | null, profile: ProfileName) => resolver.effectiveFor(agent, profile).config;
-  const analysis = await analyzeAll(inputPaths(paths, io, options.quiet, options.agentHome), digest, configFor, { config, input }, io.env, progressDisplay(io, options));
+  const analysis = await analyzeAll(inputs, digest, configFor, { config, input }, io.env, progressDisplay(io, options));
   const { failOn, maxWarnings } = options;
   const choices = { all: options.all === true, verbose: options.verbose === true, ...(failOn !== undefined && { failOn }), ...(maxWarnings !== undefined && { maxWarnings }) };
-  const report = buildReport(analysis, { version, config: configOfRuns(resolver, options), filters, choices, ...(reporter.needs && { needs: reporter.needs }) });
+  const request = { version, config: configOfRuns(resolver, options), filters, choices, ...(reporter.needs && { needs: reporter.needs }) };
+  const report = buildReport(analysis, request);
   reportNotices(io, resolver, options.quiet);
   reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);
   // An input that ends in exit 2 gets no report, only the reason: a report before it read as a result.
+  // (Findings streamed from standard input are out already: the exit status still says it.)
   if (strictViolation(io, options, analysis.lines.skipped) || nothingUsable(io, analysis) || nothingAnalysed(io, options, runsRead(analysis))) return EXIT.usage;
-  await writeReport(io, reporter(report, { color: useColor(options, io), width: io.columns, explain: options.explain !== false, cwd: process.cwd() }));
+  // What is still to write leaves out the findings already streamed; `report` still judges them all.
+  const shown = streamed?.wroteAny() ? buildReport(streamed.remaining(analysis), request) : report;
+  await writeReport(io, reporter(shown, { color: useColor(options, io), width: io.columns, explain: options.explain !== false, cwd: process.cwd() }));
 
   // The gate's tally was made as the report was written (a walk of the runs only when it was not).
   const failures = failOn !== undefined || maxWarnings !== undefined ? failureLines(report.facts().gate) : [];
@@ -117,6 +128,13 @@ async function writeReport(io: Io, output: ReportOutput): Promise<void> {
 
 const WRITE_BATCH = 1 << 16;
 
+const STREAMING_HELP = [
+  "Standard input (-) with --format ndjson: each finding is written as soon as its call is read",
+  "(canonical events, Claude Code, Codex, OpenHands), so `tail -f FILE | looplens analyze - -f ndjson`",
+  "works as a pipe; formats that read their whole input first (OpenClaw transcripts, Gemini CLI) and",
+  "Gateway logs are written when input ends. To follow files as they grow: looplens watch.",
+].join("\n");
+
 export function registerAnalyze(program: Command, io: Io, version: string, run: (work: () => Promise<number>) => Promise<void>): void {
   const command = program
     .command("analyze", { isDefault: true })
@@ -131,6 +149,6 @@ export function registerAnalyze(program: Command, io: Io, version: string, run: 
   addOutputOptions(command);
   addConfigOptions(command, AGENT_FILTER_HELP);
   addInputOptions(command);
-  command.addHelpText("after", `\n${detectorHelp()}\n`);
+  command.addHelpText("after", `\n${STREAMING_HELP}\n\n${detectorHelp()}\n`);
   command.action((paths: string[], options: AnalyzeOptions) => run(() => withOutput(io, options, (out) => runAnalyze(paths, options, out, version), paths)));
 }

@@ -15,7 +15,7 @@ import { patternPreview, RecentPatterns } from "./recentPatterns.js";
 import type { HistorySharing } from "./history.js";
 import type { PreparedEvent } from "./prepare.js";
 import type { EngineView, ProfileChoice, ProfileName, RunEngine } from "./profiles/profile.js";
-import { addFinding, appended, newRunState, type RunState } from "./runState.js";
+import { addFinding, appended, newRunState, type FindingOfRun, type RunState } from "./runState.js";
 import { SessionHistories } from "./sessionHistories.js";
 import { SettledQueue } from "./settledQueue.js";
 import { TimelineRecorder } from "./timeline.js";
@@ -37,6 +37,8 @@ export interface ReplayOptions {
   readonly onSettled?: (run: ReplayedRun) => void;
   /** Set when this replayer is one of several fed the same events (sweep): they share equal histories. */
   readonly sharing?: HistorySharing;
+  /** Told each finding as it is made (`analyze -` streams its ndjson lines: commands/streamedFindings.ts). */
+  readonly onFinding?: (finding: ReplayedFinding) => void;
 }
 
 const CONFIGURABLE: ProfileChoice = { profile: "configurable", reason: "default" };
@@ -50,6 +52,7 @@ export class Replayer {
   /** The runs of `runs` in order of first appearance (the settled front is handed out early). */
   private readonly order = new SettledQueue<RunState>();
   private readonly onSettled: ((run: ReplayedRun) => void) | undefined;
+  private readonly onFinding: ((finding: ReplayedFinding) => void) | undefined;
   private readonly histories: SessionHistories;
   /** Timelines of the open runs, by run id (undefined: timelines not asked for). */
   private readonly recorders: Map<string, TimelineRecorder> | undefined;
@@ -63,6 +66,7 @@ export class Replayer {
   ) {
     this.recorders = options.timelines === true ? new Map() : undefined;
     this.onSettled = options.onSettled;
+    this.onFinding = options.onFinding;
     this.histories = new SessionHistories(options.sharing);
   }
 
@@ -195,7 +199,7 @@ export class Replayer {
     const preview = !verdict || !refs ? undefined : unknown ? findingPreview(call, state.recent!.unknownToolOutcome(event.tool)) : patternPreview(refs, call);
     if (refs && call) refs.call = call;
     if (!verdict) return;
-    addFinding(state, {
+    this.found(state, {
       line: event.line,
       call: event.call,
       tool: event.tool,
@@ -228,7 +232,7 @@ export class Replayer {
     if (step.kind !== "abort") return;
     state.guardWindows = appended(state.guardWindows, step.window);
     const { threshold, message } = engine.abortFinding(event.tool, step.count);
-    addFinding(state, {
+    this.found(state, {
       line: event.line,
       call: event.call,
       tool: event.tool,
@@ -240,5 +244,11 @@ export class Replayer {
       argsHash: event.argsHash,
       ...(refs && { preview: findingPreview(refs.call, refs.outcome) }),
     });
+  }
+
+  /** Adds the finding to its run, and tells it (`?.(…)` would skip the adding too when no one listens). */
+  private found(state: RunState, finding: FindingOfRun): void {
+    const made = addFinding(state, finding);
+    this.onFinding?.(made);
   }
 }

@@ -67,16 +67,18 @@ export function appended<T>(list: readonly T[], item: T): readonly T[] {
 export type FindingOfRun = Omit<ReplayedFinding, "run" | "agent" | "session" | "file" | "afterStop" | "call"> & { call: number };
 
 /** Adds a finding to the run; the first block or abort is where the runtime would have stopped it. */
-export function addFinding(state: RunState, finding: FindingOfRun): void {
-  state.findings = appended(state.findings, {
+export function addFinding(state: RunState, finding: FindingOfRun): ReplayedFinding {
+  const made: ReplayedFinding = {
     run: state.run,
     agent: state.agent,
     session: state.session,
     file: state.file,
     afterStop: state.firstStop !== null,
     ...finding,
-  });
+  };
+  state.findings = appended(state.findings, made);
   if (state.firstStop === null && finding.level !== "warning") {
     state.firstStop = { kind: finding.level === "abort" ? "abort" : "block", call: finding.call };
   }
+  return made;
 }

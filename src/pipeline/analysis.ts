@@ -14,11 +14,11 @@ import type { LiveEvent } from "../core/liveEvents.js";
 import { LiveRunBook, type LiveBookPart, type LiveRunList } from "../core/liveRuns.js";
 import type { LoopEvent } from "../core/events.js";
 import type { PreparedEvent } from "../core/prepare.js";
-import { Replayer, type ConfigForAgent } from "../core/replay.js";
+import { Replayer, type ConfigForAgent, type ReplayOptions } from "../core/replay.js";
 import type { SpilledRuns } from "../reporters/model.js";
 import { UnitRuns, shiftedSegment, spilledRuns, type SpillOptions, type SpillSegment } from "./runSpill.js";
 import { LiveRowFile } from "./liveRowFile.js";
-import { joinSummaries, readSummary, readUnit, type InputOptions, type PreparedSink, type ReadSummary, type UnusableFile } from "./reading.js";
+import { joinSummaries, readSummary, readUnit, type FileFormatSink, type InputOptions, type PreparedSink, type ReadSummary, type UnusableFile } from "./reading.js";
 
 export type { InputOptions, ReadSummary, UnusableFile } from "./reading.js";
 
@@ -28,6 +28,11 @@ export interface AnalysisOptions extends InputOptions {
   readonly timelines?: boolean;
   /** Write plain runs past a budget to disk (runSpill.ts) instead of holding them all. */
   readonly spill?: SpillOptions;
+  /** Told each replayed finding as it is made (a function: serial analysis only, never for workers). */
+  readonly onFinding?: ReplayOptions["onFinding"];
+  /** Told each file's format before its events (serial only), and each live event as it is read. */
+  readonly onFile?: FileFormatSink;
+  readonly onLiveEvent?: (event: LiveEvent) => void;
 }
 export { readEvents } from "./reading.js";
 
@@ -79,7 +84,7 @@ export async function analyzeUnit(
   const asked = new Set<string>();
   const profiles = selectProfiles(options.profile, digest);
   const unitRuns = new UnitRuns(options.spill);
-  const replayOptions = { timelines: options.timelines === true, onSettled: (run: ReplayedRun) => unitRuns.add(run) };
+  const replayOptions = { timelines: options.timelines === true, onSettled: (run: ReplayedRun) => unitRuns.add(run), ...(options.onFinding && { onFinding: options.onFinding }) };
   const newReplayer = () =>
     new Replayer(
       (agent, profile) => {
@@ -108,8 +113,10 @@ export async function analyzeUnit(
     }
     return push;
   };
-  const live = onLive ?? ((event: LiveEvent) => book!.push(event));
-  const { files, unusable } = await readUnit(unit, tally, profiles, options, sink, live, true);
+  const keep = onLive ?? ((event: LiveEvent) => book!.push(event));
+  const observe = options.onLiveEvent;
+  const live = observe ? (event: LiveEvent) => (observe(event), keep(event)) : keep;
+  const { files, unusable } = await readUnit(unit, tally, profiles, options, sink, live, true, options.onFile);
   for (const run of replayer.finish()) unitRuns.add(run);
   const spilled = unitRuns.finish();
   const liveBook = book?.part();

@@ -30,6 +30,8 @@ export interface InputOptions extends AdapterOptions {
   readonly afterChunk?: () => Promise<void> | undefined;
   /** Lines longer than this are skipped as bad without being kept (default MAX_LINE_BYTES, lineSource.ts). */
   readonly maxLineBytes?: number;
+  /** Read files only up to their last complete line (`looplens watch`: sources.ts `completeLines`). */
+  readonly completeLines?: boolean;
 }
 
 /** An input file that could not be used at all (binary, no known format, unsupported compression). */
@@ -133,7 +135,7 @@ interface FileReading {
 
 /** Reads one file of a unit: its format, or why it could not be used at all. */
 async function readFile(path: string, tally: LineTally, options: InputOptions, reading: FileReading): Promise<{ file: string; format: InputFormat } | UnusableFile> {
-  const source = await openSource(path);
+  const source = await openSource(path, { completeLines: options.completeLines === true });
   try {
     return await readSource(source, tally, options, reading);
   } finally {

@@ -1,12 +1,11 @@
 /**
  * Line sources: files (gzip and zstd transparently, recognised by their magic bytes, so an archived
- * `x.jsonl.reset.<ts>` that was compressed still reads), standard input, and text (tests).
+ * `x.jsonl.reset.<ts>` that was compressed still reads) and text (tests); standard input: stdinSource.ts.
  */
 import { closeSync, createReadStream, openSync, readFileSync, readSync, statSync } from "node:fs";
-import { Readable } from "node:stream";
 import { decodingLines } from "./decoding.js";
 import { compressionOf, countingBytes, decompressedChunks } from "./decompression.js";
-import { DecompressionError, InputError, type LineSource, type RawLineHandler, type ReadOptions } from "./lineSource.js";
+import { InputError, type LineSource, type RawLineHandler, type ReadOptions } from "./lineSource.js";
 import { LineSplitter, splitRawLines } from "./lineSplitter.js";
 
 /** Read size: 256 KB reads peak ~20 MB lower than 1 MB reads per thread, at the same speed (bench/). */
@@ -19,17 +18,18 @@ const CHUNK = 1 << 18;
  * Asynchronous reads cost a thread-pool round trip each, which a pass that only scans bytes waits
  * on (bench: ~80 of 1300 ms idle for a 67 MB transcript); a synchronous read of a cached file is a
  * copy. Every YIELD_EVERY reads the loop yields, so that a worker pool's messages and the progress
- * bar are not held up by a large file.
+ * bar are not held up by a large file. At most `upTo` bytes are read (`completeLines`).
  */
-async function readPlainFile(path: string, handler: RawLineHandler, options: ReadOptions): Promise<void> {
+async function readPlainFile(path: string, handler: RawLineHandler, options: ReadOptions, upTo = Infinity): Promise<void> {
   const { onBytes, maxLineBytes } = options;
   const fd = openSync(path, "r");
   const buffer = freeBuffers.pop() ?? Buffer.allocUnsafe(CHUNK);
   try {
     const splitter = new LineSplitter(handler, maxLineBytes);
     // Format sniffing stops after a few lines: the first read is small.
-    for (let reads = 0, size = FIRST_READ; ; reads++, size = CHUNK) {
-      const bytesRead = readSync(fd, buffer, 0, size, null);
+    for (let reads = 0, size = FIRST_READ, left = upTo; left > 0; reads++, size = CHUNK) {
+      const bytesRead = readSync(fd, buffer, 0, Math.min(size, left), null);
+      left -= bytesRead;
       if (bytesRead === 0) break;
       if (!splitter.push(buffer.subarray(0, bytesRead))) return;
       onBytes?.(bytesRead);
@@ -104,7 +104,7 @@ async function readReporting(path: string, handler: RawLineHandler, read: (handl
 }
 
 /** A source from its raw-line reader: `forEachLine` decodes what `forEachRawLine` splits. */
-function rawSource(
+export function rawSource(
   file: string,
   size: number | undefined,
   forEachRawLine: (handler: RawLineHandler, options?: ReadOptions) => Promise<void>,
@@ -166,17 +166,35 @@ const ZSTD_CHUNK = 1 << 14;
  */
 const SMALL_FILE = 1 << 20;
 
-export async function fileSource(path: string): Promise<LineSource> {
+export interface FileSourceOptions {
+  /**
+   * Only the file's complete lines (`looplens watch`: a line counts at its `\n`, a line still being
+   * written is held): a plain line file is read up to the last newline of the size it has when
+   * opened, so that an analysis never sees a cut-off last line. Compressed files (archives, written
+   * whole) and `.json` documents (one JSON value, often with no newline at all) are read whole.
+   */
+  readonly completeLines?: boolean;
+}
+
+/** Files read as one JSON document, not as lines (Gemini CLI's legacy chats, OpenHands' event files). */
+const JSON_DOCUMENT = /\.json$/i;
+
+export async function fileSource(path: string, { completeLines = false }: FileSourceOptions = {}): Promise<LineSource> {
   const info = statSync(path); // synchronous: cheaper than a thread-pool round trip per file
-  if (info.isFile() && info.size <= SMALL_FILE) return pooledSmallFile(path) ?? smallFileSource(path, readFileSync(path));
+  const byLines = completeLines && !JSON_DOCUMENT.test(path);
+  if (info.isFile() && info.size <= SMALL_FILE) {
+    return pooledSmallFile(path, byLines) ?? smallFileSource(path, byLines ? completePart(readFileSync(path)) : readFileSync(path));
+  }
   const compression = info.isFile() ? compressionOf(firstBytes(path)) : "none";
   const searchable = compression === "none" && info.isFile();
+  // The end of the last complete line, found once when opened: every pass reads the same lines.
+  const upTo = byLines && searchable ? completeEnd(path, info.size) : Infinity;
   // A read error here answers "maybe": the pass that was to be skipped reads the file and reports it.
   const mayContain = searchable ? async (needles: readonly Buffer[]) => guessedTrue(() => fileContains(path, needles)) : undefined;
   return rawSource(path, info.size, async (handler, options = {}) => {
     // Regular uncompressed files (the common case) go through reused buffers; pipes and
     // compressed files through a stream.
-    if (compression === "none" && info.isFile()) return readReporting(path, handler, (guarded) => readPlainFile(path, guarded, options));
+    if (compression === "none" && info.isFile()) return readReporting(path, handler, (guarded) => readPlainFile(path, guarded, options, upTo));
     const stream = createReadStream(path, { highWaterMark: compression === "zstd" ? ZSTD_CHUNK : CHUNK });
     const read = (guarded: RawLineHandler): Promise<void> => {
       const raw = stream as AsyncIterable<Buffer>;
@@ -203,7 +221,7 @@ export async function fileSource(path: string): Promise<LineSource> {
 const smallFileBuffers: Buffer[] = [];
 
 /** A small file read into a pooled buffer; undefined when it no longer fits (it grew since its size was taken). */
-export function pooledSmallFile(path: string): LineSource | undefined {
+export function pooledSmallFile(path: string, completeLines = false): LineSource | undefined {
   const fd = openSync(path, "r");
   const buffer = smallFileBuffers.pop() ?? Buffer.allocUnsafe(SMALL_FILE + 1);
   let length = 0;
@@ -221,10 +239,35 @@ export function pooledSmallFile(path: string): LineSource | undefined {
     return undefined;
   }
   let released = false;
-  return smallFileSource(path, buffer.subarray(0, length), () => {
+  const data = buffer.subarray(0, length);
+  return smallFileSource(path, completeLines ? completePart(data) : data, () => {
     if (!released) smallFileBuffers.push(buffer);
     released = true;
   });
+}
+
+/** The complete lines of a small file's bytes (`completeLines`); compressed data stays whole. */
+function completePart(data: Buffer): Buffer {
+  return compressionOf(data) === "none" ? data.subarray(0, data.lastIndexOf(10) + 1) : data;
+}
+
+/** Where the last complete line of a plain file of `size` bytes ends (0: none yet), read backwards. */
+function completeEnd(path: string, size: number): number {
+  const fd = openSync(path, "r");
+  const buffer = freeBuffers.pop() ?? Buffer.allocUnsafe(CHUNK);
+  try {
+    for (let end = size; end > 0; ) {
+      const start = Math.max(0, end - CHUNK);
+      const bytesRead = readSync(fd, buffer, 0, end - start, start);
+      const newline = buffer.subarray(0, bytesRead).lastIndexOf(10);
+      if (newline >= 0) return start + newline + 1;
+      end = start;
+    }
+    return 0;
+  } finally {
+    freeBuffers.push(buffer);
+    closeSync(fd);
+  }
 }
 
 /** A small file already read (`fileSource`): plain, or compressed, as a larger file would be read. */
@@ -242,33 +285,6 @@ function smallFileSource(path: string, data: Buffer, release?: () => void): Line
     compression === "none" ? async (needles) => containsAny(data, needles) : undefined,
     release,
   );
-}
-
-/** Standard input can be read only once, so it is kept in memory for adapters that need two passes. */
-export async function stdinSource(stdin: Readable = process.stdin): Promise<LineSource> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-  const raw = Buffer.concat(chunks);
-  const compression = compressionOf(raw);
-  if (compression === "none") return bufferSource("-", raw);
-  const parts: Buffer[] = [];
-  let problem: string | undefined;
-  try {
-    for await (const part of decompressedChunks(compression, [raw])) parts.push(part);
-  } catch (error) {
-    if (!(error instanceof DecompressionError)) throw error;
-    problem = error.message;
-  }
-  const data = Buffer.concat(parts);
-  // Replayed on every read, failing where the stream failed, so that splitLines reports it as for a file.
-  async function* replay(): AsyncGenerator<Buffer> {
-    yield data;
-    if (problem !== undefined) throw new DecompressionError(problem);
-  }
-  return rawSource("-", raw.length, async (handler, options = {}) => {
-    await splitRawLines(replay(), handler, { ...options, onBytes: undefined });
-    options.onBytes?.(raw.length);
-  });
 }
 
 function bufferSource(file: string, data: Buffer): LineSource {

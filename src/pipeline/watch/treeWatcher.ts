@@ -1,0 +1,290 @@
+/**
+ * Being told when watched files change: kernel notifications (inotify), or polling.
+ *
+ * The watcher, by measurement (bench/watchers.mjs, this machine, Node 20.20, 2 shared cores; 5,000
+ * files): one non-recursive `fs.watch` per folder (one inotify watch each), with our own walk —
+ *   5,000 files in 5,151 nested folders: ready in 187 ms (163 ms CPU), RSS 64 MB, idle CPU 0.27%,
+ *     append → event p99 0.8 ms;
+ *   5,000 files in 10 folders (a state directory's shape): ready in 78 ms, RSS 56 MB, idle 0.00%,
+ *     p99 2.6 ms;
+ * against Node 20's `fs.watch(dir, {recursive: true})`, which on Linux is JavaScript that walks the
+ * tree and keeps a watcher and a stat per file (2,058 ms / 90 MB; 451 ms / 77 MB, p99 13.5 ms), and
+ * chokidar 5.0.0 (pure JS, the newest that runs on Node 20: 8,514 ms / 193 MB; 1,037 ms / 128 MB,
+ * p99 124 ms). So no dependency: the per-folder watch is the cheapest at everything measured.
+ *
+ * libuv drops the kernel's queue-overflow event (IN_Q_OVERFLOW, `fs.inotify.max_queued_events`),
+ * so an overflow cannot be seen: after a burst of events (many thousands in a second) the watch
+ * rescans everything once the burst is over, and a slow rescan runs anyway every RESCAN_MS. When a
+ * folder cannot be watched (`fs.inotify.max_user_watches` reached: ENOSPC; EMFILE) or `--poll MS`
+ * asks for it, every folder is polled instead: each file stat'ed every interval.
+ */
+import { readdirSync, readFileSync, statSync, watch, type FSWatcher } from "node:fs";
+import { dirname, join } from "node:path";
+
+export interface WatchTarget {
+  /** A folder, watched with everything below it, or a file, watched through its folder. */
+  readonly path: string;
+  readonly kind: "tree" | "file";
+}
+
+export interface TreeWatchOptions {
+  /** Poll every this many ms instead of using inotify (`--poll MS`). */
+  readonly pollMs?: number;
+  /** The interval when polling is the fallback. */
+  readonly fallbackPollMs: number;
+  /** Whether a file's changes matter (an input file, a store's write-ahead log). */
+  readonly interesting: (path: string) => boolean;
+  /** A file that may have changed, appeared or gone (or a new folder's files). */
+  readonly onChange: (path: string) => void;
+  /** Everything may have changed unseen (after a burst, or the slow rescan): look again. */
+  readonly onRescan: () => void;
+  readonly onNotice: (text: string) => void;
+}
+
+export interface TreeWatcher {
+  readonly mode: "inotify" | "polling";
+  readonly folders: number;
+  close(): void;
+}
+
+/** A burst of this many events in a second may have overflowed the kernel's queue. */
+const BURST_EVENTS = 4096;
+const BURST_QUIET_MS = 300;
+export const RESCAN_MS = 60_000;
+
+/** Every folder of a tree (the tree's root first); unreadable ones are left out. */
+function foldersOf(root: string, into: string[] = []): string[] {
+  into.push(root);
+  let entries;
+  try {
+    entries = readdirSync(root, { withFileTypes: true });
+  } catch {
+    return into;
+  }
+  for (const entry of entries) if (entry.isDirectory()) foldersOf(join(root, entry.name), into);
+  return into;
+}
+
+function filesIn(folder: string): string[] {
+  try {
+    return readdirSync(folder, { withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(folder, entry.name));
+  } catch {
+    return [];
+  }
+}
+
+const isFolder = (path: string): boolean => {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+class InotifyWatcher implements TreeWatcher {
+  readonly mode = "inotify";
+  private readonly watchers = new Map<string, FSWatcher>();
+  /** Folders watched for their own files only (a named file's folder), not for new subfolders. */
+  private readonly flat = new Set<string>();
+  private events = 0;
+  private burstTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly counter: ReturnType<typeof setInterval>;
+
+  /** Throws what fs.watch throws at the start (ENOSPC at the watch limit); later, `onLimit` is told. */
+  constructor(
+    targets: readonly WatchTarget[],
+    private readonly options: TreeWatchOptions,
+    private readonly onLimit: (error: unknown) => void,
+  ) {
+    for (const target of targets) if (target.kind === "file") this.flat.add(dirname(target.path));
+    try {
+      for (const target of targets) {
+        if (target.kind === "file") this.watchFolder(dirname(target.path));
+        else for (const folder of foldersOf(target.path)) this.watchFolder(folder, true);
+      }
+    } catch (error) {
+      for (const watcher of this.watchers.values()) watcher.close();
+      throw error;
+    }
+    this.counter = setInterval(() => (this.events = 0), 1000);
+    this.counter.unref();
+  }
+
+  get folders(): number {
+    return this.watchers.size;
+  }
+
+  close(): void {
+    for (const watcher of this.watchers.values()) watcher.close();
+    this.watchers.clear();
+    clearInterval(this.counter);
+    if (this.burstTimer) clearTimeout(this.burstTimer);
+  }
+
+  private watchFolder(folder: string, inTree = false): void {
+    if (inTree) this.flat.delete(folder);
+    if (this.watchers.has(folder)) return;
+    let watcher: FSWatcher;
+    try {
+      watcher = watch(folder, { persistent: true }, (_event, name) => this.onEvent(folder, name === null ? null : String(name)));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ENOTDIR" || code === "EACCES" || code === "EPERM") return; // gone or closed to us: nothing to watch
+      throw error;
+    }
+    watcher.on("error", () => {
+      watcher.close();
+      this.watchers.delete(folder);
+      this.options.onRescan();
+    });
+    this.watchers.set(folder, watcher);
+  }
+
+  private onEvent(folder: string, name: string | null): void {
+    this.countEvent();
+    if (name === null) return this.options.onRescan();
+    const path = join(folder, name);
+    // A watched subfolder renamed or removed; a new subfolder of a tree.
+    if (this.watchers.has(path)) return isFolder(path) ? undefined : this.folderGone(path);
+    if (!this.flat.has(folder) && isFolder(path)) return this.folderAdded(path);
+    if (this.options.interesting(path)) this.options.onChange(path);
+  }
+
+  /** A new folder in a tree: watched, and the files already in it told (they may predate the watch). */
+  private folderAdded(path: string): void {
+    try {
+      for (const folder of foldersOf(path)) {
+        this.watchFolder(folder, true);
+        for (const file of filesIn(folder)) if (this.options.interesting(file)) this.options.onChange(file);
+      }
+    } catch (error) {
+      this.onLimit(error);
+    }
+  }
+
+  private folderGone(path: string): void {
+    for (const [folder, watcher] of this.watchers) {
+      if (folder === path || folder.startsWith(`${path}/`)) {
+        watcher.close();
+        this.watchers.delete(folder);
+      }
+    }
+    this.options.onRescan();
+  }
+
+  private countEvent(): void {
+    if (++this.events < BURST_EVENTS) return;
+    // Past a burst's worth in a second, events may have been lost: look again once it is over.
+    if (this.burstTimer) clearTimeout(this.burstTimer);
+    this.burstTimer = setTimeout(() => {
+      this.burstTimer = undefined;
+      this.options.onRescan();
+    }, BURST_QUIET_MS);
+  }
+}
+
+class PollingWatcher implements TreeWatcher {
+  readonly mode = "polling";
+  private readonly timer: ReturnType<typeof setInterval>;
+  private seen = new Map<string, string>();
+  private folderCount = 0;
+
+  constructor(
+    private readonly targets: readonly WatchTarget[],
+    private readonly options: TreeWatchOptions,
+    intervalMs: number,
+  ) {
+    this.seen = this.look();
+    this.timer = setInterval(() => this.poll(), intervalMs);
+  }
+
+  get folders(): number {
+    return this.folderCount;
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Every interesting file's stat now, as a short string to compare. */
+  private look(): Map<string, string> {
+    const now = new Map<string, string>();
+    let folders = 0;
+    for (const target of this.targets) {
+      const list = target.kind === "file" ? [dirname(target.path)] : foldersOf(target.path);
+      folders += list.length;
+      for (const folder of list) {
+        for (const file of filesIn(folder)) {
+          if (!this.options.interesting(file)) continue;
+          try {
+            const info = statSync(file);
+            now.set(file, `${info.ino}:${info.size}:${info.mtimeMs}`);
+          } catch {
+            // gone between the listing and the stat: seen gone next time
+          }
+        }
+      }
+    }
+    this.folderCount = folders;
+    return now;
+  }
+
+  private poll(): void {
+    const now = this.look();
+    for (const [file, stamp] of now) if (this.seen.get(file) !== stamp) this.options.onChange(file);
+    for (const file of this.seen.keys()) if (!now.has(file)) this.options.onChange(file);
+    this.seen = now;
+  }
+}
+
+/**
+ * Watches the targets with inotify, or by polling when asked (`pollMs`) or when inotify cannot
+ * watch them all, at the start or later as folders are added (said once, with the limit to raise).
+ */
+export function watchTargets(targets: readonly WatchTarget[], options: TreeWatchOptions): TreeWatcher {
+  let current: TreeWatcher;
+  const fallBack = (error: unknown) => {
+    current?.close();
+    options.onNotice(`${whyNoInotify(error)}: polling every ${options.fallbackPollMs} ms instead`);
+    current = new PollingWatcher(targets, options, options.fallbackPollMs);
+    // Whatever changed while inotify was failing is found by looking again.
+    options.onRescan();
+  };
+  if (options.pollMs !== undefined) current = new PollingWatcher(targets, options, options.pollMs);
+  else {
+    try {
+      current = new InotifyWatcher(targets, options, (error) => setImmediate(() => fallBack(error)));
+    } catch (error) {
+      fallBack(error);
+    }
+  }
+  // The slow rescan beside either watcher: what a lost event missed is found within RESCAN_MS.
+  const rescan = setInterval(() => options.onRescan(), RESCAN_MS);
+  rescan.unref();
+  return {
+    get mode() {
+      return current.mode;
+    },
+    get folders() {
+      return current.folders;
+    },
+    close() {
+      clearInterval(rescan);
+      current.close();
+    },
+  };
+}
+
+function whyNoInotify(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException)?.code ?? String(error);
+  if (code !== "ENOSPC") return `inotify is not available (${code})`;
+  let limit = "?";
+  try {
+    limit = readFileSync("/proc/sys/fs/inotify/max_user_watches", "utf8").trim();
+  } catch {
+    // not Linux, or no procfs: the limit goes unnamed
+  }
+  return `the inotify watch limit is reached (fs.inotify.max_user_watches=${limit}; sysctl raises it)`;
+}

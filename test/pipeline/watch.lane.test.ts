@@ -1,0 +1,73 @@
+/** The analysis lane (pipeline/watch/analysisLane.ts): one job at a time, each unit debounced by its cost. */
+import { describe, expect, it } from "vitest";
+import { AnalysisLane, COST_FACTOR, SETTLE_MS } from "../../src/pipeline/watch/analysisLane.js";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("analysis lane", () => {
+  it("a burst of touches is one run; a unit that cost T is not run again before COST_FACTOR·T after it", async () => {
+    const starts: number[] = [];
+    const ends: number[] = [];
+    const lane = new AnalysisLane(
+      async () => {
+        starts.push(performance.now());
+        await sleep(40);
+        ends.push(performance.now());
+      },
+      (_key, error) => {
+        throw error;
+      },
+    );
+    for (let i = 0; i < 20; i++) lane.touch("a");
+    await lane.idle();
+    expect(starts).toHaveLength(1);
+    lane.touch("a");
+    await lane.idle();
+    expect(starts).toHaveLength(2);
+    const cost = ends[0]! - starts[0]!;
+    expect(starts[1]! - ends[0]!).toBeGreaterThanOrEqual(COST_FACTOR * cost - 5);
+  });
+
+  it("runs one job at a time; a unit touched while it runs runs again after", async () => {
+    let running = 0;
+    let most = 0;
+    const runs: string[] = [];
+    const lane = new AnalysisLane(
+      async (key) => {
+        running++;
+        most = Math.max(most, running);
+        runs.push(key);
+        await sleep(5);
+        running--;
+      },
+      () => undefined,
+    );
+    lane.touch("a", 0);
+    lane.touch("b", 0);
+    await sleep(SETTLE_MS);
+    lane.touch("a");
+    await lane.idle();
+    expect(most).toBe(1);
+    expect(runs.filter((key) => key === "a")).toHaveLength(2);
+    expect(runs).toContain("b");
+  });
+
+  it("a job that throws is reported and the lane goes on; a forgotten unit does not run", async () => {
+    const errors: string[] = [];
+    const runs: string[] = [];
+    const lane = new AnalysisLane(
+      async (key) => {
+        runs.push(key);
+        if (key === "bad") throw new Error("boom");
+      },
+      (key, error) => errors.push(`${key}: ${(error as Error).message}`),
+    );
+    lane.runSoon("bad");
+    lane.runSoon("good");
+    lane.touch("gone");
+    lane.forget("gone");
+    await lane.idle();
+    expect(errors).toEqual(["bad: boom"]);
+    expect(runs).toEqual(["bad", "good"]);
+  });
+});

@@ -1,0 +1,57 @@
+/** Being told of changes (pipeline/watch/treeWatcher.ts): inotify per folder, new folders, polling. */
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { watchTargets, type TreeWatcher } from "../../src/pipeline/watch/treeWatcher.js";
+
+let dir: string;
+let watcher: TreeWatcher | undefined;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "looplens-tree-"));
+});
+afterEach(() => {
+  watcher?.close();
+  watcher = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(test: () => boolean): Promise<void> {
+  for (const end = Date.now() + 5000; !test(); await sleep(20)) if (Date.now() > end) throw new Error("timed out");
+}
+
+function watching(pollMs?: number) {
+  const changed = new Set<string>();
+  const notices: string[] = [];
+  watcher = watchTargets([{ path: dir, kind: "tree" }], {
+    ...(pollMs !== undefined && { pollMs }),
+    fallbackPollMs: 50,
+    interesting: (path) => path.endsWith(".jsonl"),
+    onChange: (path) => changed.add(path),
+    onRescan: () => undefined,
+    onNotice: (text) => notices.push(text),
+  });
+  return { changed, notices };
+}
+
+describe("tree watcher", () => {
+  for (const mode of ["inotify", "polling"] as const) {
+    it(`${mode}: appends, new files, and files in a new folder (made before its watch was set) are told; other files are not`, async () => {
+      mkdirSync(join(dir, "a"));
+      writeFileSync(join(dir, "a", "s.jsonl"), "{}\n");
+      const { changed } = watching(mode === "polling" ? 30 : undefined);
+      expect(watcher!.mode).toBe(mode);
+      appendFileSync(join(dir, "a", "s.jsonl"), "{}\n");
+      await until(() => changed.has(join(dir, "a", "s.jsonl")));
+      mkdirSync(join(dir, "b", "c"), { recursive: true });
+      writeFileSync(join(dir, "b", "c", "t.jsonl"), "{}\n");
+      writeFileSync(join(dir, "b", "sessions.json"), "{}");
+      await until(() => changed.has(join(dir, "b", "c", "t.jsonl")));
+      await sleep(100);
+      expect([...changed].some((path) => path.endsWith("sessions.json"))).toBe(false);
+      expect(watcher!.folders).toBeGreaterThanOrEqual(mode === "inotify" ? 4 : 1);
+    });
+  }
+});
