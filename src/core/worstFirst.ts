@@ -2,8 +2,8 @@
  * What "worst first" means, wherever looplens ranks runs — `--top N`, the list of stopped runs
  * under the summaries, the HTML page — so that they never disagree on which run is worst: the
  * highest level among a run's findings (abort, then block, then warning), then the earlier first
- * stop, then more findings, then (among runs without findings) one whose input records loop vetoes
- * before one with nothing. Sorting is stable: input order breaks the remaining ties.
+ * stop, then more findings. Sorting is stable: input order breaks the remaining ties. The HTML page
+ * breaks one tie more (`compareRanksVetoesFirst`).
  */
 import { FirstKept } from "./firstKept.js";
 import { LEVEL_RANK, type Finding } from "./findings.js";
@@ -36,7 +36,14 @@ export function rankOf(run: RankedRun): Rank {
 }
 
 /** Negative when `a` is worse than `b`. */
-export const compareRanks = (a: Rank, b: Rank) => b.top - a.top || a.stop - b.stop || b.count - a.count || b.vetoesOnly - a.vetoesOnly;
+export const compareRanks = (a: Rank, b: Rank) => b.top - a.top || a.stop - b.stop || b.count - a.count;
+
+/**
+ * The same, then among runs without findings one whose input records loop vetoes before one with
+ * nothing: the HTML page draws those first (they have something to show). `--top` and the list of
+ * stopped runs keep input order there, as they always have (outputs pinned by compare-outputs.sh).
+ */
+export const compareRanksVetoesFirst = (a: Rank, b: Rank) => compareRanks(a, b) || b.vetoesOnly - a.vetoesOnly;
 
 /**
  * The runs worst first, sorted: the order's plain definition. Reports keep only the worst few as

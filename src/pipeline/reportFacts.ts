@@ -8,7 +8,7 @@
 import type { LiveFinding, LiveRun, ReplayedRun } from "../core/findings.js";
 import { runsWithFindings, type LiveRunList } from "../core/liveRuns.js";
 import { FirstKept } from "../core/firstKept.js";
-import { compareRanks, rankOf, type Rank } from "../core/worstFirst.js";
+import { compareRanks, compareRanksVetoesFirst, rankOf, type Rank } from "../core/worstFirst.js";
 import type { FileRuns, Gate, RankedRuns, ReportChoices, ReportModel, ReportNeeds, ReportRun, RunBrief, ReportFacts } from "../reporters/model.js";
 import { LiveComparison } from "./comparison.js";
 import { GateTally } from "./gate.js";
@@ -102,8 +102,8 @@ class Ranking {
   private of = 0;
 
   constructor(limits: { readonly whole: number; readonly brief: number }) {
-    this.whole = new FirstKept(limits.whole, compareRanks);
-    this.brief = new FirstKept(limits.brief, compareRanks);
+    this.whole = new FirstKept(limits.whole, compareRanksVetoesFirst);
+    this.brief = new FirstKept(limits.brief, compareRanksVetoesFirst);
   }
 
   add(entry: ReportRun, all: boolean): void {

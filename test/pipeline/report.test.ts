@@ -4,7 +4,7 @@
  * filters costs one pass more, made while the model is built.
  */
 import { describe, expect, it } from "vitest";
-import type { ReplayedRun } from "../../src/core/findings.js";
+import type { ReplayedFinding, ReplayedRun } from "../../src/core/findings.js";
 import type { Analysis } from "../../src/pipeline/analysis.js";
 import type { SpilledRuns } from "../../src/reporters/model.js";
 import { analysisOfRuns } from "../helpers/inProcess.js";
@@ -13,7 +13,7 @@ import { reportModel, shownRuns } from "../helpers/reportModel.js";
 const FILE = "runs.jsonl";
 
 function run(i: number, warned: boolean): ReplayedRun {
-  const finding = { run: `r${i}`, agent: "main", session: null, file: FILE, line: 10 * i + 5, call: 11, tool: "read", detector: "generic_repeat" as const, level: "warning" as const, count: 10, threshold: { name: "warningThreshold" as const, value: 10 }, afterStop: false, message: "m", argsHash: "read:x" };
+  const finding: ReplayedFinding = { run: `r${i}`, agent: "main", session: null, file: FILE, line: 10 * i + 5, call: 11, tool: "read", detector: "generic_repeat", level: "warning", count: 10, threshold: { name: "warningThreshold", value: 10 }, afterStop: false, message: "m", argsHash: "read:x" };
   return { run: `r${i}`, agent: "main", session: null, file: FILE, calls: 11, compactions: 0, findings: warned ? [finding] : [], firstStop: null, guardWindows: [], recordedVetoes: 0 };
 }
 
