@@ -7,6 +7,7 @@
  */
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { Readable } from "node:stream";
 import { claudeCodeForkTag } from "./claude-code/forks.js";
 import { codexForkTag } from "./codex/forks.js";
 import { GEMINI_CHAT_JSON_FILE } from "./gemini/identity.js";
@@ -159,9 +160,10 @@ async function forkTags(files: readonly string[]): Promise<Array<ForkTag | undef
   });
 }
 
-export async function openSource(path: string): Promise<LineSource> {
+/** `standardInput`: the bytes `-` stands for when they are not process.stdin's (the library API's in-memory input). */
+export async function openSource(path: string, standardInput?: Uint8Array): Promise<LineSource> {
   try {
-    if (path === "-") return await stdinSource();
+    if (path === "-") return await stdinSource(standardInput && Readable.from([Buffer.from(standardInput.buffer, standardInput.byteOffset, standardInput.byteLength)]));
     const store = path.includes("#") ? await storeRef(path) : undefined;
     return store ? await storeSessionSource(store.db, store.session) : await fileSource(path);
   } catch (error) {

@@ -33,6 +33,8 @@ export interface InputOptions extends AdapterOptions {
   readonly afterChunk?: () => Promise<void> | undefined;
   /** Lines longer than this are skipped as bad without being kept (default MAX_LINE_BYTES, lineSource.ts). */
   readonly maxLineBytes?: number;
+  /** The bytes `-` reads instead of process.stdin (the library API, src/api/inputs.ts); standard input keeps a run serial. */
+  readonly standardInput?: Uint8Array;
 }
 
 /** An input file that could not be used at all (binary, no known format, unsupported compression). */
@@ -136,7 +138,7 @@ interface FileReading {
 
 /** Reads one file of a unit: its format, or why it could not be used at all. */
 async function readFile(path: string, tally: LineTally, options: InputOptions, reading: FileReading): Promise<{ file: string; format: InputFormat } | UnusableFile> {
-  const source = await openSource(path);
+  const source = await openSource(path, options.standardInput);
   try {
     return await readSource(source, tally, options, reading);
   } finally {
