@@ -16,8 +16,7 @@ import { build } from "esbuild";
 
 const OUT = "dist/bundle";
 
-await build({
-  entryPoints: ["dist/cli.js", "dist/pipeline/worker.js"],
+const COMMON = {
   outdir: OUT,
   entryNames: "[name]",
   bundle: true,
@@ -33,6 +32,14 @@ await build({
       "const __dirname = __looplensPath(new URL('.', import.meta.url));",
     ].join(" "),
   },
-});
+};
+
+// The CLI and its worker: one file each, no shared chunk to load at start-up.
+await build({ ...COMMON, entryPoints: ["dist/cli.js", "dist/pipeline/worker.js"] });
+
+// The library (`looplens`, `looplens/vitest`): one shared chunk (library-*.js), because the matcher
+// must meet the same module as `analyze` (`format` finds a report's model in a WeakMap there, and
+// `instanceof InputError` needs one class). vitest is the caller's own.
+await build({ ...COMMON, entryPoints: ["dist/index.js", "dist/vitest.js"], splitting: true, chunkNames: "library-[hash]", external: ["vitest"] });
 
 copyFileSync(createRequire(import.meta.url).resolve("sql.js/dist/sql-wasm.wasm"), `${OUT}/sql-wasm.wasm`);

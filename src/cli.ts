@@ -22,7 +22,7 @@ import { registerCompletion } from "./commands/completion.js";
 import { sanitize } from "./reporters/sanitize.js";
 
 /** The version in package.json: one level up from dist/cli.js, two from the bundle in dist/bundle/. */
-function packageVersion(): string {
+export function packageVersion(): string {
   for (const path of ["../package.json", "../../package.json"]) {
     try {
       const pkg = JSON.parse(readFileSync(new URL(path, import.meta.url), "utf8")) as { name?: string; version?: string };

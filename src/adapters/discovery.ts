@@ -7,6 +7,7 @@
  */
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { Readable } from "node:stream";
 import type { InputContainer } from "./adapter.js";
 import { describeReadError, fileSource, type FileSourceOptions } from "./io/sources.js";
 import { stdinSource } from "./io/stdinSource.js";
@@ -194,9 +195,13 @@ async function forkTags(files: readonly string[]): Promise<Array<ForkTag | undef
   });
 }
 
-export async function openSource(path: string, options: FileSourceOptions = {}): Promise<LineSource> {
+/**
+ * `completeLines`: files read only up to their last complete line (`looplens watch`); `standardInput`:
+ * the bytes `-` stands for when they are not process.stdin's (the library API's in-memory input).
+ */
+export async function openSource(path: string, { standardInput, ...options }: FileSourceOptions & { readonly standardInput?: Uint8Array } = {}): Promise<LineSource> {
   try {
-    if (path === "-") return await stdinSource();
+    if (path === "-") return await stdinSource(standardInput && Readable.from([Buffer.from(standardInput.buffer, standardInput.byteOffset, standardInput.byteLength)]));
     const store = path.includes("#") ? await storeRef(path) : undefined;
     // A store's rows are whole lines by nature: `completeLines` concerns files only.
     return store ? await store.container.open(store.db, store.session) : await fileSource(path, options);

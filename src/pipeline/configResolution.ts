@@ -85,9 +85,10 @@ export function parseSettings(settings: readonly string[] = [], profile?: Profil
   return { origin: "--set", source: "--set", values: nestSettings(parsed) };
 }
 
-export async function createConfigResolver(options: ConfigOptions, env: NodeJS.ProcessEnv = process.env): Promise<ConfigResolver> {
+/** `loaded`: a config already read (the library API's config objects), used instead of `options.config`. */
+export async function createConfigResolver(options: ConfigOptions, env: NodeJS.ProcessEnv = process.env, loaded?: ConfigFile): Promise<ConfigResolver> {
   const setBlock = parseSettings(options.set, options.profile);
-  const file = options.config !== undefined ? await loadFile(options.config, env) : undefined;
+  const file = loaded ?? (options.config !== undefined ? await loadFile(options.config, env) : undefined);
   const fileNotices: ConfigNotice[] = [...(file?.notices ?? [])];
   // Not an error (the agent may simply have no override), but the no-op should be visible.
   if (options.agent !== undefined && (file === undefined || !file.agents.has(normalizeAgentId(options.agent)))) {

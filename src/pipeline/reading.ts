@@ -32,6 +32,8 @@ export interface InputOptions extends AdapterOptions {
   readonly maxLineBytes?: number;
   /** Read files only up to their last complete line (`looplens watch`: sources.ts `completeLines`). */
   readonly completeLines?: boolean;
+  /** The bytes `-` reads instead of process.stdin (the library API, src/api/inputs.ts); standard input keeps a run serial. */
+  readonly standardInput?: Uint8Array;
 }
 
 /** An input file that could not be used at all (binary, no known format, unsupported compression). */
@@ -135,7 +137,7 @@ interface FileReading {
 
 /** Reads one file of a unit: its format, or why it could not be used at all. */
 async function readFile(path: string, tally: LineTally, options: InputOptions, reading: FileReading): Promise<{ file: string; format: InputFormat } | UnusableFile> {
-  const source = await openSource(path, { completeLines: options.completeLines === true });
+  const source = await openSource(path, { completeLines: options.completeLines === true, ...(options.standardInput && { standardInput: options.standardInput }) });
   try {
     return await readSource(source, tally, options, reading);
   } finally {

@@ -25,9 +25,12 @@ const MAX_FOOTPRINT = 5 * 1024 * 1024;
 
 /**
  * What the package ships: what the installed tool loads (the launcher, the CLI and worker bundles,
- * sql.js's WebAssembly), its man page, and the documents npm and a reader expect.
+ * sql.js's WebAssembly), the library's bundles (`looplens`, `looplens/vitest` and their one shared
+ * chunk) with their declarations, its man page, and the documents npm and a reader expect.
  */
-const SHIPPED = ["CHANGELOG.md", "README.md", "bin/looplens", "dist/bundle/cli.js", "dist/bundle/sql-wasm.wasm", "dist/bundle/worker.js", "dist/looplens.1", "package.json"];
+const SHIPPED = ["CHANGELOG.md", "README.md", "bin/looplens", "dist/bundle/cli.js", "dist/bundle/index.js", "dist/bundle/sql-wasm.wasm", "dist/bundle/vitest.js", "dist/bundle/worker.js", "dist/looplens.1", "package.json"];
+const LIBRARY_CHUNK = /^dist\/bundle\/library-\w+\.js$/;
+const DECLARATION = /^dist\/types\/.+\.d\.ts$/;
 
 interface Run {
   readonly status: number | null;
@@ -107,7 +110,12 @@ npm.describe("the packed package", () => {
 
   npm.it("ships only what the installed tool loads", () => {
     const license = readdirSync(ROOT).filter((name) => /^licen[cs]e/i.test(name));
-    expect(packed).toEqual([...SHIPPED, ...license].sort());
+    const declarations = packed.filter((path) => DECLARATION.test(path));
+    const chunks = packed.filter((path) => LIBRARY_CHUNK.test(path));
+    expect(declarations).toContain("dist/types/index.d.ts");
+    expect(declarations).toContain("dist/types/vitest.d.ts");
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(packed.filter((path) => !DECLARATION.test(path) && !LIBRARY_CHUNK.test(path))).toEqual([...SHIPPED, ...license].sort());
   });
 
   npm.it("installs globally offline, with no install-script warning, in a few megabytes", () => {
