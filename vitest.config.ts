@@ -6,5 +6,7 @@ export default defineConfig({
     // CLI tests spawn the compiled binary (built by `npm test` before vitest starts).
     testTimeout: 30_000,
     pool: "forks",
+    // The result cache of every CLI run goes to a temporary folder (never the user's).
+    globalSetup: ["test/helpers/cacheFolder.setup.ts"],
   },
 });

@@ -12,6 +12,7 @@ import { withSpillFolder } from "../pipeline/spillFiles.js";
 import { withHeapWatched } from "../pipeline/v8Tuning.js";
 import { analyzeAll } from "../pipeline/parallel.js";
 import { progressDisplay } from "./progressDisplay.js";
+import { CACHE_HELP, commandCache, finishCache } from "./cache.js";
 import {
   nothingUsable,
   addConfigOptions,
@@ -38,6 +39,8 @@ interface AnalyzeOptions extends CommonOptions, FailOnOptions, FilterOptions, Ou
   verbose?: boolean;
   /** `--no-explain` sets it false. */
   explain?: boolean;
+  /** `--no-cache` sets it false. */
+  cache?: boolean;
 }
 
 export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: Io, version: string, now = new Date()): Promise<number> {
@@ -77,9 +80,11 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
   };
   const config = { config: options.config, agent: options.agent, set: options.set, profile: options.profile };
   const configFor = (agent: string | null, profile: ProfileName) => resolver.effectiveFor(agent, profile).config;
-  const analysis = await analyzeAll(inputPaths(paths, io, options.quiet, options.agentHome), digest, configFor, { config, input }, io.env, progressDisplay(io, options));
+  const cache = await commandCache(options.cache !== false, io, version);
+  const analysis = await analyzeAll(inputPaths(paths, io, options.quiet, options.agentHome), digest, configFor, { config, input }, io.env, progressDisplay(io, options), cache);
   const { selected, shown } = filterReport(buildReport(analysis, configSummary(resolver, replayedInOrder({ replayed: analysis.runs, spilled: analysis.spilled }), options), version), filters, spill);
   reportNotices(io, resolver, options.quiet);
+  finishCache(io, cache, "analyze", options.quiet);
   reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);
   const reportOptions = { all: options.all === true, verbose: options.verbose === true, color: useColor(options, io), width: io.columns, explain: options.explain !== false, cwd: process.cwd() };
   await writeReport(io, reporter(shown, reportOptions));
@@ -121,7 +126,8 @@ export function registerAnalyze(program: Command, io: Io, version: string, run: 
     .addOption(new Option("-f, --format <format>", "output format").choices(REPORT_FORMATS).default("table"))
     .option("-a, --all", "show runs without findings too")
     .option("-v, --verbose", "one row per verdict instead of one per pattern")
-    .option("--no-explain", "table and markdown: no plain-words line on what each row's pattern was");
+    .option("--no-explain", "table and markdown: no plain-words line on what each row's pattern was")
+    .option("--no-cache", CACHE_HELP);
   addFailOnOption(command, { maxWarnings: true });
   addFilterOptions(command, { findings: true });
   addOutputOptions(command);

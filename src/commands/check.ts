@@ -19,7 +19,9 @@ import type { Digest } from "../core/hashing.js";
 import { addFailOnOption, failureLines, type FailOnOptions } from "./failOn.js";
 import { addOutputOptions, withOutput, type OutputOptions } from "./output.js";
 import { buildSnapshot, currentSnapshot, renderSnapshot } from "../reporters/snapshot.js";
-import { analyzeInputs } from "../pipeline/analysis.js";
+import { analyzeInputs, type SerialCache } from "../pipeline/analysis.js";
+import type { ProfileName } from "../core/profiles/profile.js";
+import { commandCache, finishCache } from "./cache.js";
 import {
   addConfigOptions,
   addInputOptions,
@@ -37,6 +39,8 @@ import { EXIT, UsageError } from "../pipeline/errors.js";
 
 interface CheckOptions extends CommonOptions, FailOnOptions, OutputOptions {
   update?: boolean;
+  /** `--cache`: read and keep results in the result cache (off by default: CI stays self-contained). */
+  cache?: boolean;
   format: (typeof CHECK_FORMATS)[number];
 }
 
@@ -94,7 +98,7 @@ async function checkOne(input: { name: string; files: string[] }, context: Check
     activeBranch: options.activeBranch,
     maxLineBytes: options.maxLineBytes,
     ...(options.profile !== undefined && { profile: options.profile }),
-  });
+  }, context.cache);
   context.skipped += analysis.lines.skipped;
   context.runs.push(...analysis.runs);
   reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);
@@ -118,6 +122,7 @@ interface CheckContext {
   readonly resolver: ConfigResolver;
   readonly digest: Digest;
   readonly io: Io;
+  readonly cache: SerialCache | undefined;
   skipped: number;
   /** Every fixture's runs, for `--fail-on`. */
   readonly runs: RunReport[];
@@ -136,7 +141,11 @@ export async function runCheck(paths: string[], options: CheckOptions, io: Io, v
   if (files.length === 0) throw new UsageError("check: no input files (snapshots *.looplens.json are not inputs)");
   const chalk = new Chalk({ level: useColor(options, io) ? 1 : 0 });
   const update = options.update === true;
-  const context: CheckContext = { options, resolver, digest, io, skipped: 0, runs: [] };
+  const cache = await commandCache(options.cache === true, io, version);
+  // Entries are checked on a resolver of their own (analysisCache.ts): the report's notices stay as without the cache.
+  const probe = cache && (await createConfigResolver(options));
+  const serialCache = cache && probe && { cache, probe: (agent: string | null, profile: ProfileName) => probe.effectiveFor(agent, profile).config };
+  const context: CheckContext = { options, resolver, digest, io, cache: serialCache, skipped: 0, runs: [] };
   const fixtures: CheckedFixture[] = [];
   for (const input of inputs) {
     const fixture = await checkOne(input, context);
@@ -145,6 +154,7 @@ export async function runCheck(paths: string[], options: CheckOptions, io: Io, v
     if (options.format === "table") io.stdout(checkTableFixture(fixture, update, chalk));
   }
   reportNotices(io, resolver, options.quiet);
+  finishCache(io, cache, "check", options.quiet);
   const count = (...statuses: CheckedFixture["status"][]) => fixtures.filter((f) => statuses.includes(f.status)).length;
   const tally: CheckTally = { fixtures: inputs.length, unchanged: count("unchanged"), changed: count("changed", "invalid"), missing: count("missing"), created: count("created"), updated: count("updated") };
   if (options.format === "table") io.stdout(checkTableTally(tally, update));
@@ -163,6 +173,7 @@ export function registerCheck(program: Command, io: Io, version: string, run: (w
     .description("compare each input's findings with its snapshot <input>.looplens.json; exit 1 on any difference")
     .argument("[paths...]", "transcript fixture files or folders")
     .option("-u, --update", "write the snapshots that are missing or differ")
+    .option("--cache", "read and keep results in the result cache, as analyze does (off for check: CI stays self-contained)")
     .addOption(new Option("-f, --format <format>", "output format: table (a readable diff), json or ndjson (the difference as data: runs and findings added and removed, fields changed)").choices(CHECK_FORMATS).default("table"));
   addFailOnOption(command, { maxWarnings: false });
   addOutputOptions(command);

@@ -39,7 +39,7 @@ function bashComplete(...words: string[]): string[] {
 describe.skipIf(!has("bash"))("bash completion", () => {
   it("completes command names", () => {
     expect(bashComplete("looplens", "an")).toEqual(["analyze"]);
-    expect(bashComplete("looplens", "c").sort()).toEqual(["check", "completion", "config"]);
+    expect(bashComplete("looplens", "c").sort()).toEqual(["cache", "check", "completion", "config"]);
     expect(bashComplete("looplens", "help", "sw")).toEqual(["sweep"]);
   });
 

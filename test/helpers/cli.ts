@@ -46,7 +46,7 @@ export async function runMain(args: readonly string[], options: { env?: NodeJS.P
     stdinIsTTY: true,
     stderrIsTTY: false,
     columns: options.columns ?? 80,
-    env: { NO_COLOR: "1", HOME: process.env.HOME, ...options.env },
+    env: { NO_COLOR: "1", HOME: process.env.HOME, LOOPLENS_CACHE_DIR: process.env.LOOPLENS_CACHE_DIR, ...options.env },
   });
   return { status, stdout, stderr };
 }
@@ -78,7 +78,7 @@ export function drainTracingIo(steps: string[]): { io: import("../../src/command
     stdinIsTTY: true,
     stderrIsTTY: false,
     columns: 80,
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", LOOPLENS_CACHE_DIR: process.env.LOOPLENS_CACHE_DIR },
   };
   return { io, output: () => out };
 }
