@@ -134,7 +134,8 @@ const EDITS: Record<string, Edit> = {
     const how = pick(["truncate", "flip", "garbage", "empty", "no stamp"], random);
     if (how === "truncate") writeFileSync(entry, bytes.subarray(0, Math.floor(bytes.length * random())));
     if (how === "flip") {
-      bytes[Math.floor(bytes.length * random())] ^= 0x01;
+      const at = Math.floor(bytes.length * random());
+      bytes[at] = bytes[at]! ^ 0x01;
       writeFileSync(entry, bytes);
     }
     if (how === "garbage") writeFileSync(entry, "not an entry at all\n#0000000000000000\n");
