@@ -46,9 +46,16 @@ export function replayOptions(options: AnalysisOptions): Record<string, unknown>
   return key;
 }
 
-/** The key text of an entry: `kind` (analyze, sweep), the build, the unit and what else the result depends on. */
-export function keyText(kind: string, build: string, unit: readonly string[], options: AnalysisOptions, more: unknown = null): string {
-  return JSON.stringify([kind, build, unit, replayOptions(options), more]);
+/** The options' part of key texts, made once per command (a sweep's grid is kilobytes of JSON, per unit). */
+const optionTexts = new WeakMap<object, Map<unknown, string>>();
+
+/** The key text of an entry: `kind` (analyze, sweep), the build, the unit and what else the result depends on (`more`). */
+export function keyText(kind: string, build: string, unit: readonly string[], options: AnalysisOptions, more: object | null = null): string {
+  let known = optionTexts.get(options);
+  if (known === undefined) optionTexts.set(options, (known = new Map()));
+  let rest = known.get(more);
+  if (rest === undefined) known.set(more, (rest = JSON.stringify([replayOptions(options), more])));
+  return `${JSON.stringify([kind, build, unit])}${rest}`;
 }
 
 /** The hash that names an entry file (its key text is in the entry too, compared on every read). */
