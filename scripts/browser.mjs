@@ -5,13 +5,17 @@
 import { spawn } from "node:child_process";
 import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 
-const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
+const NAMES = ["chromium", "chromium-browser", "google-chrome"];
 
-/** The browser to run: $CHROMIUM_PATH, else the first system Chromium found, else null. */
+/**
+ * The browser to run: $CHROMIUM_PATH, else the first system Chromium on $PATH (Debian's is
+ * /usr/bin/chromium), else null.
+ */
 export function findChromium(env = process.env) {
-  for (const path of [env.CHROMIUM_PATH, ...CANDIDATES]) {
+  const onPath = (env.PATH ?? "").split(delimiter).filter(Boolean).flatMap((folder) => NAMES.map((name) => join(folder, name)));
+  for (const path of [env.CHROMIUM_PATH, ...onPath]) {
     if (!path) continue;
     try {
       accessSync(path, constants.X_OK);

@@ -4,7 +4,7 @@
 // ~55 ms (bench: 67 MB transcript analysed in ~1.1 s, so ~8% of the run).
 //
 // The worker keeps its name next to the CLI, so `new URL("./worker.js", import.meta.url)`
-// finds it from either layout. CommonJS dependencies (cli-table3) get a real `require` for the
+// finds it from either layout. CommonJS dependencies (sql.js) get a real `require` for the
 // Node built-ins they load.
 import { build } from "esbuild";
 

@@ -2,13 +2,15 @@
  * Wires the subcommands into one commander program and turns every expected failure into one line
  * on stderr with exit status 2 (no stack traces unless --debug).
  */
-import { readFileSync } from "node:fs";
+import { fstatSync, readFileSync } from "node:fs";
+import { isatty } from "node:tty";
 import { Command, CommanderError } from "commander";
 import { ConfigError } from "./adapters/openclaw/configFile.js";
 import { InputError } from "./adapters/discovery.js";
 import { registerAnalyze } from "./commands/analyze.js";
 import { registerConfig } from "./commands/config.js";
-import type { Io } from "./commands/common.js";
+import type { Io, StdinKind } from "./commands/common.js";
+import { reportColumns } from "./commands/output.js";
 import { EXIT, UsageError } from "./pipeline/errors.js";
 import { compileLess } from "./pipeline/v8Tuning.js";
 import { registerCheck } from "./commands/check.js";
@@ -32,6 +34,19 @@ function packageVersion(): string {
   return "0.0.0";
 }
 
+/** What standard input is (inputPaths reads it for no path only when it is a pipe or a file). */
+export function stdinKind(fd = 0): StdinKind {
+  if (isatty(fd)) return "terminal";
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isFIFO()) return "pipe";
+    if (stat.isFile()) return "file";
+    return stat.isSocket() ? "socket" : "device";
+  } catch {
+    return "closed";
+  }
+}
+
 export function processIo(): Io {
   // A closed pipe (`looplens … | head`) is not an error worth a stack trace.
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
@@ -43,10 +58,11 @@ export function processIo(): Io {
     stdoutDrained: () => (process.stdout.writableNeedDrain ? new Promise<void>((resolve) => process.stdout.once("drain", resolve)) : Promise.resolve()),
     stderr: (text) => void process.stderr.write(text),
     stdoutIsTTY: process.stdout.isTTY === true,
-    stdinIsTTY: process.stdin.isTTY === true,
+    stdin: stdinKind(),
     stderrIsTTY: process.stderr.isTTY === true,
-    columns: process.stdout.columns,
-    stderrColumns: process.stderr.columns,
+    columns: reportColumns(process.stdout.isTTY === true, process.stdout.columns, process.env),
+    // 0 (a terminal that does not know its width) is no width: the progress bar falls back.
+    stderrColumns: process.stderr.columns || undefined,
     env: process.env,
   };
 }

@@ -9,6 +9,7 @@ import type { LiveEvent } from "../core/liveEvents.js";
 import { isPlainObject } from "../core/plainObject.js";
 import { TOO_LONG_LINE, tooLongReason, type LineProblem, type LineSource } from "./io/lineSource.js";
 import { STORE_ROW_PROBLEM_PREFIX } from "./openclaw/sqliteRows.js";
+import type { SidecarPairing } from "./openclaw/sidecarRuns.js";
 import { IdSet, KeySet } from "./shared/keySets.js";
 
 /**
@@ -94,16 +95,15 @@ export class UnitHistory {
   readonly callIds = new IdSet();
   /** Runs the session's earlier files counted: default names go on as `<sessionId>#<n>`. */
   runsBefore = 0;
-  /** The sidecar's run ids, in order, once it was read (they name the transcript's runs). */
-  sidecarRunIds: readonly string[] | undefined;
-  /** The OpenClaw build the sidecar records: the transcript's runs start with it (`--profile auto`). */
-  harnessVersion: string | undefined;
 
   constructor(
     /** Every file of the unit, in reading order. */
     readonly files: readonly string[],
-    /** A session transcript of the unit replays the runs (its sidecar's calls are not replayed again). */
-    readonly hasTranscript: boolean,
+    /**
+     * The session's trajectory sidecar, read last, when the unit also holds its transcripts: it names
+     * their runs and replays only the runs no transcript holds (openclaw/sidecarRuns.ts); else false.
+     */
+    readonly sidecar: SidecarPairing | false,
   ) {
     this.entryIds = files.length > 1 ? new KeySet() : undefined;
   }

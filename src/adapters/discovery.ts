@@ -123,10 +123,18 @@ export async function expandUnits(paths: readonly string[]): Promise<InputUnit[]
   const position = new Map(files.map((file, i) => [file, i]));
   const events = files.filter((file) => eventIndex(file) !== undefined);
   const others = files.filter((file) => eventIndex(file) === undefined);
-  const { families, rest } = forkFamilies(others, await forkTags(others));
+  const { families, rest } = await forkGroups(others);
   const units = [...groupOpenHandsFiles(events), ...families, ...groupSessionFiles(rest)];
   const first = (unit: InputUnit) => unit.reduce((min, file) => Math.min(min, position.get(file)!), Infinity);
   return units.sort((a, b) => first(a) - first(b));
+}
+
+/**
+ * The files of forked conversations grouped into families (shared/forkFamilies.ts), each parent
+ * first; the other files (`rest`) in their order.
+ */
+export async function forkGroups(files: readonly string[]): Promise<{ families: string[][]; rest: string[] }> {
+  return forkFamilies(files, await forkTags(files));
 }
 
 /** What ties the files of one forked conversation together, per agent. */

@@ -14,6 +14,7 @@ import { analyzeAll } from "../pipeline/parallel.js";
 import { progressDisplay } from "./progressDisplay.js";
 import { CACHE_HELP, commandCache, finishCache } from "./cache.js";
 import {
+  nothingAnalysed,
   nothingUsable,
   addConfigOptions,
   addInputOptions,
@@ -26,7 +27,7 @@ import {
   type CommonOptions,
   type Io,
 } from "./common.js";
-import { addFailOnOption, failureLines, type FailOnOptions } from "./failOn.js";
+import { addFailOnOption, failOnLevel, failureLines, type FailOnOptions } from "./failOn.js";
 import { addFilterOptions, AGENT_FILTER_HELP, reportFilters, type FilterOptions } from "./filterOptions.js";
 import { addOutputOptions, withOutput, type OutputOptions } from "./output.js";
 import { createConfigResolver } from "../pipeline/configResolution.js";
@@ -82,15 +83,16 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
   const configFor = (agent: string | null, profile: ProfileName) => resolver.effectiveFor(agent, profile).config;
   const cache = await commandCache(options.cache !== false, io, version);
   const analysis = await analyzeAll(inputPaths(paths, io, options.quiet, options.agentHome), digest, configFor, { config, input }, io.env, progressDisplay(io, options), cache);
-  const { selected, shown } = filterReport(buildReport(analysis, configSummary(resolver, replayedInOrder({ replayed: analysis.runs, spilled: analysis.spilled }), options), version), filters, spill);
+  const report = buildReport(analysis, configSummary(resolver, replayedInOrder({ replayed: analysis.runs, spilled: analysis.spilled }), options), version);
+  const { selected, shown } = filterReport(report, filters, spill);
   reportNotices(io, resolver, options.quiet);
   finishCache(io, cache, "analyze", options.quiet);
   reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);
-  const reportOptions = { all: options.all === true, verbose: options.verbose === true, color: useColor(options, io), width: io.columns, explain: options.explain !== false, cwd: process.cwd() };
+  // An input that ends in exit 2 gets no report, only the reason: a report before it read as a result.
+  if (strictViolation(io, options, analysis.lines.skipped) || nothingUsable(io, analysis) || nothingAnalysed(io, options, report.summary.runs)) return EXIT.usage;
+  const reportOptions = { all: options.all === true, verbose: options.verbose === true, color: useColor(options, io), width: io.columns, explain: options.explain !== false, cwd: process.cwd(), ...(options.failOn !== undefined && { failOn: failOnLevel(options.failOn) }) };
   await writeReport(io, reporter(shown, reportOptions));
 
-  if (strictViolation(io, options, analysis.lines.skipped)) return EXIT.usage;
-  if (nothingUsable(io, analysis)) return EXIT.usage;
   // Live runs count too: a block the runtime really logged is a finding at that level.
   const failures = failureLines(allRunsOf(replayedInOrder(selected), selected.live && runsWithFindings(selected.live.runs)), options);
   for (const line of failures) io.stderr(`${line}\n`);

@@ -4,15 +4,17 @@
  * makes the exit status 1. A missing snapshot is a difference too (CI must not pass on a fixture
  * nobody recorded), unless `--update`, which writes every snapshot that is missing or differs.
  */
+import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { Chalk } from "chalk";
 import { Option, type Command } from "commander";
 import { dirname } from "node:path";
-import { expandPaths, InputError } from "../adapters/discovery.js";
+import { expandPaths, forkGroups, InputError } from "../adapters/discovery.js";
 import { eventIndex, groupOpenHandsFiles } from "../adapters/openhands/files.js";
 import type { ResolvedConfig } from "../core/config.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { diffLines, unifiedHunks } from "../reporters/lineDiff.js";
+import { sanitize } from "../reporters/sanitize.js";
 import { checkJson, checkNdjson, checkTableFixture, checkTableTally, snapshotChanges, type CheckedFixture, type CheckTally } from "../reporters/checkReport.js";
 import type { RunReport } from "../core/findings.js";
 import type { Digest } from "../core/hashing.js";
@@ -76,21 +78,52 @@ function compare(input: string, snapshot: string, existing: string | undefined, 
   return { ...base, status: "changed", hunks, changes: snapshotChanges(old, now) };
 }
 
+/** One fixture: the files analysed together, and the name its snapshot goes by. */
+interface CheckInput {
+  readonly name: string;
+  readonly files: string[];
+}
+
 /**
- * What check compares: each file, except the event files of one OpenHands conversation, which are one
- * input named by their folder (grouped and ordered as analyze reads them).
+ * What check compares: each file, except that files read as one history are one input, grouped and
+ * ordered as analyze reads them: the event files of one OpenHands conversation, named by their
+ * folder, and a forked session with the session it was forked from (a Claude Code or Codex fork
+ * found beside its parent: shared/forkFamilies.ts), named by the parent.
  *
- * Forked sessions (a Claude Code or Codex fork and its parent: shared/forkFamilies.ts) are not
- * grouped here, unlike analyze: a snapshot is a fixture's own regression record, and a fork's must
- * not change when the file beside it is edited, renamed or removed. So a fork's snapshot holds the
- * calls it copied, as the fork analysed alone does (README, "Forked sessions").
+ * Why a fork is not a fixture of its own beside its parent: the calls it copied were executed once,
+ * by the parent. Checked file by file, a loop the parent ran before the fork would be in both
+ * snapshots and counted twice by `--fail-on`, and check would report other runs than analyze does
+ * for the same paths. So the family has one snapshot, `<parent>.looplens.json`, holding the runs of
+ * both sessions (each call once, the copies counted as duplicates); renaming or removing one file
+ * of the family shows as a difference there. A fork named alone is read alone, as analyze reads a
+ * file named alone: its own fixture, the copied calls included.
  */
-function checkInputs(files: readonly string[]): Array<{ name: string; files: string[] }> {
-  return groupOpenHandsFiles(files).map((unit) => ({ name: eventIndex(unit[0]!) === undefined ? unit[0]! : dirname(unit[0]!), files: unit }));
+async function checkInputs(files: readonly string[]): Promise<CheckInput[]> {
+  const position = new Map(files.map((file, i) => [file, i]));
+  const { families, rest } = await forkGroups(files.filter((file) => eventIndex(file) === undefined));
+  const inputs: CheckInput[] = [
+    ...groupOpenHandsFiles(files.filter((file) => eventIndex(file) !== undefined)).map((unit) => ({ name: dirname(unit[0]!), files: unit })),
+    ...families.map((family) => ({ name: family[0]!, files: family })),
+    ...rest.map((file) => ({ name: file, files: [file] })),
+  ];
+  const first = (input: CheckInput) => Math.min(...input.files.map((file) => position.get(file)!));
+  return inputs.sort((a, b) => first(a) - first(b));
+}
+
+/** A snapshot an earlier check left beside a fork now checked with its parent is not compared: say so. */
+function noteForkSnapshots(inputs: readonly CheckInput[], io: Io, quiet: boolean | undefined): void {
+  if (quiet) return;
+  for (const input of inputs) {
+    for (const fork of input.files.slice(1)) {
+      if (eventIndex(fork) !== undefined || !existsSync(`${fork}${SNAPSHOT_SUFFIX}`)) continue;
+      const note = `${fork} is checked with ${input.name}, the session it was forked from (one snapshot: ${input.name}${SNAPSHOT_SUFFIX}); ${fork}${SNAPSHOT_SUFFIX} is not compared`;
+      io.stderr(`looplens: note: ${sanitize(note)}\n`);
+    }
+  }
 }
 
 /** One fixture analysed, snapshotted and compared (or, under `--update`, its snapshot written). */
-async function checkOne(input: { name: string; files: string[] }, context: CheckContext): Promise<CheckedFixture> {
+async function checkOne(input: CheckInput, context: CheckContext): Promise<CheckedFixture> {
   const { options, resolver, digest, io } = context;
   const file = input.name;
   const analysis = await analyzeInputs(input.files, digest, (agent, profile) => resolver.effectiveFor(agent, profile).config, {
@@ -133,12 +166,14 @@ export async function runCheck(paths: string[], options: CheckOptions, io: Io, v
   const digest = await loadXxhashDigest();
   // A shell glob like `fixtures/*` also names the snapshots themselves: they are not inputs.
   // A transcript store is one input with one snapshot, whatever sessions it holds.
-  const files = (await expandPaths(inputPaths(paths, io, options.quiet, options.agentHome), { expandStores: false })).filter((file) => !file.endsWith(SNAPSHOT_SUFFIX));
+  // With no path, the state directory whatever standard input is: it has no snapshot to compare with.
+  const files = (await expandPaths(inputPaths(paths, io, options.quiet, options.agentHome, false), { expandStores: false })).filter((file) => !file.endsWith(SNAPSHOT_SUFFIX));
   // The event files of an OpenHands conversation are one input (one event a file is no transcript):
   // the `events/` folder, with one snapshot beside it.
-  const inputs = checkInputs(files);
   if (files.includes("-")) throw new UsageError("check compares files with their snapshots; standard input has none: name the fixture files or folders");
   if (files.length === 0) throw new UsageError("check: no input files (snapshots *.looplens.json are not inputs)");
+  const inputs = await checkInputs(files);
+  noteForkSnapshots(inputs, io, options.quiet);
   const chalk = new Chalk({ level: useColor(options, io) ? 1 : 0 });
   const update = options.update === true;
   const cache = await commandCache(options.cache === true, io, version);
@@ -160,6 +195,9 @@ export async function runCheck(paths: string[], options: CheckOptions, io: Io, v
   if (options.format === "table") io.stdout(checkTableTally(tally, update));
   else io.stdout(options.format === "json" ? checkJson(fixtures, tally, version) : checkNdjson(fixtures));
 
+  // Unlike analyze, the table was written fixture by fixture as each was checked (and --update has
+  // written its snapshots): --strict's exit 2 follows it. The gates judge what the fixtures hold,
+  // none at all included: the snapshots were compared, which is check's work (no "nothing analysed").
   if (strictViolation(io, options, context.skipped)) return EXIT.usage;
   const failures = failureLines(context.runs, options);
   for (const line of failures) io.stderr(`${line}\n`);

@@ -28,13 +28,17 @@ export interface Io {
   readonly stdoutDrained?: () => Promise<void>;
   readonly stderr: (text: string) => void;
   readonly stdoutIsTTY: boolean;
-  readonly stdinIsTTY: boolean;
+  /** What standard input is: with no path, only a pipe or a file is read (inputPaths). */
+  readonly stdin: StdinKind;
   readonly stderrIsTTY: boolean;
   readonly columns: number | undefined;
   /** Width of stderr when it is a terminal (the progress bar). */
   readonly stderrColumns?: number | undefined;
   readonly env: NodeJS.ProcessEnv;
 }
+
+/** What standard input is (cli.ts `stdinKind`): "device" is any other file type, /dev/null among them. */
+export type StdinKind = "pipe" | "file" | "terminal" | "device" | "socket" | "closed";
 
 export interface CommonOptions {
   config?: string;
@@ -109,14 +113,19 @@ export function addInputOptions(command: Command): Command {
 }
 
 /**
- * Paths to read: as given; with none, the OpenClaw state directory (stateDirectory.ts), or standard
- * input when it is piped and `$OPENCLAW_STATE_DIR` is not set. Says on stderr which directory it read.
+ * Paths to read: as given; with none, standard input when it holds a stream to read — a pipe or a
+ * regular file (`… | looplens`, `looplens < run.jsonl`), ripgrep's rule — else the OpenClaw state
+ * directory (inputs.md §2, stateDirectory.ts), saying on stderr which directory it read. A terminal,
+ * /dev/null or another device, a socket or a closed stdin (cron, CI, service managers) is no input
+ * given, not an empty one: reading it made `looplens --fail-on block </dev/null` pass on 0 runs.
+ * (Node's stdin "pipe" for a child is a socket: a Node program feeding looplens names `-`.)
+ * `readsStdin: false` (check: standard input has no snapshot) goes to the state directory always.
  */
-export function inputPaths(paths: readonly string[], io: Io, quiet = false, agentHomes: readonly string[] = []): string[] {
+export function inputPaths(paths: readonly string[], io: Io, quiet = false, agentHomes: readonly string[] = [], readsStdin = true): string[] {
   if (agentHomes.length > 0) return [...paths, ...agentHomePaths(agentHomes, io.env)];
   if (paths.length > 0) return [...paths];
+  if (readsStdin && (io.stdin === "pipe" || io.stdin === "file")) return ["-"];
   const explicit = io.env.OPENCLAW_STATE_DIR?.trim();
-  if (!io.stdinIsTTY && !explicit) return ["-"];
   const state = stateInputs(io.env);
   if (state.paths.length === 0) {
     throw new InputError(`no input given, and the OpenClaw state directory ${state.dir} holds no agents/ folder (${explicit ? "$OPENCLAW_STATE_DIR" : "~/.openclaw, as $OPENCLAW_STATE_DIR is not set"}): name transcript files or folders, or - for standard input`);
@@ -178,6 +187,20 @@ export function nothingUsable(io: Io, read: { readonly lines: { readonly used: n
   const bad = read.lines.skipped > 0 ? `${read.lines.skipped} bad line(s) skipped` : "";
   io.stderr(`looplens: nothing in the input could be used: ${[why, bad].filter(Boolean).join("; ")}
 `);
+  return true;
+}
+
+/**
+ * A gate (`--fail-on`, `--max-warnings`) over an input that yielded no run at all judged nothing:
+ * exit 2, said on stderr even under --quiet, rather than a green exit (an empty pipe from cron, a
+ * folder of files that are not transcripts, a folder that holds no session). Without a
+ * gate, an input with no run is no error: the report says 0 runs.
+ */
+export function nothingAnalysed(io: Io, gate: { readonly failOn?: string; readonly maxWarnings?: number }, runs: number): boolean {
+  if (runs > 0) return false;
+  const flag = gate.failOn !== undefined ? "--fail-on" : gate.maxWarnings !== undefined ? "--max-warnings" : undefined;
+  if (flag === undefined) return false;
+  io.stderr(`looplens: nothing was analysed: the input holds no run, so ${flag} had nothing to judge\n`);
   return true;
 }
 

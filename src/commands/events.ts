@@ -92,6 +92,8 @@ async function printEvents(paths: string[], options: EventsOptions, io: Io): Pro
   }
   flush();
   reportDiagnostics(io, result.diagnostics, result.diagnosticsTotal, options.quiet);
+  // Events are a stream, printed as they are read: those before a bad line stay printed under
+  // --strict (with -o the file is not replaced). Nothing usable printed no event anyway.
   if (strictViolation(io, options, result.lines.skipped)) return EXIT.usage;
   if (nothingUsable(io, result)) return EXIT.usage;
   return EXIT.ok;

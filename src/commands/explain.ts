@@ -53,8 +53,10 @@ async function explainAt(location: string, options: ExplainOptions, io: Io, vers
   reportNotices(io, resolver, options.quiet);
   reportDiagnostics(io, explanation.diagnostics, explanation.diagnosticsTotal, options.quiet);
   if (explanation.explained.length === 0) return notAFinding(io, explanation);
+  // As for analyze: an input that ends in exit 2 (--strict) gets no explanation printed.
+  if (strictViolation(io, options, explanation.lines.skipped)) return EXIT.usage;
   io.stdout(options.format === "json" ? explainJson(explanation, version) : explainTable(explanation, { color: useColor(options, io), width: io.columns }));
-  return strictViolation(io, options, explanation.lines.skipped) ? EXIT.usage : EXIT.ok;
+  return EXIT.ok;
 }
 
 export function registerExplain(program: Command, io: Io, version: string, run: (work: () => Promise<number>) => Promise<void>): void {

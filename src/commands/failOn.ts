@@ -12,6 +12,9 @@ export type FailOn = (typeof FAIL_ON_CHOICES)[number];
 
 const FAIL_ON_LEVEL: Record<FailOn, FindingLevel> = { warning: "warning", critical: "critical", block: "critical", abort: "abort" };
 
+/** The finding level `--fail-on` names (a block is a critical verdict). */
+export const failOnLevel = (failOn: FailOn): FindingLevel => FAIL_ON_LEVEL[failOn];
+
 export interface FailOnOptions {
   failOn?: FailOn;
   maxWarnings?: number;
@@ -35,7 +38,7 @@ export function addFailOnOption(command: Command, what: { maxWarnings: boolean }
 export function failureLines(runs: Iterable<RunReport>, options: FailOnOptions): string[] {
   const { failOn, maxWarnings } = options;
   if (failOn === undefined && maxWarnings === undefined) return [];
-  const floor = failOn === undefined ? Infinity : LEVEL_RANK[FAIL_ON_LEVEL[failOn]];
+  const floor = failOn === undefined ? Infinity : LEVEL_RANK[failOnLevel(failOn)];
   // Counted one run at a time: runs may be read back from disk (runSpill.ts), and none is kept.
   let failing = 0;
   let failingRuns = 0;

@@ -1,13 +1,14 @@
 /**
- * Where a command writes its report and whether in colour (cli.md "Selecting and writing"):
- * `-o/--output-file FILE` puts the report in a file (diagnostics and progress stay on stderr), and
- * `--color auto|always|never` (with `--no-color`, NO_COLOR and FORCE_COLOR) decides the colour.
+ * Where a command writes its report, how wide and whether in colour (cli.md "Selecting and
+ * writing"): `-o/--output-file FILE` puts the report in a file (diagnostics and progress stay on
+ * stderr), replaced only by a run that completes (reportFile.ts); `--color auto|always|never` (with
+ * `--no-color`, NO_COLOR, FORCE_COLOR and TERM=dumb) decides the colour.
  */
-import { closeSync, existsSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
-import { UsageError } from "../pipeline/errors.js";
+import { UsageError, EXIT } from "../pipeline/errors.js";
 import { Option, type Command } from "commander";
-import { InputError } from "../adapters/io/lineSource.js";
+import { openReportFile } from "../pipeline/reportFile.js";
+import { cleanUpOnEarlyEnd } from "../pipeline/earlyEnd.js";
 import type { Io } from "./common.js";
 
 export const COLOR_CHOICES = ["auto", "always", "never"] as const;
@@ -27,47 +28,55 @@ export function addOutputOptions(command: Command): Command {
 
 /**
  * Colour on or off: `--no-color`/`--color never` and `--color always` decide; otherwise (auto)
- * NO_COLOR turns it off, FORCE_COLOR (other than 0) on, else colour goes to terminals only. A
- * report written to a file is no terminal.
+ * NO_COLOR turns it off, FORCE_COLOR on (but FORCE_COLOR=0 or false: off, as chalk reads it), a
+ * TERM=dumb terminal has none, else colour goes to terminals only. A report written to a file is
+ * no terminal.
  */
 export function useColor(options: OutputOptions, io: Io): boolean {
   if (options.color === false || options.color === "never") return false;
   if (options.color === "always") return true;
   if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== "") return false;
-  if (io.env.FORCE_COLOR !== undefined && io.env.FORCE_COLOR !== "0") return true;
+  const force = io.env.FORCE_COLOR;
+  if (force !== undefined) return force !== "0" && force !== "false";
+  if (io.env.TERM === "dumb") return false;
   return io.stdoutIsTTY;
 }
 
+/** The width a terminal is taken to have when it reports none (0 columns: a serial line, some containers). */
+const TERMINAL_FALLBACK_WIDTH = 80;
+
 /**
- * Runs a command with its standard output sent to `--output-file` when given. The file is written
- * as the report is made (a large report is never held whole) and closed whatever happens.
+ * How wide the report may be: a terminal's own width (80 when it reports 0); elsewhere (a pipe, a
+ * file) $COLUMNS when it is a whole number above 0, as `COLUMNS=120 looplens | less` asks, else
+ * undefined (each format's own default).
+ */
+export function reportColumns(stdoutIsTTY: boolean, terminalColumns: number | undefined, env: NodeJS.ProcessEnv): number | undefined {
+  if (stdoutIsTTY) return terminalColumns !== undefined && terminalColumns > 0 ? terminalColumns : TERMINAL_FALLBACK_WIDTH;
+  const columns = env.COLUMNS?.trim();
+  return columns !== undefined && /^\d+$/.test(columns) && Number(columns) > 0 ? Number(columns) : undefined;
+}
+
+/**
+ * Runs a command with its standard output sent to `--output-file` when given. The file is replaced
+ * only by a run that ends with a report (exit 0 or 1): one that fails, exits 2 (whose report is
+ * not printed) or is interrupted by a signal leaves the old file as it was.
  */
 export async function withOutput(io: Io, options: OutputOptions, work: (io: Io) => Promise<number>, inputs: readonly string[] = []): Promise<number> {
   if (options.outputFile === undefined) return work(io);
   const path = options.outputFile;
-  // Opening the file empties it: an input named as the output would be gone before it is read.
+  // The report would replace the input it was read from: surely a slip of the shell.
   if (inputs.some((input) => input !== "-" && resolve(input) === resolve(path))) throw new UsageError(`--output-file ${path} is also an input: name another file`);
-  // Opened before the work, so that an unwritable path fails at once, not after a long analysis.
-  const existed = existsSync(path);
-  let fd: number;
+  const file = openReportFile(path);
+  const forget = cleanUpOnEarlyEnd(() => file.discard());
+  let done = false;
   try {
-    fd = openSync(path, "w");
-  } catch (error) {
-    throw new InputError(`cannot write the report to ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-  let written = false;
-  try {
-    const write = (text: string) => {
-      let buffer = Buffer.from(text);
-      written ||= buffer.length > 0;
-      while (buffer.length > 0) buffer = buffer.subarray(writeSync(fd, buffer));
-    };
-    return await work({ ...io, stdout: write, stdoutDrained: undefined, stdoutIsTTY: false, columns: undefined });
-  } catch (error) {
-    // A command that failed before writing anything leaves no empty report file behind it.
-    if (!written && !existed) unlinkSync(path);
-    throw error;
+    const status = await work({ ...io, stdout: (text) => file.write(text), stdoutDrained: undefined, stdoutIsTTY: false, columns: reportColumns(false, undefined, io.env) });
+    if (status === EXIT.usage) file.discard();
+    else file.commit();
+    done = true;
+    return status;
   } finally {
-    closeSync(fd);
+    forget();
+    if (!done) file.discard();
   }
 }

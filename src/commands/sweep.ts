@@ -19,6 +19,7 @@ import {
   collect,
   configSummary,
   inputPaths,
+  nothingUsable,
   reportDiagnostics,
   reportNotices,
   strictViolation,
@@ -174,8 +175,10 @@ export async function runSweep(paths: string[], options: SweepOptions, io: Io, v
   reportNotices(io, base, options.quiet);
   finishCache(io, cache, "sweep", options.quiet);
   reportDiagnostics(io, swept.diagnostics, swept.diagnosticsTotal, options.quiet);
+  // As for analyze: an input that ends in exit 2 (--strict, nothing usable) gets no table.
+  if (strictViolation(io, options, swept.lines.skipped) || nothingUsable(io, swept)) return EXIT.usage;
   io.stdout(SWEEP_REPORTERS[options.format]!(report, { color: useColor(options, io), width: io.columns }));
-  return strictViolation(io, options, swept.lines.skipped) ? EXIT.usage : EXIT.ok;
+  return EXIT.ok;
 }
 
 export function registerSweep(program: Command, io: Io, version: string, run: (work: () => Promise<number>) => Promise<void>): void {

@@ -62,25 +62,35 @@ export function textOf(form: StringForm, value: string): string {
 const isAsciiSpace = (c: number) => c === 0x20 || (c >= 0x09 && c <= 0x0d);
 
 /**
- * Bytes of the whitespace char that starts (forward) or ends (backward) at `i`, 0 if none: the
- * UTF-8 of exactly what `String.prototype.trim` removes — ASCII tab to CR and space, U+00A0, U+1680,
- * U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000 and U+FEFF.
+ * The source of a pattern matching the UTF-8 of one non-ASCII white space char, in a byte string:
+ * U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000 and U+FEFF. With ASCII tab
+ * to CR and space, that is exactly what `\s` matches in a text and what `trim()` removes (both are
+ * WhiteSpace and LineTerminator): a text pattern with `\s` reads the same chars in bytes with
+ * `(?:[\t-\r ]|NON_ASCII_SPACE_BYTES)`. Never under the `i` flag: it folds \xc2 (Â) with \xe2 (â).
+ */
+export const NON_ASCII_SPACE_BYTES = String.raw`\xc2\xa0|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]|\xe2\x81\x9f|\xe3\x80\x80|\xef\xbb\xbf`;
+const NON_ASCII_SPACE_AT = new RegExp(NON_ASCII_SPACE_BYTES, "y");
+
+/** Bytes of the non-ASCII white space char that starts at `start`, 0 if none. */
+function nonAsciiSpaceFrom(s: string, start: number): number {
+  if (start < 0) return 0;
+  NON_ASCII_SPACE_AT.lastIndex = start;
+  return NON_ASCII_SPACE_AT.test(s) ? NON_ASCII_SPACE_AT.lastIndex - start : 0;
+}
+
+/**
+ * Bytes of the white space char that starts (forward) or ends (backward) at `i`, 0 if none: the
+ * UTF-8 of exactly what `String.prototype.trim` removes. An ASCII char is answered without a pattern
+ * (most edges are one).
  */
 function spaceAt(s: string, i: number, forward: boolean): number {
   const c = s.charCodeAt(i);
   if (isAsciiSpace(c)) return 1;
-  const start2 = forward ? i : i - 1;
-  if (s.charCodeAt(start2) === 0xc2 && s.charCodeAt(start2 + 1) === 0xa0) return 2;
-  const start3 = forward ? i : i - 2;
-  if (start3 < 0 || start3 + 2 >= s.length) return 0;
-  const [b0, b1, b2] = [s.charCodeAt(start3), s.charCodeAt(start3 + 1), s.charCodeAt(start3 + 2)];
-  const isSpace =
-    (b0 === 0xe1 && b1 === 0x9a && b2 === 0x80) ||
-    (b0 === 0xe2 && b1 === 0x80 && ((b2 >= 0x80 && b2 <= 0x8a) || b2 === 0xa8 || b2 === 0xa9 || b2 === 0xaf)) ||
-    (b0 === 0xe2 && b1 === 0x81 && b2 === 0x9f) ||
-    (b0 === 0xe3 && b1 === 0x80 && b2 === 0x80) ||
-    (b0 === 0xef && b1 === 0xbb && b2 === 0xbf);
-  return isSpace ? 3 : 0;
+  if (c < 0x80) return 0;
+  if (forward) return nonAsciiSpaceFrom(s, i);
+  // A char of n bytes ending at i starts at i - n + 1 (UTF-8 is prefix-free: one length fits).
+  for (let length = 2; length <= 3; length++) if (nonAsciiSpaceFrom(s, i - length + 1) === length) return length;
+  return 0;
 }
 
 /** `trim()` for byte strings: `trimBytes(toBytes(t)) === toBytes(t.trim())`. */

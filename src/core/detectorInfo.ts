@@ -1,9 +1,26 @@
 /**
  * What each detector is, in one table that the help text, the live-log findings (which threshold a
- * logged event crossed) and the list of known detector names all read: a new detector is one row
- * here plus its rule in the verdict table (detectors.ts, or a profile's).
+ * logged event crossed), the verdict table (which threshold a row compares with) and the list of
+ * known detector names all read: a new detector is its name here, one row in this table, and its
+ * row(s) in the verdict table (detectors.ts).
  */
-import type { DetectorName, ThresholdName } from "./detectors.js";
+
+export type DetectorName =
+  | "unknown_tool_repeat"
+  | "global_circuit_breaker"
+  | "known_poll_no_progress"
+  | "ping_pong"
+  | "generic_repeat"
+  | "compaction_loop_persisted"
+  /** Newest generation only (generations.md §6): a warning, never a block. */
+  | "argument_churn";
+
+export type ThresholdName =
+  | "warningThreshold"
+  | "criticalThreshold"
+  | "unknownToolThreshold"
+  | "globalCircuitBreakerThreshold"
+  | "postCompactionGuard.windowSize";
 
 export interface DetectorInfo {
   readonly name: DetectorName;
@@ -71,6 +88,12 @@ const BY_NAME = new Map(DETECTORS.map((detector) => [detector.name, detector]));
 
 export function detectorInfo(name: DetectorName): DetectorInfo {
   return BY_NAME.get(name)!;
+}
+
+/** The threshold a finding of this detector at this level crosses (warnings: `warning`, else `stop`). */
+export function thresholdOf(name: DetectorName, level: "warning" | "critical" | "abort"): ThresholdName | undefined {
+  const info = detectorInfo(name);
+  return level === "warning" ? info.warning : info.stop;
 }
 
 /** The detectors as the help text lists them. */

@@ -1,28 +1,20 @@
 /**
- * The rolling-history detectors (spec: detection.md "The rolling detectors"). The verdict table is
- * data: `VERDICT_TABLE` lists the eight rows in the runtime's order and the engine takes the first
- * row that matches. Signals are measured once per incoming call over the records of its run.
+ * The rolling-history detectors (spec: detection.md "The rolling detectors", generations.md §7).
+ * The verdict table is data: `VERDICT_TABLE` lists the rows of both generations in the runtime's
+ * order and the engine takes the first row that matches. What differs between generations is data
+ * too (`GenerationRules`, given by each profile): which no-progress walk the rows read, whether the
+ * generation has argument churn (its row exists only then), and the words it uses. Thresholds come
+ * from the detector metadata table (detectorInfo.ts), their values from the config (the newest
+ * generation's is fixed). Signals are measured once per incoming call over the records of its run,
+ * by the walks of detectorScans.ts, which also mark what they counted for `looplens explain`.
  */
-import { VERDICT_MESSAGES } from "./verdictMessages.js";
 import type { DetectorField, ResolvedConfig } from "./config.js";
-import type { CallRecord } from "./history.js";
+import { thresholdOf, type DetectorName, type ThresholdName } from "./detectorInfo.js";
+import { pingPong, recentCount, unknownStreak, type Marks, type ScannedRecord } from "./detectorScans.js";
+import { churnCount, NO_CHURN, type ArgumentChurn, type ChurnProbe } from "./profiles/newest/argumentChurn.js";
+import { VERDICT_MESSAGES, type MessageName } from "./verdictMessages.js";
 
-export type DetectorName =
-  | "unknown_tool_repeat"
-  | "global_circuit_breaker"
-  | "known_poll_no_progress"
-  | "ping_pong"
-  | "generic_repeat"
-  | "compaction_loop_persisted"
-  /** Newest generation only (generations.md §6): a warning, never a block. */
-  | "argument_churn";
-
-export type ThresholdName =
-  | "warningThreshold"
-  | "criticalThreshold"
-  | "unknownToolThreshold"
-  | "globalCircuitBreakerThreshold"
-  | "postCompactionGuard.windowSize";
+export type { DetectorName, ThresholdName } from "./detectorInfo.js";
 
 export interface Verdict {
   readonly detector: DetectorName;
@@ -30,6 +22,11 @@ export interface Verdict {
   readonly count: number;
   readonly threshold: { readonly name: ThresholdName; readonly value: number };
   readonly message: string;
+}
+
+/** The incoming call the detectors judge (a prepared call event can be passed as it is). */
+export interface Probe extends ChurnProbe {
+  readonly knownPoll: boolean;
 }
 
 /** What the detectors measure about an incoming call against its run's history. */
@@ -42,231 +39,141 @@ export interface Signals {
   readonly pingPong: number;
   readonly pingPongNoProgress: boolean;
   readonly recentCount: number;
+  /** Always none in a generation without argument churn. */
+  readonly churn: ArgumentChurn;
 }
 
-/** Consecutive newest records of this tool that failed with the same unknown-tool name. */
-export function unknownStreak(history: readonly CountedRecord[], tool: string): { count: number; name: string | undefined } {
-  let count = 0;
-  let name: string | undefined;
-  for (let i = history.length - 1; i >= 0; i--) {
-    const record = history[i]!;
-    // A pending record (no outcome yet) carries no unknown-tool name, so it breaks the streak.
-    if (record.tool !== tool || record.unknownTool === undefined) break;
-    if (name !== undefined && record.unknownTool !== name) break;
-    name = record.unknownTool;
-    count++;
-  }
-  return { count, name };
-}
+/** The signal a row counts, which names the walk that counted it. */
+export type SignalName = "unknownStreak" | "noProgress" | "pingPong" | "recentCount" | "argumentChurn";
 
-/** How many of the newest answered records with this signature share the newest one's result. */
-function noProgressStreak(history: readonly CallRecord[], tool: string, argsHash: string): number {
-  let streak = 0;
-  let latest: string | undefined;
-  for (let i = history.length - 1; i >= 0; i--) {
-    const record = history[i]!;
-    if (record.tool !== tool || record.argsHash !== argsHash) continue;
-    if (record.resultHash === undefined || record.resultHash === "") continue;
-    if (latest === undefined) {
-      latest = record.resultHash;
-      streak = 1;
-    } else if (record.resultHash === latest) {
-      streak++;
-    } else {
-      break;
-    }
-  }
-  return streak;
-}
-
-/** The fields of a history record the shared counters read (both generations' records have them). */
-export type CountedRecord = Pick<CallRecord, "tool" | "argsHash" | "resultHash" | "unknownTool">;
-
-/** Length of the A,B,A,B… tail the incoming call would extend, and whether both sides are stuck. */
-/** No ping-pong: one shared answer, not an object per call. */
-const NO_PING_PONG: { readonly count: number; readonly noProgress: boolean } = Object.freeze({ count: 0, noProgress: false });
-
-export function pingPong(history: readonly CountedRecord[], argsHash: string): { readonly count: number; readonly noProgress: boolean } {
-  const none = NO_PING_PONG;
-  const last = history[history.length - 1];
-  if (!last) return none;
-  let other: string | undefined;
-  for (let i = history.length - 2; i >= 0; i--) {
-    if (history[i]!.argsHash !== last.argsHash) {
-      other = history[i]!.argsHash;
-      break;
-    }
-  }
-  if (other === undefined) return none;
-  let tail = 0;
-  for (let i = history.length - 1; i >= 0; i--) {
-    const expected = tail % 2 === 0 ? last.argsHash : other;
-    if (history[i]!.argsHash !== expected) break;
-    tail++;
-  }
-  // The probe must be the other side: A,B,A then B continues the alternation.
-  if (tail < 2 || argsHash !== other) return none;
-
-  let sideA: string | undefined;
-  let sideB: string | undefined;
-  let noProgress = true;
-  for (let i = history.length - tail; i < history.length; i++) {
-    const record = history[i]!;
-    if (record.resultHash === undefined) {
-      noProgress = false;
-      break;
-    }
-    if (record.argsHash === last.argsHash) {
-      sideA ??= record.resultHash;
-      if (sideA !== record.resultHash) noProgress = false;
-    } else {
-      sideB ??= record.resultHash;
-      if (sideB !== record.resultHash) noProgress = false;
-    }
-    if (!noProgress) break;
-  }
-  if (sideA === undefined || sideB === undefined) noProgress = false;
-  return { count: tail + 1, noProgress };
-}
-
-export function measure(history: readonly CallRecord[], tool: string, argsHash: string, knownPoll: boolean): Signals {
-  const unknown = unknownStreak(history, tool);
-  const pong = pingPong(history, argsHash);
-  let recentCount = 0;
-  for (const record of history) if (record.tool === tool && record.argsHash === argsHash) recentCount++;
-  return {
-    tool,
-    knownPoll,
-    unknownStreak: unknown.count,
-    unknownTool: unknown.name,
-    noProgress: noProgressStreak(history, tool, argsHash),
-    pingPong: pong.count,
-    pingPongNoProgress: pong.noProgress,
-    recentCount,
-  };
+/** What one generation does its own way; everything else is the table's. */
+export interface GenerationRules {
+  /** The no-progress streak of this call signature (marking what it counted when `marks` is given). */
+  readonly noProgress: (history: readonly ScannedRecord[], tool: string, argsHash: string, marks?: Marks) => number;
+  /** Argument churn, in a generation that has it (its row is not in the generation's table otherwise). */
+  readonly argumentChurn?: (history: readonly ScannedRecord[], probe: ChurnProbe, marks?: Marks) => ArgumentChurn;
+  /** Rows this generation words otherwise: the table's message name → this generation's. */
+  readonly messages?: Partial<Record<MessageName, MessageName>>;
 }
 
 interface VerdictRule {
-  readonly detector: Exclude<DetectorName, "compaction_loop_persisted" | "argument_churn">;
+  readonly detector: Exclude<DetectorName, "compaction_loop_persisted">;
   readonly level: "warning" | "critical";
-  readonly threshold: Exclude<ThresholdName, "postCompactionGuard.windowSize">;
-  /** The `detectors.*` switch that gates this row; the unknown-tool and breaker rows have none. */
+  /** The `detectors.*` switch that gates this row; the unknown-tool, breaker and churn rows have none. */
   readonly switch?: DetectorField;
   readonly applies: (s: Signals) => boolean;
-  readonly count: (s: Signals) => number;
-  readonly message: (s: Signals, count: number) => string;
+  readonly signal: SignalName;
+  readonly message: MessageName;
 }
 
 const always = () => true;
-const noProgress = (s: Signals) => s.noProgress;
-const pingPongCount = (s: Signals) => s.pingPong;
 
-/** The spec's verdict table, in order: the first row whose condition holds is the verdict. */
+/** The runtime's verdict table, in order: the first row whose condition holds is the verdict. */
 export const VERDICT_TABLE: readonly VerdictRule[] = [
-  {
-    detector: "unknown_tool_repeat",
-    level: "critical",
-    threshold: "unknownToolThreshold",
-    applies: always,
-    count: (s) => s.unknownStreak,
-    message: VERDICT_MESSAGES.unknownTool,
-  },
-  {
-    detector: "global_circuit_breaker",
-    level: "critical",
-    threshold: "globalCircuitBreakerThreshold",
-    applies: always,
-    count: noProgress,
-    message: VERDICT_MESSAGES.circuitBreaker,
-  },
-  {
-    detector: "known_poll_no_progress",
-    level: "critical",
-    threshold: "criticalThreshold",
-    switch: "knownPollNoProgress",
-    applies: (s) => s.knownPoll,
-    count: noProgress,
-    message: VERDICT_MESSAGES.pollCritical,
-  },
-  {
-    detector: "known_poll_no_progress",
-    level: "warning",
-    threshold: "warningThreshold",
-    switch: "knownPollNoProgress",
-    applies: (s) => s.knownPoll,
-    count: noProgress,
-    message: VERDICT_MESSAGES.pollWarning,
-  },
-  {
-    detector: "ping_pong",
-    level: "critical",
-    threshold: "criticalThreshold",
-    switch: "pingPong",
-    applies: (s) => s.pingPongNoProgress,
-    count: pingPongCount,
-    message: VERDICT_MESSAGES.pingPongCritical,
-  },
-  {
-    detector: "ping_pong",
-    level: "warning",
-    threshold: "warningThreshold",
-    switch: "pingPong",
-    applies: always,
-    count: pingPongCount,
-    message: VERDICT_MESSAGES.pingPongWarning,
-  },
-  {
-    detector: "generic_repeat",
-    level: "critical",
-    threshold: "criticalThreshold",
-    switch: "genericRepeat",
-    applies: (s) => !s.knownPoll,
-    count: noProgress,
-    message: VERDICT_MESSAGES.repeatCritical,
-  },
-  {
-    detector: "generic_repeat",
-    level: "warning",
-    threshold: "warningThreshold",
-    switch: "genericRepeat",
-    // Warnings count repeats whatever their outcome; only the block needs a no-progress streak.
-    applies: (s) => !s.knownPoll,
-    count: (s) => s.recentCount,
-    message: VERDICT_MESSAGES.repeatWarning,
-  },
+  { detector: "unknown_tool_repeat", level: "critical", applies: always, signal: "unknownStreak", message: "unknownTool" },
+  { detector: "global_circuit_breaker", level: "critical", applies: always, signal: "noProgress", message: "circuitBreaker" },
+  { detector: "known_poll_no_progress", level: "critical", switch: "knownPollNoProgress", applies: (s) => s.knownPoll, signal: "noProgress", message: "pollCritical" },
+  { detector: "known_poll_no_progress", level: "warning", switch: "knownPollNoProgress", applies: (s) => s.knownPoll, signal: "noProgress", message: "pollWarning" },
+  { detector: "ping_pong", level: "critical", switch: "pingPong", applies: (s) => s.pingPongNoProgress, signal: "pingPong", message: "pingPongCritical" },
+  { detector: "ping_pong", level: "warning", switch: "pingPong", applies: always, signal: "pingPong", message: "pingPongWarning" },
+  { detector: "generic_repeat", level: "critical", switch: "genericRepeat", applies: (s) => !s.knownPoll, signal: "noProgress", message: "repeatCritical" },
+  // Newest generation only (generations.md §7): between the generic block and the generic warning.
+  { detector: "argument_churn", level: "warning", applies: always, signal: "argumentChurn", message: "argumentChurn" },
+  // Warnings count repeats whatever their outcome; only the block needs a no-progress streak.
+  { detector: "generic_repeat", level: "warning", switch: "genericRepeat", applies: (s) => !s.knownPoll, signal: "recentCount", message: "repeatWarning" },
 ];
 
-/** The table's distinct counts and thresholds, for the test most calls stop at (`evaluate`). */
-const COUNTS = [...new Set(VERDICT_TABLE.map((rule) => rule.count))];
-const THRESHOLDS = [...new Set(VERDICT_TABLE.map((rule) => rule.threshold))];
+const COUNTS: Readonly<Record<SignalName, (s: Signals) => number>> = {
+  unknownStreak: (s) => s.unknownStreak,
+  noProgress: (s) => s.noProgress,
+  pingPong: (s) => s.pingPong,
+  recentCount: (s) => s.recentCount,
+  argumentChurn: (s) => churnCount(s.churn),
+};
+
+/** The thresholds a verdict row can compare with (the guard's window is no row's). */
+type RowThreshold = Exclude<ThresholdName, "postCompactionGuard.windowSize">;
+
+/** A row of one generation's table, with what it reads resolved. */
+export interface GenerationRow extends VerdictRule {
+  readonly threshold: RowThreshold;
+  readonly count: (s: Signals) => number;
+  readonly words: (s: Signals, count: number) => string;
+}
+
+/** One generation's verdict table: its rows, and the distinct counts and thresholds they test. */
+export interface VerdictGeneration extends GenerationRules {
+  readonly rows: readonly GenerationRow[];
+  readonly counts: ReadonlyArray<(s: Signals) => number>;
+  readonly thresholds: readonly RowThreshold[];
+}
+
+/** What a verdict reads of a config: thresholds and detector switches. */
+export type VerdictLimits = Pick<ResolvedConfig, RowThreshold | "detectors">;
+
+export function verdictGeneration(rules: GenerationRules): VerdictGeneration {
+  const rows = VERDICT_TABLE.filter((rule) => rule.signal !== "argumentChurn" || rules.argumentChurn !== undefined).map((rule): GenerationRow => {
+    const threshold = thresholdOf(rule.detector, rule.level);
+    if (threshold === undefined || threshold === "postCompactionGuard.windowSize") throw new Error(`${rule.detector} has no ${rule.level} threshold in detectorInfo.ts`);
+    return { ...rule, threshold, count: COUNTS[rule.signal], words: VERDICT_MESSAGES[rules.messages?.[rule.message] ?? rule.message] };
+  });
+  return { ...rules, rows, counts: [...new Set(rows.map((row) => row.count))], thresholds: [...new Set(rows.map((row) => row.threshold))] };
+}
+
+/** The signals of an incoming call over its run's records, oldest first. */
+export function measure(history: readonly ScannedRecord[], probe: Probe, generation: GenerationRules): Signals {
+  const unknown = unknownStreak(history, probe.tool);
+  const pong = pingPong(history, probe.argsHash);
+  return {
+    tool: probe.tool,
+    knownPoll: probe.knownPoll,
+    unknownStreak: unknown.count,
+    unknownTool: unknown.name,
+    noProgress: generation.noProgress(history, probe.tool, probe.argsHash),
+    pingPong: pong.count,
+    pingPongNoProgress: pong.noProgress,
+    recentCount: recentCount(history, probe.tool, probe.argsHash),
+    churn: generation.argumentChurn?.(history, probe) ?? NO_CHURN,
+  };
+}
+
+/** Marks the records the row's count took: the same walk as `measure`'s, asked to mark. */
+export function markCounted(row: GenerationRow, history: readonly ScannedRecord[], probe: Probe, generation: GenerationRules, marks: number[]): void {
+  switch (row.signal) {
+    case "unknownStreak":
+      return void unknownStreak(history, probe.tool, marks);
+    case "noProgress":
+      return void generation.noProgress(history, probe.tool, probe.argsHash, marks);
+    case "pingPong":
+      return void pingPong(history, probe.argsHash, marks);
+    case "recentCount":
+      return void recentCount(history, probe.tool, probe.argsHash, marks);
+    case "argumentChurn":
+      return void generation.argumentChurn?.(history, probe, marks);
+  }
+}
 
 /**
  * Whether some row could match: some count reaches some threshold. Most calls are far under every
  * threshold, and `sweep` evaluates each call under every config, so this is tested first.
  */
-function mayMatch(signals: Signals, config: ResolvedConfig): boolean {
+function mayMatch(signals: Signals, limits: VerdictLimits, generation: VerdictGeneration): boolean {
   let highest = 0;
-  for (const count of COUNTS) highest = Math.max(highest, count(signals));
-  for (const threshold of THRESHOLDS) if (highest >= config[threshold]) return true;
+  for (const count of generation.counts) highest = Math.max(highest, count(signals));
+  for (const threshold of generation.thresholds) if (highest >= limits[threshold]) return true;
   return false;
 }
 
-/** Walks the verdict table; `undefined` means the call passes silently. */
-export function evaluate(signals: Signals, config: ResolvedConfig): Verdict | undefined {
-  if (!mayMatch(signals, config)) return undefined;
-  for (const rule of VERDICT_TABLE) {
-    if (rule.switch && !config.detectors[rule.switch]) continue;
-    if (!rule.applies(signals)) continue;
-    const count = rule.count(signals);
-    const value = config[rule.threshold];
+/** Walks the generation's table; `undefined` means the call passes silently. */
+export function evaluate(signals: Signals, limits: VerdictLimits, generation: VerdictGeneration): Verdict | undefined {
+  if (!mayMatch(signals, limits, generation)) return undefined;
+  for (const row of generation.rows) {
+    if (row.switch && !limits.detectors[row.switch]) continue;
+    if (!row.applies(signals)) continue;
+    const count = row.count(signals);
+    const value = limits[row.threshold];
     if (count < value) continue;
-    return {
-      detector: rule.detector,
-      level: rule.level,
-      count,
-      threshold: { name: rule.threshold, value },
-      message: rule.message(signals, count),
-    };
+    return { detector: row.detector, level: row.level, count, threshold: { name: row.threshold, value }, message: row.words(signals, count) };
   }
   return undefined;
 }

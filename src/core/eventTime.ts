@@ -21,9 +21,10 @@ const CANONICAL_ISO = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):([0-5]\d):([0-5]\d)\.\d{3}Z
 /**
  * Whether a string is already its own ISO form: what parsing and formatting it again would give
  * (that cost ~3 µs a run). Not so for a day past its month's end or hour 24, which `Date.parse`
- * rolls over into the next day or month.
+ * rolls over into the next day or month. Exported for its test: the shortcut must be taken for
+ * every such string, not only give the same answer.
  */
-function isCanonicalIso(text: string): boolean {
+export function isCanonicalIso(text: string): boolean {
   const parts = CANONICAL_ISO.exec(text);
   if (parts === null) return false;
   const year = Number(parts[1]);

@@ -9,7 +9,7 @@
  * measurement per event while they are equal, instead of each config appending, attaching and
  * measuring on its own copy (see `SessionHistory.listToChange` for why sharing stays exact).
  */
-import { measure, type Signals } from "./detectors.js";
+import { measure, type GenerationRules, type Probe, type Signals } from "./detectors.js";
 
 export interface CallRecord {
   readonly tool: string;
@@ -104,12 +104,15 @@ export class SessionHistory {
     return records;
   }
 
-  /** The detectors' signals for an incoming call of `run` (detectors.ts `measure`). */
-  measure(run: string, tool: string, argsHash: string, knownPoll: boolean): Signals {
+  /**
+   * The detectors' signals for an incoming call of `run` (detectors.ts `measure`). The configs
+   * sharing a history are of one generation: a measurement shared is one of its rules.
+   */
+  measure(run: string, probe: Probe, generation: GenerationRules): Signals {
     const state = this.state;
     const event = this.sharing?.event;
     if (event !== undefined && state.measuredAt === event) return state.measured!;
-    const signals = measure(this.forRun(run), tool, argsHash, knownPoll);
+    const signals = measure(this.forRun(run), probe, generation);
     if (event !== undefined) {
       state.measuredAt = event;
       state.measured = signals;

@@ -4,6 +4,7 @@
  * the run aborts with `compaction_loop_persisted`. It never aborts while results change and is never
  * armed except by a compaction.
  */
+import { identicalOutcomes } from "./detectorScans.js";
 
 export interface GuardOutcome {
   readonly tool: string;
@@ -69,10 +70,7 @@ export class PostCompactionGuard {
     state.remaining--;
     // A copy: the caller may pass a larger object (a prepared event), and `entries` shows the window.
     state.window.push({ tool: outcome.tool, argsHash: outcome.argsHash, resultHash: outcome.resultHash });
-    let identical = 0;
-    for (const entry of state.window) {
-      if (entry.tool === outcome.tool && entry.argsHash === outcome.argsHash && entry.resultHash === outcome.resultHash) identical++;
-    }
+    const identical = identicalOutcomes(state.window, outcome);
     if (identical >= this.windowSize) {
       this.armed = undefined;
       return { kind: "abort", tool: outcome.tool, count: identical, window: this.summary(state, "aborted") };

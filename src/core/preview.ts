@@ -1,12 +1,20 @@
 /**
- * What a finding's pattern looked like, in a few words: the repeated call's most telling arguments
- * and what it returned. Previews are made only when a finding is made, never per call: replay keeps
- * references to the newest call and outcome of each recent pattern (`RecentPatterns`), and this module
- * reads them. Every piece is bounded (a multi-megabyte argument or result costs no more than a short
- * one). The text is one line but not sanitized: reporters strip control characters when they print.
+ * Previews: calls and outcomes in a few words, one line, every piece bounded (a multi-megabyte
+ * argument or result costs no more than a short one). Two readers, one implementation:
+ *
+ * - a finding's pattern (`findingPreview`): the repeated call's most telling arguments and what it
+ *   returned. Made only when a finding is made, never per call: replay keeps references to the
+ *   newest call and outcome of each recent pattern (recentPatterns.ts);
+ * - each call of an explained window (`callArgsPreview`, `callOutcomePreview`, for `looplens
+ *   explain`): every argument in order, since the calls of a window differ by them, and the
+ *   outcome's whole text.
+ *
+ * Both clip with `oneLine` and decode byte strings the same way. The text is not sanitized: it is
+ * untrusted, and reporters strip control characters (or escape) when they print.
  */
-import { fromBytes, type ByteString, type StringForm } from "./byteText.js";
+import { fromBytes, textOf, type ByteString, type StringForm } from "./byteText.js";
 import { formOf, type ToolCallEvent, type ToolResultEvent } from "./events.js";
+import { contentText } from "./hashing.js";
 import { isPlainObject, own } from "./plainObject.js";
 
 export interface FindingPreview {
@@ -138,6 +146,7 @@ function outcomeText(outcome: RawOutcome): string | undefined {
   return compactJson(value, READ_AHEAD);
 }
 
+/** A finding's preview: the call's telling arguments, the outcome's text. */
 export function findingPreview(call: RawCall | undefined, outcome: RawOutcome | undefined): FindingPreview {
   const text = outcome === undefined ? undefined : outcomeText(outcome);
   return {
@@ -147,99 +156,38 @@ export function findingPreview(call: RawCall | undefined, outcome: RawOutcome | 
   };
 }
 
-/** The newest call and outcome of one pattern (tool and args hash). */
-export interface PatternRefs {
-  call?: RawCall;
-  outcome?: RawOutcome;
-  /** The outcome's result hash: while it stays the same, so does the preview. */
-  outcomeHash?: string;
-  /** The preview last made for the pattern, and the outcome hash it was made with. */
-  preview?: { readonly outcomeHash: string | undefined; readonly value: FindingPreview };
+/** The width of an explained call's previews. */
+export const CALL_PREVIEW_CHARS = 80;
+
+/** A value as an explained call shows it: strings bare, anything else as JSON (its strings cut). */
+function listedValue(value: unknown, form: StringForm): string {
+  if (typeof value === "string") return textIn(form, value);
+  if (value === undefined) return "";
+  const json = JSON.stringify(value, (_key, inner: unknown) => (typeof inner === "string" ? textOf(form, inner.slice(0, CALL_PREVIEW_CHARS)) : inner));
+  return json === undefined ? String(value) : json;
 }
 
-/**
- * The preview of a pattern's finding, made once per outcome: the many findings of one loop (a
- * verdict on every call past the threshold) share it. Same args hash, same arguments in all but
- * what hashing ignores (an `update_plan`'s wording).
- */
-export function patternPreview(refs: PatternRefs, call: RawCall | undefined): FindingPreview {
-  const cached = refs.preview;
-  if (cached !== undefined && cached.outcomeHash === refs.outcomeHash) return cached.value;
-  const value = findingPreview(call ?? refs.call, refs.outcome);
-  refs.preview = { outcomeHash: refs.outcomeHash, value };
-  return value;
+/** `key=value key=value` for an object, the value itself otherwise; `(no arguments)` when absent. */
+export function callArgsPreview(args: unknown, form: StringForm): string {
+  if (args === undefined) return "(no arguments)";
+  if (!isPlainObject(args)) return oneLine(listedValue(args, form), CALL_PREVIEW_CHARS);
+  let text = "";
+  for (const [name, value] of Object.entries(args)) {
+    text += `${text === "" ? "" : " "}${name}=${listedValue(value, form)}`;
+    if (text.length > CALL_PREVIEW_CHARS) break;
+  }
+  return oneLine(text === "" ? "{}" : text, CALL_PREVIEW_CHARS);
 }
 
-/**
- * The newest call and outcome of each recent pattern of a run, as references. Bounded by two
- * generations of `limit` patterns: when the current one fills up it becomes the previous one and the
- * older is dropped, so each event costs one map look-up and the memory held stays small.
- */
-export class RecentPatterns {
-  /**
-   * The current generation: its first pattern held in two fields, the others in a Map made for the
-   * second. Every open run has a RecentPatterns, most runs repeat few patterns, and a Map is ~330
-   * bytes with its table (a file of 300,000 runs that never end holds them all to its end).
-   */
-  private firstKey: string | undefined;
-  private firstRefs: PatternRefs | undefined;
-  private others: Map<string, PatternRefs> | undefined;
-  /** The generation before the current one, and the unknown tools' outcomes, made when first needed. */
-  private previous: Map<string, PatternRefs> | undefined;
-
-  constructor(private readonly limit = 32) {}
-
-  /** The pattern's refs, made (or carried over from the previous generation) if needed. */
-  refs(argsHash: string): PatternRefs {
-    let refs = this.current(argsHash);
-    if (refs !== undefined) return refs;
-    refs = this.previous?.get(argsHash) ?? {};
-    if (this.currentSize() >= this.limit) this.startGeneration();
-    if (this.firstKey === undefined) {
-      this.firstKey = argsHash;
-      this.firstRefs = refs;
-    } else {
-      (this.others ??= new Map()).set(argsHash, refs);
-    }
-    return refs;
+/** An explained call's outcome: its result's text (or `error: …`), cut. */
+export function callOutcomePreview(event: ToolResultEvent): string {
+  const form = formOf(event);
+  if (event.error !== undefined) return oneLine(`error: ${listedValue(event.error, form)}`, CALL_PREVIEW_CHARS);
+  const result = event.result;
+  if (result === undefined) return "(no result)";
+  if (isPlainObject(result)) {
+    const text = contentText(result, form);
+    if (text !== "") return oneLine(textOf(form, text), CALL_PREVIEW_CHARS);
   }
-
-  /** The pattern's refs, if they are still held (without making them). */
-  peek(argsHash: string): PatternRefs | undefined {
-    return this.current(argsHash) ?? this.previous?.get(argsHash);
-  }
-
-  private current(argsHash: string): PatternRefs | undefined {
-    return argsHash === this.firstKey ? this.firstRefs : this.others?.get(argsHash);
-  }
-
-  private currentSize(): number {
-    return this.firstKey === undefined ? 0 : 1 + (this.others?.size ?? 0);
-  }
-
-  /** The current generation becomes the previous one (the older is dropped). */
-  private startGeneration(): void {
-    const previous = this.others ?? new Map<string, PatternRefs>();
-    if (this.firstKey !== undefined) previous.set(this.firstKey, this.firstRefs!);
-    this.previous = previous;
-    this.firstKey = undefined;
-    this.firstRefs = undefined;
-    this.others = undefined;
-  }
-
-  /**
-   * The newest "no such tool" outcome of each tool: an unknown-tool streak spans calls whose
-   * arguments differ, so the pattern's own outcome may be missing. Only such outcomes are kept.
-   */
-  private unknownTools: Map<string, RawOutcome> | undefined;
-
-  noteUnknownTool(tool: string, outcome: RawOutcome): void {
-    const known = (this.unknownTools ??= new Map());
-    if (known.size >= this.limit && !known.has(tool)) known.clear();
-    known.set(tool, outcome);
-  }
-
-  unknownToolOutcome(tool: string): RawOutcome | undefined {
-    return this.unknownTools?.get(tool);
-  }
+  return oneLine(listedValue(result, form), CALL_PREVIEW_CHARS);
 }

@@ -9,16 +9,16 @@
  */
 import type { ResolvedConfig } from "./config.js";
 import type { LoopEvent } from "./events.js";
-import { MAX_VETO_CALLS, type ReplayedFinding, type ReplayedRun, type RunStop } from "./findings.js";
-import { findingPreview, patternPreview, RecentPatterns } from "./preview.js";
-import type { GuardWindow } from "./postCompactionGuard.js";
+import { MAX_VETO_CALLS, type ReplayedFinding, type ReplayedRun } from "./findings.js";
+import { findingPreview } from "./preview.js";
+import { patternPreview, RecentPatterns } from "./recentPatterns.js";
 import type { HistorySharing } from "./history.js";
 import type { PreparedEvent } from "./prepare.js";
-import { PROFILES } from "./profiles/index.js";
-import type { EngineView, ProfileChoice, ProfileName, ProfileSession, RunEngine } from "./profiles/profile.js";
-import { NONE } from "./none.js";
+import type { EngineView, ProfileChoice, ProfileName, RunEngine } from "./profiles/profile.js";
+import { addFinding, appended, newRunState, type RunState } from "./runState.js";
+import { SessionHistories } from "./sessionHistories.js";
 import { SettledQueue } from "./settledQueue.js";
-import { TimelineRecorder, type RunTimeline } from "./timeline.js";
+import { TimelineRecorder } from "./timeline.js";
 
 /** The effective config for a run's agent (`null` = no agent known) under the run's profile. */
 export type ConfigForAgent = (agent: string | null, profile: ProfileName) => ResolvedConfig;
@@ -42,48 +42,6 @@ export interface ReplayOptions {
 const CONFIGURABLE: ProfileChoice = { profile: "configurable", reason: "default" };
 const ALWAYS_CONFIGURABLE: ProfileForRun = () => CONFIGURABLE;
 
-/**
- * A run's report as it grows, plus its working state while open. A closed run keeps only what the
- * report needs (its engine is dropped, its history freed with its session's), and the state is
- * handed out as the report itself: millions of runs cost one small object each.
- */
-interface RunState {
-  readonly run: string;
-  agent: string | null;
-  session: string | null;
-  readonly file: string;
-  calls: number;
-  compactions: number;
-  findings: readonly ReplayedFinding[];
-  firstStop: RunStop | null;
-  guardWindows: readonly GuardWindow[];
-  recordedVetoes: number;
-  recordedVetoCalls: readonly number[];
-  /** The time of the run's first timed event (eventTime.ts), `null` when the input recorded none. */
-  startedAt: string | null;
-  readonly profile: ProfileChoice;
-  open: boolean;
-  /** The run's detection state, made when first needed (the agent, hence the config, may come late). */
-  engine: RunEngine | undefined;
-  /** Only when timelines are asked for (absent otherwise, so that runs cost what they did). */
-  timeline?: RunTimeline;
-  /** References to the newest call and outcome of recent patterns, for previews (only with input events). */
-  recent: RecentPatterns | undefined;
-}
-
-/** Runs without findings or guard windows (most runs) share `NONE` until their first, instead of two arrays each. */
-function appended<T>(list: readonly T[], item: T): readonly T[] {
-  const out = list === NONE ? [] : (list as T[]);
-  out.push(item);
-  return out;
-}
-
-/**
- * Histories by session, or by run for runs without a session (two maps: no key can collide). A
- * session's history belongs to the profile of the run that opened it (in practice one per input).
- */
-type HistoryEntry = { history: ProfileSession; openRuns: number };
-
 type CallEvent = Extract<PreparedEvent, { type: "call" }>;
 type OutcomeEvent = Extract<PreparedEvent, { type: "outcome" }>;
 
@@ -92,9 +50,7 @@ export class Replayer {
   /** The runs of `runs` in order of first appearance (the settled front is handed out early). */
   private readonly order = new SettledQueue<RunState>();
   private readonly onSettled: ((run: ReplayedRun) => void) | undefined;
-  private readonly sharing: HistorySharing | undefined;
-  private readonly sessionHistories = new Map<string, HistoryEntry>();
-  private readonly runHistories = new Map<string, HistoryEntry>();
+  private readonly histories: SessionHistories;
   /** Timelines of the open runs, by run id (undefined: timelines not asked for). */
   private readonly recorders: Map<string, TimelineRecorder> | undefined;
   /** The run of the last event, while it is in `runs`. */
@@ -107,12 +63,12 @@ export class Replayer {
   ) {
     this.recorders = options.timelines === true ? new Map() : undefined;
     this.onSettled = options.onSettled;
-    this.sharing = options.sharing;
+    this.histories = new SessionHistories(options.sharing);
   }
 
   /** Histories held in memory: one per session (or session-less run) that has a run still open. */
   get heldHistories(): number {
-    return this.sessionHistories.size + this.runHistories.size;
+    return this.histories.held;
   }
 
   /**
@@ -175,25 +131,8 @@ export class Replayer {
     const last = this.lastRun;
     let state = last !== undefined && last.run === event.run ? last : this.runs.get(event.run);
     if (!state) {
-      state = {
-        run: event.run,
-        agent: null,
-        session: null,
-        file: event.file,
-        calls: 0,
-        compactions: 0,
-        findings: NONE,
-        firstStop: null,
-        guardWindows: NONE,
-        recordedVetoes: 0,
-        recordedVetoCalls: NONE,
-        startedAt: null,
-        // A run's profile is fixed by its first event: its run_start, when the input has one.
-        profile: this.profileFor(event.type === "run_start" ? event.harnessVersion : undefined),
-        open: false,
-        engine: undefined,
-        recent: undefined,
-      };
+      // A run's profile is fixed by its first event: its run_start, when the input has one.
+      state = newRunState(event.run, event.file, this.profileFor(event.type === "run_start" ? event.harnessVersion : undefined));
       this.runs.set(event.run, state);
       this.order.push(state);
     }
@@ -209,11 +148,6 @@ export class Replayer {
     return state;
   }
 
-  /** The map and key of the history a run's records live in. */
-  private historySlot(state: RunState): [Map<string, HistoryEntry>, string] {
-    return state.session !== null ? [this.sessionHistories, state.session] : [this.runHistories, state.run];
-  }
-
   private reopen(state: RunState): void {
     state.open = true;
     this.order.unsettle(state);
@@ -222,10 +156,7 @@ export class Replayer {
       state.timeline = recorder.timeline;
       this.recorders.set(state.run, recorder);
     }
-    const [histories, key] = this.historySlot(state);
-    const entry = histories.get(key);
-    if (entry) entry.openRuns++;
-    else histories.set(key, { history: PROFILES[state.profile.profile].openSession(this.sharing), openRuns: 1 });
+    this.histories.opened(state);
   }
 
   private close(state: RunState): void {
@@ -236,18 +167,11 @@ export class Replayer {
     state.engine = undefined;
     this.recorders?.delete(state.run);
     state.recent = undefined;
-    const [histories, key] = this.historySlot(state);
-    const entry = histories.get(key);
-    // With no run of the session open, its old records can never be seen again: free them.
-    if (entry && --entry.openRuns <= 0) histories.delete(key);
+    this.histories.closed(state);
   }
 
   private engineOf(state: RunState): RunEngine {
-    if (!state.engine) {
-      const [histories, key] = this.historySlot(state);
-      const config = this.configFor(state.agent, state.profile.profile);
-      state.engine = histories.get(key)!.history.startRun(config, state.run);
-    }
+    state.engine ??= this.histories.of(state).startRun(this.configFor(state.agent, state.profile.profile), state.run);
     return state.engine;
   }
 
@@ -271,7 +195,7 @@ export class Replayer {
     const preview = !verdict || !refs ? undefined : unknown ? findingPreview(call, state.recent!.unknownToolOutcome(event.tool)) : patternPreview(refs, call);
     if (refs && call) refs.call = call;
     if (!verdict) return;
-    this.addFinding(state, {
+    addFinding(state, {
       line: event.line,
       call: event.call,
       tool: event.tool,
@@ -304,7 +228,7 @@ export class Replayer {
     if (step.kind !== "abort") return;
     state.guardWindows = appended(state.guardWindows, step.window);
     const { threshold, message } = engine.abortFinding(event.tool, step.count);
-    this.addFinding(state, {
+    addFinding(state, {
       line: event.line,
       call: event.call,
       tool: event.tool,
@@ -316,19 +240,5 @@ export class Replayer {
       argsHash: event.argsHash,
       ...(refs && { preview: findingPreview(refs.call, refs.outcome) }),
     });
-  }
-
-  private addFinding(state: RunState, finding: Omit<ReplayedFinding, "run" | "agent" | "session" | "file" | "afterStop" | "call"> & { call: number }): void {
-    state.findings = appended(state.findings, {
-      run: state.run,
-      agent: state.agent,
-      session: state.session,
-      file: state.file,
-      afterStop: state.firstStop !== null,
-      ...finding,
-    });
-    if (state.firstStop === null && finding.level !== "warning") {
-      state.firstStop = { kind: finding.level === "abort" ? "abort" : "block", call: finding.call };
-    }
   }
 }

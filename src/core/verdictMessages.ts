@@ -1,8 +1,11 @@
 /**
- * The runtime's words for each verdict, shared by every generation's verdict table (detectors.ts,
- * profiles/newest/verdicts.ts): the messages did not change between generations, only when they fire.
+ * The runtime's words for each verdict, shared by both generations (the verdict table in
+ * detectors.ts names them): the messages did not change between generations, only when they fire,
+ * but for the newest generation's generic block, which counts outcomes and says so.
  */
-type Subject = { readonly tool: string; readonly unknownTool?: string | undefined };
+import type { ArgumentChurn } from "./profiles/newest/argumentChurn.js";
+
+type Subject = { readonly tool: string; readonly unknownTool?: string | undefined; readonly churn?: ArgumentChurn };
 
 export const VERDICT_MESSAGES = {
   unknownTool: (s: Subject, n: number) =>
@@ -24,4 +27,14 @@ export const VERDICT_MESSAGES = {
     `CRITICAL: Called ${s.tool} with identical outcomes ${n} times. This appears to be a stuck tool loop. Session execution blocked to prevent resource waste.`,
   repeatWarning: (s: Subject, n: number) =>
     `WARNING: You have called ${s.tool} ${n} times with identical arguments. If this is not making progress, stop retrying and report the task as failed.`,
+  argumentChurn: (s: Subject, n: number) => {
+    const churn = s.churn;
+    const variants = churn === undefined || churn.kind === "none" ? 0 : churn.variants;
+    if (churn?.kind === "write-mutation") {
+      return `WARNING: ${s.tool} has changed the same target with ${variants} distinct argument variants and no intervening verification. Verify the result before writing again; this tool call remains allowed.`;
+    }
+    return `WARNING: ${s.tool} has cycled through ${variants} repeated argument patterns with the same stable outcome ${n} times. Changing arguments is not making progress; this tool call remains allowed.`;
+  },
 } as const;
+
+export type MessageName = keyof typeof VERDICT_MESSAGES;

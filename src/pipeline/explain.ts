@@ -5,6 +5,7 @@
  */
 import { LineTally } from "../adapters/adapter.js";
 import { expandUnits } from "../adapters/discovery.js";
+import { sessionFilesBeside } from "../adapters/openclaw/sessionFiles.js";
 import { formOf, type LoopEvent } from "../core/events.js";
 import type { ReplayedFinding, ReplayedRun } from "../core/findings.js";
 import type { Digest } from "../core/hashing.js";
@@ -14,7 +15,7 @@ import { FirstKept } from "../core/firstKept.js";
 import type { ConfigForAgent } from "../core/replay.js";
 import { TracingReplayer, type TracedFinding } from "../core/trace.js";
 import { windowCount } from "../core/windowCounts.js";
-import { argsPreview, outcomePreview } from "./explainPreview.js";
+import { callArgsPreview, callOutcomePreview } from "../core/preview.js";
 import { readUnit, type InputOptions } from "./reading.js";
 import { UsageError } from "./errors.js";
 import { tuneHeapForStreaming } from "./v8Tuning.js";
@@ -54,6 +55,8 @@ class UnitTrace {
     profiles: ProfileSelection,
     at: (event: PreparedEvent) => boolean,
     private readonly target: ExplainTarget,
+    /** The unit holds other files of the target's session: only the target file's findings can be the nearest. */
+    private readonly withOtherFiles = false,
   ) {
     this.nearest = new FirstKept(NEAREST, nearness(target));
     this.replayer = new TracingReplayer(configFor, profiles.profileFor, at, { onSettled: (run) => this.settled(run) });
@@ -72,8 +75,9 @@ class UnitTrace {
     // Findings are traced as their calls are replayed: every traced one of this run is in by now.
     const traced = this.replayer.findings;
     for (; this.tracedSeen < traced.length; this.tracedSeen++) this.explained.push(explained1(traced[this.tracedSeen]!, this.previews));
-    // With `--run`, only that run's findings can be the nearest.
-    if (this.target.run === undefined || run.run === this.target.run) for (const finding of run.findings) this.nearest.offer(finding, finding);
+    // With `--run`, only that run's findings can be the nearest; beside the session's other files, only the target file's.
+    const candidate = (finding: ReplayedFinding) => (this.target.run === undefined || run.run === this.target.run) && (!this.withOtherFiles || finding.file === this.target.path);
+    for (const finding of run.findings) if (candidate(finding)) this.nearest.offer(finding, finding);
     this.previews.delete(run.run);
   }
 
@@ -82,18 +86,23 @@ class UnitTrace {
     if (prepared.type === "call" && event.type === "tool_call") {
       let calls = this.previews.get(prepared.run);
       if (calls === undefined) this.previews.set(prepared.run, (calls = new Map()));
-      calls.set(prepared.call, { args: argsPreview(event.args, formOf(event)) });
+      calls.set(prepared.call, { args: callArgsPreview(event.args, formOf(event)) });
     }
     if (prepared.type === "outcome" && event.type === "tool_result") {
       const preview = this.previews.get(prepared.run)?.get(prepared.call);
-      if (preview) preview.outcome = outcomePreview(event);
+      if (preview) preview.outcome = callOutcomePreview(event);
     }
   }
 }
 
 export async function explainInput(target: ExplainTarget, digest: Digest, configFor: ConfigForAgent, options: InputOptions = {}): Promise<Explanation> {
   if (target.line === undefined && target.call === undefined) throw new UsageError("say which finding: <file>:<line>, or --call N (with --run R when the file holds several runs)");
+  // One file of an OpenClaw session is read with the session's other files (archives, sidecar), as
+  // `analyze` of its folder reads it: its runs get the same names (`--run` takes what analyze showed),
+  // and only the file asked for is looked in.
+  const beside = await sessionFilesBeside(target.path);
   const at = (event: PreparedEvent) =>
+    (beside.length === 0 || event.file === target.path) &&
     (target.line === undefined || event.line === target.line) &&
     (target.run === undefined || event.run === target.run) &&
     (target.call === undefined || ("call" in event && event.call === target.call));
@@ -103,11 +112,13 @@ export async function explainInput(target: ExplainTarget, digest: Digest, config
   const tally = new LineTally();
   const all: ExplainedFinding[] = [];
   const nearest = new FirstKept<ReplayedFinding, ReplayedFinding>(NEAREST, nearness(target));
-  for (const unit of await expandUnits([target.path])) {
-    let trace = new UnitTrace(configFor, profiles, at, target);
+  for (const unit of await expandUnits([target.path, ...beside])) {
+    if (!unit.includes(target.path)) continue;
+    const withOtherFiles = beside.length > 0;
+    let trace = new UnitTrace(configFor, profiles, at, target, withOtherFiles);
     const sink = (again: boolean) => {
       // A unit read again starts over: what its first reading gathered is void.
-      if (again) trace = new UnitTrace(configFor, profiles, at, target);
+      if (again) trace = new UnitTrace(configFor, profiles, at, target, withOtherFiles);
       return (prepared: PreparedEvent, event: LoopEvent) => trace.push(prepared, event);
     };
     await readUnit(unit, tally, profiles, options, sink, () => {}, true);

@@ -8,8 +8,10 @@ import type { InputFormat, LineCounts, TranscriptCounts } from "../adapters/adap
 import { LineTally, ReadAgain, UnitHistory, type AdapterOptions } from "../adapters/adapter.js";
 import { adapterFor } from "../adapters/registry.js";
 import { expandUnits, openSource, type InputUnit } from "../adapters/discovery.js";
-import { sessionFileName } from "../adapters/openclaw/sessionFiles.js";
-import { setLineLimit, type LineSource, type RawLineHandler, type ReadOptions } from "../adapters/io/lineSource.js";
+import { sidecarOfTranscripts } from "../adapters/openclaw/sessionFiles.js";
+import { SidecarPairing } from "../adapters/openclaw/sidecarRuns.js";
+import { scanTrajectory, type TrajectoryScan } from "../adapters/openclaw/trajectoryLines.js";
+import { setLineLimit, type LineSource } from "../adapters/io/lineSource.js";
 import type { LoopEvent } from "../core/events.js";
 import type { Diagnostic } from "../core/findings.js";
 import type { Digest } from "../core/hashing.js";
@@ -18,6 +20,7 @@ import { selectProfiles, type ProfileSelection } from "../core/profiles/selectio
 import { isLiveEvent, type LiveEvent } from "../core/liveEvents.js";
 import { EventPreparer, type PreparedEvent } from "../core/prepare.js";
 import type { InputProgress } from "./progress.js";
+import { readingSource } from "./readingSource.js";
 import { tuneHeapForStreaming } from "./v8Tuning.js";
 
 export interface InputOptions extends AdapterOptions {
@@ -31,58 +34,6 @@ export interface InputOptions extends AdapterOptions {
   /** Lines longer than this are skipped as bad without being kept (default MAX_LINE_BYTES, lineSource.ts). */
   readonly maxLineBytes?: number;
 }
-
-/**
- * The source as the pipeline reads it: a cut-off compressed stream is noted once in the tally
- * (adapters may read a file twice), and progress, when asked for, gets bytes and lines per chunk.
- */
-function readingSource(source: LineSource, tally: LineTally, progress: InputProgress | undefined, afterChunk: InputOptions["afterChunk"]): LineSource {
-  let problemNoted = false;
-  const onStreamProblem = (afterLine: number, reason: string) => {
-    if (problemNoted) return;
-    problemNoted = true;
-    tally.note({ file: source.file, line: Math.max(afterLine, 1), reason });
-  };
-  /** Read options for one pass, and a line counter for progress (called once per line). */
-  const pass = (readOptions: ReadOptions | undefined): { options: ReadOptions; countLine?: () => void } => {
-    const common = { ...readOptions, onStreamProblem, ...(afterChunk && { afterChunk }) };
-    if (!progress) return { options: common };
-    const counted = progress.pass(source.file);
-    let lines = 0;
-    const onBytes = (bytes: number) => {
-      counted(bytes, lines);
-      lines = 0;
-    };
-    return { options: { ...common, onBytes }, countLine: () => void lines++ };
-  };
-  const forEachRawLine = source.forEachRawLine?.bind(source);
-  const mayContain = source.mayContain?.bind(source);
-  return {
-    file: source.file,
-    size: source.size,
-    ...(mayContain && { mayContain }),
-    forEachLine(handler, readOptions) {
-      const { options, countLine } = pass(readOptions);
-      return source.forEachLine(counting(handler, countLine), options);
-    },
-    ...(forEachRawLine && {
-      forEachRawLine(handler: RawLineHandler, readOptions?: ReadOptions) {
-        const { options, countLine } = pass(readOptions);
-        return forEachRawLine(counting(handler, countLine), options);
-      },
-    }),
-  };
-}
-
-/** `handler`, calling `countLine` before each line when progress is counted. */
-function counting<A extends unknown[], R>(handler: (...args: A) => R, countLine: (() => void) | undefined): (...args: A) => R {
-  if (!countLine) return handler;
-  return (...args) => {
-    countLine();
-    return handler(...args);
-  };
-}
-
 
 /** An input file that could not be used at all (binary, no known format, unsupported compression). */
 export interface UnusableFile {
@@ -139,8 +90,12 @@ export async function readUnit(
   setLineLimit(options.maxLineBytes);
   const start = tally.mark();
   const longWay = new Set<number>();
+  const sidecar = await sidecarScanOf(unit, options);
+  // A paired sidecar is read last and replays only runs no transcript holds: the last transcript is
+  // the last file of the history (lastFilePass.ts and `final` run ends hold for it).
+  const historyEnd = unit.length - (sidecar ? 2 : 1);
   for (let again = false; ; again = true) {
-    const history = new UnitHistory(unit, unitHasTranscript(unit));
+    const history = new UnitHistory(unit, sidecar ? new SidecarPairing(unit[unit.length - 1]!, sidecar) : false);
     const preparer = new EventPreparer(profiles.hashingFor);
     const deliver = sink(again);
     const read: UnitRead = { files: [], unusable: [] };
@@ -148,7 +103,7 @@ export async function readUnit(
     try {
       for (; index < unit.length; index++) {
         const canReadAgain = forReplay && !longWay.has(index) && options.canReadAgain !== false;
-        const lastOfUnit = index === unit.length - 1;
+        const lastOfUnit = index >= historyEnd;
         const outcome = await readFile(unit[index]!, tally, options, { history, preparer, deliver, live, forReplay, canReadAgain, lastOfUnit, onFile });
         if ("reason" in outcome) read.unusable.push(outcome);
         else read.files.push(outcome);
@@ -224,9 +179,20 @@ async function readSource(source: LineSource, tally: LineTally, options: InputOp
   return { file: source.file, format: adapter.format };
 }
 
-/** The unit holds the session's live transcript, which replays its runs (so a sidecar beside it only names them). */
-function unitHasTranscript(unit: InputUnit): boolean {
-  return unit.length > 1 && unit.some((file) => sessionFileName(file)?.role === "live");
+/**
+ * The first pass over the session's trajectory sidecar when the unit holds it with its transcripts
+ * (openclaw/sidecarRuns.ts): made before the transcripts are read, since it names their runs. Not
+ * tallied (the sidecar's own reading, last, accounts for its lines). Not with a forced format.
+ */
+async function sidecarScanOf(unit: InputUnit, options: InputOptions): Promise<TrajectoryScan | undefined> {
+  const sidecar = sidecarOfTranscripts(unit);
+  if (sidecar === undefined || (options.inputFormat !== undefined && options.inputFormat !== "openclaw-trajectory")) return undefined;
+  const source = await openSource(sidecar);
+  try {
+    return await scanTrajectory(source, true);
+  } finally {
+    source.release?.();
+  }
 }
 
 export interface ReadAll {

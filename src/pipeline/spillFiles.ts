@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { threadId } from "node:worker_threads";
 import type { SpillSegment } from "./runSpill.js";
+import { cleanUpOnEarlyEnd } from "./earlyEnd.js";
 
 /** This thread's spill file: appended to in batches, cut back when a unit is read again. */
 export class SpillFile {
@@ -135,8 +136,9 @@ export class SegmentReader {
 }
 
 /**
- * Runs `work` with a fresh spill folder, removed afterwards whatever happens (and at exit, should
- * the process end first); with none when no temporary folder can be made.
+ * Runs `work` with a fresh spill folder, removed afterwards whatever happens (and should the
+ * process end first, by exit or by SIGINT/SIGTERM/SIGHUP: earlyEnd.ts); with none when no
+ * temporary folder can be made.
  */
 export async function withSpillFolder<T>(work: (dir: string | undefined) => Promise<T>): Promise<T> {
   let dir: string;
@@ -150,11 +152,11 @@ export async function withSpillFolder<T>(work: (dir: string | undefined) => Prom
     spillFiles.delete(dir);
     rmSync(dir, { recursive: true, force: true });
   };
-  process.once("exit", remove);
+  const forget = cleanUpOnEarlyEnd(remove);
   try {
     return await work(dir);
   } finally {
-    process.removeListener("exit", remove);
+    forget();
     remove();
   }
 }

@@ -5,9 +5,9 @@
  * directory it read. Its `openclaw.json` is never applied silently: the header names it and
  * suggests `--config auto`.
  *
- * Decision: with no path and standard input piped, standard input is read as before, unless
- * `$OPENCLAW_STATE_DIR` says which state directory to read (scripts pipe transcripts without `-`;
- * a user who set the variable means the state directory).
+ * Decision: with no path, standard input is read instead only when it is a pipe or a regular file
+ * (commands/common.ts `inputPaths`), whether or not `$OPENCLAW_STATE_DIR` is set: the stream a user
+ * pipes in is the input they mean, and cron's or CI's stdin (/dev/null, closed, a socket) is none.
  */
 import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";

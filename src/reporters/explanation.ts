@@ -4,8 +4,11 @@
  * returned "running" unchanged 10 times; warns at 10`. Shown under each table row (unless
  * `--no-explain`) and as the markdown table's last column. Built from the finding's preview (core/
  * preview.ts); findings without one (Gateway logs, which record no arguments) name the tool alone.
+ * A pattern of calls the runtime refused as `Tool <name> not found` for a name its unknown-tool guard
+ * does not extract (`google:search`) says so: a reader expects an unknown-tool streak there.
  */
 import type { Finding } from "../core/findings.js";
+import { unrecognisedToolNotFound } from "../core/toolNotFound.js";
 import type { FindingGroup } from "./findingGroups.js";
 import { sanitize } from "./sanitize.js";
 
@@ -55,6 +58,14 @@ function patternText(group: FindingGroup): string {
   }
 }
 
+/** Why no unknown-tool streak counts the pattern, when its error is the runtime's `Tool <name> not found` for a name the guard does not take. */
+function unrecognisedNameText(finding: Finding): string {
+  const preview = finding.preview;
+  if (preview?.error !== true || preview.result === null) return "";
+  const name = unrecognisedToolNotFound(preview.result);
+  return name === undefined ? "" : `; OpenClaw's unknown-tool guard does not recognise the name "${sanitize(name)}", so these calls are no unknown-tool streak`;
+}
+
 /**
  * The whole plain line for a row: the pattern, then where the detector acts (`warns at 10`; with
  * `named`, `warns at warningThreshold=10`, for tables too narrow to show the threshold's name).
@@ -63,5 +74,5 @@ export function explanation(group: FindingGroup, named = false): string {
   const { first } = group;
   const { name, value } = first.threshold;
   const at = value === null ? "" : `; ${first.detector === "compaction_loop_persisted" ? "the guard " : ""}${VERB[first.level]} at ${named ? `${name}=${value}` : value}`;
-  return `${patternText(group)}${at}`;
+  return `${patternText(group)}${at}${unrecognisedNameText(first)}`;
 }

@@ -1,53 +1,29 @@
 /**
- * A unified line diff (`@@ -a,b +c,d @@`, three lines of context) for `looplens check`. Snapshots
- * are small, so a longest-common-subsequence table over the lines that differ (after trimming the
- * common head and tail) is plenty; past a size bound the changed middle is shown as replaced whole.
+ * A unified line diff (`@@ -a,b +c,d @@`, three lines of context) for `looplens check`. The edit
+ * script is the `diff` package's (Myers' algorithm over the lines); this module only groups its
+ * changes into hunks, with both sides' line numbers as `diff -u` writes them.
  */
+import { diffArrays } from "diff";
 
 export type DiffOp = { readonly kind: " " | "-" | "+"; readonly text: string };
 
-const MAX_TABLE_CELLS = 4_000_000;
 const CONTEXT = 3;
+/**
+ * Past this many changed lines the diff gives up and the texts are shown as replaced whole: a
+ * snapshot is a few KB (a few hundred lines), and a rewrite that large reads no better line by line.
+ */
+const MAX_EDIT_LENGTH = 500;
 
-/** The edit script turning `before` into `after`, as kept / removed / added lines. */
+/** The edit script turning `before` into `after`, as kept / removed / added lines (removals first). */
 export function diffLines(before: readonly string[], after: readonly string[]): DiffOp[] {
-  let head = 0;
-  while (head < before.length && head < after.length && before[head] === after[head]) head++;
-  let tail = 0;
-  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
-  const a = before.slice(head, before.length - tail);
-  const b = after.slice(head, after.length - tail);
-  const keep = (lines: readonly string[]) => lines.map((text): DiffOp => ({ kind: " ", text }));
-  return [...keep(before.slice(0, head)), ...middle(a, b), ...keep(before.slice(before.length - tail))];
-}
-
-function middle(a: readonly string[], b: readonly string[]): DiffOp[] {
-  if (a.length * b.length > MAX_TABLE_CELLS) {
-    return [...a.map((text): DiffOp => ({ kind: "-", text })), ...b.map((text): DiffOp => ({ kind: "+", text }))];
-  }
-  // lcs[i][j] = length of the longest common subsequence of a[i..] and b[j..].
-  const width = b.length + 1;
-  const lcs = new Uint32Array((a.length + 1) * width);
-  for (let i = a.length - 1; i >= 0; i--) {
-    for (let j = b.length - 1; j >= 0; j--) {
-      lcs[i * width + j] = a[i] === b[j] ? lcs[(i + 1) * width + j + 1]! + 1 : Math.max(lcs[(i + 1) * width + j]!, lcs[i * width + j + 1]!);
-    }
-  }
-  const ops: DiffOp[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    if (i < a.length && j < b.length && a[i] === b[j]) {
-      ops.push({ kind: " ", text: a[i++]! });
-      j++;
-    } else if (i < a.length && (j === b.length || lcs[(i + 1) * width + j]! >= lcs[i * width + j + 1]!)) {
-      // Removals before additions, as diff(1) prints them.
-      ops.push({ kind: "-", text: a[i++]! });
-    } else {
-      ops.push({ kind: "+", text: b[j++]! });
-    }
-  }
-  return ops;
+  const changes = diffArrays(before.slice(), after.slice(), { maxEditLength: MAX_EDIT_LENGTH }) ?? [
+    { value: before.slice(), removed: true, added: false, count: before.length },
+    { value: after.slice(), removed: false, added: true, count: after.length },
+  ];
+  return changes.flatMap((change) => {
+    const kind = change.added ? "+" : change.removed ? "-" : " ";
+    return change.value.map((text): DiffOp => ({ kind, text }));
+  });
 }
 
 /** Unified-diff hunks; an empty array when the texts are equal. */

@@ -164,6 +164,8 @@ export interface ReportOptions {
   readonly explain?: boolean;
   /** The current directory, so that `file:line` can be shown relative to it when shorter. */
   readonly cwd?: string;
+  /** `--fail-on`'s level, when given: junit marks the runs with a finding at or above it failed (warning when not given). */
+  readonly failOn?: FindingLevel;
 }
 
 /**

@@ -5,7 +5,7 @@
  * give way first (findingColumns), and on a terminal prose lines wrap at spaces, never inside a word.
  */
 import { Chalk, type ChalkInstance } from "chalk";
-import { levelLabel, type LiveRun, type ReplayedRun } from "../core/findings.js";
+import { levelLabel, type Finding, type LiveRun, type ReplayedRun } from "../core/findings.js";
 import { configHeaderLines, overrideLine, overrideOf, thresholdLines } from "./configView.js";
 import { explanation } from "./explanation.js";
 import { callRange, groupFindings, type FindingGroup } from "./findingGroups.js";
@@ -71,7 +71,8 @@ function findingColumns(groups: readonly FindingGroup[], chalk: ChalkInstance, c
   return { columns, shrinks };
 }
 
-function runTable(run: ReplayedRun, options: ReportOptions, chalk: ChalkInstance, width: number): string {
+/** A run's findings table with its explanation lines (also the text of a junit failure). */
+export function runTable(run: { readonly findings: readonly Finding[] }, options: ReportOptions, chalk: ChalkInstance, width: number): string {
   const groups = groupFindings(run.findings, options.verbose);
   if (groups.length === 0) return chalk.dim("  no findings");
   const { columns, shrinks } = findingColumns(groups, chalk, options.cwd, options.explain !== false);

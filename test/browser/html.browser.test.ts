@@ -3,13 +3,13 @@
  * the DevTools protocol, no download) opens the page the CLI wrote and the DOM is checked against
  * the analysis: one card per run, one mark per call, the finding rows, compactions and guard windows;
  * the filter box hides runs; the Content-Security-Policy blocks nothing the page needs; and no script
- * of a hostile transcript runs. Without Chromium these tests fail, saying how to install it.
+ * of a hostile transcript runs. Chromium is a system program: without it these tests are skipped,
+ * or fail under LOOPLENS_REQUIRE_SYSTEM_TESTS=1 (systemProgram.ts).
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { groupFindings } from "../../src/reporters/findingGroups.js";
 // @ts-expect-error: plain JavaScript, shared with scripts/screenshot.mjs
 import { findChromium, launchBrowser } from "../../scripts/browser.mjs";
@@ -17,6 +17,8 @@ import { BASE_FIXTURES, runCli } from "../helpers/cli.js";
 import { analyzePaths } from "../helpers/inProcess.js";
 import { call, result, textResult, toJsonl, type EventLine } from "../helpers/events.js";
 import { HOSTILE, HOSTILE_TOOLS, hostileTranscript } from "../reporters/htmlHostile.js";
+import { requireProgram } from "../helpers/systemProgram.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 interface Page {
   goto(url: string): Promise<void>;
@@ -27,17 +29,16 @@ interface Page {
 let browser: { newPage(): Promise<Page>; close(): Promise<void> };
 let dir: string;
 
+const chromium = requireProgram("chromium", { for: "the HTML report's browser tests", install: "apt-get install -y chromium, or set CHROMIUM_PATH", find: () => findChromium() });
+
 beforeAll(async () => {
-  if (!findChromium()) {
-    throw new Error("Chromium is not installed: the HTML report's browser tests need it (apt-get install -y chromium, as .ci/run does; or set CHROMIUM_PATH)");
-  }
-  dir = mkdtempSync(join(tmpdir(), "looplens-browser-"));
-  browser = await launchBrowser();
+  if (chromium.path === null) return; // every test below is skipped (or fails, when required)
+  dir = tempDir("looplens-browser-");
+  browser = await launchBrowser({ executable: chromium.path });
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 /** The CLI's page for these inputs, opened in a fresh tab. */
@@ -65,7 +66,7 @@ const filterRuns = (page: Page, query: string) =>
     return [...document.querySelectorAll("section.run")].filter((card) => !card.hidden).length;
   })()`);
 
-describe("the fixtures' page", () => {
+chromium.describe("the fixtures' page", () => {
   it("draws one card per run with findings, one mark per call, the finding rows, compactions and guard windows", async () => {
     const page = await open(BASE_FIXTURES, "fixtures");
     const analysis = await analyzePaths(BASE_FIXTURES);
@@ -109,7 +110,7 @@ describe("the fixtures' page", () => {
   });
 });
 
-describe("a hostile transcript's page", () => {
+chromium.describe("a hostile transcript's page", () => {
   it("runs none of its script and shows its strings as plain text", async () => {
     const file = join(dir, "hostile.jsonl");
     writeFileSync(file, hostileTranscript());
@@ -130,7 +131,7 @@ describe("a hostile transcript's page", () => {
   });
 });
 
-describe("a page of many runs", () => {
+chromium.describe("a page of many runs", () => {
   it("draws the worst 200, lists the rest, and the filter searches both", async () => {
     const lines: EventLine[] = [];
     for (let r = 0; r < 260; r++) {

@@ -2,12 +2,12 @@
  * A long report is written piece by piece, each piece once the one before has gone out: into a pipe,
  * writes are asynchronous, and a report written in one go waited in memory whole.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import { drainTracingIo } from "../helpers/cli.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 function manyRuns(runs: number): string {
   const lines: string[] = [];
@@ -20,7 +20,7 @@ function manyRuns(runs: number): string {
 
 describe("analyze writes a long report as the output takes it", () => {
   it("waits for the output to drain between pieces", async () => {
-    const path = join(mkdtempSync(join(tmpdir(), "looplens-drain-")), "runs.jsonl");
+    const path = join(tempDir("looplens-drain-"), "runs.jsonl");
     writeFileSync(path, manyRuns(3000));
     const steps: string[] = [];
     const { io, output } = drainTracingIo(steps);

@@ -3,17 +3,16 @@
  * --set beats both, `enabled` semantics, invalid values and notices, and report headers that state
  * the thresholds in force.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ndjsonFindings, runCli, runMain } from "../helpers/cli.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 const EVENTS = "fixtures/config/two-agents.jsonl";
 const OPENCLAW = "fixtures/config/openclaw.json5";
 
-const dir = mkdtempSync(join(tmpdir(), "looplens-analyze-config-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir("looplens-analyze-config-");
 function file(name: string, text: string): string {
   const path = join(dir, name);
   writeFileSync(path, text);
@@ -78,7 +77,7 @@ describe("agent overrides", () => {
 
   it("--agent naming no run's agent applies its override to every run (a what-if), hiding none", async () => {
     // The same events, every run's agent renamed: safe-runner's override now applies only by --agent.
-    const renamed = join(mkdtempSync(join(tmpdir(), "looplens-whatif-")), "events.jsonl");
+    const renamed = join(tempDir("looplens-whatif-"), "events.jsonl");
     writeFileSync(renamed, readFileSync(EVENTS, "utf8").replaceAll('"agent":"safe-runner"', '"agent":"other"'));
     const { rows } = await findings(renamed, "--config", OPENCLAW, "--agent", "safe-runner");
     expect(rows).toEqual([...expectedUnder("main-poll"), ...expectedUnder("safe-poll")]);

@@ -5,21 +5,20 @@
  * as cold, another version never reads an entry, and `looplens cache info|clear`.
  */
 import { spawn } from "node:child_process";
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { readUsage } from "../../src/pipeline/cache/cacheUsage.js";
 import { BIN, ROOT, runCli, runMain, type CliResult } from "../helpers/cli.js";
 import { makeInputs } from "../pipeline/cache/cacheBench.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 let root: string;
 let inputs: string;
 beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), "looplens-cache-cli-"));
+  root = tempDir("looplens-cache-cli-");
   inputs = makeInputs(root);
 });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const cacheEnv = (dir: string, more: NodeJS.ProcessEnv = {}) => ({ LOOPLENS_CACHE_DIR: dir, ...more });
 
@@ -117,7 +116,7 @@ describe("looplens with the result cache", () => {
   it("never reads an entry of another version", async () => {
     const { runAnalyze } = await import("../../src/commands/analyze.js");
     const dir = join(root, "versions");
-    const io = (out: string[]) => ({ stdout: (text: string) => void out.push(text), stderr: () => {}, stdoutIsTTY: false, stdinIsTTY: true, stderrIsTTY: false, columns: 80, env: cacheEnv(dir) });
+    const io = (out: string[]) => ({ stdout: (text: string) => void out.push(text), stderr: () => {}, stdoutIsTTY: false, stdin: "terminal" as const, stderrIsTTY: false, columns: 80, env: cacheEnv(dir) });
     const report = async (version: string) => {
       const out: string[] = [];
       await runAnalyze([inputs], { format: "json", all: true }, io(out), version);

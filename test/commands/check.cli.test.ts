@@ -1,16 +1,16 @@
 /** `looplens check` through the real CLI: snapshot round trips, diffs, and every exit status. */
-import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ROOT, runCli } from "../helpers/cli.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 let dir: string;
 const snap = (name: string) => join(dir, `${name}.looplens.json`);
 const check = (...args: string[]) => runCli(["check", ...args], { cwd: dir });
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "looplens-check-"));
+  dir = tempDir("looplens-check-");
   for (const name of ["poll-loop.jsonl", "healthy.jsonl"]) cpSync(join(ROOT, "fixtures", name), join(dir, name));
 });
 

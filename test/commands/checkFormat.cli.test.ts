@@ -2,18 +2,18 @@
  * `check --format json|ndjson` (the difference as data), `check --fail-on`, and snapshots written
  * before machine outputs said `critical` for a block (read as the same).
  */
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
 import { runMain } from "../helpers/cli.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 let dir: string;
 const fixture = (name: string) => join(dir, name);
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), "looplens-checkfmt-"));
+  dir = tempDir("looplens-checkfmt-");
   for (const name of ["poll-loop.jsonl", "healthy.jsonl"]) cpSync(join(ROOT, "fixtures", name), fixture(name));
   expect((await runMain(["check", fixture("poll-loop.jsonl"), fixture("healthy.jsonl"), "--update"])).status).toBe(0);
 });

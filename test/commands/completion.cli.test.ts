@@ -1,24 +1,29 @@
 /**
  * `looplens completion bash|zsh|fish` and `looplens man`, generated from the commander program: the
  * bash script really completes (run in bash), the zsh and fish scripts pass their shell's syntax
- * check where the shell is installed, and every script and the man page name every command and
- * option the program has (so a new flag shows up in all of them).
+ * check, the man page renders with man, and every script and the man page name every command and
+ * option the program has (so a new flag shows up in all of them). The shells and man are system
+ * programs: skipped where missing, failed under LOOPLENS_REQUIRE_SYSTEM_TESTS=1 (systemProgram.ts).
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Command, Option } from "commander";
 import { beforeAll, describe, expect, it } from "vitest";
 import { bashCompletion, programSpec, zshCompletion, fishCompletion, type ProgramSpec } from "../../src/commands/completion.js";
 import { runMain } from "../helpers/cli.js";
+import { requireProgram } from "../helpers/systemProgram.js";
+import { tempDir } from "../helpers/tempDir.js";
 
-const has = (shell: string) => spawnSync("sh", ["-c", `command -v ${shell}`]).status === 0;
+const bash = requireProgram("bash", { for: "the bash completion tests" });
+const zsh = requireProgram("zsh", { for: "the zsh completion check" });
+const fish = requireProgram("fish", { for: "the fish completion check" });
+const man = requireProgram("man", { for: "the man page rendering check", install: "apt-get install -y man-db" });
 let dir: string;
 const scripts: Record<string, string> = {};
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "looplens-completion-"));
+  dir = tempDir("looplens-completion-");
   for (const shell of ["bash", "zsh", "fish"]) {
     const result = await runMain(["completion", shell]);
     expect(result.status).toBe(0);
@@ -31,12 +36,12 @@ beforeAll(async () => {
 function bashComplete(...words: string[]): string[] {
   const script = join(dir, "looplens.bash");
   const quoted = words.map((w) => `'${w}'`).join(" ");
-  const result = spawnSync("bash", ["-c", `source ${script}; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _looplens; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: "utf8" });
+  const result = spawnSync(bash.path!, ["-c", `source ${script}; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _looplens; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: "utf8" });
   expect(result.stderr).toBe("");
   return result.stdout.split("\n").filter((line) => line !== "");
 }
 
-describe.skipIf(!has("bash"))("bash completion", () => {
+bash.describe("bash completion", () => {
   it("completes command names", () => {
     expect(bashComplete("looplens", "an")).toEqual(["analyze"]);
     expect(bashComplete("looplens", "c").sort()).toEqual(["cache", "check", "completion", "config"]);
@@ -52,7 +57,7 @@ describe.skipIf(!has("bash"))("bash completion", () => {
   });
 
   it("completes choices of the option being given a value", () => {
-    expect(bashComplete("looplens", "analyze", "--format", "")).toEqual(["table", "json", "ndjson", "markdown", "github", "html"]);
+    expect(bashComplete("looplens", "analyze", "--format", "")).toEqual(["table", "json", "ndjson", "markdown", "github", "html", "sarif", "junit", "gitlab"]);
     expect(bashComplete("looplens", "check", "-f", "")).toEqual(["table", "json", "ndjson"]);
     expect(bashComplete("looplens", "--fail-on", "c")).toEqual(["critical"]);
     expect(bashComplete("looplens", "analyze", "--detector", "ping")).toEqual(["ping_pong"]);
@@ -61,17 +66,17 @@ describe.skipIf(!has("bash"))("bash completion", () => {
 });
 
 describe("zsh and fish scripts", () => {
-  it.skipIf(!has("zsh"))("zsh: the script parses", () => {
-    const result = spawnSync("zsh", ["-n", join(dir, "looplens.zsh")], { encoding: "utf8" });
+  zsh.it("zsh: the script parses", () => {
+    const result = spawnSync(zsh.path!, ["-n", join(dir, "looplens.zsh")], { encoding: "utf8" });
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
   });
 
-  it.skipIf(!has("fish"))("fish: the script parses and completes", () => {
-    const check = spawnSync("fish", ["-n", join(dir, "looplens.fish")], { encoding: "utf8" });
+  fish.it("fish: the script parses and completes", () => {
+    const check = spawnSync(fish.path!, ["-n", join(dir, "looplens.fish")], { encoding: "utf8" });
     expect(check.status, check.stderr).toBe(0);
     const complete = (line: string) =>
-      spawnSync("fish", ["-c", `source ${join(dir, "looplens.fish")}; complete -C '${line}'`], { encoding: "utf8" }).stdout.split("\n").map((l) => l.split("\t")[0]).filter(Boolean);
+      spawnSync(fish.path!, ["-c", `source ${join(dir, "looplens.fish")}; complete -C '${line}'`], { encoding: "utf8" }).stdout.split("\n").map((l) => l.split("\t")[0]).filter(Boolean);
     expect(complete("looplens an")).toEqual(["analyze"]);
     expect(complete("looplens check --format ").sort()).toEqual(["json", "ndjson", "table"]);
     expect(complete("looplens --fail-")).toEqual(["--fail-on"]);
@@ -115,10 +120,10 @@ describe("looplens man", () => {
     for (const line of result.stdout.split("\n")) if (/^[.']/.test(line)) expect(line).toMatch(/^\.(TH|SH|SS|TP|B|I|PP|nf|fi)\b/);
   });
 
-  it.skipIf(!has("man"))("renders with man", async () => {
+  man.it("renders with man", async () => {
     const page = join(dir, "looplens.1");
     writeFileSync(page, (await runMain(["man"])).stdout);
-    const result = spawnSync("man", ["-l", page], { encoding: "utf8", env: { ...process.env, MANPAGER: "cat", PAGER: "cat", MANWIDTH: "80" } });
+    const result = spawnSync(man.path!, ["-l", page], { encoding: "utf8", env: { ...process.env, MANPAGER: "cat", PAGER: "cat", MANWIDTH: "80" } });
     expect(result.status).toBe(0);
     expect(result.stdout).toContain("--max-warnings");
   });

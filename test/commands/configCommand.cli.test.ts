@@ -1,12 +1,12 @@
 /** `looplens config` through the real CLI: values with sources, notices, both formats, exit codes, --config auto. */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { rmSync } from "node:fs";
 import { runCli, runMain } from "../helpers/cli.js";
+import { tempDir } from "../helpers/tempDir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "looplens-config-"));
+const dir = tempDir("looplens-config-");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function file(name: string, text: string): string {

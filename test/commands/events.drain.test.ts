@@ -2,12 +2,12 @@
  * `looplens events` prints as it reads; between chunks of input it waits for what it printed to go
  * out, so that a slow pipe does not make the whole output wait in memory.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import { drainTracingIo } from "../helpers/cli.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 describe("looplens events writes as the output takes it", () => {
   it("waits for the output to drain between chunks of a large input", async () => {
@@ -15,7 +15,7 @@ describe("looplens events writes as the output takes it", () => {
     for (let i = 0; i < 12000; i++) {
       lines.push(JSON.stringify({ type: "tool_call", run: `run-${i % 50}`, id: `c${i}`, tool: "read", args: { path: `f${i}`, pad: "x".repeat(150) } }));
     }
-    const path = join(mkdtempSync(join(tmpdir(), "looplens-events-drain-")), "events.jsonl");
+    const path = join(tempDir("looplens-events-drain-"), "events.jsonl");
     writeFileSync(path, `${lines.join("\n")}\n`); // ~2.4 MB: read in several chunks
     const steps: string[] = [];
     const { io, output } = drainTracingIo(steps);

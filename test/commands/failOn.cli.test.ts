@@ -2,11 +2,11 @@
  * analyze --fail-on: exit 1 exactly when a finding reaches the level (block = critical), else 0; bad
  * use 2. An exit status of 1 comes with one closing line on stderr saying why; --max-warnings too.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, runMain } from "../helpers/cli.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 // What each fixture holds: healthy nothing, generic-repeat warnings only, poll-loop warnings and
 // blocks, compaction-loop a single abort (no warning: --fail-on warning still trips, abort ranks
@@ -73,7 +73,7 @@ describe("analyze --fail-on", () => {
   });
 
   it("--strict with skipped lines exits 2 even when --fail-on is met", () => {
-    const dir = mkdtempSync(join(tmpdir(), "looplens-failon-"));
+    const dir = tempDir("looplens-failon-");
     const file = join(dir, "poll.jsonl");
     writeFileSync(file, `${readFileSync("fixtures/poll-loop.jsonl", "utf8")}{broken\n`);
     expect(runCli(["analyze", file, "--fail-on", "block", "-q"]).status).toBe(1);

@@ -2,12 +2,12 @@
  * The filter flags through the CLI (in-process): parsing and validation (with the subcommand's help
  * named on a bad value), `--agent` as both config override and filter, dates and durations.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseTime, reportFilters } from "../../src/commands/filterOptions.js";
 import { runMain } from "../helpers/cli.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 const CONFIG = "fixtures/config/openclaw.json5";
 const TWO_AGENTS = "fixtures/config/two-agents.jsonl";
@@ -84,7 +84,7 @@ describe("filter values", () => {
 
   it("--since keeps the dated runs in the window; the undated ones are counted as hidden", async () => {
     // A run dated by the `ts` of its events (seconds since the epoch here), beside an undated fixture.
-    const dated = join(mkdtempSync(join(tmpdir(), "looplens-since-")), "dated.jsonl");
+    const dated = join(tempDir("looplens-since-"), "dated.jsonl");
     const at = Date.parse("2026-05-01T10:00:00Z") / 1000;
     writeFileSync(dated, `${JSON.stringify({ type: "run_start", run: "dated-1", ts: at })}\n${JSON.stringify({ type: "tool_call", run: "dated-1", ts: at + 5, tool: "read", args: {} })}\n`);
     const doc = await json(dated, "fixtures/poll-loop.jsonl", "--since", "2026-05-01");

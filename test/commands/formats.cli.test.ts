@@ -1,19 +1,19 @@
 /** --format markdown and --format github: structure, and input text kept inert. */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { escapeData, escapeProperty, workflowCommand } from "../../src/reporters/github.js";
 import { markdownText } from "../../src/reporters/markdown.js";
 import { BASE_FIXTURES, runCli } from "../helpers/cli.js";
 import { call, result, textResult, toJsonl } from "../helpers/events.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 const HOSTILE_TOOL = "evil|tool`x`<b>[a](http://x)*\u001b[31m\n::error::pwn";
 const HOSTILE_RUN = "run|1\r\n%0A";
 
 /** A run that calls a hostile-named tool 11 times with the same args (changing results): one warning. */
 function hostileFile(): string {
-  const dir = mkdtempSync(join(tmpdir(), "looplens-formats-"));
+  const dir = tempDir("looplens-formats-");
   const file = join(dir, "we,ird:name%.jsonl");
   const lines = Array.from({ length: 11 }, (_, i) => [call(HOSTILE_RUN, `c${i}`, HOSTILE_TOOL, { q: 1 }), result(HOSTILE_RUN, `c${i}`, HOSTILE_TOOL, textResult(`out ${i}`))]).flat();
   writeFileSync(file, toJsonl(lines));

@@ -2,12 +2,12 @@
  * `--profile` through the compiled binary (run `npm run build` first): newest verdicts, argument_churn
  * in every output, config notices and errors, sweep's profile comparison, and the default untouched.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { call, failure, repeat, textResult, toJsonl } from "../helpers/events.js";
 import { ndjsonFindings, runCli } from "../helpers/cli.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 /** Three argument variants of one failing read: argument churn under newest, nothing under configurable. */
 const churnInput = toJsonl(
@@ -85,7 +85,7 @@ describe("sweep and profiles", () => {
   });
 
   it("--vary profile=configurable,newest gives one row per profile", () => {
-    const file = join(mkdtempSync(join(tmpdir(), "looplens-profile-")), "churn.jsonl");
+    const file = join(tempDir("looplens-profile-"), "churn.jsonl");
     writeFileSync(file, churnInput);
     const out = runCli(["sweep", "--vary", "profile=configurable,newest", "-f", "ndjson", file]);
     const rows = out.stdout.trim().split("\n").map((line) => JSON.parse(line) as { vary: { profile: string }; warned: number });

@@ -2,17 +2,17 @@
  * `--profile auto` end to end: the OpenClaw build a trajectory records (`trace.metadata`) picks the
  * generation each run is replayed under, for the trajectory alone and for a transcript read with it.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 const SIDECAR = "fixtures/openclaw/agents/main/sessions/c5d6e7f8-a9b0-4c1d-8e2f-3a4b5c6d7e8f.trajectory.jsonl";
 const VERSION = /"version":"2026\.5\.2"/g;
 
 function sessionsDir(): string {
-  const dir = join(mkdtempSync(join(tmpdir(), "looplens-auto-")), "agents", "main", "sessions");
+  const dir = join(tempDir("looplens-auto-"), "agents", "main", "sessions");
   mkdirSync(dir, { recursive: true });
   return dir;
 }
@@ -61,7 +61,7 @@ describe("--profile auto", () => {
         lines.push({ type: "tool_result", run, id: `${run}-${i}`, tool: "exec", result: { content: [{ type: "text", text: "same" }] } });
       }
     }
-    const file = join(mkdtempSync(join(tmpdir(), "looplens-auto-")), "loops.jsonl");
+    const file = join(tempDir("looplens-auto-"), "loops.jsonl");
     writeFileSync(file, `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`);
     const settings = ["--profile", "auto", "--set", "warningThreshold=3"];
     const analyzed = runCli(["analyze", ...settings, "--set", "criticalThreshold=5", "--format", "json", file]);

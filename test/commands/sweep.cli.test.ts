@@ -1,9 +1,9 @@
 /** `looplens sweep` through the real CLI: the spec's ndjson line, json, table, labels, exit codes. */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BASE_FIXTURES, ndjsonFindings, runCli } from "../helpers/cli.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 const GRID = ["--vary", "criticalThreshold=11,15,20,25", "--vary", "warningThreshold=5,10"];
 
@@ -75,7 +75,7 @@ describe("sweep --format ndjson", () => {
   });
 
   it("starts from the base config of --config and --set", () => {
-    const dir = mkdtempSync(join(tmpdir(), "looplens-sweep-"));
+    const dir = tempDir("looplens-sweep-");
     const config = join(dir, "openclaw.json");
     writeFileSync(config, "{ tools: { loopDetection: { enabled: true, warningThreshold: 4 } } }");
     const rows = ndjsonFindings(sweep(...BASE_FIXTURES, "--config", config, "--set", "detectors.pingPong=false", "--vary", "criticalThreshold=20", "-f", "ndjson"));
@@ -196,7 +196,7 @@ describe("sweep exit status 2", () => {
 
   it("a missing input and --strict with skipped lines", () => {
     expect(runCli(["sweep", "no/such/dir", "--vary", "criticalThreshold=10"]).status).toBe(2);
-    const dir = mkdtempSync(join(tmpdir(), "looplens-sweep-"));
+    const dir = tempDir("looplens-sweep-");
     const file = join(dir, "bad.jsonl");
     writeFileSync(file, `${readFileSync("fixtures/healthy.jsonl", "utf8")}not json\n`);
     expect(runCli(["sweep", file, "--vary", "criticalThreshold=10", "-q"]).status).toBe(0);

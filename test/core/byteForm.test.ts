@@ -5,13 +5,14 @@
  */
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { fromBytes, toBytes, trimBytes, type ByteString } from "../../src/core/byteText.js";
+import { fromBytes, NON_ASCII_SPACE_BYTES, toBytes, trimBytes, type ByteString } from "../../src/core/byteText.js";
 import { createHashing, errorBytes, type Hashing, type Outcome } from "../../src/core/hashing.js";
 import { stableSerialize } from "../../src/core/stableSerialize.js";
 import { loadXxhashDigest } from "../../src/core/xxhashDigest.js";
+import { ASCII_SPACES, NON_ASCII_SPACES } from "../helpers/whiteSpace.js";
 
 /** Every whitespace char `trim()` removes, and a few it keeps. */
-const SPACES = ["\t", "\n", "\u000b", "\f", "\r", " ", "\u00a0", "\u1680", "\u2000", "\u200a", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000", "\ufeff"];
+const SPACES = [...ASCII_SPACES, ...NON_ASCII_SPACES];
 const NOT_SPACES = ["\u0085", "\u180e", "\u200b", "\u001f", "à", "Ġ", "\u00c2", "x"];
 
 /** A value as a latin1 parse of its JSON would give it: every string and key as its UTF-8 bytes. */
@@ -46,6 +47,19 @@ describe("trimBytes", () => {
     for (const space of SPACES) expect(trimBytes(toBytes(`${space}a${space}`))).toBe("a");
     for (const kept of NOT_SPACES) expect(trimBytes(toBytes(`${kept}a${kept}`))).toBe(toBytes(`${kept}a${kept}`));
     fc.assert(fc.property(text, (t) => trimBytes(toBytes(t)) === toBytes(t.trim())), { numRuns: 2000 });
+  });
+
+  it("knows the UTF-8 of exactly the chars \\s matches, on every char of the BMP", () => {
+    // Astral chars are never white space; lone surrogates have no UTF-8.
+    const space = /^\s$/;
+    const spaceInBytes = new RegExp(String.raw`^(?:[\t-\r ]|${NON_ASCII_SPACE_BYTES})$`);
+    const disagreeing: string[] = [];
+    for (let code = 0; code <= 0xffff; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const char = String.fromCharCode(code);
+      if (space.test(char) !== spaceInBytes.test(toBytes(char))) disagreeing.push(code.toString(16));
+    }
+    expect(disagreeing).toEqual([]);
   });
 
   it("round-trips through fromBytes", () => {

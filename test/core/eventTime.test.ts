@@ -1,7 +1,7 @@
 /** Recorded times as ISO strings: the shortcut for strings already in that form gives what a parse and format give. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { eventTime, eventTimeMs } from "../../src/core/eventTime.js";
+import { eventTime, eventTimeMs, isCanonicalIso } from "../../src/core/eventTime.js";
 
 /** The long way: parse, then format (what eventTime did for every string before the shortcut). */
 function parsedAndFormatted(ts: string): string | null {
@@ -20,9 +20,16 @@ describe("eventTime", () => {
     fc.assert(
       fc.property(iso, (ts) => {
         expect(eventTime(ts), ts).toBe(parsedAndFormatted(ts));
+        // The shortcut is taken exactly where the string is its own ISO form (the common case).
+        expect(isCanonicalIso(ts), ts).toBe(parsedAndFormatted(ts) === ts);
       }),
       { numRuns: 5000 },
     );
+  });
+
+  it("takes the shortcut for the times transcripts record", () => {
+    for (const ts of ["2026-05-01T09:00:00.000Z", "2024-02-29T23:59:59.999Z", "0001-01-01T00:00:00.000Z"]) expect(isCanonicalIso(ts), ts).toBe(true);
+    for (const ts of ["2026-05-01T09:00:00Z", "2026-02-29T00:00:00.000Z", "2026-01-01T24:00:00.000Z"]) expect(isCanonicalIso(ts), ts).toBe(false);
   });
 
   it("rolls over what Date.parse rolls over, and turns other forms into the ISO form", () => {

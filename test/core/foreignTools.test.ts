@@ -3,14 +3,14 @@
  * rules whatever its name, is never a known poll, and an error the agent's adapter recognised as its
  * own "no such tool" message feeds the unknown-tool detector.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { analyzePaths, verdicts } from "../helpers/inProcess.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 function eventsFile(lines: object[]): string {
-  const path = join(mkdtempSync(join(tmpdir(), "looplens-foreign-")), "run.jsonl");
+  const path = join(tempDir("looplens-foreign-"), "run.jsonl");
   writeFileSync(path, lines.map((line) => JSON.stringify(line)).join("\n") + "\n");
   return path;
 }

@@ -1,11 +1,13 @@
 /**
  * Finding previews (core/preview.ts): the telling arguments and the outcome of a finding's pattern,
- * bounded whatever the input, and made by replay only when it was handed the input's events.
+ * bounded whatever the input, and made by replay only when it was handed the input's events; and
+ * the previews of each call of a window `looplens explain` shows.
  */
 import { describe, expect, it } from "vitest";
 import { toBytes } from "../../src/core/byteText.js";
 import { createHashing } from "../../src/core/hashing.js";
-import { argsPreview, findingPreview, oneLine, RecentPatterns } from "../../src/core/preview.js";
+import { argsPreview, CALL_PREVIEW_CHARS, callArgsPreview, callOutcomePreview, findingPreview, oneLine } from "../../src/core/preview.js";
+import { RecentPatterns } from "../../src/core/recentPatterns.js";
 import { EventPreparer } from "../../src/core/prepare.js";
 import { Replayer } from "../../src/core/replay.js";
 import { call, failure, repeat, result, textResult, type EventLine } from "../helpers/events.js";
@@ -127,5 +129,39 @@ describe("replay's previews", () => {
     const [run] = replay(lines, false);
     expect(run!.recordedVetoes).toBe(2);
     expect(run!.recordedVetoCalls).toEqual([2, 3]);
+  });
+});
+
+const resultEvent = (fields: Record<string, unknown>) => ({ type: "tool_result" as const, run: "r", file: "f", line: 1, ...fields });
+
+describe("an explained call's arguments", () => {
+  it("writes an object as key=value pairs, strings bare, other values as JSON", () => {
+    expect(callArgsPreview({ action: "poll", sessionId: "p9", n: 3, flags: ["a"] }, "text")).toBe('action=poll sessionId=p9 n=3 flags=["a"]');
+    expect(callArgsPreview(undefined, "text")).toBe("(no arguments)");
+    expect(callArgsPreview({}, "text")).toBe("{}");
+    expect(callArgsPreview("just text", "text")).toBe("just text");
+  });
+
+  it("cuts long or multi-line arguments to one short line, whatever their size", () => {
+    const preview = callArgsPreview({ command: `echo ${"x".repeat(5_000_000)}\nsecond line` }, "text");
+    expect(preview.length).toBeLessThanOrEqual(CALL_PREVIEW_CHARS);
+    expect(preview.endsWith("…")).toBe(true);
+    expect(callArgsPreview({ a: "one\n  two" }, "text")).toBe("a=one two");
+    // Clipped as a finding's preview is (oneLine): by code points, never splitting a pair.
+    const rockets = callArgsPreview({ a: "🚀".repeat(100) }, "text");
+    expect([rockets.isWellFormed(), [...rockets].length]).toEqual([true, CALL_PREVIEW_CHARS]);
+  });
+
+  it("decodes byte strings (arguments the adapter kept as bytes)", () => {
+    expect(callArgsPreview({ path: toBytes("café.md") }, "bytes")).toBe("path=café.md");
+  });
+});
+
+describe("an explained call's outcome", () => {
+  it("shows a result's first text, an error as error: …, and says when there is none", () => {
+    expect(callOutcomePreview(resultEvent({ result: { content: [{ type: "text", text: "still running" }] } }))).toBe("still running");
+    expect(callOutcomePreview(resultEvent({ error: "ENOENT: no such file" }))).toBe("error: ENOENT: no such file");
+    expect(callOutcomePreview(resultEvent({ result: { status: "ok" } }))).toBe('{"status":"ok"}');
+    expect(callOutcomePreview(resultEvent({}))).toBe("(no result)");
   });
 });

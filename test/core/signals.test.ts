@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { measure } from "../../src/core/detectors.js";
+import { CONFIGURABLE_VERDICTS } from "../../src/core/profiles/configurable.js";
 import type { CallRecord } from "../../src/core/history.js";
 
 /** A record `tool:args`, answered with `result` (omit for a pending call), maybe an unknown-tool failure. */
@@ -18,7 +19,7 @@ function rec(signature: string, result?: string, unknownTool?: string): CallReco
   };
 }
 const times = (n: number, make: (i: number) => CallRecord) => Array.from({ length: n }, (_, i) => make(i));
-const probe = (history: CallRecord[], signature: string) => measure(history, signature.split(":")[0]!, signature, false);
+const probe = (history: CallRecord[], signature: string) => measure(history, { tool: signature.split(":")[0]!, argsHash: signature, knownPoll: false }, CONFIGURABLE_VERDICTS);
 
 describe("unknown streak", () => {
   const fail = (name = "browser") => rec("browser:a", "error:x", name);
@@ -100,7 +101,7 @@ describe("ping-pong", () => {
 
   it("alternates on signatures: one tool with two argument sets, or two tools", () => {
     const twoTools = times(6, (i) => (i % 2 === 0 ? rec("read:x", "1") : rec("write:x", "2")));
-    expect(measure(twoTools, "read", "read:x", false).pingPong).toBe(7);
+    expect(measure(twoTools, { tool: "read", argsHash: "read:x", knownPoll: false }, CONFIGURABLE_VERDICTS).pingPong).toBe(7);
   });
 
   it("has no-progress evidence only if every tail record is answered and each side is stable", () => {
@@ -128,7 +129,7 @@ describe("recent count", () => {
 
 describe("known poll", () => {
   it("is passed through from the call", () => {
-    expect(measure([], "process", "process:x", true).knownPoll).toBe(true);
-    expect(measure([], "process", "process:x", false).knownPoll).toBe(false);
+    expect(measure([], { tool: "process", argsHash: "process:x", knownPoll: true }, CONFIGURABLE_VERDICTS).knownPoll).toBe(true);
+    expect(measure([], { tool: "process", argsHash: "process:x", knownPoll: false }, CONFIGURABLE_VERDICTS).knownPoll).toBe(false);
   });
 });

@@ -4,8 +4,15 @@
  * measured signals, so every row can be reached in isolation.
  */
 import { describe, expect, it } from "vitest";
-import { evaluate, VERDICT_TABLE, type Signals } from "../../src/core/detectors.js";
+import { evaluate as evaluateUnder, VERDICT_TABLE, type Signals, type VerdictLimits } from "../../src/core/detectors.js";
+import { NO_CHURN } from "../../src/core/profiles/newest/argumentChurn.js";
+import { CONFIGURABLE_VERDICTS } from "../../src/core/profiles/configurable.js";
+import { NEWEST_FIXED } from "../../src/core/profiles/newest/config.js";
+import { NEWEST_VERDICTS } from "../../src/core/profiles/newest/verdicts.js";
 import { configWith } from "../helpers/replay.js";
+
+/** The default generation's table (the one detection.md describes). */
+const evaluate = (s: Signals, limits: VerdictLimits) => evaluateUnder(s, limits, CONFIGURABLE_VERDICTS);
 
 const quiet: Signals = {
   tool: "read",
@@ -16,6 +23,7 @@ const quiet: Signals = {
   pingPong: 0,
   pingPongNoProgress: false,
   recentCount: 0,
+  churn: NO_CHURN,
 };
 const signals = (over: Partial<Signals>): Signals => ({ ...quiet, ...over });
 const defaults = configWith();
@@ -28,8 +36,11 @@ function verdict(over: Partial<Signals>, config = defaults) {
 }
 
 describe("the table", () => {
-  it("has the spec's eight rows in order", () => {
-    expect(VERDICT_TABLE.map((row) => `${row.detector}/${row.level}`)).toEqual([
+  it("has the spec's eight rows in order, and the newest generation's churn row before the generic warning", () => {
+    const rows = (list: ReadonlyArray<{ detector: string; level: string }>) => list.map((row) => `${row.detector}/${row.level}`);
+    expect(rows(VERDICT_TABLE)).toEqual(rows(NEWEST_VERDICTS.rows));
+    expect(rows(NEWEST_VERDICTS.rows).filter((row) => row !== "argument_churn/warning")).toEqual(rows(CONFIGURABLE_VERDICTS.rows));
+    expect(rows(CONFIGURABLE_VERDICTS.rows)).toEqual([
       "unknown_tool_repeat/critical",
       "global_circuit_breaker/critical",
       "known_poll_no_progress/critical",
@@ -43,6 +54,23 @@ describe("the table", () => {
 
   it("a call with no repeats passes silently", () => {
     expect(evaluate(quiet, defaults)).toBeUndefined();
+  });
+});
+
+describe("the newest generation's differences", () => {
+  const newest = (over: Partial<Signals>) => evaluateUnder(signals(over), NEWEST_FIXED, NEWEST_VERDICTS);
+
+  it("words the generic block by its outcomes, and every other row as the table does", () => {
+    expect(newest({ noProgress: 20, recentCount: 20 })?.message).toMatch(/^CRITICAL: Called read with identical outcomes 20 times/);
+    expect(newest({ recentCount: 10 })?.message).toBe(evaluate(signals({ recentCount: 10 }), defaults)?.message);
+  });
+
+  it("warns of argument churn between the generic block and the generic warning; the default generation has no such row", () => {
+    const churn = { kind: "no-progress", count: 12, variants: 3 } as const;
+    expect(newest({ churn, recentCount: 15 })).toMatchObject({ detector: "argument_churn", level: "warning", count: 12, threshold: { name: "warningThreshold", value: 10 } });
+    expect(newest({ churn, recentCount: 15, noProgress: 20 })?.detector).toBe("generic_repeat");
+    expect(newest({ churn })?.message).toMatch(/^WARNING: read has cycled through 3 repeated argument patterns with the same stable outcome 12 times/);
+    expect(verdict({ churn })).toBeUndefined();
   });
 });
 

@@ -11,11 +11,21 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-export function runCli(args: readonly string[], options: { input?: string | Buffer; cwd?: string; env?: NodeJS.ProcessEnv } = {}): CliResult {
-  const result = spawnSync(process.execPath, [BIN, ...args], {
+/**
+ * `input`: what standard input holds (empty by default), through Node's stdin "pipe", which is a
+ * socket: with no path the CLI reads the state directory, as it does for any socket. `stdin`
+ * says otherwise: "pipe" passes `input` through a real pipe, as a shell's `… | looplens` does (sh
+ * and cat make it: Node makes no FIFO); "null" gives /dev/null, as cron and CI do; a number is an
+ * open file descriptor (`looplens < file`). The calling shell's width and colour variables are not
+ * passed on.
+ */
+export function runCli(args: readonly string[], options: { input?: string | Buffer; stdin?: "pipe" | "null" | number; cwd?: string; env?: NodeJS.ProcessEnv } = {}): CliResult {
+  const [program, programArgs] = options.stdin === "pipe" ? ["/bin/sh", ["-c", 'cat | "$0" "$@"', process.execPath, BIN, ...args]] : [process.execPath, [BIN, ...args]];
+  const stdin = options.stdin === "null" ? "ignore" : typeof options.stdin === "number" ? options.stdin : undefined;
+  const result = spawnSync(program, programArgs, {
     cwd: options.cwd ?? ROOT,
-    input: options.input ?? "",
-    env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: undefined, ...options.env },
+    ...(stdin !== undefined ? { stdio: [stdin, "pipe", "pipe"] } : { input: options.input ?? "" }),
+    env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: undefined, COLUMNS: undefined, ...options.env },
     encoding: "utf8",
     maxBuffer: 256 * 1024 * 1024,
   });
@@ -43,7 +53,7 @@ export async function runMain(args: readonly string[], options: { env?: NodeJS.P
     stdout: (text) => void (stdout += text),
     stderr: (text) => void (stderr += text),
     stdoutIsTTY: options.stdoutIsTTY ?? false,
-    stdinIsTTY: true,
+    stdin: "terminal",
     stderrIsTTY: false,
     columns: options.columns ?? 80,
     env: { NO_COLOR: "1", HOME: process.env.HOME, LOOPLENS_CACHE_DIR: process.env.LOOPLENS_CACHE_DIR, ...options.env },
@@ -75,7 +85,7 @@ export function drainTracingIo(steps: string[]): { io: import("../../src/command
     stdoutDrained: () => new Promise<void>((resolve) => setImmediate(() => (steps.push("d"), resolve()))),
     stderr: () => {},
     stdoutIsTTY: false,
-    stdinIsTTY: true,
+    stdin: "terminal" as const,
     stderrIsTTY: false,
     columns: 80,
     env: { NO_COLOR: "1", LOOPLENS_CACHE_DIR: process.env.LOOPLENS_CACHE_DIR },

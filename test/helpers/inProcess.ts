@@ -1,11 +1,11 @@
 /** Runs the analysis pipeline in-process (no spawn): for the many small input-handling cases. */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { analyzeInputs, type Analysis, type InputOptions } from "../../src/pipeline/analysis.js";
 import { createConfigResolver } from "../../src/pipeline/configResolution.js";
 import { loadXxhashDigest } from "../../src/core/xxhashDigest.js";
 import type { ReplayedRun } from "../../src/core/findings.js";
+import { tempDir } from "./tempDir.js";
 
 export async function analyzePaths(paths: readonly string[], options: InputOptions = {}): Promise<Analysis> {
   const resolver = await createConfigResolver({});
@@ -14,7 +14,7 @@ export async function analyzePaths(paths: readonly string[], options: InputOptio
 
 /** Writes `content` as `<tmp>/agents/<agent>/sessions/<name>` and returns its path. */
 export function writeSessionFile(content: string | Buffer, name = "s-1.jsonl", agent = "main"): string {
-  const dir = join(mkdtempSync(join(tmpdir(), "looplens-")), "agents", agent, "sessions");
+  const dir = join(tempDir("looplens-"), "agents", agent, "sessions");
   mkdirSync(dir, { recursive: true });
   const path = join(dir, name);
   writeFileSync(path, content);

@@ -113,7 +113,7 @@ describe("errors through the real binary", () => {
     const empty = runCli(["analyze", "-", "--format", "json"], { input: "" });
     expect(empty.status).toBe(0);
     expect(empty.stderr).toBe("-:1: empty file: nothing to analyse\n");
-    const garbage = runCli(["analyze", "--format", "ndjson"], { input: Buffer.from([0x1f, 0x8b, 0x00, 0xff, 0xff]) });
+    const garbage = runCli(["analyze", "--format", "ndjson"], { input: Buffer.from([0x1f, 0x8b, 0x00, 0xff, 0xff]), stdin: "pipe" });
     expect(garbage.status).toBe(0);
     expect(garbage.stdout).toBe("");
     expect(garbage.stderr).toMatch(/^-:1: gzip data ends early or is corrupt \(.+\); read up to here\n-:1: empty file: nothing to analyse\n$/);

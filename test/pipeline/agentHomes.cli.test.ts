@@ -3,11 +3,11 @@
  * scans: Claude Code projects, Codex sessions by date, Gemini CLI's legacy `chats/session-*.json`,
  * OpenHands' `events/<n>.json` folders (one conversation each).
  */
-import { cpSync, mkdirSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 interface Report {
   runs: Array<{ run: string; agent: string | null; file: string; calls: number }>;
@@ -20,7 +20,7 @@ const json = (args: string[], env: NodeJS.ProcessEnv = {}) => {
 };
 
 function fakeHome(): string {
-  const home = mkdtempSync(join(tmpdir(), "looplens-home-"));
+  const home = tempDir("looplens-home-");
   cpSync("fixtures/agents/claude-code", join(home, ".claude", "projects", "-home-u-demo"), { recursive: true });
   mkdirSync(join(home, ".codex", "sessions", "2026", "05", "01"), { recursive: true });
   cpSync("fixtures/agents/codex", join(home, ".codex", "sessions", "2026", "05", "01"), { recursive: true });
@@ -60,7 +60,7 @@ describe("--agent-home", () => {
   });
 
   it("is an error naming where it looked when an agent has no folder; an unknown name is a usage error", () => {
-    const home = mkdtempSync(join(tmpdir(), "looplens-empty-home-"));
+    const home = tempDir("looplens-empty-home-");
     const missing = runCli(["analyze", "--agent-home", "gemini-cli"], { env: { HOME: home } });
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain(`looked in ${join(home, ".gemini", "tmp")}`);

@@ -3,8 +3,7 @@
  * of runs that differ in agent, session, start time, tool and how bad their loop is, analysed and
  * built into a report, then filtered.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { filterReport, type ReportFilters } from "../../src/pipeline/filters.js";
@@ -12,6 +11,7 @@ import { buildReport } from "../../src/pipeline/report.js";
 import type { ReportModel } from "../../src/reporters/model.js";
 import { DEFAULT_CONFIG } from "../../src/core/config.js";
 import { analyzePaths } from "../helpers/inProcess.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 interface RunSpec {
   readonly run: string;
@@ -45,7 +45,7 @@ function events(spec: RunSpec): string[] {
 let report: ReportModel;
 
 beforeAll(async () => {
-  const file = join(mkdtempSync(join(tmpdir(), "looplens-filters-")), "runs.jsonl");
+  const file = join(tempDir("looplens-filters-"), "runs.jsonl");
   writeFileSync(file, `${RUNS.flatMap(events).join("\n")}\n`);
   const analysis = await analyzePaths([file]);
   const config = { effective: { ...DEFAULT_CONFIG, enabled: true }, sources: {}, notices: [], file: null, usesLooplensDefault: true, agentOverrides: [] };

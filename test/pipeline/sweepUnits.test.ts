@@ -4,8 +4,7 @@
  * the first blocks, verdict changes from the config before, label scores. A unit read again after a
  * failed shortcut counts its runs once.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { resolveConfig, type RawBlock } from "../../src/core/config.js";
@@ -16,12 +15,13 @@ import { createConfigResolver } from "../../src/pipeline/configResolution.js";
 import { pointResolvers, sweepUnit, type SweepGrid } from "../../src/pipeline/sweepUnits.js";
 import { repeat, textResult, toJsonl } from "../helpers/events.js";
 import { randomSessions, transcriptText } from "../helpers/randomSessions.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 const POINTS: RawBlock[] = [{ warningThreshold: 2, criticalThreshold: 4 }, { warningThreshold: 3, criticalThreshold: 6 }, {}].map((values) => ({ origin: "--vary", source: "--set", values }));
 const configOf = (point: RawBlock) => resolveConfig([{ origin: "test", source: "looplens", values: { enabled: true } }, point]).config;
 
 function inputFolder(): string[] {
-  const root = mkdtempSync(join(tmpdir(), "looplens-sweep-"));
+  const root = tempDir("looplens-sweep-");
   const sessions = join(root, "agents", "main", "sessions");
   mkdirSync(sessions, { recursive: true });
   const paths = randomSessions(7, 6).map((session) => {

@@ -4,8 +4,7 @@
  * hashes are those of the page's own script and stylesheet, and that stays small for many runs.
  */
 import { createHash } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "../../src/core/config.js";
@@ -23,6 +22,7 @@ import { analysisOfRuns } from "../helpers/inProcess.js";
 import { runCli } from "../helpers/cli.js";
 import { TERMINAL_UNSAFE } from "../hostile/harness.js";
 import { HOSTILE, HOSTILE_RUNS, HOSTILE_TOOLS, hostileTranscript } from "./htmlHostile.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 const CONFIG = { effective: { ...DEFAULT_CONFIG, enabled: true }, sources: {}, notices: [], file: null, usesLooplensDefault: true, agentOverrides: [] };
 const html = (model: ReportModel, all = false) => reportText(REPORTERS.html!(model, { all, verbose: false, color: false }));
@@ -36,7 +36,7 @@ const dataOf = (page: string): PageData => JSON.parse(elements(page, "script").f
 const sha256 = (text: string) => createHash("sha256").update(text).digest("base64");
 
 async function hostileReport(): Promise<ReportModel> {
-  const file = join(mkdtempSync(join(tmpdir(), "looplens-html-")), "hostile.jsonl");
+  const file = join(tempDir("looplens-html-"), "hostile.jsonl");
   writeFileSync(file, hostileTranscript());
   const resolver = await createConfigResolver({});
   const analysis = await analyzeInputs([file], await loadXxhashDigest(), (agent) => resolver.effectiveFor(agent).config, { timelines: true });

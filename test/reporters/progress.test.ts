@@ -85,7 +85,7 @@ describe("progressDisplay", () => {
     stdout: () => {},
     stderr: () => {},
     stdoutIsTTY: false,
-    stdinIsTTY: false,
+    stdin: "pipe",
     stderrIsTTY,
     columns: undefined,
     env: {},

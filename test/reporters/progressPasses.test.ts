@@ -3,8 +3,7 @@
  * transcripts are read twice, a failed shortcut reads a unit again, and with two files the bar must
  * still only move forward and end at the input's size.
  */
-import { mkdirSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../src/core/config.js";
@@ -17,6 +16,7 @@ import { sweepAll } from "../../src/pipeline/parallel.js";
 import type { SweepGrid } from "../../src/pipeline/sweepUnits.js";
 import { FIRST_DRAW_MS, ProgressMeter, REDRAW_MS } from "../../src/reporters/progress.js";
 import { repeat, textResult, toJsonl } from "../helpers/events.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 const header = (id: string) => JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w" });
 const user = (id: string, parent: string | null) => JSON.stringify({ type: "message", id, parentId: parent, message: { role: "user", content: [{ type: "text", text: "go" }] } });
@@ -40,7 +40,7 @@ function transcript(session: string, n: number, extra: string[] = []): string {
 }
 
 function folder(files: Record<string, string>): { dir: string; paths: string[]; size: number } {
-  const dir = join(mkdtempSync(join(tmpdir(), "looplens-passes-")), "agents", "main", "sessions");
+  const dir = join(tempDir("looplens-passes-"), "agents", "main", "sessions");
   mkdirSync(dir, { recursive: true });
   const paths = Object.entries(files).map(([name, text]) => {
     const path = join(dir, name);

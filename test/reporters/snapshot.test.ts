@@ -108,6 +108,17 @@ describe("unified line diff", () => {
     expect(ops.map((op) => `${op.kind}${op.text}`)).toEqual(["-a", " b", "+a", " c", "+x", " d"]);
   });
 
+  it("shows a rewrite past the edit bound as replaced whole, not line by line", () => {
+    const side = (name: string) => Array.from({ length: 300 }, (_, i) => `${name} ${i}`);
+    const before = [...side("a"), "same", ...side("b")];
+    const after = [...side("c"), "same", ...side("d")];
+    const ops = diffLines(before, after);
+    expect(ops.map((op) => op.kind).join("")).toBe("-".repeat(before.length) + "+".repeat(after.length));
+    expect(ops.map((op) => op.text)).toEqual([...before, ...after]);
+    // Under the bound, the line they share is kept.
+    expect(diffLines(before.slice(250, 350), after.slice(250, 350)).filter((op) => op.kind === " ").map((op) => op.text)).toEqual(["same"]);
+  });
+
   it("from and to nothing", () => {
     // As diff -u writes it: an empty side starts at the line before (0).
     expect(unifiedHunks(diffLines([], ["a"]))).toEqual(["@@ -0,0 +1,1 @@", "+a"]);

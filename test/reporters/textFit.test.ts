@@ -1,7 +1,9 @@
 /** Fitting text and tables to a width: display widths, word wrapping, and the table shrinks. */
+import fc from "fast-check";
+import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
 import { columnsOf, fitColumns, renderColumns, tableWidth } from "../../src/reporters/tableParts.js";
-import { clipToWidth, displayWidth, fitToWidth, wrapWords } from "../../src/reporters/textFit.js";
+import { clipToWidth, displayWidth, fitToWidth, narrowWidth, wrapWords } from "../../src/reporters/textFit.js";
 
 describe("display width", () => {
   it("counts colour codes as nothing and wide characters as two columns", () => {
@@ -11,10 +13,61 @@ describe("display width", () => {
     expect(displayWidth("11–20 ⏹ …")).toBe(9);
   });
 
+  it("counts an emoji, a skin-toned one and a ZWJ family as the two columns a terminal gives them", () => {
+    // The hand-kept ranges this replaced said 1 for the first three, 4 and 6 for the last two.
+    for (const emoji of ["🚀", "✅", "⚡", "👍🏽", "👨‍👩‍👧‍👦"]) expect(displayWidth(emoji), emoji).toBe(2);
+    expect(displayWidth("ok ✅ done")).toBe(10);
+    expect(displayWidth("\u001b[32m👨‍👩‍👧‍👦\u001b[39m family")).toBe(9);
+  });
+
+  it("clips between grapheme clusters, never inside an emoji sequence", () => {
+    expect(clipToWidth("👨‍👩‍👧‍👦👨‍👩‍👧‍👦 x", 4)).toBe("👨‍👩‍👧‍👦…");
+    expect(clipToWidth("a👍🏽b", 3)).toBe("a…");
+    expect(clipToWidth("\u001b[1mca\u0301fe\u0301 au lait\u001b[22m", 5)).toBe("ca\u0301fe\u0301…");
+  });
+
   it("clips to a width with a mark, never past it", () => {
     expect(clipToWidth("command_status", 8)).toBe("command…");
     expect(clipToWidth("読み込み", 5)).toBe("読み…");
     expect(clipToWidth("short", 8)).toBe("short");
+  });
+});
+
+/** Every code point the narrow shortcut accepts (NARROW in textFit.ts). */
+const NARROW_POINTS = [
+  ...Array.from({ length: 0x7f - 0x20 }, (_, i) => 0x20 + i),
+  ...Array.from({ length: 0x100 - 0xa0 }, (_, i) => 0xa0 + i).filter((c) => c !== 0xad),
+  ...Array.from({ length: 0x2028 - 0x2010 }, (_, i) => 0x2010 + i),
+].map((c) => String.fromCodePoint(c));
+
+describe("the narrow-text shortcut", () => {
+  it("is taken by the text reports are made of", () => {
+    for (const text of ["11–20 /state/s-1.jsonl:22 read generic_repeat warning ×2 10", "looplens 0.1.0 — rolling detectors on", "run r · agent main", "ends “quoted” …", ""]) {
+      expect(narrowWidth(text), text).toBe(text.length);
+    }
+  });
+
+  it("is not taken where string-width must look", () => {
+    for (const text of ["読み", "e\u0301", "soft\u00adhyphen", "zero\u200bwidth", "🚀", "⏹", "tab\there"]) expect(narrowWidth(text), text).toBeUndefined();
+  });
+
+  it("agrees with string-width on every code point it accepts, each its own grapheme cluster", () => {
+    const clusters = [...new Intl.Segmenter().segment(NARROW_POINTS.join(""))].map((s) => s.segment);
+    expect(clusters).toEqual(NARROW_POINTS);
+    for (const char of NARROW_POINTS) expect([char, narrowWidth(char), stringWidth(char)]).toEqual([char, 1, 1]);
+  });
+
+  it("agrees with string-width on any text of those code points", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...NARROW_POINTS), { maxLength: 40 }), (chars) => {
+        const text = chars.join("");
+        expect(narrowWidth(text)).toBe(stringWidth(text));
+        expect(displayWidth(text)).toBe(stringWidth(text));
+        const cut = clipToWidth(text, 7);
+        expect(displayWidth(cut)).toBeLessThanOrEqual(7);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 

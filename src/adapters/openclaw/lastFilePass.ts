@@ -3,7 +3,7 @@
  * replayed, so that the replay need not keep a key for every message and every call of it:
  *
  * - which message timestamps may repeat (repeatedTimes.ts): copy keys are kept only for those;
- * - which call ids a result naming an unknown tool has (the runtime's own "no such tool" error):
+ * - which call ids a result refusing an unavailable tool has (the runtime's own "no such tool" error):
  *   such a result is a rebuilt call only when no call before it had its id (transcriptReplay.ts),
  *   so only calls with those ids need to be remembered. They are few; keeping every call id cost
  *   ~20 MB on a 1 GB transcript of 1.7 M calls.
@@ -12,13 +12,13 @@
  * otherwise than the parse makes the replay's checks fail, and the file is read again without the
  * pass (`ReadAgain`). A message's timestamp is read from the end of its line (as OpenClaw writes
  * it); a line that does not end so is parsed. A result line is parsed when it holds
- * `"isError":true` (only a failed result can name an unknown tool); a failed result written any
+ * `"isError":true` (only a failed result can refuse a tool); a failed result written any
  * other way is caught by the replay (`RebuiltCallIds.confirmed`).
  */
 import { afterBom, decodeLine } from "../io/decoding.js";
 import type { LineSource } from "../io/lineSource.js";
 import { IdSet } from "../shared/keySets.js";
-import { namesUnknownTool, toolResultMessage } from "./messages.js";
+import { refusesUnavailableTool, toolResultMessage } from "./messages.js";
 import { messageTimestamp, repeatedTimes, TimeLog, type RepeatedTimes } from "./repeatedTimes.js";
 import { classifySessionLine, entryMessage, type SessionLine } from "./sessionEntries.js";
 import { SessionLineScanner } from "./sessionLineScan.js";
@@ -31,11 +31,11 @@ import { keyTime } from "./transcriptCopies.js";
  */
 export const LAST_FILE_PASS_BYTES = 128 * 1024 * 1024;
 
-/** The call ids that results naming an unknown tool have: only calls with these ids are remembered. */
+/** The call ids that results refusing an unavailable tool have: only calls with these ids are remembered. */
 export interface RebuiltCallIds {
   /** Whether a call with this id must be remembered. */
   needed(id: string): boolean;
-  /** Told, by the replay, of a result naming an unknown tool: false once one had an id the pass did not find. */
+  /** Told, by the replay, of a result refusing an unavailable tool: false once one had an id the pass did not find. */
   confirm(id: string): void;
   confirmed(): boolean;
 }
@@ -90,13 +90,13 @@ class ChunkSearch {
   }
 }
 
-/** The id of a parsed result entry that names an unknown tool, else undefined. */
+/** The id of a parsed result entry that refuses an unavailable tool, else undefined. */
 function rebuiltCallId(parsed: SessionLine): string | undefined {
   if (parsed.kind !== "entry" || parsed.type !== "message") return undefined;
   const message = entryMessage(parsed.value);
   if (message === undefined || message.role !== "toolResult") return undefined;
   const result = toolResultMessage(message, parsed.form);
-  return result.ok && result.value.id !== undefined && namesUnknownTool(result.value) ? result.value.id : undefined;
+  return result.ok && result.value.id !== undefined && refusesUnavailableTool(result.value) ? result.value.id : undefined;
 }
 
 /** The pass over a source's lines as bytes (its `forEachRawLine`). */
@@ -136,7 +136,7 @@ function rebuiltCallIds(ids: ReadonlySet<string>): RebuiltCallIds {
 
 /**
  * The session's call ids as a last file with the pass sees them: its own calls are remembered only
- * when a result naming an unknown tool has their id; earlier files' calls are all there.
+ * when a result refusing an unavailable tool has their id; earlier files' calls are all there.
  */
 export function lastFileCallIds(unitIds: IdSet, rebuilt: RebuiltCallIds): Pick<IdSet, "add" | "has"> {
   return {

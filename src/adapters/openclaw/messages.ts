@@ -11,6 +11,7 @@
 import { idText as sharedIdText } from "../shared/ids.js";
 import { textOf, type StringForm } from "../../core/byteText.js";
 import { unknownToolName } from "../../core/hashing.js";
+import { toolNotFoundName } from "../../core/toolNotFound.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 
 /** Ids and names are text; `args` / `outcome` keep the form of the line they came from (jsonBytes.ts). */
@@ -127,10 +128,14 @@ export function toolResultMessage(
 }
 
 /**
- * Whether a result is a thrown error whose text names an unknown tool (the runtime's own "no such
- * tool" errors): such a result with no call is the runtime's attempt of that call (inputs.md §2).
+ * Whether a result is the runtime's refusal of a call of a tool it does not have: a thrown error whose
+ * text names an unknown tool (the unknown-tool patterns), or is its own `Tool <name> not found` for a
+ * name those patterns do not take (`google:search`). Such a result with no call is the runtime's
+ * attempt of that call (inputs.md §2).
  */
-export function namesUnknownTool(message: ToolResultMessage): boolean {
+export function refusesUnavailableTool(message: ToolResultMessage): boolean {
   const { outcome, form } = message;
-  return "error" in outcome && typeof outcome.error === "string" && unknownToolName(textOf(form, outcome.error)) !== undefined;
+  if (!("error" in outcome) || typeof outcome.error !== "string") return false;
+  const text = textOf(form, outcome.error);
+  return unknownToolName(text) !== undefined || toolNotFoundName(text) !== undefined;
 }

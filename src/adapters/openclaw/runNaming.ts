@@ -16,9 +16,11 @@
  * records only these few markers (one or two per run), never whole entries.
  */
 import { textOf, type StringForm } from "../../core/byteText.js";
+import type { UserTime } from "./sidecarRuns.js";
 
 export type RunMarker =
-  | { readonly kind: "user"; readonly line: number }
+  /** `time`: when the user message was written, where the pass read it (a sidecar's runs are matched by it). */
+  | { readonly kind: "user"; readonly line: number; readonly time?: UserTime }
   | { readonly kind: "bootstrap" | "promptError"; readonly line: number; readonly runId: string };
 
 export const BOOTSTRAP_CUSTOM_TYPE = "openclaw:bootstrap-context:full";
@@ -58,6 +60,13 @@ export function segmentNames(markers: Iterable<RunMarker>): Array<string | undef
     }
   }
   return names;
+}
+
+/** The user message time of each segment of `segmentNames` (segment 0 has none). */
+export function segmentTimes(markers: Iterable<RunMarker>): Array<UserTime | undefined> {
+  const times: Array<UserTime | undefined> = [undefined];
+  for (const marker of markers) if (marker.kind === "user") times.push(marker.time);
+  return times;
 }
 
 /**

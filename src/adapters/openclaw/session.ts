@@ -199,20 +199,6 @@ class SessionReader {
 }
 
 /**
- * The run names of the live transcript when the unit also holds its trajectory sidecar: the
- * sidecar's run ids (its `prompt.submitted` events, in order) are authoritative, one per user
- * message, when the two agree on the number of runs; otherwise the transcript's own names stand,
- * with a diagnostic (matching them up by guesswork could misname every run).
- */
-function namesWithSidecar(context: AdapterContext, file: string, names: ReadonlyArray<string | undefined>): ReadonlyArray<string | undefined> {
-  const sidecar = context.unit.sidecarRunIds;
-  if (sidecar === undefined || sessionFileName(file)?.role !== "live") return names;
-  if (sidecar.length === names.length - 1) return [names[0], ...sidecar];
-  context.tally.note({ file, line: 1, reason: `the trajectory sidecar names ${sidecar.length} run(s), the transcript has ${names.length - 1}; run names are taken from the transcript` });
-  return names;
-}
-
-/**
  * What a pass finds of a large transcript that no later file of its unit reads after (its copy keys
  * and call ids are then needed only for itself), when the file can be read again.
  */
@@ -234,13 +220,15 @@ export const openclawSessionAdapter: InputAdapter = {
     const file = source.file;
     const { activeBranch = false, canReadAgain = false } = context.options;
     const { unit } = context;
-    const countsSegments = unit.sidecarRunIds !== undefined && sessionFileName(file)?.role === "live"; // as namesWithSidecar
+    // With its sidecar, the runs are matched to the sidecar's by their user messages' times (sidecarRuns.ts).
+    const countsSegments = unit.sidecar !== false;
     const scan = await scanSession(source, { activeBranch, fromBytes: canReadAgain, earlierIds: unit.entryIds, earlierMessages: unit.messageKeys, countsSegments });
     for (const { line, parentId } of scan.dangling) {
       context.tally.note({ file, line, reason: `parentId ${quote(parentId)} matches no earlier entry; the branch continues at the entry before it` });
     }
     const facts = await lastFileFactsOf(source, context);
-    const reader = new SessionReader(context, file, namesWithSidecar(context, file, scan.segmentNames), facts);
+    const names = unit.sidecar === false ? scan.segmentNames : unit.sidecar.nameSegments(scan.segmentNames, scan.segmentTimes);
+    const reader = new SessionReader(context, file, names, facts);
     const onLine = (classified: SessionLine, line: number) => {
       scan.confirm(line, classified);
       if ("notice" in classified && classified.notice !== undefined) context.tally.note({ file, line, reason: classified.notice });
@@ -263,7 +251,7 @@ export const openclawSessionAdapter: InputAdapter = {
     }
     if (!scan.confirmed()) throw new ReadAgain(file, "a line read from its bytes in the first pass parsed differently");
     if (facts?.times.confirmed() === false) throw new ReadAgain(file, "a message timestamp read from its bytes parsed differently");
-    if (facts?.rebuilt.confirmed() === false) throw new ReadAgain(file, "a result naming an unknown tool was not found by the first pass");
+    if (facts?.rebuilt.confirmed() === false) throw new ReadAgain(file, "a result refusing an unavailable tool was not found by the first pass");
     reader.end();
   },
 };

@@ -36,12 +36,13 @@ import { AllIds, BranchTree, TargetCollector, TargetIds, inRanges, type Dangling
 import { decodeLine } from "../io/decoding.js";
 import type { LineSource } from "../io/lineSource.js";
 import { idText } from "./messages.js";
-import { BOOTSTRAP_CUSTOM_TYPE, PROMPT_ERROR_CUSTOM_TYPE, segmentNames, type RunMarker } from "./runNaming.js";
+import { BOOTSTRAP_CUSTOM_TYPE, PROMPT_ERROR_CUSTOM_TYPE, segmentNames, segmentTimes, type RunMarker } from "./runNaming.js";
 import { classifySessionLine, entryMessage, entryRunMarker, type SessionLine } from "./sessionEntries.js";
 import { SessionLineScanner, type ScannedLine } from "./sessionLineScan.js";
 import { KeySet } from "../shared/keySets.js";
 import { KeyHash } from "../shared/textHash.js";
-import { CopyDetector, copyKeyOf, entryKey, entryKeyOf, messageCopyKey } from "./transcriptCopies.js";
+import { userTime, type UserTime } from "./sidecarRuns.js";
+import { CopyDetector, copyKeyOf, entryKey, entryKeyOf, keyTime, messageCopyKey } from "./transcriptCopies.js";
 
 export type { DanglingParent } from "./branchTree.js";
 
@@ -50,6 +51,8 @@ export interface SessionScan {
   replayed(line: number): boolean;
   /** Explicit run names per segment of the replayed entries (see runNaming). */
   readonly segmentNames: ReadonlyArray<string | undefined>;
+  /** When each segment's user message was written (empty when the pass was skipped: `countsSegments`). */
+  readonly segmentTimes: ReadonlyArray<UserTime | undefined>;
   /** Dangling parent links that the active branch passes through. */
   readonly dangling: readonly DanglingParent[];
   /** Hands the second pass's parse of each line over, in order, to check what was read from bytes. */
@@ -70,8 +73,8 @@ export interface ScanOptions {
   /** Copy keys of messages replayed from earlier files (file order only). */
   readonly earlierMessages?: KeySet;
   /**
-   * The caller needs the number of segments even when no run is named (a trajectory sidecar's run
-   * ids are matched up by it): the pass is never skipped (see `scanSession`).
+   * The caller needs the segments and their times even when no run is named (a trajectory sidecar's
+   * runs are matched to them: sidecarRuns.ts): the pass is never skipped (see `scanSession`).
    */
   readonly countsSegments?: boolean;
 }
@@ -137,7 +140,10 @@ function parsedFacts(line: number, parsed: SessionLine, markersOnly: boolean): E
   if (marker === undefined) return { refs, marker };
   const key = entryKey(parsed.value, refs.id, parsed.form);
   if (marker.kind !== "user") return { refs, marker, entryKey: key };
-  return { refs, marker, entryKey: key, copyKey: messageCopyKey("user", entryMessage(parsed.value)!, parsed.form, []) };
+  const message = entryMessage(parsed.value)!;
+  // The times are those the keys hold (folded into the checksum): both passes read the same ones.
+  const time = userTime(keyTime(own(message, "timestamp"), parsed.form), keyTime(own(parsed.value, "timestamp"), parsed.form));
+  return { refs, marker: { kind: "user", line, time }, entryKey: key, copyKey: messageCopyKey("user", message, parsed.form, []) };
 }
 
 function scannedFacts(line: number, scanned: ScannedLine): EntryFacts | undefined {
@@ -157,7 +163,7 @@ function userFacts(line: number, scanned: ScannedLine, scanner: SessionLineScann
   if (entryTime === "unreadable" || messageTime === undefined) return undefined;
   return {
     refs: { id: scanned.id, parent: scanned.parent },
-    marker: { kind: "user", line },
+    marker: { kind: "user", line, time: userTime(keyTime(messageTime, "bytes"), keyTime(entryTime, "bytes")) },
     // The strings read are plain ASCII: the same in either form.
     entryKey: entryKeyOf(scanned.id, entryTime, "bytes"),
     copyKey: copyKeyOf("user", messageTime, "bytes", []),
@@ -266,6 +272,7 @@ export async function scanSession(source: LineSource, options: ScanOptions): Pro
 
 /** Segment names of a file that names no run: none for any segment. */
 const NO_NAMES: ReadonlyArray<string | undefined> = Object.freeze([undefined]);
+const NO_TIMES: ReadonlyArray<UserTime | undefined> = Object.freeze([undefined]);
 
 /** The scan of a file whose bytes hold no naming entry: confirmed unless the second pass parses one. */
 function unnamedScan(): SessionScan {
@@ -273,6 +280,7 @@ function unnamedScan(): SessionScan {
   return {
     replayed: () => true,
     segmentNames: NO_NAMES,
+    segmentTimes: NO_TIMES,
     dangling: [],
     confirm(line, parsed) {
       if (parsed.kind === "entry" && parsed.type === "custom" && entryRunMarker(line, parsed.type, parsed.value, parsed.form) !== undefined) named = true;
@@ -290,9 +298,11 @@ function finish({ markers, checksum, tree }: FirstPass): SessionScan {
   const replayed = branch ? (line: number) => inRanges(branch.ranges, line) : () => true;
   const parsedSum = new KeyHash();
   const markersOnly = tree === undefined;
+  const counted = markers.filter((marker) => replayed(marker.line));
   return {
     replayed,
-    segmentNames: segmentNames(markers.filter((marker) => replayed(marker.line))),
+    segmentNames: segmentNames(counted),
+    segmentTimes: segmentTimes(counted),
     dangling: branch?.dangling ?? [],
     confirm(line, parsed) {
       addFacts(parsedSum, line, parsedFacts(line, parsed, markersOnly), markersOnly);

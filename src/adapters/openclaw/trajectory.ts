@@ -38,6 +38,10 @@
  * `session.custom` bootstrap/prompt-error entries name it, calls of one `assistantEntryId` are
  * replayed one by one, `tool.result` carries the toolResult `message`).
  *
+ * Read with its session's transcripts (the unit's `sidecar`, sidecarRuns.ts), a sidecar names their
+ * runs in its first pass, made before they are read, and its own reading then replays only the runs
+ * that no transcript holds, as it would alone; its other lines are ignored, with one diagnostic.
+ *
  * Not guessed: `seq` restarts with every attempt's recorder, so file order is the order; `ts` is not
  * needed. An event the recorder cut for size (`data.truncated` with `reason:"trajectory-event-size-
  * limit"`) lost its args or result: skipped with a diagnostic. Unknown event types are ignored with
@@ -58,6 +62,7 @@ import type { LineSource } from "../io/lineSource.js";
 import { agentIdFromPath, agentIdFromSessionKey, sessionIdFromFileName } from "./identity.js";
 import { callArguments, idText, toolResultMessage } from "./messages.js";
 import { customRunMarker } from "./runNaming.js";
+import type { SidecarPairing } from "./sidecarRuns.js";
 import { SnapshotReplay } from "./trajectorySnapshots.js";
 import {
   COMPACTION_TYPES,
@@ -90,8 +95,10 @@ class TrajectoryReader {
     private readonly context: AdapterContext,
     private readonly file: string,
     private readonly scan: TrajectoryScan,
+    /** Read with the session's transcripts: only the runs they do not hold are replayed. */
+    private readonly pairing: SidecarPairing | undefined,
   ) {
-    this.snapshots = scan.snapshotTools && !scan.runtimeTools && !scan.transcriptTools ? new SnapshotReplay(context, file) : undefined;
+    this.snapshots = scan.snapshotTools && !scan.runtimeTools && !scan.transcriptTools ? new SnapshotReplay(context, file, pairing) : undefined;
     this.besideRuntime = scan.runtimeTools || this.snapshots !== undefined;
     this.session = sessionIdFromFileName(file);
     this.pathAgent = agentIdFromPath(file);
@@ -103,8 +110,26 @@ class TrajectoryReader {
     const session = idText(own(value, "sessionId"), "text");
     if (session !== undefined) this.session = session;
     this.agent = this.pathAgent ?? agentIdFromSessionKey(own(value, "sessionKey")) ?? this.agent;
+    // Beside the session's transcripts, the transcript events are theirs.
+    if (transcript && this.pairing) return this.context.tally.ignored();
     if (transcript) return this.besideRuntime ? this.transcriptBesideRuntime(line, type) : this.transcriptEvent(line, type, value, data);
+    if (this.pairing && !this.pairing.replays(runIdOf(value) ?? this.runAfter(type, value) ?? "")) return this.heldRun(line, type, value, data);
     this.runtimeEvent(line, type, value, data);
+  }
+
+  /** The run an event without runId belongs to, as `runtimeEvent` attributes it. */
+  private runAfter(type: string, value: Record<string, unknown>): string | undefined {
+    return type === "session.started" || type === "prompt.submitted" ? runIdOf(value) : this.run;
+  }
+
+  /** A line of a run the transcripts hold: ignored, but it still says which run later lines belong to. */
+  private heldRun(line: number, type: string, value: Record<string, unknown>, data: Record<string, unknown>): void {
+    const run = runIdOf(value) ?? this.run;
+    if (type === "session.started" || (type === "prompt.submitted" && this.snapshots)) this.run = run;
+    const snapshot = type === "model.completed" && this.snapshots ? messagesSnapshot(data) : undefined;
+    // What the snapshot adds is the held run's: taken in (not replayed), so that no later snapshot adds it again.
+    if (snapshot && run !== undefined) this.snapshots!.snapshot(line, snapshot, { run, session: this.session, agent: this.agent });
+    this.context.tally.ignored();
   }
 
   end(): void {
@@ -257,27 +282,6 @@ class TrajectoryReader {
   }
 }
 
-/**
- * A sidecar read together with its session's transcript (inputs.md §3): both describe the same runs,
- * so the transcript is replayed and the sidecar only names its runs (its `prompt.submitted` run ids,
- * which openclawSession.ts takes as authoritative); its lines are accounted for as ignored, with one
- * diagnostic, and no run is reported twice.
- */
-async function besideTranscript(source: LineSource, context: AdapterContext, scan: TrajectoryScan): Promise<void> {
-  context.unit.sidecarRunIds = scan.promptRunIds;
-  context.unit.harnessVersion = scan.harnessVersion;
-  let first = true;
-  await source.forEachLine((text, line, terminated, problem) => {
-    const classified = classifyTrajectoryLine(text, terminated, problem);
-    if (classified.kind === "bad") return context.tally.skipped(source.file, line, classified.reason);
-    if (first && classified.kind === "event") {
-      first = false;
-      return context.tally.ignored(source.file, line, "trajectory sidecar read with its transcript: the transcript's calls are replayed, this file names their runs");
-    }
-    context.tally.ignored();
-  });
-}
-
 export const openclawTrajectoryAdapter: InputAdapter = {
   format: "openclaw-trajectory",
 
@@ -286,14 +290,22 @@ export const openclawTrajectoryAdapter: InputAdapter = {
   },
 
   async read(source: LineSource, context: AdapterContext) {
-    const scan = await scanTrajectory(source);
-    if (context.unit.hasTranscript) return besideTranscript(source, context, scan);
-    const reader = new TrajectoryReader(context, source.file, scan);
+    const pairing = context.unit.sidecar === false ? undefined : context.unit.sidecar;
+    const scan = pairing?.file === source.file ? pairing.scan : await scanTrajectory(source);
+    // Beside transcripts that hold every run, no line is replayed: the snapshots need not be read.
+    const replaysAny = pairing === undefined || pairing.leftoverRuns().length > 0;
+    const reader = new TrajectoryReader(context, source.file, scan, pairing);
+    let first = pairing !== undefined;
     await source.forEachLine((text, line, terminated, problem) => {
       const classified = classifyTrajectoryLine(text, terminated, problem);
       if (classified.kind === "blank") return context.tally.ignored();
       if (classified.kind === "bad") return context.tally.skipped(source.file, line, classified.reason);
+      if (first) {
+        first = false;
+        context.tally.note({ file: source.file, line, reason: pairing!.diagnostic() });
+      }
       if (classified.notice !== undefined) context.tally.note({ file: source.file, line, reason: classified.notice });
+      if (!replaysAny) return context.tally.ignored();
       reader.event(line, classified.type, classified.transcript, classified.value, classified.data);
     });
     reader.end();

@@ -8,6 +8,7 @@ import { parseObjectLine } from "../adapter.js";
 import type { LineProblem, LineSource } from "../io/lineSource.js";
 import { idText, outcomeOf, toolCallBlocks, type Outcome } from "./messages.js";
 import { customRunMarker, segmentNames, type RunMarker } from "./runNaming.js";
+import { SidecarRunCollector, type SidecarRunFacts } from "./sidecarRuns.js";
 
 export const TRACE_SCHEMA = "openclaw-trajectory";
 
@@ -105,17 +106,11 @@ export interface TrajectoryScan {
   readonly names: Array<string | undefined>;
   /**
    * `trace.metadata.data.harness.version` (the OpenClaw build that wrote the file, e.g. `2026.4.29`),
-   * from the first `trace.metadata` that has one. Recorded for choosing a detector profile later;
-   * nothing uses it yet.
+   * from the first `trace.metadata` that has one: `--profile auto` picks the generation by it.
    */
   readonly harnessVersion: string | undefined;
-  /**
-   * The `runId` of every runtime `prompt.submitted`, in file order, repeats kept: a prompt retried
-   * (fallback model, compaction) is submitted again under the same runId, and its transcript writes
-   * its user message again, so the list lines up with the transcript's prompts. Events without a
-   * runId name nothing and are left out.
-   */
-  readonly promptRunIds: readonly string[];
+  /** What names the runs of the transcripts read with the file (sidecarRuns.ts), when the scan was asked for it. */
+  readonly runFacts: SidecarRunFacts | undefined;
 }
 
 /** The `messagesSnapshot` of a `model.completed`, if it has one (an array). */
@@ -143,26 +138,40 @@ function harnessVersionOf(data: Record<string, unknown>): string | undefined {
   return typeof version === "string" && version.trim() !== "" ? version.trim() : undefined;
 }
 
-export async function scanTrajectory(source: LineSource): Promise<TrajectoryScan> {
+/**
+ * The first pass. `forPairing`: the file is a sidecar read with its session's transcripts, whose runs
+ * it names (`runFacts`).
+ */
+export async function scanTrajectory(source: LineSource, forPairing = false): Promise<TrajectoryScan> {
   let runtimeTools = false;
   let transcriptTools = false;
   let snapshotTools = false;
   let compactions = false;
   let harnessVersion: string | undefined;
-  const promptRunIds: string[] = [];
+  const runs = forPairing ? new SidecarRunCollector() : undefined;
+  /** The run later run-less runtime events belong to (as the second pass attributes them). */
+  let run: string | undefined;
   const markers: RunMarker[] = [];
   await source.forEachLine((text, line, terminated) => {
     const classified = classifyTrajectoryLine(text, terminated);
     if (classified.kind !== "event") return;
-    const { type, data } = classified;
+    const { type, data, value } = classified;
     if (COMPACTION_TYPES.has(type)) compactions = true;
     if (!classified.transcript) {
-      if (isToolEvent(type)) runtimeTools = true;
-      else if (type === "trace.metadata") harnessVersion ??= harnessVersionOf(data);
+      const runId = runIdOf(value);
+      if (type === "session.started" || type === "prompt.submitted") run = runId ?? run;
+      if ((runId ?? run) !== undefined) runs?.event((runId ?? run)!, value);
+      if (isToolEvent(type)) {
+        runtimeTools = true;
+        if (type === "tool.call" && (runId ?? run) !== undefined) runs?.call((runId ?? run)!, idText(own(data, "toolCallId"), "text"));
+      } else if (type === "trace.metadata") harnessVersion ??= harnessVersionOf(data);
       else if (type === "prompt.submitted") {
-        const run = runIdOf(classified.value);
-        if (run !== undefined) promptRunIds.push(run);
-      } else if (type === "model.completed" && !snapshotTools) snapshotTools = holdsTools(messagesSnapshot(data) ?? []);
+        if (runId !== undefined) runs?.prompt(runId, value);
+      } else if (type === "model.completed") {
+        const snapshot = messagesSnapshot(data);
+        if (!snapshotTools) snapshotTools = holdsTools(snapshot ?? []);
+        if (snapshot && (runId ?? run) !== undefined) runs?.snapshot((runId ?? run)!, snapshot);
+      }
       return;
     }
     if (isToolEvent(type)) transcriptTools = true;
@@ -172,5 +181,5 @@ export async function scanTrajectory(source: LineSource): Promise<TrajectoryScan
       if (marker) markers.push(marker);
     }
   });
-  return { runtimeTools, transcriptTools, snapshotTools, compactions, names: segmentNames(markers), harnessVersion, promptRunIds };
+  return { runtimeTools, transcriptTools, snapshotTools, compactions, names: segmentNames(markers), harnessVersion, runFacts: runs?.facts() };
 }

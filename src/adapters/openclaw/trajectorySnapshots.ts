@@ -20,8 +20,13 @@
  *
  * A result with no call (§2): a `toolResult` whose `toolCallId` no call replayed so far carries (a
  * conversation holds a call before its result, so none can come later) is replayed as a call of its
- * `toolName` with absent arguments, followed by the result, when its error names an unknown tool;
+ * `toolName` with absent arguments, followed by the result, when its error refuses an unavailable
+ * tool (messages.ts `refusesUnavailableTool`);
  * other such results are not replayed (diagnostic).
+ *
+ * Read with the session's transcripts (sidecarRuns.ts), only runs no transcript holds are replayed:
+ * the messages a snapshot of a held run adds are taken in without being replayed, and inside a
+ * replayed run so are those after a user message a transcript holds.
  *
  * Line accounting: the events of a snapshot all carry the line of its `model.completed`; `snapshot`
  * says whether any was used, and the caller tallies the line once. Events replay did not take are
@@ -33,7 +38,8 @@ import { isPlainObject, own } from "../../core/plainObject.js";
 import { quote } from "../../core/quote.js";
 import type { AdapterContext } from "../adapter.js";
 import { CallSequencer, type SequencedCall, type SequencedResult } from "../shared/callSequencer.js";
-import { idText, namesUnknownTool, toolCallBlocks, toolResultMessage } from "./messages.js";
+import { idText, refusesUnavailableTool, toolCallBlocks, toolResultMessage } from "./messages.js";
+import type { SidecarPairing } from "./sidecarRuns.js";
 
 /** Who the events of a snapshot belong to. */
 export interface SnapshotIdentity {
@@ -55,6 +61,7 @@ export class SnapshotReplay {
   constructor(
     private readonly context: AdapterContext,
     private readonly file: string,
+    private readonly pairing?: SidecarPairing,
   ) {
     this.sequencer = new CallSequencer({ call: (call) => this.emitCall(call), result: (result) => this.emitResult(result) });
   }
@@ -65,6 +72,8 @@ export class SnapshotReplay {
     this.line = line;
     this.used = false;
     const occurrences = new Map<string, number>();
+    const held = this.pairing !== undefined && !this.pairing.replays(identity.run);
+    let muted = held;
     for (const message of messages) {
       if (!isPlainObject(message)) continue;
       const base = messageKey(message);
@@ -73,7 +82,9 @@ export class SnapshotReplay {
       const key = `${base}#${n}`;
       if (this.seen.has(key)) continue;
       this.seen.add(key);
-      this.message(message);
+      if (this.pairing && own(message, "role") === "user") muted = held || this.pairing.holdsUserMessage(own(message, "timestamp"));
+      if (muted) this.takeIn(message);
+      else this.message(message);
     }
     this.sequencer.flush();
     return this.used;
@@ -98,6 +109,13 @@ export class SnapshotReplay {
     }
   }
 
+  /** A message that is not replayed (the transcripts hold it): its calls are known, so their results are not taken for orphans. */
+  private takeIn(message: Record<string, unknown>): void {
+    this.sequencer.flush();
+    if (own(message, "role") !== "assistant") return;
+    for (const call of toolCallBlocks(message, "text").calls) if (call.id !== undefined) this.callIds.add(call.id);
+  }
+
   private assistant(message: Record<string, unknown>): void {
     const { calls, unnamed } = toolCallBlocks(message, "text");
     if (unnamed > 0) this.note(this.line, `${unnamed} toolCall block${unnamed === 1 ? "" : "s"} without a "name" in messagesSnapshot; not replayed`);
@@ -116,7 +134,7 @@ export class SnapshotReplay {
       return;
     }
     // No snapshot holds its call.
-    if (result.tool === undefined || !namesUnknownTool(parsed.value)) {
+    if (result.tool === undefined || !refusesUnavailableTool(parsed.value)) {
       return this.note(this.line, `toolResult ${quote(result.id)} of a call no snapshot holds; not replayed`);
     }
     this.callIds.add(result.id);

@@ -14,14 +14,16 @@
  * A result with no call (inputs.md §2): some providers persist the `toolResult` of a call to an
  * unavailable tool without any assistant `toolCall` carrying its id. The runtime attempted and
  * counted those calls (its unknown-tool guard stopped such runs after ten), so a result whose
- * `toolCallId` no earlier call of the session carries and whose error names an unknown tool is
+ * `toolCallId` no earlier call of the session carries and whose error names an unknown tool, or is
+ * the runtime's own `Tool <name> not found` for any name (`google:search`, which the unknown-tool
+ * patterns do not take: the generic detectors count such calls, no unknown-tool streak does), is
  * replayed as a call of its `toolName` with absent arguments, immediately followed by the result.
  * Other orphans go to replay as they are (which ignores them with a diagnostic).
  */
 import type { LoopEvent } from "../../core/events.js";
 import type { AdapterContext } from "../adapter.js";
 import { CallSequencer, type SequencedCall, type SequencedResult } from "../shared/callSequencer.js";
-import { namesUnknownTool, type ToolCallBlock, type ToolResultMessage } from "./messages.js";
+import { refusesUnavailableTool, type ToolCallBlock, type ToolResultMessage } from "./messages.js";
 import { RunSegments } from "./runNaming.js";
 import type { IdSet } from "../shared/keySets.js";
 
@@ -68,7 +70,8 @@ export class TranscriptReplay {
     this.endRun();
     this.runs.userMessage();
     this.runTime = time;
-    const version = this.context.unit.harnessVersion;
+    const { sidecar } = this.context.unit;
+    const version = sidecar === false ? undefined : sidecar.harnessVersion;
     if (version === undefined) this.silentRunLine = line;
     // The build a sidecar records must reach replay before the run's first event (`--profile auto`).
     else {
@@ -101,8 +104,10 @@ export class TranscriptReplay {
 
   /** The calls of one assistant message (`group` tells messages apart). */
   toolCalls(group: unknown, line: number, calls: readonly ToolCallBlock[]): void {
+    const { sidecar } = this.context.unit;
     for (const call of calls) {
       if (call.id !== undefined) this.callIds.add(call.id);
+      if (sidecar !== false) sidecar.transcriptCall(call.id);
       this.sequencer.call(group, { line, ...call });
     }
   }
@@ -110,8 +115,8 @@ export class TranscriptReplay {
   toolResult(line: number, message: ToolResultMessage): void {
     const result: SequencedResult = { line, ...message };
     if (this.sequencer.result(result)) return;
-    // Whether a call had the id is asked only of a result naming an unknown tool (lastFilePass.ts).
-    if (message.id !== undefined && message.tool !== undefined && namesUnknownTool(message) && !this.callIds.has(message.id)) {
+    // Whether a call had the id is asked only of a result refusing an unavailable tool (lastFilePass.ts).
+    if (message.id !== undefined && message.tool !== undefined && refusesUnavailableTool(message) && !this.callIds.has(message.id)) {
       // The call the runtime attempted: first its own call, then this result.
       this.sequencer.flush();
       this.callIds.add(message.id);

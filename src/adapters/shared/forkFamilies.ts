@@ -11,9 +11,12 @@
  * no file whole twice; each agent says what in those lines ties files together (`ForkTagger`). A
  * file read alone is its own unit, and replays all its calls.
  */
-import { closeSync, openSync, readSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileContains } from "../io/sources.js";
+import { HEAD_FILE } from "./forkHeads.js";
+
+export type { ForkLineReader, ForkTagger, HeadLine } from "./forkHeads.js";
+export { forkTagOf, forkTagsOf } from "./forkHeads.js";
 
 /** What the first lines of a file say about the family it belongs to. */
 export interface ForkTag {
@@ -33,116 +36,12 @@ export interface ForkTag {
    * holding it is taken as the parent.
    */
   readonly seek?: string;
-}
-
-/**
- * Reads a file's first parsed lines, one at a time: returns a tag once it has decided, `null` when
- * the file is not of its agent or ties to nothing, `undefined` to see the next line. At the end of
- * the head (the file's end, or the limits below) it is called once more without a line, to decide
- * from what it saw. A new one is made for each file (`ForkTagger`), so that it may keep what the
- * lines before told it.
- */
-export type ForkLineReader = (line: HeadLine | undefined) => ForkTag | null | undefined;
-
-/** A line of a file's head: its text, and its JSON object (parsed when asked; undefined when it is none). */
-export interface HeadLine {
-  readonly text: string;
-  value(): Record<string, unknown> | undefined;
-}
-
-function headLine(text: string): HeadLine {
-  let parsed: Record<string, unknown> | null | undefined;
-  return {
-    text,
-    value() {
-      if (parsed === undefined) {
-        try {
-          const value: unknown = JSON.parse(text);
-          parsed = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-        } catch {
-          parsed = null;
-        }
-      }
-      return parsed ?? undefined;
-    },
-  };
-}
-export type ForkTagger = () => ForkLineReader;
-
-/** Plain JSON-lines files only: a compressed transcript is not opened for its head. */
-const HEAD_FILE = /\.jsonl$/i;
-/**
- * The first read is small: most files a scan meets are decided by their first line (another
- * format's header, a Codex session_meta) and reading and decoding 64 KB of each of a state folder's
- * 1601 files was most of the cost; later reads are larger.
- */
-const FIRST_CHUNK = 4 * 1024;
-const CHUNK = 64 * 1024;
-/** The first lines are short; a head this long without a decision ends the look. */
-const MAX_HEAD_BYTES = 1 << 20;
-const MAX_HEAD_LINES = 64;
-
-/** The tag of a file, from its first lines; undefined when no tagger claims it (or it cannot be read: reading says why). */
-export function forkTagOf(path: string, taggers: readonly ForkTagger[]): ForkTag | undefined {
-  if (!HEAD_FILE.test(path)) return undefined;
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch {
-    return undefined;
-  }
-  try {
-    let live = taggers.map((tagger) => tagger());
-    let rest = "";
-    let index = 0;
-    let offset = 0;
-    const decoder = new TextDecoder();
-    for (;;) {
-      const size = offset === 0 ? FIRST_CHUNK : Math.min(CHUNK, MAX_HEAD_BYTES - offset);
-      const buffer = Buffer.allocUnsafe(size);
-      const bytesRead = readSync(fd, buffer, 0, size, offset);
-      offset += bytesRead;
-      const atEnd = bytesRead < size || offset >= MAX_HEAD_BYTES;
-      const lines = (rest + decoder.decode(buffer.subarray(0, bytesRead), { stream: !atEnd })).split("\n");
-      rest = atEnd ? "" : lines.pop()!;
-      for (const text of lines) {
-        if (text.trim() === "") continue;
-        const line = headLine(text);
-        const still: ForkLineReader[] = [];
-        for (const reader of live) {
-          const tag = reader(line);
-          if (tag) return tag;
-          if (tag === undefined) still.push(reader);
-        }
-        live = still;
-        if (live.length === 0) return undefined;
-        if (++index >= MAX_HEAD_LINES) return headEnd(live);
-      }
-      if (atEnd) return headEnd(live);
-    }
-  } catch {
-    return undefined; // unreadable (a folder, an I/O error): reading the file says why
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** What the readers still undecided at the end of the head make of it. */
-function headEnd(live: readonly ForkLineReader[]): ForkTag | undefined {
-  for (const reader of live) {
-    const tag = reader(undefined);
-    if (tag) return tag;
-  }
-  return undefined;
-}
-
-/**
- * The tags of the files, in their order. Read synchronously: a read of a cached file is a copy,
- * while asynchronous reads cost thread-pool round trips that the process only waited on (48 Claude
- * Code transcripts: ~45 ms idle before the first was analysed).
- */
-export async function forkTagsOf(files: readonly string[], taggers: readonly ForkTagger[]): Promise<Array<ForkTag | undefined>> {
-  return files.map((file) => forkTagOf(file, taggers));
+  /**
+   * The needle of the file's last entry, read when asked: when nothing names the parent among files
+   * tied by their heads, a file whose last entry another holds (and not the other way round) is a
+   * prefix of it, so its parent (a session forked where it ended).
+   */
+  readonly lastEntry?: () => string | undefined;
 }
 
 /** Whether the file holds these bytes; an unreadable file holds nothing (reading it says why). */
@@ -169,11 +68,11 @@ export async function seekParents(files: readonly string[], tags: ReadonlyArray<
     for (const [j, file] of files.entries()) {
       // Another file that starts with the same line is another fork of the same parent, not it.
       if (j === i || tags[j]?.seek === tag.seek || !HEAD_FILE.test(file) || dirname(file) !== folder || !holds(file, needle)) continue;
+      // The link joins the two (forkFamilies joins a file to the one its parent names).
       const parent = result[j];
       const self = parent?.self ?? `file:${file}`;
-      const link = `seek:${tag.seek}`;
-      result[j] = { ...parent, keys: [...(parent?.keys ?? []), link], self };
-      result[i] = { ...result[i]!, keys: [...result[i]!.keys, link], parent: self };
+      result[j] = { ...parent, keys: parent?.keys ?? [], self };
+      result[i] = { ...result[i]!, parent: self };
       break;
     }
   }
@@ -181,8 +80,9 @@ export async function seekParents(files: readonly string[], tags: ReadonlyArray<
 }
 
 /**
- * Groups tagged files into families: each family of several files is one unit, parents before the
- * files forked from them, else in the order given; every other file is left out (`rest`).
+ * Groups tagged files into families: files that share a key, and a file with the one its `parent`
+ * names. Each family of several files is one unit, parents before the files forked from them, else
+ * in the order given; every other file is left out (`rest`).
  */
 export function forkFamilies(files: readonly string[], tags: ReadonlyArray<ForkTag | undefined>): { families: string[][]; rest: string[] } {
   const root = files.map((_, i) => i);
@@ -195,6 +95,14 @@ export function forkFamilies(files: readonly string[], tags: ReadonlyArray<ForkT
   };
   tags.forEach((tag, i) => {
     for (const key of tag?.keys ?? []) join(byKey, key, i);
+  });
+  const bySelf = new Map<string, number>();
+  tags.forEach((tag, i) => {
+    if (tag?.self !== undefined && !bySelf.has(tag.self)) bySelf.set(tag.self, i);
+  });
+  tags.forEach((tag, i) => {
+    const parent = tag?.parent !== undefined ? bySelf.get(tag.parent) : undefined;
+    if (parent !== undefined) root[find(i)] = find(parent);
   });
   // Weak keys: every file that has one is met, but only those without keys of their own join by it.
   const byWeak = new Map<string, number>();
@@ -215,15 +123,55 @@ export function forkFamilies(files: readonly string[], tags: ReadonlyArray<ForkT
   const rest: string[] = [];
   for (const indices of members.values()) {
     if (indices.length === 1) rest.push(files[indices[0]!]!);
-    else families.push(parentsFirst(indices, tags).map((i) => files[i]!));
+    else families.push(parentsFirst(indices, tags, files).map((i) => files[i]!));
   }
   return { families, rest };
 }
 
-/** The indices (in input order) with every file after the one it was forked from, when that is in the family. */
-function parentsFirst(indices: readonly number[], tags: ReadonlyArray<ForkTag | undefined>): number[] {
+/**
+ * The indices (in input order) with every file after the one it was forked from, when that is in
+ * the family. The files with no parent there are first put in the order their last entries tell
+ * (`prefixesFirst`), when they can.
+ */
+function parentsFirst(indices: readonly number[], tags: ReadonlyArray<ForkTag | undefined>, files: readonly string[]): number[] {
   const bySelf = new Map<string, number>();
   for (const i of indices) if (tags[i]?.self !== undefined) bySelf.set(tags[i]!.self!, i);
+  const hasParent = (i: number) => tags[i]?.parent !== undefined && bySelf.has(tags[i]!.parent!);
+  const roots = indices.filter((i) => !hasParent(i));
+  const ranked = prefixesFirst(roots, tags, files);
+  const order = ranked === undefined ? indices : [...ranked, ...indices.filter(hasParent)];
+  return placedAfterParents(order, tags, bySelf);
+}
+
+/** Families of more files than this keep scan order: ranking reads each file once per other file. */
+const MAX_RANKED = 8;
+
+/**
+ * Files tied by their heads, ordered so that a file comes after every file that is a prefix of it
+ * (`ForkTag.lastEntry`: it holds that one's last entry, and that one does not hold its own); else in
+ * the order given. Undefined when there is nothing to rank: one file, a file that cannot say its
+ * last entry, or more than MAX_RANKED files.
+ */
+function prefixesFirst(indices: readonly number[], tags: ReadonlyArray<ForkTag | undefined>, files: readonly string[]): number[] | undefined {
+  if (indices.length < 2 || indices.length > MAX_RANKED || !indices.every((i) => tags[i]?.lastEntry !== undefined)) return undefined;
+  const needles = new Map(indices.map((i) => [i, tags[i]!.lastEntry!()]));
+  const held = new Map<string, boolean>(); // each file read once per other file's needle
+  const holdsLastOf = (holder: number, of: number) => {
+    const needle = needles.get(of);
+    if (needle === undefined) return false;
+    const key = `${holder} ${of}`;
+    let answer = held.get(key);
+    if (answer === undefined) held.set(key, (answer = holds(files[holder]!, Buffer.from(needle))));
+    return answer;
+  };
+  const prefixOf = (a: number, b: number) => holdsLastOf(b, a) && !holdsLastOf(a, b);
+  // A prefix of a prefix is a prefix: ranking by how many prefixes a file has puts every one before it.
+  const prefixes = new Map(indices.map((b) => [b, indices.filter((a) => a !== b && prefixOf(a, b)).length]));
+  return [...indices].sort((a, b) => prefixes.get(a)! - prefixes.get(b)!);
+}
+
+/** The indices in the order given, each moved after its parent (a cycle placed as met). */
+function placedAfterParents(indices: readonly number[], tags: ReadonlyArray<ForkTag | undefined>, bySelf: ReadonlyMap<string, number>): number[] {
   const placed = new Set<number>();
   const order: number[] = [];
   const place = (i: number, path: Set<number>) => {

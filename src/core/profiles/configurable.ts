@@ -4,11 +4,15 @@
  * as replay ran them before profiles existed.
  */
 import { guardOn, resolveConfig, rollingDetectorsOn, type ResolvedConfig } from "../config.js";
-import { evaluate, type Verdict } from "../detectors.js";
+import { evaluate, verdictGeneration, type Verdict } from "../detectors.js";
+import { sameResultStreak } from "../detectorScans.js";
 import { createHashing } from "../hashing.js";
 import { SessionHistory, type HistorySharing } from "../history.js";
 import { PostCompactionGuard } from "../postCompactionGuard.js";
 import type { CallEvent, OutcomeEvent, ProfileSession, ReplayProfile, RunEngine } from "./profile.js";
+
+/** The generation detection.md describes: the table as it is, with the plain no-progress streak. */
+export const CONFIGURABLE_VERDICTS = verdictGeneration({ noProgress: sameResultStreak });
 
 /** An outcome with a result hash (the run's `run` is the event's). */
 const answered = (event: OutcomeEvent): event is OutcomeEvent & { readonly resultHash: string } => event.resultHash !== undefined;
@@ -30,7 +34,7 @@ class ConfigurableRun implements RunEngine {
   call(event: CallEvent): Verdict | undefined {
     const config = this.config;
     let verdict: Verdict | undefined;
-    if (rollingDetectorsOn(config)) verdict = evaluate(this.history.measure(this.run, event.tool, event.argsHash, event.knownPoll), config);
+    if (rollingDetectorsOn(config)) verdict = evaluate(this.history.measure(this.run, event, CONFIGURABLE_VERDICTS), config, CONFIGURABLE_VERDICTS);
     // The runtime vetoes a critical call before it runs, so it never enters history. Recording is
     // on whenever `enabled` is not explicitly false: the post-compaction guard depends on it.
     if (verdict?.level !== "critical" && guardOn(config)) {
@@ -71,6 +75,7 @@ class ConfigurableRun implements RunEngine {
 export const CONFIGURABLE_PROFILE: ReplayProfile = {
   name: "configurable",
   createHashing,
+  verdicts: CONFIGURABLE_VERDICTS,
   openSession(sharing?: HistorySharing): ProfileSession {
     const history = new SessionHistory(sharing);
     return { startRun: (config, run) => new ConfigurableRun(config, history, run) };

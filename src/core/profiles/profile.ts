@@ -5,7 +5,7 @@
  * which generation it is in.
  */
 import type { EffectiveConfig, RawBlock, ResolvedConfig } from "../config.js";
-import type { ThresholdName, Verdict } from "../detectors.js";
+import type { ThresholdName, Verdict, VerdictGeneration } from "../detectors.js";
 import type { Digest, Hashing } from "../hashing.js";
 import type { GuardOutcome, GuardStep, GuardWindow } from "../postCompactionGuard.js";
 import type { CallRecord, HistorySharing } from "../history.js";
@@ -58,6 +58,8 @@ export interface ProfileSession {
 export interface ReplayProfile {
   readonly name: ProfileName;
   createHashing(digest: Digest): Hashing;
+  /** The generation's verdict table (detectors.ts): what its rows read and how they are worded. */
+  readonly verdicts: VerdictGeneration;
   /** `sharing`: the replayer is one of several fed the same events (history.ts; a profile may ignore it). */
   openSession(sharing?: HistorySharing): ProfileSession;
   /** The effective config the generation reads from these blocks (file, agent override, --set). */

@@ -18,6 +18,7 @@ import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync
 import { dirname, join } from "node:path";
 import { threadId } from "node:worker_threads";
 import type { ByteHasher } from "./byteHash.js";
+import { openForReading } from "../../adapters/io/openForReading.js";
 
 /** The entry does not hold what its stamp promises: truncated, corrupted, or replaced mid-read. */
 export class CorruptEntry extends Error {}
@@ -148,12 +149,8 @@ export interface OpenEntry {
 
 /** Opens an entry for reading, or undefined when there is none (or it cannot be read, or has no stamp line). */
 export function openEntry(path: string, hasher: ByteHasher): OpenEntry | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch {
-    return undefined;
-  }
+  const fd = openForReading(path);
+  if (fd === undefined) return undefined;
   try {
     const { size, mtimeMs } = fstatSync(fd);
     let head = (chunk ??= Buffer.allocUnsafe(READ_CHUNK));

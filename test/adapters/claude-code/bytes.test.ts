@@ -3,11 +3,11 @@
  * strings for hashing, io/jsonBytes.ts) give the verdicts and runs of the same lines read as text,
  * with non-ASCII text, `\u` escapes and an unknown tool whose name is not ASCII.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sameFromBytesAndText, verdicts } from "../../helpers/inProcess.js";
+import { tempDir } from "../../helpers/tempDir.js";
 
 const SESSION = "5a2e8c1d-4b3f-4e6a-9d7c-00000000e5e5";
 
@@ -36,7 +36,7 @@ function transcript(): string {
 
 describe("Claude Code lines read from their bytes", () => {
   it("give the findings and runs of the lines read as text", async () => {
-    const path = join(mkdtempSync(join(tmpdir(), "looplens-cc-bytes-")), `${SESSION}.jsonl`);
+    const path = join(tempDir("looplens-cc-bytes-"), `${SESSION}.jsonl`);
     writeFileSync(path, transcript());
     const { fromBytes, fromText, detectors } = await sameFromBytesAndText([path]);
     expect(detectors).toEqual(new Set(["generic_repeat", "unknown_tool_repeat"]));

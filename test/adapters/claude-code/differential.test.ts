@@ -2,18 +2,18 @@
  * Random sessions written as Claude Code transcripts and as canonical events: analysing the folder
  * of transcripts must give exactly the findings and runs of the canonical files.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { analyzePaths, comparable } from "../../helpers/inProcess.js";
 import { claudeCanonicalText, claudeTranscriptText, randomClaudeSessions } from "./randomClaudeSessions.js";
+import { tempDir } from "../../helpers/tempDir.js";
 
 describe("Claude Code transcripts and canonical events of the same random sessions", () => {
   for (const seed of [1, 2, 3]) {
     it(`seed ${seed}: the transcripts give exactly the canonical findings and runs`, async () => {
       const sessions = randomClaudeSessions(seed, 25);
-      const root = mkdtempSync(join(tmpdir(), `looplens-cc-diff-${seed}-`));
+      const root = tempDir(`looplens-cc-diff-${seed}-`);
       const projects = join(root, "projects", "-home-dev-proj");
       const canonical = join(root, "canonical");
       mkdirSync(projects, { recursive: true });

@@ -2,84 +2,25 @@
  * A Claude Code session forked with `--fork-session` (or resumed into a new file): the new file
  * starts with the parent's entries copied under the new session id, with their uuids, timestamps
  * and messages. Read together (a folder scan), each executed call is replayed once and the copies
- * are counted as duplicates; read alone, the fork replays all its calls.
+ * are counted as duplicates; read alone, the fork replays all its calls. `check` reads them as
+ * analyze does: one fixture for the family.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { expandUnits } from "../../../src/adapters/discovery.js";
+import { Conversation, projectFolder, removeProjectFolders, writeConversation as write } from "../../helpers/claudeCodeConversation.js";
 import { analyzePaths, totalCalls, verdicts } from "../../helpers/inProcess.js";
-import { runCli } from "../../helpers/cli.js";
+import { runMain } from "../../helpers/cli.js";
+
+afterAll(removeProjectFolders);
 
 const PARENT = "7b1d0c3e-1111-4a2b-9c3d-00000000aa01";
 const FORK = "7b1d0c3e-2222-4a2b-9c3d-00000000bb02";
 
-type Entry = Record<string, unknown>;
-
-/** Entries of one conversation in the 2.1 shape; `sessionId` is set when a file is written. */
-class Conversation {
-  readonly entries: Entry[] = [];
-  private n = 0;
-  private parent: string | null = null;
-
-  constructor(private readonly prefix: string) {}
-
-  private push(fields: Entry): this {
-    const uuid = `${this.prefix}-${String(++this.n).padStart(4, "0")}-4000-8000-000000000000`;
-    const timestamp = new Date(Date.UTC(2026, 2, 1, 9, 0, this.n)).toISOString();
-    this.entries.push({ parentUuid: this.parent, isSidechain: false, userType: "external", cwd: "/home/dev/app", version: "2.1.90", gitBranch: "main", ...fields, uuid, timestamp });
-    this.parent = uuid;
-    return this;
-  }
-
-  prompt(text: string): this {
-    return this.push({ type: "user", message: { role: "user", content: text }, promptId: `prompt-${this.prefix}-${this.n}` });
-  }
-
-  /** A Bash call and its result, in two lines. */
-  bash(id: string, command: string, stdout: string): this {
-    this.push({ type: "assistant", requestId: `req_${id}`, message: { id: `msg_${id}`, type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [{ type: "tool_use", id, name: "Bash", input: { command } }] } });
-    return this.push({
-      type: "user",
-      message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: stdout, is_error: false }] },
-      toolUseResult: { stdout, stderr: "", interrupted: false, isImage: false },
-    });
-  }
-
-  /** A compaction: the boundary (no parent, its logical parent the last entry) and the summary after it. */
-  compaction(): this {
-    const logicalParentUuid = this.parent;
-    this.parent = null;
-    this.push({ type: "system", subtype: "compact_boundary", content: "Conversation compacted", logicalParentUuid, compactMetadata: { trigger: "auto", preTokens: 150000 } });
-    return this.push({ type: "user", isCompactSummary: true, message: { role: "user", content: "This session is being continued from a previous conversation." } });
-  }
-
-  /** An assistant text line (no call). */
-  say(text: string): this {
-    return this.push({ type: "assistant", requestId: `req_t${this.n}`, message: { id: `msg_t${this.n}`, type: "message", role: "assistant", content: [{ type: "text", text }] } });
-  }
-
-  /** Continues with entries `from`..`count` of another conversation (a fork copies its parent's). */
-  continueFrom(other: Conversation, count = other.entries.length, from = 0): this {
-    this.entries.push(...other.entries.slice(from, count).map((entry) => ({ ...entry })));
-    this.parent = this.entries.at(-1)!.uuid as string;
-    return this;
-  }
-}
-
-function write(dir: string, session: string, conversation: Conversation): string {
-  const snapshot = { type: "file-history-snapshot", messageId: null, snapshot: { messageId: null, trackedFileBackups: {}, timestamp: "2026-03-01T09:00:00.000Z" }, isSnapshotUpdate: false };
-  const lines = [snapshot, ...conversation.entries.map((entry) => ({ ...entry, sessionId: session }))];
-  const path = join(dir, `${session}.jsonl`);
-  writeFileSync(path, lines.map((line) => JSON.stringify(line)).join("\n") + "\n");
-  return path;
-}
-
 /** A parent that loops on `npm test` (12 identical calls) and then moves on, and a fork of its first run. */
 function family() {
-  const dir = join(mkdtempSync(join(tmpdir(), "looplens-cc-fork-")), "projects", "-home-dev-app");
-  mkdirSync(dir, { recursive: true });
+  const dir = projectFolder();
   const parent = new Conversation("7b1d0c3e").prompt("Make the tests pass");
   for (let i = 1; i <= 12; i++) parent.bash(`toolu_p${i}`, "npm test", "1 failing");
   const shared = parent.entries.length;
@@ -147,8 +88,7 @@ describe("Claude Code forks across files", () => {
   });
 
   it("a fork whose copy starts at a compaction is found by the boundary's uuid in its folder, and read after its parent even when it sorts first", async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), "looplens-cc-fork-compacted-")), "projects", "-home-dev-app");
-    mkdirSync(dir, { recursive: true });
+    const dir = projectFolder();
     const parent = new Conversation("7b1d0c3e").prompt("Make the tests pass");
     for (let i = 1; i <= 12; i++) parent.bash(`toolu_p${i}`, "npm test", "1 failing");
     const boundary = parent.entries.length;
@@ -169,8 +109,7 @@ describe("Claude Code forks across files", () => {
   });
 
   it("a fork whose head (64 lines) holds no call joins the files that begin with the same entry", async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), "looplens-cc-fork-late-")), "projects", "-home-dev-app");
-    mkdirSync(dir, { recursive: true });
+    const dir = projectFolder();
     const parent = new Conversation("7b1d0c3e").prompt("Plan first, then make the tests pass");
     for (let i = 0; i < 70; i++) parent.say(`Step ${i} of the plan`);
     for (let i = 1; i <= 12; i++) parent.bash(`toolu_p${i}`, "npm test", "1 failing");
@@ -190,13 +129,23 @@ describe("Claude Code forks across files", () => {
     expect(verdicts(analysis)).toEqual(verdicts(await analyzePaths([paths.parent])));
   });
 
-  it("check snapshots each file alone: a fork's snapshot holds the calls it copied, whatever files lie beside it", () => {
+  it("check reads a fork with its parent: one snapshot, beside the parent, each call once", async () => {
     const { dir, parent, fork } = family();
-    expect(runCli(["check", "--update", dir]).status).toBe(0);
-    const snapshot = (path: string) => JSON.parse(readFileSync(`${path}.looplens.json`, "utf8")) as { runs: Array<{ calls: number }> };
+    const snapshot = (path: string) => JSON.parse(readFileSync(`${path}.looplens.json`, "utf8")) as { runs: Array<{ session: string; calls: number }> };
+    expect((await runMain(["check", "--update", dir])).status).toBe(0);
+    expect(snapshot(parent).runs.map((run) => [run.session, run.calls])).toEqual([
+      [PARENT, 12],
+      [PARENT, 1],
+      [FORK, 1],
+    ]);
+    expect(existsSync(`${fork}.looplens.json`)).toBe(false);
+    expect((await runMain(["check", dir])).status).toBe(0);
+    // Named alone, the fork is a fixture of its own, read alone: the copied calls included.
+    expect((await runMain(["check", "--update", fork])).status).toBe(0);
     expect(snapshot(fork).runs.map((run) => run.calls)).toEqual([12, 1]);
-    expect(snapshot(parent).runs.map((run) => run.calls)).toEqual([12, 1]);
-    // the same snapshot as the fork checked on its own
-    expect(runCli(["check", fork]).status).toBe(0);
+    // Checked with its parent again, that snapshot is not compared, and check says so.
+    const again = await runMain(["check", dir]);
+    expect(again.status).toBe(0);
+    expect(again.stderr).toContain(`looplens: note: ${fork} is checked with ${parent}, the session it was forked from`);
   });
 });

@@ -5,11 +5,11 @@
  * raw non-ASCII text on some lines and with `\u` escapes of the same chars (accents, surrogate
  * pairs) on others, they are the same calls and outputs, so the repeats must count across both.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sameFromBytesAndText, verdicts } from "../../helpers/inProcess.js";
+import { tempDir } from "../../helpers/tempDir.js";
 
 const SESSION = "0199aa00-1111-7222-8333-c0dexb17e500";
 
@@ -56,7 +56,7 @@ function rollout(): string {
 
 describe("Codex rollout lines read from their bytes", () => {
   it("give the findings and runs of the lines read as text, escapes or not", async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), "looplens-codex-bytes-")), "sessions", "2026", "03", "01");
+    const dir = join(tempDir("looplens-codex-bytes-"), "sessions", "2026", "03", "01");
     mkdirSync(dir, { recursive: true });
     const path = join(dir, `rollout-2026-03-01T09-00-00-${SESSION}.jsonl`);
     writeFileSync(path, rollout());

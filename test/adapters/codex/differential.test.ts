@@ -2,18 +2,18 @@
  * Random Codex sessions written as rollouts and as canonical events: analysing the folder of
  * rollouts must give exactly the findings (and runs) of the canonical files.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { analyzePaths, comparable } from "../../helpers/inProcess.js";
 import { randomRollouts, rolloutCanonicalText, rolloutText } from "./randomRollouts.js";
+import { tempDir } from "../../helpers/tempDir.js";
 
 describe("Codex rollouts and canonical events of the same random sessions", () => {
   for (const seed of [11, 12, 13]) {
     it(`seed ${seed}: the rollouts folder gives exactly the canonical findings`, async () => {
       const sessions = randomRollouts(seed, 30);
-      const root = mkdtempSync(join(tmpdir(), `looplens-codex-diff-${seed}-`));
+      const root = tempDir(`looplens-codex-diff-${seed}-`);
       const rollouts = join(root, "sessions", "2026", "01", "02");
       const canonical = join(root, "canonical");
       mkdirSync(rollouts, { recursive: true });

@@ -3,14 +3,14 @@
  * again (new line timestamps, same payloads), then its own turns. Read together, each executed call
  * is replayed once and the copied items are duplicates; read alone, the fork replays them all.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { expandUnits } from "../../../src/adapters/discovery.js";
 import { inOpenClawSessionsFolder } from "../../../src/adapters/openclaw/identity.js";
 import { analyzePaths, totalCalls, verdicts } from "../../helpers/inProcess.js";
 import { RolloutBuilder, type CallSpec } from "./rolloutBuilder.js";
+import { tempDir } from "../../helpers/tempDir.js";
 
 const PARENT = "019fc8be-3658-7ca3-9e29-0000000000a1";
 const FORK = "019fc8be-3658-7ca3-9e29-0000000000b2";
@@ -25,7 +25,7 @@ const rewritten = (line: string) => JSON.stringify({ ...JSON.parse(line), timest
 
 /** A parent and its fork under `folders` (Codex's own layout by default); `instructions` goes into the fork's session_meta. */
 function family(folders: readonly string[] = ["sessions", "2026", "01", "02"], instructions?: string) {
-  const dir = join(mkdtempSync(join(tmpdir(), "looplens-codex-fork-")), ...folders);
+  const dir = join(tempDir("looplens-codex-fork-"), ...folders);
   mkdirSync(dir, { recursive: true });
   const parent = new RolloutBuilder(PARENT, "0.146").userTurn("make the tests pass");
   for (let i = 1; i <= 12; i++) parent.call(shell(`call_p${i}`, "npm test")).output(shell(`call_p${i}`, "npm test"), { text: "1 failing", exitCode: 1 });

@@ -3,12 +3,12 @@
  * back: analysing the printed stream reports every finding where analysing the input itself does
  * (an abort at transcript line 18 must not come back at the events file's line 15).
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BASE_FIXTURES, ndjsonFindings, runMain } from "../../helpers/cli.js";
 import { toEvent } from "../../../src/adapters/events/canonicalEvents.js";
+import { tempDir } from "../../helpers/tempDir.js";
 
 /** One input of every format the fixtures hold (folders: every file of that format in them). */
 const INPUTS = [
@@ -35,7 +35,7 @@ describe("events → analyze keeps the original locations", () => {
     expect(direct.status).toBe(0);
     const printed = await runMain(["events", input]);
     expect(printed.status).toBe(0);
-    const path = join(mkdtempSync(join(tmpdir(), "looplens-origin-")), "printed.events.jsonl");
+    const path = join(tempDir("looplens-origin-"), "printed.events.jsonl");
     writeFileSync(path, printed.stdout);
     const replayed = await runMain(["analyze", "-f", "ndjson", path]);
     expect(replayed.status).toBe(0);

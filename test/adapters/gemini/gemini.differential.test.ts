@@ -2,18 +2,18 @@
  * Random sessions written as Gemini CLI recordings and as canonical events: analysing the folder
  * of recordings must give exactly the findings (and runs) of the canonical files.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { analyzePaths, comparable } from "../../helpers/inProcess.js";
 import { geminiCanonicalText, randomGeminiSessions, recordingPath, recordingText } from "./randomGemini.js";
+import { tempDir } from "../../helpers/tempDir.js";
 
 describe("Gemini CLI recordings and canonical events of the same random sessions", () => {
   for (const seed of [1, 2, 3]) {
     it(`seed ${seed}: the recordings give exactly the canonical findings and runs`, async () => {
       const sessions = randomGeminiSessions(seed, 30);
-      const root = mkdtempSync(join(tmpdir(), `looplens-gemini-diff-${seed}-`));
+      const root = tempDir(`looplens-gemini-diff-${seed}-`);
       const chats = join(root, "tmp", "proj", "chats");
       const canonical = join(root, "canonical");
       mkdirSync(canonical, { recursive: true });

@@ -3,9 +3,9 @@
  * line, message records, a `gemini` message re-appended whole as its tool calls update, `$set`,
  * `$rewindTo`; or the legacy single `.json` document (`JSON.stringify(…, null, 2)`).
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { tempDir } from "../../helpers/tempDir.js";
 
 export type OutcomeSpec =
   | { readonly kind: "result"; readonly output: string; readonly extra?: Record<string, unknown> }
@@ -121,7 +121,7 @@ export class GeminiRecording {
 
 /** Writes `content` under a fresh `<tmp>/.gemini/tmp/proj/chats/` as `relPath`. */
 export function writeChat(content: string | Buffer, relPath = "session-2026-04-29T21-39-abcd1234.jsonl"): string {
-  const path = join(mkdtempSync(join(tmpdir(), "looplens-gemini-")), ".gemini", "tmp", "proj", "chats", relPath);
+  const path = join(tempDir("looplens-gemini-"), ".gemini", "tmp", "proj", "chats", relPath);
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, content);
   return path;

@@ -2,18 +2,18 @@
  * Random sessions written as OpenClaw transcripts and as canonical events: analysing the folder of
  * transcripts must give exactly the findings (and runs) of the canonical files.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { analyzePaths, comparable } from "../../helpers/inProcess.js";
 import { canonicalText, randomSessions, transcriptText, transcriptTrajectoryText } from "../../helpers/randomSessions.js";
+import { tempDir } from "../../helpers/tempDir.js";
 
 describe("transcripts and canonical events of the same random sessions", () => {
   for (const seed of [1, 2, 3]) {
     it(`seed ${seed}: the transcripts folder gives exactly the canonical findings`, async () => {
       const sessions = randomSessions(seed, 25);
-      const root = mkdtempSync(join(tmpdir(), `looplens-diff-${seed}-`));
+      const root = tempDir(`looplens-diff-${seed}-`);
       const transcripts = join(root, "state");
       const canonical = join(root, "canonical");
       const activeBranch = join(root, "canonical-active-branch");

@@ -3,13 +3,13 @@
  * `looplens events` prints must be exactly the canonical events of the same session, and every
  * finding must name the transcript line of its call or result. Also: compressed, archived, piped.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../helpers/cli.js";
 import { expectLinesAddUp, findingRows, jsonReport, type FindingRow } from "../../helpers/report.js";
+import { tempDir } from "../../helpers/tempDir.js";
 
 const DIR = "test/data/openclaw-sample";
 const SESSION_ID = "5b0c7e1a-2f4d-4c1e-9a77-0d3b6c2e8f10";
@@ -109,7 +109,7 @@ describe("the sample session transcript", () => {
   });
 
   it("reads zstd and gzip transcripts, archived names given explicitly, and standard input", () => {
-    const dir = join(mkdtempSync(join(tmpdir(), "looplens-sample-")), "agents", "main", "sessions");
+    const dir = join(tempDir("looplens-sample-"), "agents", "main", "sessions");
     mkdirSync(dir, { recursive: true });
     const zst = join(dir, `${SESSION_ID}.jsonl.zst`);
     copyFileSync(ZST, zst);
@@ -125,7 +125,7 @@ describe("the sample session transcript", () => {
   });
 
   it("folders pick up .jsonl/.gz/.zst transcripts and the archives of a state directory", () => {
-    const dir = mkdtempSync(join(tmpdir(), "looplens-folder-"));
+    const dir = tempDir("looplens-folder-");
     const sessions = join(dir, "agents", "main", "sessions");
     mkdirSync(sessions, { recursive: true });
     const files = ["a.jsonl.zst", "b.jsonl.deleted.2026-05-01T10-00-00.000Z", "c.jsonl.reset.2026-05-01T10-00-00.000Z"].map((name) => join(sessions, name));
@@ -139,7 +139,7 @@ describe("the sample session transcript", () => {
   });
 
   it("a zstd transcript cut mid-stream keeps what it holds and says where it ends", () => {
-    const dir = mkdtempSync(join(tmpdir(), "looplens-cut-"));
+    const dir = tempDir("looplens-cut-");
     const cut = join(dir, "cut.jsonl.zst");
     const bytes = readFileSync(ZST);
     writeFileSync(cut, bytes.subarray(0, Math.floor(bytes.length * 0.6)));

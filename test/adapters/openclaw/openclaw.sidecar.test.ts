@@ -163,9 +163,10 @@ describe("runtime trajectory sidecars (calls in model.completed snapshots)", () 
 
   it("the first pass reads the build version and the prompts' run ids", async () => {
     for (const story of STORIES) {
-      const scan = await scanTrajectory(textSource("s.trajectory.jsonl", writeStory(story).sidecar));
+      const scan = await scanTrajectory(textSource("s.trajectory.jsonl", writeStory(story).sidecar), true);
       expect(scan.harnessVersion).toBe(story.version);
-      expect(scan.promptRunIds).toEqual(story.runs.map((r) => r.runId));
+      expect(scan.runFacts?.prompts.map((p) => p.runId)).toEqual(story.runs.map((r) => r.runId));
+      expect(scan.runFacts?.prompts.every((p) => p.ms !== undefined)).toBe(true);
       expect([scan.snapshotTools, scan.runtimeTools, scan.transcriptTools]).toEqual([true, false, false]);
     }
     // A build upgraded between runs: the first version; a bare string (legacy recorders) names no build.
@@ -176,8 +177,10 @@ describe("runtime trajectory sidecars (calls in model.completed snapshots)", () 
     t.runtime("r2", "trace.metadata", { harness: { version: "2026.5.2" } });
     t.runtime("r2", "prompt.submitted", { prompt: "two" });
     t.runtime("r3", "trace.metadata", { harness: { version: "2026.5.3" } });
-    const scan = await scanTrajectory(textSource("s-2.trajectory.jsonl", t.text()));
+    const scan = await scanTrajectory(textSource("s-2.trajectory.jsonl", t.text()), true);
     expect(scan.harnessVersion).toBe("2026.5.2");
-    expect(scan.promptRunIds).toEqual(["r1", "r1", "r2"]);
+    expect(scan.runFacts?.prompts.map((p) => p.runId)).toEqual(["r1", "r1", "r2"]);
+    // Read alone, a sidecar names no transcript's runs: the pass does not gather what would.
+    expect((await scanTrajectory(textSource("s-2.trajectory.jsonl", t.text()))).runFacts).toBeUndefined();
   });
 });

@@ -3,14 +3,16 @@
  * files of one session read as one history (archives, checkpoints, backups), files that are not
  * transcripts, and reading the state directory when no path is given.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../helpers/cli.js";
 import { analyzePaths, verdicts, writeSessionFile } from "../../helpers/inProcess.js";
+import { nightlyBuildStory } from "../../helpers/openclawFixtures.js";
 import { TranscriptBuilder } from "../../helpers/openclawTranscript.js";
+import { writePairedSession } from "../../helpers/pairedSession.js";
 import { expectLinesAddUp, jsonReport } from "../../helpers/report.js";
+import { tempDir } from "../../helpers/tempDir.js";
 
 const read = (id: string, path = "x") => ({ id, name: "read", args: { path } });
 
@@ -30,7 +32,7 @@ function loopingSession(id: string, runs: number, calls: number): TranscriptBuil
 }
 
 function stateDir(): string {
-  return mkdtempSync(join(tmpdir(), "looplens-state-"));
+  return tempDir("looplens-state-");
 }
 
 describe("rewritten copies", () => {
@@ -149,20 +151,13 @@ describe("the files of one session are one history", () => {
   it("a transcript and its trajectory sidecar are one set of runs, never reported twice", () => {
     const dir = join(stateDir(), "agents", "main", "sessions");
     mkdirSync(dir, { recursive: true });
-    copyFileSync("fixtures/openclaw/agents/main/sessions/c5d6e7f8-a9b0-4c1d-8e2f-3a4b5c6d7e8f.trajectory.jsonl", join(dir, "c5d6e7f8.trajectory.jsonl"));
+    const story = nightlyBuildStory();
+    const written = writePairedSession(story);
+    writeFileSync(join(dir, "c5d6e7f8.trajectory.jsonl"), written.sidecar);
     const alone = jsonReport([join(dir, "c5d6e7f8.trajectory.jsonl")]).report;
     // The same session's transcript beside it, with other run ids in its bootstrap entries.
-    const t = new TranscriptBuilder("c5d6e7f8");
-    for (const [r, calls] of alone.runs.map((run, i) => [i + 1, run.calls] as const)) {
-      t.user(`nightly ${r}`);
-      for (let c = 0; c < calls; c++) {
-        t.calls([{ id: `p${r}-${c}`, name: "process", args: { action: "poll", sessionId: "build" } }]);
-        t.result({ id: `p${r}-${c}`, name: "process" }, { kind: "result", text: "running", details: { status: "running" } });
-      }
-      t.assistantText("done");
-      t.bootstrap(`transcript-name-${r}`);
-    }
-    writeFileSync(join(dir, "c5d6e7f8.jsonl"), t.text());
+    const renamed = story.runs.reduce((text, run, i) => text.replaceAll(`"runId":"${run.runId}"`, `"runId":"transcript-name-${i + 1}"`), written.transcripts[0]!);
+    writeFileSync(join(dir, "c5d6e7f8.jsonl"), renamed);
     const both = jsonReport([dir]).report;
     expectLinesAddUp(both);
     // The sidecar's run ids name the transcript's runs; the calls are the transcript's, once.
@@ -200,22 +195,22 @@ describe("a state directory as the runtime leaves it", () => {
 
   it("with no path, the state directory is read ($OPENCLAW_STATE_DIR) and named; its openclaw.json is named, not applied", () => {
     const dir = realisticState();
-    const result = runCli(["analyze", "--format", "json"], { env: { OPENCLAW_STATE_DIR: dir } });
+    const result = runCli(["analyze", "--format", "json"], { stdin: "null", env: { OPENCLAW_STATE_DIR: dir } });
     expect(result.status).toBe(0);
     expect(result.stderr).toContain(`reading the OpenClaw state directory ${dir}`);
     const report = JSON.parse(result.stdout) as { runs: Array<{ run: string }>; config: { warningThreshold: number; unappliedConfig?: string } };
     expect(report.runs.map((r) => r.run)).toEqual(["req_1"]);
     expect(report.config.warningThreshold).toBe(10);
     expect(report.config.unappliedConfig).toBe(join(dir, "openclaw.json"));
-    expect(runCli(["analyze"], { env: { OPENCLAW_STATE_DIR: dir } }).stdout).toContain("exists but is not applied (--config auto reads it)");
+    expect(runCli(["analyze"], { stdin: "null", env: { OPENCLAW_STATE_DIR: dir } }).stdout).toContain("exists but is not applied (--config auto reads it)");
     // --config auto reads it from the state directory.
-    const auto = JSON.parse(runCli(["analyze", "--format", "json", "--config", "auto"], { env: { OPENCLAW_STATE_DIR: dir, OPENCLAW_CONFIG_PATH: "" } }).stdout) as typeof report;
+    const auto = JSON.parse(runCli(["analyze", "--format", "json", "--config", "auto"], { stdin: "null", env: { OPENCLAW_STATE_DIR: dir, OPENCLAW_CONFIG_PATH: "" } }).stdout) as typeof report;
     expect(auto.config.warningThreshold).toBe(5);
     expect(auto.config.unappliedConfig).toBeUndefined();
   });
 
   it("with no path and no state directory, a clear error (exit 2)", () => {
-    const result = runCli(["analyze"], { env: { OPENCLAW_STATE_DIR: join(stateDir(), "missing") } });
+    const result = runCli(["analyze"], { stdin: "null", env: { OPENCLAW_STATE_DIR: join(stateDir(), "missing") } });
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/holds no agents\/ folder/);
   });
@@ -234,10 +229,10 @@ describe("input that cannot be used", () => {
     writeFileSync(files.text, "just some notes\nabout nothing\n");
     const result = runCli(["analyze", files.binary, files.xz, files.text, "--format", "json"]);
     expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(/nothing in the input could be used/);
-    const report = JSON.parse(result.stdout) as { summary: { files: number; filesNotRead: number }; diagnostics: Array<{ file: string; reason: string }> };
-    expect(report.summary).toMatchObject({ files: 0, filesNotRead: 3 });
-    const reasons = Object.fromEntries(report.diagnostics.map((d) => [d.file, d.reason]));
+    expect(result.stderr).toMatch(/nothing in the input could be used: 3 file\(s\) not read/);
+    // An input that ends in exit 2 prints no report: the reasons are the diagnostics on stderr.
+    expect(result.stdout).toBe("");
+    const reasons = Object.fromEntries(result.stderr.split("\n").map((line) => /^(.*?):\d+: (.*)$/.exec(line)).filter((m) => m !== null).map((m) => [m[1], m[2]]));
     expect(reasons[files.binary]).toMatch(/binary file/);
     expect(reasons[files.xz]).toMatch(/compressed with xz/);
     expect(reasons[files.text]).toMatch(/not a transcript: text/);

@@ -3,9 +3,11 @@
  * from line bytes (checked by the second pass), lines parsed as latin1 with byte-string arguments
  * and results, runs closed when the next one starts. On damaged transcripts — lines cut and run
  * together, keys given twice, non-ASCII escapes, invalid UTF-8, garbage — the analysis must be
- * exactly the one without any shortcut.
+ * exactly the one without any shortcut. An equal analysis proves nothing if the shortcuts were not
+ * taken, so every source the pipeline opens is watched (`passes`): which passes read each file,
+ * as bytes or as text, and how often the file was read again.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { analyzeFile } from "../../../src/pipeline/analysis.js";
 import { resolveConfig } from "../../../src/core/config.js";
 import { loadXxhashDigest } from "../../../src/core/xxhashDigest.js";
@@ -13,6 +15,59 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { analyzePaths, comparable, writeSessionFile } from "../../helpers/inProcess.js";
 import { prng, randomSessions, transcriptText } from "../../helpers/randomSessions.js";
+
+/**
+ * Per file, its passes in order: "bytes" (forEachRawLine) or "text" (forEachLine), and the byte
+ * searches (mayContain) that let a first pass be skipped: "found" or "absent".
+ */
+type Pass = "bytes" | "text" | "found" | "absent";
+const passes = vi.hoisted(() => new Map<string, Pass[]>());
+
+vi.mock("../../../src/adapters/discovery.js", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("../../../src/adapters/discovery.js")>();
+  return {
+    ...actual,
+    openSource: async (path: string) => {
+      const source = await actual.openSource(path);
+      const log = (kind: Pass) => passes.set(source.file, [...(passes.get(source.file) ?? []), kind]);
+      const text = source.forEachLine.bind(source);
+      source.forEachLine = (handler, options) => (log("text"), text(handler, options));
+      const raw = source.forEachRawLine?.bind(source);
+      if (raw) source.forEachRawLine = (handler, options) => (log("bytes"), raw(handler, options));
+      const search = source.mayContain?.bind(source);
+      if (search) {
+        source.mayContain = async (needles) => {
+          const found = await search(needles);
+          log(found ? "found" : "absent");
+          return found;
+        };
+      }
+      return source;
+    },
+  };
+});
+
+/** The passes that `run` made over `path`. */
+async function passesOf<T>(path: string, run: () => Promise<T>): Promise<{ result: T; passes: Pass[] }> {
+  passes.delete(path);
+  const result = await run();
+  return { result, passes: passes.get(path) ?? [] };
+}
+
+/**
+ * The passes of a session transcript. Each reading starts with the sniff's look at its first lines
+ * (as text). With every shortcut, a byte search tells whether the file names runs: only then is
+ * there a first pass (from bytes); the pass over a last file (when it is large enough) and the
+ * replay read bytes too. A failed check reads the file again with its first pass as text and no
+ * search (the replay still from bytes). The long way reads text only.
+ */
+const SNIFF = "text";
+function shortcutReadings(lastFilePass: boolean): Pass[][] {
+  const firstReadings: Pass[][] = [["found", "bytes"], ["absent"]].map((scan) => [SNIFF, ...(scan as Pass[]), ...(lastFilePass ? ["bytes" as const] : []), "bytes"]);
+  return [...firstReadings, ...firstReadings.map((first) => [...first, ...READ_AGAIN_PASSES])];
+}
+const READ_AGAIN_PASSES: Pass[] = [SNIFF, "text", "bytes"];
+const LONG_WAY_PASSES: Pass[] = [SNIFF, "text", "text"];
 
 type Damage = (line: string, next: string | undefined, random: () => number) => Buffer[];
 
@@ -79,18 +134,25 @@ describe("analysis shortcuts", () => {
     let files = 0;
     let copies = 0;
     let rebuilt = 0;
+    let readAgain = 0;
     for (const [i, session] of randomSessions(7, 40).entries()) {
       const path = writeSessionFile(damaged(transcriptText(session), i + 1), `${session.id}.jsonl`, session.agent);
-      const slow = await analyzeFile(path, digest, () => config, { canReadAgain: false, bytePayloads: false, closeRuns: false });
+      const slow = await passesOf(path, () => analyzeFile(path, digest, () => config, { canReadAgain: false, bytePayloads: false, closeRuns: false }));
+      expect(slow.passes, session.id).toEqual(LONG_WAY_PASSES);
       // With and without the pass over a last file (lastFilePass.ts), which only large files get.
       for (const lastFilePassBytes of [undefined, 0]) {
-        const fast = await analyzeFile(path, digest, () => config, { lastFilePassBytes });
-        expect(fast, `${session.id}, times pass from ${lastFilePassBytes}`).toEqual(slow);
+        const fast = await passesOf(path, () => analyzeFile(path, digest, () => config, { lastFilePassBytes }));
+        expect(fast.result, `${session.id}, times pass from ${lastFilePassBytes}`).toEqual(slow.result);
+        expect(shortcutReadings(lastFilePassBytes === 0), session.id).toContainEqual(fast.passes);
+        if (fast.passes.filter((pass) => pass === SNIFF).length > 1) readAgain++;
       }
-      if (slow.runs.some((run) => run.findings.length > 0)) files++;
-      copies += slow.transcript.copies;
-      rebuilt += slow.transcript.reconstructedCalls;
+      if (slow.result.runs.some((run) => run.findings.length > 0)) files++;
+      copies += slow.result.transcript.copies;
+      rebuilt += slow.result.transcript.reconstructedCalls;
     }
+    // Most files keep to the shortcuts; some damage fails their checks and is read the long way.
+    expect(readAgain).toBeGreaterThan(0);
+    expect(readAgain).toBeLessThan(40);
     expect(files).toBeGreaterThan(5); // the comparison saw findings, not only empty reports
     expect(copies).toBeGreaterThan(20); // and rewritten copies
     expect(rebuilt).toBeGreaterThan(5); // and calls rebuilt from results naming an unknown tool
@@ -123,8 +185,10 @@ describe("analysis shortcuts", () => {
     const path = writeSessionFile(`${[...lines, unknownToolResult(callId, 1, random).toString()].join("\n")}\n`, "s-unknown.jsonl");
     expect(readFileSync(path, "utf8")).toContain('"isError": true');
     const slow = await analyzeFile(path, await loadXxhashDigest(), () => resolveConfig([]).config, { canReadAgain: false, bytePayloads: false, closeRuns: false });
-    const fast = await analyzeFile(path, await loadXxhashDigest(), () => resolveConfig([]).config, { lastFilePassBytes: 0 });
+    const digest = await loadXxhashDigest();
+    const fast = await passesOf(path, () => analyzeFile(path, digest, () => resolveConfig([]).config, { lastFilePassBytes: 0 }));
     expect(slow.transcript.reconstructedCalls).toBe(0); // the call was there: not a rebuilt one
-    expect(fast).toEqual(slow);
+    expect(fast.result).toEqual(slow);
+    expect(fast.passes).toEqual([SNIFF, "found", "bytes", "bytes", "bytes", ...READ_AGAIN_PASSES]);
   });
 });

@@ -12,9 +12,9 @@ import type { LoopEvent } from "../../../src/core/events.js";
 import type { EventLine } from "../../helpers/events.js";
 import { findingsOf } from "../../helpers/replay.js";
 import { rowsOfTranscript, writeStore } from "../../helpers/sqliteStoreBuilder.js";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { tempDir } from "../../helpers/tempDir.js";
 
 const STORE = "fixtures/openclaw-store/agents/main/agent/openclaw-agent.sqlite";
 const transcript = (session: string) => `fixtures/openclaw/agents/main/sessions/${session}.jsonl`;
@@ -58,7 +58,7 @@ describe("the bundled SQLite store through the session adapter", () => {
   it("a row without JSON is one skipped line at its seq; the rest of the session is read", async () => {
     const session = "7f3e2a10-5c4b-4d8e-9f21-3a6b8c0d4e51";
     const rows = rowsOfTranscript(session, readFileSync(transcript(session), "utf8"), 3);
-    const dbPath = join(mkdtempSync(join(tmpdir(), "looplens-store-")), "openclaw-agent.sqlite");
+    const dbPath = join(tempDir("looplens-store-"), "openclaw-agent.sqlite");
     await writeStore(dbPath, { rows: rows.map((row) => (row.seq === 5 ? { session, seq: 5 } : row)) });
     const fromFile = await readThrough(await fileSource(transcript(session)), {});
     const fromStore = await readThrough(await storeSessionSource(dbPath, session), {});

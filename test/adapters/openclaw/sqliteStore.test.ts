@@ -1,6 +1,5 @@
-import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawn } from "node:child_process";
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { expandPaths } from "../../../src/adapters/discovery.js";
@@ -16,8 +15,10 @@ import {
   type StoreLineProblem,
 } from "../../../src/adapters/openclaw/sqliteStore.js";
 import { rowsOfTranscript, storeStates, walStore, writeOtherDatabase, writeStore, zstdFrame, type StoreRow } from "../../helpers/sqliteStoreBuilder.js";
+import { requireProgram } from "../../helpers/systemProgram.js";
+import { tempDir } from "../../helpers/tempDir.js";
 
-const tempDir = () => mkdtempSync(join(tmpdir(), "looplens-store-"));
+const storeDir = () => tempDir("looplens-store-");
 const line = (session: string, seq: number) => JSON.stringify({ type: "message", id: `${session}-${seq}`, parentId: null, n: seq, text: "é ✓" });
 
 async function linesOf(dbPath: string, session: string): Promise<Array<{ text: string; lineNo: number; terminated: boolean; problem?: LineProblem }>> {
@@ -39,7 +40,7 @@ afterEach(() => releaseStores());
 
 describe("SQLite transcript store", () => {
   it("a folder scan opens only files named as stores; a path given by name is a store by its magic", async () => {
-    const dir = tempDir();
+    const dir = storeDir();
     await writeStore(join(dir, "a.sqlite"), { rows: twoSessions() });
     await writeStore(join(dir, "b.jsonl"), { rows: twoSessions() }); // a store renamed as a line file
     await writeStore(join(dir, "c.db"), { rows: twoSessions() }); // not an input by its name
@@ -51,7 +52,7 @@ describe("SQLite transcript store", () => {
   });
 
   it("recognises SQLite files by their magic", async () => {
-    const dir = tempDir();
+    const dir = storeDir();
     await writeStore(join(dir, "a.sqlite"), { rows: twoSessions() });
     writeFileSync(join(dir, "b.jsonl"), `${line("x", 1)}\n`);
     expect(await isSqliteFile(join(dir, "a.sqlite"))).toBe(true);
@@ -61,7 +62,7 @@ describe("SQLite transcript store", () => {
   });
 
   it("lists sessions by their first row and reads each in seq order, zstd rows decoded", async () => {
-    const dbPath = join(tempDir(), "openclaw-agent.sqlite");
+    const dbPath = join(storeDir(), "openclaw-agent.sqlite");
     await writeStore(dbPath, { rows: twoSessions() });
     // Both start at seq 1: s-a's first row was created first.
     expect(await storeSessions(dbPath)).toEqual(["s-a", "s-b"]);
@@ -71,7 +72,7 @@ describe("SQLite transcript store", () => {
   });
 
   it("names the source <db>#<session> and sizes it by the stored bytes, which onBytes counts too", async () => {
-    const dbPath = join(tempDir(), "openclaw-agent.sqlite");
+    const dbPath = join(storeDir(), "openclaw-agent.sqlite");
     const rows = twoSessions();
     await writeStore(dbPath, { rows });
     const source = await storeSessionSource(dbPath, "s-b");
@@ -84,7 +85,7 @@ describe("SQLite transcript store", () => {
   });
 
   it("hands the same lines undecoded to a raw handler, and stops when a handler returns false", async () => {
-    const dbPath = join(tempDir(), "openclaw-agent.sqlite");
+    const dbPath = join(storeDir(), "openclaw-agent.sqlite");
     await writeStore(dbPath, { rows: twoSessions() });
     const source = await storeSessionSource(dbPath, "s-b");
     const raw: string[] = [];
@@ -96,13 +97,13 @@ describe("SQLite transcript store", () => {
   });
 
   it("reads a store without an event_zstd column", async () => {
-    const dbPath = join(tempDir(), "openclaw-agent.sqlite");
+    const dbPath = join(storeDir(), "openclaw-agent.sqlite");
     await writeStore(dbPath, { withoutZstd: true, rows: [3, 1, 2].map((seq) => ({ session: "old", seq, json: line("old", seq) })) });
     expect((await linesOf(dbPath, "old")).map((l) => l.text)).toEqual([1, 2, 3].map((seq) => line("old", seq)));
   });
 
   it("hands rows without JSON and corrupt zstd blobs over as bad lines that say why", async () => {
-    const dbPath = join(tempDir(), "openclaw-agent.sqlite");
+    const dbPath = join(storeDir(), "openclaw-agent.sqlite");
     const corrupt = zstdFrame(line("s", 3)).subarray(0, 12);
     await writeStore(dbPath, { rows: [{ session: "s", seq: 1, json: line("s", 1) }, { session: "s", seq: 2 }, { session: "s", seq: 3, zstd: corrupt }] });
     const lines = await linesOf(dbPath, "s");
@@ -116,14 +117,14 @@ describe("SQLite transcript store", () => {
   });
 
   it("gives the session key from session_windows, when there is one", async () => {
-    const dbPath = join(tempDir(), "openclaw-agent.sqlite");
+    const dbPath = join(storeDir(), "openclaw-agent.sqlite");
     await writeStore(dbPath, { rows: twoSessions(), windows: [["s-a", "agent:ops:main"]] });
     expect(await storeSessionKey(dbPath, "s-a")).toBe("agent:ops:main");
     expect(await storeSessionKey(dbPath, "s-b")).toBeUndefined();
   });
 
   it("errors name the database: not SQLite, not a store, a table without the columns it needs", async () => {
-    const dir = tempDir();
+    const dir = storeDir();
     const notSqlite = join(dir, "notes.sqlite");
     writeFileSync(notSqlite, "just text, long enough to be more than a header's hundred bytes ".repeat(3));
     const other = join(dir, "other.sqlite");
@@ -144,7 +145,7 @@ describe("SQLite transcript store", () => {
   });
 
   it("a damaged database is an InputError naming it", async () => {
-    const dbPath = join(tempDir(), "openclaw-agent.sqlite");
+    const dbPath = join(storeDir(), "openclaw-agent.sqlite");
     await writeStore(dbPath, { rows: twoSessions() });
     const bytes = readFileSync(dbPath);
     bytes.fill(0xa5, 100, bytes.length); // header kept, every page garbage
@@ -155,7 +156,7 @@ describe("SQLite transcript store", () => {
   });
 
   it("leaves the database untouched: same bytes and mtime, no file created beside it", async () => {
-    const dir = tempDir();
+    const dir = storeDir();
     const dbPath = join(dir, "openclaw-agent.sqlite");
     await writeStore(dbPath, { rows: twoSessions() });
     const before = { bytes: readFileSync(dbPath), mtime: statSync(dbPath).mtimeMs };
@@ -167,7 +168,7 @@ describe("SQLite transcript store", () => {
   });
 
   it("reads the committed transactions of a write-ahead log, not one still open", async () => {
-    const dir = tempDir();
+    const dir = storeDir();
     const dbPath = join(dir, "openclaw-agent.sqlite");
     const first: StoreRow[] = [1, 2].map((seq) => ({ session: "live", seq, json: line("live", seq) }));
     const more: StoreRow[] = [{ session: "live", seq: 3, zstd: zstdFrame(line("live", 3)) }, { session: "new", seq: 1, json: line("new", 1) }];
@@ -182,16 +183,16 @@ describe("SQLite transcript store", () => {
   });
 });
 
-const hasSqlite3 = spawnSync("sqlite3", ["-version"]).status === 0;
+const sqlite3 = requireProgram("sqlite3", { for: "the SQLite store test beside a native writer" });
 
-describe.skipIf(!hasSqlite3)("SQLite transcript store beside a native writer (sqlite3 CLI)", () => {
+sqlite3.describe("SQLite transcript store beside a native writer (sqlite3 CLI)", () => {
   it("is read while another connection holds a write transaction open, in WAL and rollback mode", async () => {
     for (const mode of ["wal", "delete"]) {
-      const dir = join(tempDir(), "agents", "main", "agent");
+      const dir = join(storeDir(), "agents", "main", "agent");
       mkdirSync(dir, { recursive: true });
       const dbPath = join(dir, "openclaw-agent.sqlite");
       await writeStore(dbPath, { rows: [1, 2].map((seq) => ({ session: "s", seq, json: line("s", seq) })) });
-      const writer = spawn("sqlite3", [dbPath], { stdio: ["pipe", "pipe", "inherit"] });
+      const writer = spawn(sqlite3.path!, [dbPath], { stdio: ["pipe", "pipe", "inherit"] });
       const ready = new Promise<void>((resolve) => writer.stdout.on("data", (chunk: Buffer) => chunk.includes("ready") && resolve()));
       // Committed: seq 3. Then an exclusive transaction left open (rollback mode: readers through
       // SQLite's locks would be refused) with seq 4 not committed.

@@ -29,4 +29,9 @@ describe("forkFamilies", () => {
     expect(forkFamilies(["p", "q"], [{ keys: ["k:p"], weak: "w" }, { keys: ["k:q"], weak: "w" }]).families).toEqual([]);
     expect(forkFamilies(["p", "q"], [{ keys: [], weak: "w" }, { keys: [], weak: "w" }]).families).toEqual([["p", "q"]]);
   });
+
+  it("joins a file to the one its parent link names, with no key shared, and reads the parent first", () => {
+    const tags = [{ keys: ["k:q"], self: "s:q", parent: "s:p" }, { keys: ["k:p"], self: "s:p" }, { keys: ["k:r"], self: "s:r", parent: "s:gone" }];
+    expect(forkFamilies(["q", "p", "r"], tags)).toEqual({ families: [["p", "q"]], rest: ["r"] });
+  });
 });

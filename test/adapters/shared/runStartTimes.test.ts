@@ -3,12 +3,12 @@
  * time of the line that starts a run (a user message, a prompt, a turn) on its first event as `ts`.
  * Checked on each agent's fixture against the times its own lines record.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { eventTime } from "../../../src/core/eventTime.js";
 import { analyzePaths } from "../../helpers/inProcess.js";
+import { tempDir } from "../../helpers/tempDir.js";
 
 /**
  * Every time a record of the file records at its top level (`timestamp`, a trajectory's `ts`) or in
@@ -85,7 +85,7 @@ describe("a run that no dated line started", () => {
     // Without its first prompt the file begins in the middle of a run.
     const cut = lines.filter((line, i) => i === 0 || !line.includes('"type": "user"') || i > lines.findIndex((l) => l.includes('"type": "user"')));
     expect(cut.length).toBe(lines.length - 1);
-    const dir = mkdtempSync(join(tmpdir(), "looplens-cut-"));
+    const dir = tempDir("looplens-cut-");
     const file = join(dir, "cut.jsonl");
     writeFileSync(file, `${cut.join("\n")}\n`);
     const firstCall = cut.find((line) => line.includes('"type": "tool_use"'))!;

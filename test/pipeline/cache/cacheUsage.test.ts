@@ -3,19 +3,18 @@
  * only runs that wrote scan; a writer's leftover temporary files go once old; `clear` removes only
  * what the cache made.
  */
-import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { CacheSetup } from "../../../src/pipeline/cache/cacheSetup.js";
 import { clearCache, evict, readUsage, recordRun, scanEntries } from "../../../src/pipeline/cache/cacheUsage.js";
 import { makeFolder } from "../../../src/pipeline/cache/entryFile.js";
+import { tempDir } from "../../helpers/tempDir.js";
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "looplens-usage-"));
+  dir = tempDir("looplens-usage-");
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const setup = (maxBytes: number): CacheSetup => ({ dir, maxBytes, build: "test", write: true });
 

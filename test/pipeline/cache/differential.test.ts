@@ -5,16 +5,14 @@
  * changes, profile changes, corrupted and truncated entries), every format of `analyze` with the
  * cache equals the same command without it, output, diagnostics and exit status.
  */
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { expandUnits } from "../../../src/adapters/discovery.js";
 import { readUsage } from "../../../src/pipeline/cache/cacheUsage.js";
 import { prng } from "../../helpers/randomSessions.js";
-import { BIG_FILE, expectSameEveryFormat, makeInputs } from "./cacheBench.js";
-
-const roots: string[] = [];
-afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
+import { tempDir } from "../../helpers/tempDir.js";
+import { BIG_FILE, FORK_FAMILY, PAIRED_SESSION, bothWays, expectSameEveryFormat, makeInputs } from "./cacheBench.js";
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -151,8 +149,7 @@ const EDITS: Record<string, Edit> = {
 describe("the result cache, differentially", () => {
   for (const seed of [1, 2]) {
     it(`prints what looplens prints without it, over a random history of edits (seed ${seed})`, async () => {
-      const root = mkdtempSync(join(tmpdir(), "looplens-cache-diff-"));
-      roots.push(root);
+      const root = tempDir("looplens-cache-diff-");
       const inputs = makeInputs(root);
       const random = prng(seed);
       const state = { args: [] as string[], config: join(root, "openclaw.json5"), cacheDir: join(root, "cache") };
@@ -177,4 +174,31 @@ describe("the result cache, differentially", () => {
       expect(hits).toBeGreaterThan(0);
     }, 600_000);
   }
+
+  it("keeps a fork family and a paired session as one unit each: an edit to any of their files reads the whole unit again", async () => {
+    const root = tempDir("looplens-cache-units-");
+    const inputs = makeInputs(root);
+    const cacheDir = join(root, "cache");
+    const units = await expandUnits([inputs]);
+    const unitOf = (name: string) => units.filter((unit) => unit.some((file) => file.includes(name)));
+    const family = unitOf(FORK_FAMILY[0]);
+    expect(family).toHaveLength(1);
+    expect(family[0]!.map((file) => file.slice(file.lastIndexOf("/") + 1))).toEqual(FORK_FAMILY.map((session) => `${session}.jsonl`));
+    const paired = unitOf(PAIRED_SESSION);
+    expect(paired).toHaveLength(1);
+    expect(paired[0]).toHaveLength(3);
+    await expectSameEveryFormat([inputs], cacheDir, "cold");
+    await expectSameEveryFormat([inputs], cacheDir, "warm");
+    expect(readUsage(cacheDir)?.last?.misses).toBe(0);
+    // The fork's own file, then the sidecar: each edit is one miss (the whole unit), and the same output as without the cache.
+    for (const file of [family[0]![1]!, paired[0]!.find((path) => path.endsWith(".trajectory.jsonl"))!]) {
+      const lines = readFileSync(file, "utf8").split("\n").filter((line) => line !== "");
+      appendFileSync(file, `${lines.at(-1)}\n`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const { cached, fresh } = await bothWays(["analyze", "--all", "-f", "json", inputs], cacheDir);
+      expect(cached.stdout, file).toBe(fresh.stdout);
+      expect(readUsage(cacheDir)?.last, file).toMatchObject({ hits: units.length - 1, misses: 1 });
+      await expectSameEveryFormat([inputs], cacheDir, `appended to ${file}`);
+    }
+  }, 600_000);
 });

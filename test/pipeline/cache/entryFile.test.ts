@@ -2,20 +2,19 @@
  * Entries on disk (entryFile.ts): written whole or not at all, read back exactly, and any damage
  * (truncation anywhere, one flipped bit, a missing or extra line) told before the body is used.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { loadByteHasher, type ByteHasher } from "../../../src/pipeline/cache/byteHash.js";
 import { CorruptEntry, entryPath, makeFolder, openEntry, writeEntry } from "../../../src/pipeline/cache/entryFile.js";
+import { tempDir } from "../../helpers/tempDir.js";
 
 let dir: string;
 let hasher: ByteHasher;
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "looplens-entries-"));
+  dir = tempDir("looplens-entries-");
   hasher = await loadByteHasher();
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The body's first line and the rest, as an entry reads them back; throws CorruptEntry. */
 function readBack(path: string): { stamp: string; first: string; rest: string } {

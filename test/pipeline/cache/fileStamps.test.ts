@@ -5,20 +5,19 @@
  * into the stored stamp). The same edit at either end is seen (the ends are hashed), and any edit
  * that moves a time is seen (a rewrite with the modification time put back still moves the ctime).
  */
-import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { loadByteHasher, type ByteHasher } from "../../../src/pipeline/cache/byteHash.js";
 import { ENDS_BYTES, isRacy, stampPath, stampUnit, stillStamped, unitPaths, type FileStamp } from "../../../src/pipeline/cache/fileStamps.js";
+import { tempDir } from "../../helpers/tempDir.js";
 
 let dir: string;
 let hasher: ByteHasher;
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "looplens-stamps-"));
+  dir = tempDir("looplens-stamps-");
   hasher = await loadByteHasher();
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const SIZE = 3 * ENDS_BYTES;
 

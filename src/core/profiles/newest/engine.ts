@@ -1,14 +1,15 @@
 /**
  * One run under the newest generation (generations.md §2, §7, §8): every call is recorded as written
  * and its outcome (a veto too) attached to it; detection runs only when `enabled` is on, with the
- * fixed table; the guard (on unless `enabled` is exactly false) has a fixed window of 3.
+ * generation's fixed thresholds; the guard (on unless `enabled` is exactly false) has a fixed window of 3.
  */
 import { guardOn, rollingDetectorsOn, type ResolvedConfig } from "../../config.js";
-import type { Verdict } from "../../detectors.js";
+import { evaluate, measure, type Verdict } from "../../detectors.js";
 import type { CallEvent, OutcomeEvent, RunEngine } from "../profile.js";
 import { NEWEST_GUARD_WINDOW, NewestGuard } from "./guard.js";
 import { NEWEST_HISTORY_SIZE, newRecord, type NewestHistory } from "./history.js";
-import { evaluateNewest, measureNewest, NEWEST_LOWEST_THRESHOLD } from "./verdicts.js";
+import { NEWEST_FIXED } from "./config.js";
+import { NEWEST_LOWEST_THRESHOLD, NEWEST_VERDICTS } from "./verdicts.js";
 
 export class NewestRun implements RunEngine {
   private guard: NewestGuard | undefined;
@@ -30,7 +31,7 @@ export class NewestRun implements RunEngine {
     // can hold, so the signals are not measured (most calls of short runs).
     const verdict =
       rollingDetectorsOn(this.config) && this.history.countFor(this.run) + 1 >= NEWEST_LOWEST_THRESHOLD
-        ? evaluateNewest(measureNewest(this.history.forRun(this.run), event))
+        ? evaluate(measure(this.history.forRun(this.run), event, NEWEST_VERDICTS), NEWEST_FIXED, NEWEST_VERDICTS)
         : undefined;
     // Replay convention (§2): the call is recorded as written. Where the runtime vetoed it, the
     // transcript holds the veto outcome, which then attaches to this record: one record either way.

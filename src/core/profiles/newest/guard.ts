@@ -4,6 +4,7 @@
  * the whole run tells how many calls in a window repeat pre-compaction calls; re-arming first closes
  * (and reports) the open window; an abort closes the window.
  */
+import { identicalOutcomes } from "../../detectorScans.js";
 import type { GuardOutcome, GuardStep, GuardWindow } from "../../postCompactionGuard.js";
 
 export const NEWEST_GUARD_WINDOW = 3;
@@ -37,10 +38,7 @@ export class NewestGuard {
     if (!window) return { kind: "idle" };
     window.remaining--;
     window.entries.push(outcome);
-    let identical = 0;
-    for (const entry of window.entries) {
-      if (entry.tool === outcome.tool && entry.argsHash === outcome.argsHash && entry.resultHash === outcome.resultHash) identical++;
-    }
+    const identical = identicalOutcomes(window.entries, outcome);
     if (identical >= NEWEST_GUARD_WINDOW) {
       this.window = undefined;
       return { kind: "abort", tool: outcome.tool, count: identical, window: this.summary(window, "aborted") };

@@ -106,7 +106,7 @@ export function createNewestHashing(digest: Digest): Hashing {
     if (!terminal) return { resultHash };
     // The identity masks what drifts between retries of one failure (times, pids, attempts, durations);
     // with nothing to mask it is the result hash itself (the same value hashed), spared a second digest.
-    const masked = maskVolatileSpans(output);
+    const masked = maskVolatileSpans(output, form);
     const failureIdentity = masked === output ? resultHash : outcomeValue({ status, exitCode, timedOut, output: masked }, form);
     return { resultHash, outcomeKind: "terminal-exec-failure", failureIdentity };
   };

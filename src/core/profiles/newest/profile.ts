@@ -4,10 +4,12 @@ import { resolveNewestConfig } from "./config.js";
 import { NewestRun } from "./engine.js";
 import { createNewestHashing } from "./hashing.js";
 import { NewestHistory } from "./history.js";
+import { NEWEST_VERDICTS } from "./verdicts.js";
 
 export const NEWEST_PROFILE: ReplayProfile = {
   name: "newest",
   createHashing: createNewestHashing,
+  verdicts: NEWEST_VERDICTS,
   openSession(): ProfileSession {
     const history = new NewestHistory();
     return { startRun: (config, run) => new NewestRun(config, history, run) };

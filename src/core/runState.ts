@@ -1,0 +1,82 @@
+/**
+ * A run's report as replay grows it (replay.ts), plus its working state while open. A closed run
+ * keeps only what the report needs (its engine is dropped, its history freed with its session's),
+ * and the state is handed out as the report itself: millions of runs cost one small object each.
+ */
+import type { ReplayedFinding, RunStop } from "./findings.js";
+import type { GuardWindow } from "./postCompactionGuard.js";
+import type { RecentPatterns } from "./recentPatterns.js";
+import type { ProfileChoice, RunEngine } from "./profiles/profile.js";
+import { NONE } from "./none.js";
+import type { RunTimeline } from "./timeline.js";
+
+export interface RunState {
+  readonly run: string;
+  agent: string | null;
+  session: string | null;
+  readonly file: string;
+  calls: number;
+  compactions: number;
+  findings: readonly ReplayedFinding[];
+  firstStop: RunStop | null;
+  guardWindows: readonly GuardWindow[];
+  recordedVetoes: number;
+  recordedVetoCalls: readonly number[];
+  /** The time of the run's first timed event (eventTime.ts), `null` when the input recorded none. */
+  startedAt: string | null;
+  readonly profile: ProfileChoice;
+  open: boolean;
+  /** The run's detection state, made when first needed (the agent, hence the config, may come late). */
+  engine: RunEngine | undefined;
+  /** Only when timelines are asked for (absent otherwise, so that runs cost what they did). */
+  timeline?: RunTimeline;
+  /** References to the newest call and outcome of recent patterns, for previews (only with input events). */
+  recent: RecentPatterns | undefined;
+}
+
+/** A run first seen in `file`, replayed under `profile`: nothing recorded yet. */
+export function newRunState(run: string, file: string, profile: ProfileChoice): RunState {
+  return {
+    run,
+    agent: null,
+    session: null,
+    file,
+    calls: 0,
+    compactions: 0,
+    findings: NONE,
+    firstStop: null,
+    guardWindows: NONE,
+    recordedVetoes: 0,
+    recordedVetoCalls: NONE,
+    startedAt: null,
+    profile,
+    open: false,
+    engine: undefined,
+    recent: undefined,
+  };
+}
+
+/** Runs without findings or guard windows (most runs) share `NONE` until their first, instead of two arrays each. */
+export function appended<T>(list: readonly T[], item: T): readonly T[] {
+  const out = list === NONE ? [] : (list as T[]);
+  out.push(item);
+  return out;
+}
+
+/** What a finding says of itself; the run adds who, where, and whether the run had stopped already. */
+export type FindingOfRun = Omit<ReplayedFinding, "run" | "agent" | "session" | "file" | "afterStop" | "call"> & { call: number };
+
+/** Adds a finding to the run; the first block or abort is where the runtime would have stopped it. */
+export function addFinding(state: RunState, finding: FindingOfRun): void {
+  state.findings = appended(state.findings, {
+    run: state.run,
+    agent: state.agent,
+    session: state.session,
+    file: state.file,
+    afterStop: state.firstStop !== null,
+    ...finding,
+  });
+  if (state.firstStop === null && finding.level !== "warning") {
+    state.firstStop = { kind: finding.level === "abort" ? "abort" : "block", call: finding.call };
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * `--format junit`: JUnit XML as GitLab, Jenkins, CircleCI and Azure Pipelines read it (the
+ * Jenkins/Surefire flavour): a `<testsuites>` root, a `<testsuite>` per input file (named by its
+ * path) and a `<testcase>` per run in it (named by the run id, its class the file). A run fails — a
+ * `<failure>` whose text is the run's findings table in plain words — when it has a finding at or
+ * above `--fail-on`, which for this format means `warning` when not given: a CI system shows a test
+ * report, and a run that made the runtime warn of a loop is one to look at. The exit status does not
+ * change with it (cli.md: without `--fail-on` analyze exits 0), so a job can publish the report and
+ * decide on failing apart. A passing run with findings below the level has its table in
+ * `<system-out>`.
+ *
+ * An input file looplens could not read at all is a suite with one `<testcase>` in `<error>`; lines
+ * skipped in a file are listed in its suite's `<system-err>`. Counts (tests, failures, errors,
+ * skipped: always 0) add up from the cases to the suites to the root; `time` is left out, as looplens
+ * knows no run's duration. Live runs of Gateway logs are cases of the log's suite (findings logged
+ * while no run was open belong to no run, and are in no case, as `--fail-on` does not count them).
+ *
+ * Every text is escaped (`& < >`; in attributes also `" '`, tabs and breaks), and characters XML 1.0
+ * cannot hold (C0 controls but tab, LF and CR; U+FFFE, U+FFFF; lone surrogates) are dropped, so the
+ * document is well-formed whatever the input held; input strings are sanitized as for a terminal
+ * first.
+ */
+import { Chalk } from "chalk";
+import { LEVEL_RANK, levelLabel, type Finding, type FindingLevel, type RunReport } from "../core/findings.js";
+import { LEGEND, plural, thresholdList } from "./phrases.js";
+import { replayedInOrder, type ReportModel, type ReportOptions, type Reporter } from "./model.js";
+import { shownPath } from "./runFacts.js";
+import { clip, ID_WIDTH, sanitize } from "./sanitize.js";
+import { runTable } from "./table.js";
+
+/** Characters outside XML 1.0's `Char` production, which no escape can write. */
+const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const ENTITY: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;", "\t": "&#9;", "\n": "&#10;", "\r": "&#13;" };
+
+/** Text for an element's content (quotes need no escape there; `]]>` cannot occur, as every `>` is escaped). */
+export function xmlText(text: string): string {
+  return text.replace(NOT_XML, "").replace(/[&<>]/g, (c) => ENTITY[c]!);
+}
+
+/** Text for an attribute value: breaks and tabs too, which parsers would fold into spaces. */
+export function xmlAttribute(text: string): string {
+  return text.replace(NOT_XML, "").replace(/[&<>"'\t\n\r]/g, (c) => ENTITY[c]!);
+}
+
+const attributes = (values: Record<string, string | number>) =>
+  Object.entries(values)
+    .map(([name, value]) => ` ${name}="${xmlAttribute(String(value))}"`)
+    .join("");
+
+/** The plain table's width: CI logs do not wrap, but a line of a few hundred columns is hard to read. */
+const TABLE_WIDTH = 120;
+
+interface SuiteCounts {
+  tests: number;
+  failures: number;
+  errors: number;
+}
+
+export const junitReporter: Reporter = function* (data, options) {
+  const floor = options.failOn ?? "warning";
+  const suites = suiteCounts(data, floor);
+  const total = [...suites.counts.values()].reduce((sum, c) => ({ tests: sum.tests + c.tests, failures: sum.failures + c.failures, errors: sum.errors + c.errors }), { tests: 0, failures: 0, errors: 0 });
+  yield `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${attributes({ name: "looplens", ...total, skipped: 0 })}>\n`;
+  const files = [...suites.counts.keys()];
+  const writer = suiteWriter(data, options, floor, suites.counts);
+  if (suites.inOrder) {
+    // Runs come file after file in suite order: each suite is written as its runs are read.
+    let next = 0;
+    let open: string | undefined;
+    for (const run of allRuns(data)) {
+      if (run.file !== open) {
+        if (open !== undefined) yield writer.close(open);
+        while (files[next] !== run.file) yield writer.empty(files[next++]!);
+        open = files[next++]!;
+        yield writer.open(open);
+      }
+      yield writer.testcase(run);
+    }
+    if (open !== undefined) yield writer.close(open);
+    while (next < files.length) yield writer.empty(files[next++]!);
+  } else {
+    const byFile = new Map<string, RunReport[]>(files.map((file) => [file, []]));
+    for (const run of allRuns(data)) byFile.get(run.file)!.push(run);
+    for (const [file, runs] of byFile) yield runs.length === 0 ? writer.empty(file) : [writer.open(file), ...runs.map(writer.testcase), writer.close(file)].join("");
+  }
+  yield "</testsuites>\n";
+};
+
+/** Replayed runs in order (spilled ones read back one at a time), then live ones. */
+function* allRuns(data: ReportModel): Generator<RunReport> {
+  yield* replayedInOrder(data);
+  yield* data.live?.runs ?? [];
+}
+
+/**
+ * Each suite's counts, in suite order (input files as read, unreadable ones, then files only runs
+ * name), and whether the runs come in that order, each file's together (then no run is held).
+ */
+function suiteCounts(data: ReportModel, floor: FindingLevel): { readonly counts: Map<string, SuiteCounts>; readonly inOrder: boolean } {
+  const counts = new Map<string, SuiteCounts>();
+  const suite = (file: string) => {
+    let c = counts.get(file);
+    if (c === undefined) counts.set(file, (c = { tests: 0, failures: 0, errors: 0 }));
+    return c;
+  };
+  for (const { file } of data.files) suite(file);
+  for (const { file } of data.unusable) Object.assign(suite(file), { tests: 1, errors: 1 });
+  const order = new Map([...counts.keys()].map((file, i) => [file, i]));
+  let inOrder = true;
+  let last = -1;
+  for (const run of allRuns(data)) {
+    const c = suite(run.file);
+    c.tests++;
+    if (failing(run, floor).length > 0) c.failures++;
+    if (!order.has(run.file)) order.set(run.file, order.size);
+    // Files have places of their own: places that never go back mean each file's runs are together.
+    const at = order.get(run.file)!;
+    if (at < last) inOrder = false;
+    last = at;
+  }
+  return { counts, inOrder };
+}
+
+/** The run's findings at or above the level. */
+const failing = (run: RunReport, floor: FindingLevel): Finding[] => (run.findings as readonly Finding[]).filter((f) => LEVEL_RANK[f.level] >= LEVEL_RANK[floor]);
+
+function suiteWriter(data: ReportModel, options: ReportOptions, floor: FindingLevel, counts: ReadonlyMap<string, SuiteCounts>) {
+  const unusable = new Map(data.unusable.map((u) => [u.file, u.reason]));
+  const diagnostics = new Map<string, string[]>();
+  for (const d of data.diagnostics) diagnostics.set(d.file, [...(diagnostics.get(d.file) ?? []), `${shownPath(d.file, options.cwd)}:${d.line}: ${sanitize(d.reason)}`]);
+  const properties = [
+    `    <properties>\n`,
+    `      <property${attributes({ name: "looplens.version", value: data.version })}/>\n`,
+    `      <property${attributes({ name: "looplens.failOn", value: levelLabel(floor) })}/>\n`,
+    `      <property${attributes({ name: "looplens.thresholds", value: thresholdList(data.config.effective) })}/>\n`,
+    `    </properties>\n`,
+  ].join("");
+  const name = (file: string) => shownPath(file, options.cwd);
+  const open = (file: string) => {
+    const c = counts.get(file)!;
+    const error = unusable.has(file)
+      ? `    <testcase${attributes({ name: "read", classname: name(file) })}>\n      <error${attributes({ message: `not read: ${sanitize(unusable.get(file)!)}`, type: "unusable input" })}/>\n    </testcase>\n`
+      : "";
+    return `  <testsuite${attributes({ name: name(file), tests: c.tests, failures: c.failures, errors: c.errors, skipped: 0 })}>\n${properties}${error}`;
+  };
+  const close = (file: string) => {
+    const lines = diagnostics.get(file);
+    return `${lines ? `    <system-err>${xmlText(`${lines.join("\n")}\n`)}</system-err>\n` : ""}  </testsuite>\n`;
+  };
+  const testcase = (run: RunReport) => {
+    const head = `    <testcase${attributes({ name: clip(run.run, ID_WIDTH), classname: name(run.file) })}`;
+    if (run.findings.length === 0) return `${head}/>\n`;
+    const text = xmlText(runText(run, options));
+    const over = failing(run, floor);
+    if (over.length === 0) return `${head}>\n      <system-out>${text}</system-out>\n    </testcase>\n`;
+    const worst = over.reduce((a, b) => (LEVEL_RANK[b.level] > LEVEL_RANK[a.level] ? b : a)).level;
+    return `${head}>\n      <failure${attributes({ message: failureMessage(run, over, floor), type: levelLabel(worst) })}>${text}</failure>\n    </testcase>\n`;
+  };
+  return { open, close, testcase, empty: (file: string) => `${open(file)}${close(file)}` };
+}
+
+/** `12 findings at or above warning (10 warning, 2 block); would have been blocked at call 21`. */
+function failureMessage(run: RunReport, over: readonly Finding[], floor: FindingLevel): string {
+  const byLevel = (["warning", "critical", "abort"] as const)
+    .map((level) => [level, over.filter((f) => f.level === level).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([level, n]) => `${n} ${levelLabel(level)}`);
+  const what = run.firstStop?.kind === "abort" ? "aborted" : "blocked";
+  const stop = run.firstStop === null ? "" : run.source === "log" ? `; the live runtime ${what} it at call ${run.firstStop.call}` : `; would have been ${what} at call ${run.firstStop.call}`;
+  return `${plural(over.length, "finding")} at or above ${levelLabel(floor)} (${byLevel.join(", ")})${stop}`;
+}
+
+/** The run's header and findings table, as `--format table` prints them without colour. */
+function runText(run: RunReport, options: ReportOptions): string {
+  const who = [`run ${clip(run.run, ID_WIDTH)}`, run.agent !== null ? `agent ${clip(run.agent, ID_WIDTH)}` : "", run.session !== null ? `session ${clip(run.session, ID_WIDTH)}` : ""];
+  const where = [shownPath(run.file, options.cwd), plural(run.calls, "call"), plural(run.compactions, "compaction"), ...(run.source === "log" ? ["from a Gateway log"] : [])];
+  const table = runTable(run, { ...options, color: false }, new Chalk({ level: 0 }), TABLE_WIDTH).replace(/[ \t]+$/gm, "");
+  return `\n${who.filter(Boolean).join(" · ")}\n${where.join(" · ")}\n${table}\n\n${LEGEND}\n`;
+}

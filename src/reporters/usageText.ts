@@ -1,0 +1,77 @@
+/**
+ * Usage figures as people read them (cost.md §3): compact token counts (`912`, `4.3k`, `187k`,
+ * `4.3M`), money with the currency sign (`$12.40`, `$0.0031`), and "not recorded" where the input
+ * recorded nothing — never a 0 that was not written. Pure: numbers in, text out.
+ *
+ * Rounding rules:
+ * - tokens below 1,000 as they are; above, in k / M / B / T with one decimal below 10 of the unit
+ *   (`4.3M`, the `.0` dropped: `2M`) and none from 10 on (`187k`), rounded to nearest; a figure that
+ *   rounds up to 1,000 of a unit is written in the next (`999,999` → `1M`, not `1000k`).
+ * - money to the cent from one cent on, grouped by thousands (`$1,234.50`); below a cent, two
+ *   significant digits (`$0.0031`) so that a small sum is not shown as `$0.00`; below a hundredth of
+ *   a cent, `<$0.0001`. A recorded zero is `$0.00` (a local model: a real zero).
+ * Money is USD: the only currency the formats that record money use (OpenClaw, OpenHands).
+ */
+import type { UsageSum } from "../core/usage.js";
+
+export const NOT_RECORDED = "not recorded";
+
+const UNITS: ReadonlyArray<readonly [number, string]> = [
+  [1e3, "k"],
+  [1e6, "M"],
+  [1e9, "B"],
+  [1e12, "T"],
+];
+
+/** A token count, compact (`912`, `4.3k`, `187k`, `4.3M`). */
+export function compactCount(count: number): string {
+  if (Math.round(count) < 1000) return String(Math.round(count));
+  for (let i = 0; ; i++) {
+    const [size, suffix] = UNITS[i]!;
+    const value = count / size;
+    // One decimal below 10 of the unit; `toFixed` rounds to nearest as the figure is printed.
+    const text = value < 9.95 ? value.toFixed(1).replace(/\.0$/, "") : String(Math.round(value));
+    if (Number(text) < 1000 || i === UNITS.length - 1) return `${text}${suffix}`;
+  }
+}
+
+/** An amount of money (`$12.40`, `$0.0031`, `<$0.0001`, `$0.00`). */
+export function moneyText(amount: number): string {
+  if (amount < 0) return `-${moneyText(-amount)}`;
+  if (amount === 0) return "$0.00";
+  const cents = amount.toFixed(2);
+  if (cents !== "0.00") return `$${groupThousands(cents)}`;
+  if (amount < 0.0001) return "<$0.0001";
+  return `$${Number(amount.toPrecision(2)).toString()}`;
+}
+
+function groupThousands(fixed: string): string {
+  const [whole, fraction] = fixed.split(".");
+  return `${whole!.replace(/\B(?=(\d{3})+$)/g, ",")}.${fraction}`;
+}
+
+/** " in 10 of 12 turns" when only some of a sum's turns recorded the figure, else nothing. */
+function partly(recorded: number, turns: number): string {
+  return recorded < turns ? ` in ${recorded} of ${turns} turns` : "";
+}
+
+/** The tokens of a sum: `4.3M`, `4.3M in 10 of 12 turns` when only those recorded any, or "not recorded". */
+export function tokensText(sum: UsageSum): string {
+  return sum.total === undefined ? NOT_RECORDED : compactCount(sum.total) + partly(sum.tokenTurns, sum.turns);
+}
+
+/** The money of a sum: `$12.40`, `$12.40 in 10 of 12 turns` when only those recorded any, or "not recorded". */
+export function costText(sum: UsageSum): string {
+  return sum.cost === undefined ? NOT_RECORDED : moneyText(sum.cost) + partly(sum.costTurns, sum.turns);
+}
+
+/**
+ * A sum in a few words, for a run header or a summary line: `4.3M tokens ($12.40)`, `4.3M tokens`
+ * when no money is recorded (most agents record none: saying so on every line would be noise),
+ * `usage not recorded` when nothing is; a partial figure says over how many turns it was recorded.
+ */
+export function usageSummary(sum: UsageSum): string {
+  if (sum.total === undefined && sum.cost === undefined) return `usage ${NOT_RECORDED}`;
+  const tokens = sum.total === undefined ? `tokens ${NOT_RECORDED}` : `${compactCount(sum.total)} tokens${partly(sum.tokenTurns, sum.turns)}`;
+  return sum.cost === undefined ? tokens : `${tokens} (${costText(sum)})`;
+}
