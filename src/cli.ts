@@ -19,6 +19,7 @@ import { registerExplain } from "./commands/explain.js";
 import { registerSweep } from "./commands/sweep.js";
 import { registerWatch } from "./commands/watch.js";
 import { registerCompletion } from "./commands/completion.js";
+import { registerCache } from "./commands/cache.js";
 import { sanitize } from "./reporters/sanitize.js";
 
 /** The version in package.json: one level up from dist/cli.js, two from the bundle in dist/bundle/. */
@@ -134,6 +135,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
   registerConfig(program, io, version, run);
   registerExplain(program, io, version, run);
   registerCompletion(program, io);
+  registerCache(program, io, run);
   nameHelpInErrors(program, io);
 
   // `looplens help frob` would print the whole help on stderr; one line says more.

@@ -14,6 +14,7 @@ import { analyzeAll } from "../pipeline/parallel.js";
 import type { Analysis } from "../pipeline/analysis.js";
 import { progressDisplay } from "./progressDisplay.js";
 import { streamedFindings } from "./streamedFindings.js";
+import { CACHE_HELP, commandCache, finishCache } from "./cache.js";
 import {
   nothingAnalysed,
   nothingUsable,
@@ -39,6 +40,8 @@ interface AnalyzeOptions extends CommonOptions, FailOnOptions, FilterOptions, Ou
   verbose?: boolean;
   /** `--no-explain` sets it false. */
   explain?: boolean;
+  /** `--no-cache` sets it false. */
+  cache?: boolean;
 }
 
 export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: Io, version: string, now = new Date()): Promise<number> {
@@ -87,12 +90,15 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
   };
   const config = { config: options.config, agent: options.agent, set: options.set, profile: options.profile };
   const configFor = (agent: string | null, profile: ProfileName) => resolver.effectiveFor(agent, profile).config;
-  const analysis = await analyzeAll(inputs, digest, configFor, { config, input }, io.env, progressDisplay(io, options));
+  // Streamed findings are written by replay itself: a unit answered from the cache would write none.
+  const cache = await commandCache(options.cache !== false && streamed === undefined, io, version);
+  const analysis = await analyzeAll(inputs, digest, configFor, { config, input }, io.env, progressDisplay(io, options), cache);
   const { failOn, maxWarnings } = options;
   const choices = { all: options.all === true, verbose: options.verbose === true, ...(failOn !== undefined && { failOn }), ...(maxWarnings !== undefined && { maxWarnings }) };
   const request = { version, config: configOfRuns(resolver, options), filters, choices, ...(reporter.needs && { needs: reporter.needs }) };
   const report = buildReport(analysis, request);
   reportNotices(io, resolver, options.quiet);
+  finishCache(io, cache, "analyze", options.quiet);
   reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);
   // An input that ends in exit 2 gets no report, only the reason: a report before it read as a result.
   // (Findings streamed from standard input are out already: the exit status still says it.)
@@ -143,7 +149,8 @@ export function registerAnalyze(program: Command, io: Io, version: string, run: 
     .addOption(new Option("-f, --format <format>", "output format").choices(REPORT_FORMATS).default("table"))
     .option("-a, --all", "show runs without findings too")
     .option("-v, --verbose", "one row per verdict instead of one per pattern")
-    .option("--no-explain", "table and markdown: no plain-words line on what each row's pattern was");
+    .option("--no-explain", "table and markdown: no plain-words line on what each row's pattern was")
+    .option("--no-cache", CACHE_HELP);
   addFailOnOption(command, { maxWarnings: true });
   addFilterOptions(command, { findings: true });
   addOutputOptions(command);

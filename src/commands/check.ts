@@ -19,7 +19,9 @@ import type { Digest } from "../core/hashing.js";
 import { addFailOnOption, type FailOnOptions } from "./failOn.js";
 import { addOutputOptions, useColor, withOutput, type OutputOptions } from "./output.js";
 import { buildSnapshot, currentSnapshot, renderSnapshot } from "../reporters/snapshot.js";
-import { analyzeInputs } from "../pipeline/analysis.js";
+import { analyzeInputs, type SerialCache } from "../pipeline/analysis.js";
+import type { ProfileName } from "../core/profiles/profile.js";
+import { commandCache, finishCache } from "./cache.js";
 import { addConfigOptions, addInputOptions, inputPaths, reportDiagnostics, reportNotices, strictViolation, type CommonOptions, type Io } from "./common.js";
 import { appliedAgentOverrides } from "../pipeline/configSummary.js";
 import { GateTally } from "../pipeline/gate.js";
@@ -28,6 +30,8 @@ import { EXIT, UsageError } from "../pipeline/errors.js";
 
 interface CheckOptions extends CommonOptions, FailOnOptions, OutputOptions {
   update?: boolean;
+  /** `--cache`: read and keep results in the result cache (off by default: CI stays self-contained). */
+  cache?: boolean;
   format: string;
 }
 
@@ -115,7 +119,7 @@ async function checkOne(input: CheckInput, context: CheckContext): Promise<Check
     activeBranch: options.activeBranch,
     maxLineBytes: options.maxLineBytes,
     ...(options.profile !== undefined && { profile: options.profile }),
-  });
+  }, context.cache);
   context.skipped += analysis.lines.skipped;
   for (const run of analysis.runs) context.gate.add(run);
   reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);
@@ -139,6 +143,7 @@ interface CheckContext {
   readonly resolver: ConfigResolver;
   readonly digest: Digest;
   readonly io: Io;
+  readonly cache: SerialCache | undefined;
   skipped: number;
   /** What `--fail-on` judges: every fixture's findings. */
   readonly gate: GateTally;
@@ -160,7 +165,11 @@ export async function runCheck(paths: string[], options: CheckOptions, io: Io, v
   const reporter = REPORTERS.check[options.format]!;
   const color = { color: useColor(options, io) };
   const update = options.update === true;
-  const context: CheckContext = { options, resolver, digest, io, skipped: 0, gate: new GateTally({ ...(options.failOn !== undefined && { failOn: options.failOn }) }) };
+  const cache = await commandCache(options.cache === true, io, version);
+  // Entries are checked on a resolver of their own (analysisCache.ts): the report's notices stay as without the cache.
+  const probe = cache && (await createConfigResolver(options));
+  const serialCache = cache && probe && { cache, probe: (agent: string | null, profile: ProfileName) => probe.effectiveFor(agent, profile).config };
+  const context: CheckContext = { options, resolver, digest, io, cache: serialCache, skipped: 0, gate: new GateTally({ ...(options.failOn !== undefined && { failOn: options.failOn }) }) };
   const fixtures: CheckedFixture[] = [];
   for (const input of inputs) {
     const fixture = await checkOne(input, context);
@@ -170,6 +179,7 @@ export async function runCheck(paths: string[], options: CheckOptions, io: Io, v
     if (text !== "") io.stdout(text);
   }
   reportNotices(io, resolver, options.quiet);
+  finishCache(io, cache, "check", options.quiet);
   const count = (...statuses: CheckedFixture["status"][]) => fixtures.filter((f) => statuses.includes(f.status)).length;
   const tally: CheckTally = { fixtures: inputs.length, unchanged: count("unchanged"), changed: count("changed", "invalid"), missing: count("missing"), created: count("created"), updated: count("updated") };
   io.stdout(reporter.report({ version, fixtures, tally, update }, color));
@@ -190,6 +200,7 @@ export function registerCheck(program: Command, io: Io, version: string, run: (w
     .description("compare each input's findings with its snapshot <input>.looplens.json; exit 1 on any difference")
     .argument("[paths...]", "transcript fixture files or folders")
     .option("-u, --update", "write the snapshots that are missing or differ")
+    .option("--cache", "read and keep results in the result cache, as analyze does (off for check: CI stays self-contained)")
     .addOption(new Option("-f, --format <format>", "output format: table (a readable diff), json or ndjson (the difference as data: runs and findings added and removed, fields changed)").choices(formatsOf("check")).default("table"));
   addFailOnOption(command, { maxWarnings: false });
   addOutputOptions(command);

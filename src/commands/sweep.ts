@@ -37,9 +37,12 @@ import { PROFILE_NAMES, type ProfileName } from "../core/profiles/profile.js";
 import { startInputProgress } from "../pipeline/progress.js";
 import { withHeapWatched } from "../pipeline/v8Tuning.js";
 import { progressDisplay } from "./progressDisplay.js";
+import { CACHE_HELP, commandCache, finishCache } from "./cache.js";
 
 interface SweepOptions extends CommonOptions, FilterOptions, OutputOptions {
   format: string;
+  /** `--no-cache` sets it false. */
+  cache?: boolean;
   vary?: string[];
   expectStuck?: string[];
   expectHealthy?: string[];
@@ -130,8 +133,9 @@ export async function runSweep(paths: string[], options: SweepOptions, io: Io, v
   const config = { config: options.config, agent: options.agent, set: options.set, profile: options.profile };
   // The heap's growth is held while the process is large, as for analyze (v8Tuning.ts).
   let swept: SweepResult;
+  const cache = await commandCache(options.cache !== false, io, version);
   try {
-    swept = await withHeapWatched(() => sweepAll(files, digest, config, grid, input, io.env, shown.update && { of: (pass) => shown.pass(pass), update: shown.update }));
+    swept = await withHeapWatched(() => sweepAll(files, digest, config, grid, input, io.env, shown.update && { of: (pass) => shown.pass(pass), update: shown.update }, cache));
   } finally {
     shown.clear();
   }
@@ -162,6 +166,7 @@ export async function runSweep(paths: string[], options: SweepOptions, io: Io, v
     diagnostics: swept.diagnostics,
   };
   reportNotices(io, base, options.quiet);
+  finishCache(io, cache, "sweep", options.quiet);
   reportDiagnostics(io, swept.diagnostics, swept.diagnosticsTotal, options.quiet);
   // As for analyze: an input that ends in exit 2 (--strict, nothing usable) gets no table.
   if (strictViolation(io, options, swept.lines.skipped) || nothingUsable(io, swept)) return EXIT.usage;
@@ -177,7 +182,8 @@ export function registerSweep(program: Command, io: Io, version: string, run: (w
     .option("--vary <name=spec>", "a config key and its values: a..b:step or a,b,c (repeatable), e.g. criticalThreshold=10..30:5; or profile=configurable,newest", collect)
     .addOption(new Option("-f, --format <format>", "output format").choices(formatsOf("sweep")).default("table"))
     .option("--expect-stuck <runs...>", "run ids known to be stuck (scores each config; others count as healthy unless --expect-healthy)")
-    .option("--expect-healthy <runs...>", "run ids known to be healthy");
+    .option("--expect-healthy <runs...>", "run ids known to be healthy")
+    .option("--no-cache", CACHE_HELP);
   addConfigOptions(command, AGENT_FILTER_HELP);
   addInputOptions(command);
   addFilterOptions(command, { findings: false });

@@ -19,6 +19,8 @@ import type { SpilledRuns } from "../reporters/model.js";
 import { UnitRuns, shiftedSegment, spilledRuns, type SpillOptions, type SpillSegment } from "./runSpill.js";
 import { LiveRowFile } from "./liveRowFile.js";
 import { joinSummaries, readSummary, readUnit, type FileFormatSink, type InputOptions, type PreparedSink, type ReadSummary, type UnusableFile } from "./reading.js";
+import { analyzeAndKeep, cachedAnalysis } from "./cache/analysisCache.js";
+import type { UnitCache } from "./cache/unitCache.js";
 
 export type { InputOptions, ReadSummary, UnusableFile } from "./reading.js";
 
@@ -146,20 +148,37 @@ export function mergeAnalyses(parts: readonly FileAnalysis[], book = new LiveRun
   return { ...joinSummaries(parts), runs, ...(spilled && { spilled }), liveRuns: live.runs, liveFindings: live.findings };
 }
 
+/** The result cache as a serial analysis uses it: entries are checked against `probe`, a resolver of their own (analysisCache.ts). */
+export interface SerialCache {
+  readonly cache: UnitCache;
+  readonly probe: ConfigForAgent;
+}
+
 /** Analyses every input, one file after another (the parallel path in parallelAnalysis.ts gives the same result). */
 export async function analyzeInputs(
   paths: readonly string[],
   digest: Digest,
   configFor: ConfigForAgent,
   options: AnalysisOptions = {},
+  cache?: SerialCache,
 ): Promise<Analysis> {
-  return analyzeSerially(await expandUnits(paths), digest, configFor, options);
+  return analyzeSerially(await expandUnits(paths), digest, configFor, options, cache);
 }
 
-/** Analyses already expanded input units one after another. */
-export async function analyzeSerially(units: readonly InputUnit[], digest: Digest, configFor: ConfigForAgent, options: AnalysisOptions): Promise<Analysis> {
+/** Analyses already expanded input units one after another (with a cache: those it does not hold). */
+export async function analyzeSerially(units: readonly InputUnit[], digest: Digest, configFor: ConfigForAgent, options: AnalysisOptions, cache?: SerialCache): Promise<Analysis> {
   const parts: FileAnalysis[] = [];
   const book = liveRunBook(options.spill);
-  for (const unit of units) parts.push(await analyzeUnit(unit, digest, configFor, options, (event) => book.push(event)));
+  for (const unit of units) {
+    if (cache === undefined) {
+      parts.push(await analyzeUnit(unit, digest, configFor, options, (event) => book.push(event)));
+      continue;
+    }
+    // Every unit's live runs come as a part then, merged in input order, hits and misses alike.
+    const hit = cachedAnalysis(cache.cache, unit, options, cache.probe);
+    // A hit does not replay: its agents' configs are asked for here, where replay would have asked.
+    if (hit) for (const { agent, profile } of hit.agentsResolved) configFor(agent, profile);
+    parts.push(hit ?? (await analyzeAndKeep(cache.cache, unit, options, configFor, () => analyzeUnit(unit, digest, configFor, options))));
+  }
   return mergeAnalyses(parts, book);
 }

@@ -12,7 +12,6 @@
  * `LOOPLENS_WORKERS` forces the mode: `0` serial, `N` that many worker threads whatever the input
  * (one file then goes to one worker).
  */
-import { availableParallelism, loadavg } from "node:os";
 import { Worker } from "node:worker_threads";
 import { InputError, expandUnits, type InputUnit } from "../adapters/discovery.js";
 import type { ConfigForAgent } from "../core/replay.js";
@@ -24,18 +23,14 @@ import { SweepJoin, pointResolvers, sweepSerially, sweepUnit, type SweepGrid, ty
 import { createConfigResolver, type ConfigOptions } from "./configResolution.js";
 import { scavengeAlone, scavengeWithHelpers, tuneHeapForStreaming } from "./v8Tuning.js";
 import { StringPool } from "./stringPool.js";
+import { lanesFor, type Lanes } from "./lanes.js";
+import { analyzeAndKeep, cachedAnalysis } from "./cache/analysisCache.js";
+import type { CacheSetup } from "./cache/cacheSetup.js";
+import { KnownUnits } from "./cache/knownUnits.js";
+import { cachedSweep, sweepAndKeep } from "./cache/sweepCache.js";
+import type { CacheWritten, UnitCache } from "./cache/unitCache.js";
 
-/** Below this much input, starting a worker (~100 ms of CPU: isolate, modules, JIT) costs more than it saves. */
-const PARALLEL_MIN_BYTES = 32 << 20;
-
-/**
- * Worker threads beside the main thread unless `LOOPLENS_WORKERS` says otherwise. Each one is an
- * isolate with its own heap: the bench's 680 MB state folder peaks at ~150 / 185 / 216 MB of RSS
- * with 1 / 2 / 3 workers (~116 serial), and the memory target is 150 MB whatever the machine, so
- * a machine with many cores gets one worker too; a user who would rather spend ~30 MB a worker on
- * speed sets `LOOPLENS_WORKERS` (README "Performance").
- */
-const DEFAULT_MAX_WORKERS = 1;
+export { lanesFor, workersFor, type Lanes } from "./lanes.js";
 
 /** Young generation of a worker: V8's default is ~3x larger; smaller ones cost GC time (bench/). */
 const YOUNG_GENERATION_MB = 16;
@@ -72,8 +67,8 @@ export function takeFile(work: WorkList): number | undefined {
  * (sweepUnits.ts). Plain data: the worker rebuilds resolvers and the digest from it.
  */
 export type WorkerJob =
-  | ({ readonly kind: "analyze" } & WorkerSetup)
-  | { readonly kind: "sweep"; readonly config: ConfigOptions; readonly grid: SweepGrid; readonly input: InputOptions };
+  | ({ readonly kind: "analyze"; readonly cache?: CacheSetup } & WorkerSetup)
+  | { readonly kind: "sweep"; readonly config: ConfigOptions; readonly grid: SweepGrid; readonly input: InputOptions; readonly cache?: CacheSetup };
 
 /** What a worker is started with. */
 export interface WorkerStart {
@@ -87,49 +82,18 @@ export type WorkerReply =
   | { readonly kind: "progress"; readonly bytes: number; readonly lines: number }
   | { readonly kind: "done"; readonly index: number; readonly result: FileAnalysis | UnitSweep }
   | { readonly kind: "failed"; readonly index: number; readonly userError: boolean; readonly message: string; readonly stack?: string }
-  | { readonly kind: "finished" };
-
-/** Number of worker threads besides the main thread (0 = serial), honouring LOOPLENS_WORKERS. */
-export function workersFor(files: readonly InputUnit[], totalBytes: number, env: NodeJS.ProcessEnv, load = loadavg()[0] ?? 0, cores = availableParallelism()): number {
-  if (files.length < 2 || files.some((unit) => unit.includes("-"))) return 0;
-  const forced = env.LOOPLENS_WORKERS;
-  if (forced !== undefined && /^\d+$/.test(forced)) return Math.min(Number(forced), files.length - 1);
-  if (cores < 2 || totalBytes < PARALLEL_MIN_BYTES) return 0;
-  // Threads only pay when a core is free: on a machine already busy (2 cores, load average 2.7)
-  // the parallel run was slower than the serial one (bench: ratio 0.57 vs 0.72). The load average
-  // lags by a minute and counts processes that just ended (a previous run), hence the half core.
-  if (load >= cores - 0.5) return 0;
-  return Math.min(cores - 1, files.length - 1, DEFAULT_MAX_WORKERS);
-}
-
-/** Where files are analysed: on `workers` worker threads, and on the main thread too or not. */
-export interface Lanes {
-  readonly workers: number;
-  readonly mainThread: boolean;
-}
-
-const SERIAL: Lanes = { workers: 0, mainThread: true };
-
-/**
- * `workersFor`, and one file on one worker (the main thread waiting) when LOOPLENS_WORKERS asks for
- * workers. Not done by size: a large serial input on a worker (whose young generation can be capped)
- * peaked lower before transcripts closed their runs (1 GB: 115 vs 145 MB RSS), but since then both
- * peak at ~115 MB, and a transcript of 111 000 runs peaked higher on a worker (171 vs 140 MB: the
- * runs cross to the main thread as one 50 MB message).
- */
-export function lanesFor(files: readonly InputUnit[], totalBytes: number, env: NodeJS.ProcessEnv, load = loadavg()[0] ?? 0): Lanes {
-  const workers = workersFor(files, totalBytes, env, load);
-  if (workers > 0) return { workers, mainThread: true };
-  const forced = /^[1-9]\d*$/.test(env.LOOPLENS_WORKERS ?? "");
-  return forced && files.length === 1 && !files[0]!.includes("-") ? { workers: 1, mainThread: false } : SERIAL;
-}
+  | { readonly kind: "finished"; readonly cacheWritten: CacheWritten };
 
 /** The bytes of each unit (the sum of its files'), from `fileSizes`. */
 function unitSizes(units: readonly InputUnit[], sizes: ReadonlyMap<string, number>): number[] {
   return units.map((unit) => unit.reduce((sum, file) => sum + sizes.get(file)!, 0));
 }
 
-/** Analyses the inputs serially or on several threads; the same result either way. */
+/**
+ * Analyses the inputs serially or on several threads; the same result either way. With a `cache`,
+ * the units it holds are read from it first, on this thread, and only the others are analysed (and
+ * kept): the lanes are chosen by their bytes, so a warm run with one changed unit stays serial.
+ */
 export async function analyzeAll(
   paths: readonly string[],
   digest: Digest,
@@ -137,26 +101,35 @@ export async function analyzeAll(
   setup: WorkerSetup,
   env: NodeJS.ProcessEnv,
   startProgress?: StartProgress,
+  cache?: UnitCache,
 ): Promise<Analysis> {
   tuneHeapForStreaming();
-  const files = await expandUnits(paths);
+  const units = await expandUnits(paths);
+  // The main thread's lane resolves configs on its own resolver, like a worker (and checks entries
+  // on it): the caller's resolver is then fed in input order, whatever order the threads finished in.
+  const resolver = await createConfigResolver(setup.config, env);
+  const laneConfig: ConfigForAgent = (agent, profile) => resolver.effectiveFor(agent, profile).config;
+  const known = cache && KnownUnits.look(units, (unit) => cachedAnalysis(cache, unit, setup.input, laneConfig));
+  const files = known ? known.missingUnits : units;
   // Each file is stat'ed once: for the order of the units and the progress bar's total.
   const perFile = fileSizes(files);
   const sizes = unitSizes(files, perFile);
   const lanes = lanesFor(files, sizes.reduce((sum, size) => sum + size, 0), env);
   const display = startProgress?.(inputBytes(perFile));
   try {
-    if (lanes.workers === 0) return await analyzeSerially(files, digest, configFor, { ...setup.input, ...(display && { progress: new InputProgress(display.update) }) });
+    if (lanes.workers === 0 && !known) return await analyzeSerially(files, digest, configFor, { ...setup.input, ...(display && { progress: new InputProgress(display.update) }) });
     const shared = withSpillBudgetShared(setup, lanes);
-    // The main thread's lane resolves configs on its own resolver, like a worker: the caller's
-    // resolver is then fed in input order, whatever order the threads finished in.
-    const resolver = await createConfigResolver(shared.config, env);
     const progress = display && new InputProgress(display.update);
     const pool = new StringPool();
-    const parts = await inThreads<FileAnalysis>(files, largestFirst(sizes), lanes, { kind: "analyze", ...shared }, env, display?.update, {
-      unit: (unit) => analyzeUnit(unit, digest, (agent, profile) => resolver.effectiveFor(agent, profile).config, { ...shared.input, ...(progress && { progress }) }),
+    const analyse = (unit: InputUnit) => analyzeUnit(unit, digest, laneConfig, { ...shared.input, ...(progress && { progress }) });
+    const mainUnit = cache ? (unit: InputUnit) => analyzeAndKeep(cache, unit, shared.input, laneConfig, () => analyse(unit)) : analyse;
+    const job: WorkerJob = { kind: "analyze", ...shared, ...(cache && files.length > 0 && { cache: cache.jobSetup() }) };
+    const fresh = await inThreads<FileAnalysis>(files, largestFirst(sizes), lanes, job, env, display?.update, {
+      unit: mainUnit,
       received: (result) => pool.internIn(result as FileAnalysis),
+      finished: (written) => cache?.countWritten(written),
     });
+    const parts = known ? known.fill(fresh) : fresh;
     // Resolve the same agents in the same order as a serial run would, so config notices match.
     for (const part of parts) for (const { agent, profile } of part.agentsResolved) configFor(agent, profile);
     return mergeAnalyses(parts, liveRunBook(setup.input.spill));
@@ -202,23 +175,31 @@ export async function sweepAll(
   input: InputOptions,
   env: NodeJS.ProcessEnv,
   progress?: { readonly of: (pass: number) => InputProgress | undefined; readonly update: ProgressSink },
+  cache?: UnitCache,
 ): Promise<SweepResult> {
   // Nothing but tallies outlives a unit: the young generation is held small as for analyze (v8Tuning.ts).
   tuneHeapForStreaming();
-  const files = await expandUnits(paths);
-  const sizes = unitSizes(files, fileSizes(files));
-  const lanes = lanesFor(files, sizes.reduce((sum, size) => sum + size, 0), env);
+  const units = await expandUnits(paths);
   // This thread's own resolvers: the caller's are fed in input order from the result (`agentsResolved`).
   const resolvers = pointResolvers(grid, await createConfigResolver(config, env));
-  if (lanes.workers === 0) return sweepSerially(files, digest, grid, resolvers, input, progress?.of);
+  const known = cache && KnownUnits.look(units, (unit) => cachedSweep(cache, unit, grid, input, resolvers));
+  const files = known ? known.missingUnits : units;
+  const sizes = unitSizes(files, fileSizes(files));
+  const lanes = lanesFor(files, sizes.reduce((sum, size) => sum + size, 0), env);
+  if (lanes.workers === 0 && !known) return sweepSerially(files, digest, grid, resolvers, input, progress?.of);
   // Units are joined in input order as they come, so that only those that came early wait; they are
   // taken in input order too (not largest first), so that few do: taken largest first, nearly every
   // unit waited for the end, and the 680 MB state folder peaked at 190 MB instead of 1xx.
   const join = new SweepJoin(grid);
-  const inputOrder = files.map((_, i) => i);
-  await inThreads<true>(files, inputOrder, lanes, { kind: "sweep", config, grid, input }, env, progress?.update, {
-    unit: async (unit, index) => join.add(index, await sweepUnit(unit, digest, grid, resolvers, input, progress?.of)),
-    received: (result, index) => join.add(index, result as UnitSweep),
+  for (const [index, held] of known?.held() ?? []) join.add(index, held);
+  const at = (index: number) => known?.missing[index] ?? index;
+  const sweep = (unit: InputUnit) => sweepUnit(unit, digest, grid, resolvers, input, progress?.of);
+  const mainUnit = cache ? (unit: InputUnit) => sweepAndKeep(cache, unit, grid, input, resolvers, () => sweep(unit)) : sweep;
+  const job: WorkerJob = { kind: "sweep", config, grid, input, ...(cache && files.length > 0 && { cache: cache.jobSetup() }) };
+  await inThreads<true>(files, files.map((_, i) => i), lanes, job, env, progress?.update, {
+    unit: async (unit, index) => join.add(at(index), await mainUnit(unit)),
+    received: (result, index) => join.add(at(index), result as UnitSweep),
+    finished: (written) => cache?.countWritten(written),
   });
   return join.result();
 }
@@ -227,6 +208,8 @@ export async function sweepAll(
 interface MainLane<R> {
   unit(unit: InputUnit, index: number): Promise<R>;
   received(result: FileAnalysis | UnitSweep, index: number): R;
+  /** A worker is done: what it wrote to the cache. */
+  finished?(cacheWritten: CacheWritten): void;
 }
 
 async function inThreads<R>(
@@ -270,6 +253,7 @@ async function inThreads<R>(
         if (reply.kind === "done") results[reply.index] = main.received(reply.result, reply.index);
         if (reply.kind === "failed") failures[reply.index] = workerFailure(reply);
         if (reply.kind === "finished") {
+          main.finished?.(reply.cacheWritten);
           finished = true;
           void worker.terminate().then(() => resolve(), reject);
         }
@@ -311,8 +295,9 @@ async function inThreads<R>(
   } finally {
     scavengeWithHelpers();
   }
-  // Report the first failure in input order, as a serial run would have met it.
-  return results.map((result, index) => {
+  // Report the first failure in input order, as a serial run would have met it. (Array.from, not
+  // map: a failed unit leaves a hole in `results`, and map skips holes, so its failure went unseen.)
+  return Array.from(results, (result, index) => {
     if (failures[index] !== undefined) throw failures[index];
     return result!;
   });

@@ -103,6 +103,14 @@ const WHOLE = "R";
 const MANY = "M";
 const FINDINGS_PER_LINE = 1024;
 
+/**
+ * The lines of a run as a spill file keeps them: a plain run's few fields, or the whole run (the
+ * result cache writes its entries' runs this way too: cache/analysisEntry.ts).
+ */
+export function runRecords(run: ReplayedRun): Iterable<string> {
+  return isPlainRun(run) ? [plainRecord(run)] : wholeRecords(run);
+}
+
 /** The lines of a run written whole, made one at a time. */
 function* wholeRecords(run: ReplayedRun): Generator<string> {
   const { findings } = run;
@@ -112,7 +120,7 @@ function* wholeRecords(run: ReplayedRun): Generator<string> {
 }
 
 /** The spilled runs of a segment's lines, as they were written: plain, whole, or whole in several lines. */
-function* runsOf(lines: Iterator<string>): Generator<ReplayedRun> {
+export function* runsOf(lines: Iterator<string>): Generator<ReplayedRun> {
   for (let next = lines.next(); !next.done; next = lines.next()) {
     const record = next.value;
     if (record.startsWith(WHOLE)) {
@@ -146,7 +154,7 @@ const CALLS_PER_FINDING = 64;
  * What a run weighs against the findings budget: its findings and its timeline, and at least one (a
  * run with vetoes or a guard window but no finding).
  */
-function findingsWeight(run: ReplayedRun): number {
+export function findingsWeight(run: ReplayedRun): number {
   const timeline = run.timeline === undefined ? 0 : Math.ceil(run.timeline.callTools.length / CALLS_PER_FINDING);
   return Math.max(1, run.findings.length + timeline);
 }
@@ -180,8 +188,7 @@ export class UnitRuns {
       this.segment = { start: file.length, at: this.runs.length, runs: 0, calls: 0, compactions: 0, counts: noRunLevels() };
     }
     if (this.segment) {
-      if (plain) file!.append(plainRecord(run));
-      else for (const line of wholeRecords(run)) file!.append(line);
+      for (const line of runRecords(run)) file!.append(line);
       this.count(this.segment, run);
       return;
     }
@@ -193,6 +200,15 @@ export class UnitRuns {
       this.findingsKept += findingsWeight(run);
     }
     this.runs.push(run);
+  }
+
+  /**
+   * Whether this thread can keep `plain` more plain runs and runs of `weight` findings in memory (a
+   * cache hit keeps its runs as objects then, else writes them out whole: cache/analysisEntry.ts).
+   */
+  static hasRoom(options: SpillOptions, plain: number, weight: number): boolean {
+    const file = spillFileIn(options.dir);
+    return file.plainInMemory + plain <= options.plainRunsInMemory && file.findingsInMemory + weight <= options.findingsInMemory;
   }
 
   private overBudget(file: SpillFile, plain: boolean, run: ReplayedRun): boolean {

@@ -39,6 +39,15 @@ export class SpillFile {
     this.pending = "";
   }
 
+  /** Lines already in the spill format, as bytes (a cache entry's runs: cache/analysisEntry.ts). */
+  appendBytes(bytes: Uint8Array): void {
+    this.flush();
+    this.fd ??= openSync(this.path, "w+");
+    for (let done = 0; done < bytes.length; ) done += writeSync(this.fd, bytes, done, bytes.length - done, this.flushed + done);
+    this.length += bytes.length;
+    this.flushed = this.length;
+  }
+
   close(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;

@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { InputError, type InputUnit } from "../adapters/discovery.js";
+import type { ProfileName } from "../core/profiles/profile.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { analyzeUnit, type FileAnalysis } from "./analysis.js";
 import { createConfigResolver } from "./configResolution.js";
@@ -12,6 +13,9 @@ import { InputProgress } from "./progress.js";
 import { takeFile, type WorkerReply, type WorkerStart } from "./parallel.js";
 import { pointResolvers, sweepUnit, type UnitSweep } from "./sweepUnits.js";
 import { compileLess } from "./v8Tuning.js";
+import { analyzeAndKeep } from "./cache/analysisCache.js";
+import { sweepAndKeep } from "./cache/sweepCache.js";
+import { UnitCache } from "./cache/unitCache.js";
 
 compileLess(); // this isolate's code is compiled on its own (v8Tuning.ts)
 
@@ -41,17 +45,23 @@ const newProgress = () =>
       })
     : undefined;
 
+/** The result cache: the main thread looked every unit up, so a worker's units are all to be kept. */
+const cache = job.cache && (await UnitCache.open(job.cache));
+
 /** How this worker handles a unit. */
 async function unitJob(): Promise<(unit: InputUnit) => Promise<FileAnalysis | UnitSweep>> {
   if (job.kind === "analyze") {
     const resolver = await createConfigResolver(job.config);
+    const configFor = (agent: string | null, profile: ProfileName) => resolver.effectiveFor(agent, profile).config;
     const progress = newProgress();
-    return (unit) => analyzeUnit(unit, digest, (agent, profile) => resolver.effectiveFor(agent, profile).config, { ...job.input, ...(progress && { progress }) });
+    const analyse = (unit: InputUnit) => analyzeUnit(unit, digest, configFor, { ...job.input, ...(progress && { progress }) });
+    return cache ? (unit) => analyzeAndKeep(cache, unit, job.input, configFor, () => analyse(unit)) : analyse;
   }
   const resolvers = pointResolvers(job.grid, await createConfigResolver(job.config));
   // A sweep reads the input once per pass: each pass's bytes count apart (progress.ts).
   const progresses = job.grid.passes.map(newProgress);
-  return (unit) => sweepUnit(unit, digest, job.grid, resolvers, job.input, (pass) => progresses[pass]);
+  const sweep = (unit: InputUnit) => sweepUnit(unit, digest, job.grid, resolvers, job.input, (pass) => progresses[pass]);
+  return cache ? (unit) => sweepAndKeep(cache, unit, job.grid, job.input, resolvers, () => sweep(unit)) : sweep;
 }
 
 const handle = await unitJob();
@@ -67,4 +77,4 @@ for (let index = takeFile(work); index !== undefined; index = takeFile(work)) {
     reply({ kind: "failed", index, userError: error instanceof InputError, message: String(err?.message ?? error), ...(err?.stack ? { stack: err.stack } : {}) });
   }
 }
-reply({ kind: "finished" });
+reply({ kind: "finished", cacheWritten: cache?.ownWritten ?? { entries: 0, bytes: 0 } });

@@ -44,7 +44,7 @@ function bashComplete(...words: string[]): string[] {
 bash.describe("bash completion", () => {
   it("completes command names", () => {
     expect(bashComplete("looplens", "an")).toEqual(["analyze"]);
-    expect(bashComplete("looplens", "c").sort()).toEqual(["check", "completion", "config"]);
+    expect(bashComplete("looplens", "c").sort()).toEqual(["cache", "check", "completion", "config"]);
     expect(bashComplete("looplens", "help", "sw")).toEqual(["sweep"]);
   });
 

@@ -56,7 +56,7 @@ export async function runMain(args: readonly string[], options: { env?: NodeJS.P
     stdin: "terminal",
     stderrIsTTY: false,
     columns: options.columns ?? 80,
-    env: { NO_COLOR: "1", HOME: process.env.HOME, ...options.env },
+    env: { NO_COLOR: "1", HOME: process.env.HOME, LOOPLENS_CACHE_DIR: process.env.LOOPLENS_CACHE_DIR, ...options.env },
   });
   return { status, stdout, stderr };
 }
@@ -88,7 +88,7 @@ export function drainTracingIo(steps: string[]): { io: import("../../src/command
     stdin: "terminal" as const,
     stderrIsTTY: false,
     columns: 80,
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", LOOPLENS_CACHE_DIR: process.env.LOOPLENS_CACHE_DIR },
   };
   return { io, output: () => out };
 }

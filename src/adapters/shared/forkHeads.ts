@@ -3,9 +3,10 @@
  * agent's `ForkTagger` reads them one at a time and decides. Only the head is read, so that a scan
  * reads no file whole twice.
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
 import { MAX_LINE_BYTES } from "../io/lineSource.js";
 import type { ForkTag } from "./forkFamilies.js";
+import { openForReading } from "../io/openForReading.js";
 
 /**
  * Reads a file's first parsed lines, one at a time: returns a tag once it has decided, `null` when
@@ -98,12 +99,8 @@ function* headLines(fd: number): Generator<string> {
 /** The tag of a file, from its first lines; undefined when no tagger claims it (or it cannot be read: reading says why). */
 export function forkTagOf(path: string, taggers: readonly ForkTagger[]): ForkTag | undefined {
   if (!HEAD_FILE.test(path)) return undefined;
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch {
-    return undefined;
-  }
+  const fd = openForReading(path);
+  if (fd === undefined) return undefined;
   try {
     let live = taggers.map((tagger) => tagger(path));
     let index = 0;

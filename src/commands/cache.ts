@@ -1,0 +1,75 @@
+/**
+ * `looplens cache info|clear`, and the result cache as the other commands use it (watch.md §2): on by
+ * default for `analyze` and `sweep` (`--no-cache` turns it off), read and kept by `check` only with
+ * `--cache`, so that CI stays self-contained.
+ */
+import type { Command } from "commander";
+import { sanitize } from "../reporters/sanitize.js";
+import { loadByteHasher } from "../pipeline/cache/byteHash.js";
+import { cacheFolder, cacheLimit, cacheSetup, DEFAULT_CACHE_MAX_MB } from "../pipeline/cache/cacheSetup.js";
+import { clearCache, readUsage, scanEntries } from "../pipeline/cache/cacheUsage.js";
+import { UnitCache } from "../pipeline/cache/unitCache.js";
+import { EXIT } from "../pipeline/errors.js";
+import type { Io } from "./common.js";
+
+export const CACHE_HELP = "neither read nor keep results in the result cache (see looplens cache --help)";
+
+/** The cache of a command run, or undefined when it is off. */
+export async function commandCache(on: boolean, io: Io, version: string): Promise<UnitCache | undefined> {
+  if (!on) return undefined;
+  return UnitCache.open(cacheSetup(io.env, version, await loadByteHasher()));
+}
+
+/** After the analysis: the cache's notice (a folder it cannot write), and its counts and size bound kept. */
+export function finishCache(io: Io, cache: UnitCache | undefined, command: string, quiet: boolean | undefined): void {
+  if (!cache) return;
+  cache.finish(command);
+  if (!quiet) for (const notice of cache.notices) io.stderr(`looplens: notice: ${notice}\n`);
+}
+
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+const when = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, "Z");
+
+function info(io: Io): number {
+  const dir = cacheFolder(io.env);
+  const { entries } = scanEntries(dir);
+  const bytes = entries.reduce((sum, entry) => sum + entry.size, 0);
+  const usage = readUsage(dir);
+  const limit = cacheLimit(io.env);
+  const lines = [
+    `folder   ${sanitize(dir)}${io.env.LOOPLENS_CACHE_DIR?.trim() ? " ($LOOPLENS_CACHE_DIR)" : ""}`,
+    `entries  ${entries.length} (${mb(bytes)} of at most ${mb(limit)}${io.env.LOOPLENS_CACHE_MAX_MB === undefined ? `, the default; $LOOPLENS_CACHE_MAX_MB sets it` : ", $LOOPLENS_CACHE_MAX_MB"})`,
+  ];
+  if (entries.length > 0) {
+    const used = entries.map((entry) => entry.mtimeMs);
+    lines.push(`used     least recently ${when(Math.min(...used))}, most recently ${when(Math.max(...used))}`);
+  }
+  if (usage) {
+    const total = usage.hits + usage.misses;
+    lines.push(`since    ${when(usage.since)}: ${usage.hits} units read from the cache, ${usage.misses} analysed${total > 0 ? ` (${Math.round((100 * usage.hits) / total)}% hits)` : ""}`);
+    if (usage.last) lines.push(`last run ${when(usage.last.at)}, ${sanitize(usage.last.command)}: ${usage.last.hits} hits, ${usage.last.misses} misses`);
+  }
+  io.stdout(`${lines.join("\n")}\n`);
+  return EXIT.ok;
+}
+
+function clear(io: Io): number {
+  const dir = cacheFolder(io.env);
+  const removed = clearCache(dir);
+  io.stdout(`removed ${removed.entries} entr${removed.entries === 1 ? "y" : "ies"} (${mb(removed.bytes)}) from ${sanitize(dir)}\n`);
+  return EXIT.ok;
+}
+
+export function registerCache(program: Command, io: Io, run: (work: () => Promise<number>) => Promise<void>): void {
+  const cache = program
+    .command("cache")
+    .description(`the result cache of analyze and sweep ($LOOPLENS_CACHE_DIR, else $XDG_CACHE_HOME/looplens, else ~/.cache/looplens; at most $LOOPLENS_CACHE_MAX_MB, default ${DEFAULT_CACHE_MAX_MB})`);
+  cache
+    .command("info")
+    .description("where the cache is, how many entries it holds and how large it is, and how often it was used")
+    .action(() => run(async () => info(io)));
+  cache
+    .command("clear")
+    .description("remove every entry of the cache")
+    .action(() => run(async () => clear(io)));
+}

@@ -1,0 +1,44 @@
+/**
+ * The result cache for `analyze` (and `check --cache`): a unit's `FileAnalysis` from its entry, or
+ * analysed and kept. The same per-unit result `looplens watch` re-analyses units into (analysis.ts
+ * `analyzeUnit`): a follower could look its unit up here first on start-up.
+ *
+ * Config resolution: replay asks the config of each agent it meets (`agentsResolved`), and the
+ * command's resolver collects notices in the order configs were first asked. A hit does not replay,
+ * so the caller asks its resolver for the hit's agents itself, in input order (as the parallel path
+ * does for units analysed on other threads); the entry is checked against a resolver of its own
+ * (`probe`), so that checking a stale entry never resolves a config that the fresh run would not.
+ */
+import type { InputUnit } from "../../adapters/discovery.js";
+import type { ConfigForAgent } from "../../core/replay.js";
+import type { AnalysisOptions, FileAnalysis } from "../analysis.js";
+import { analysisBody, analysisOfEntry, isCacheable } from "./analysisEntry.js";
+import { configsDigest, keyText, type AskedConfig } from "./cacheKey.js";
+import type { UnitCache } from "./unitCache.js";
+
+type Asked = readonly AskedConfig[];
+
+/** A unit's analysis from the cache, or undefined when it has to be analysed (then `analyzeAndKeep`). */
+export function cachedAnalysis(cache: UnitCache, unit: InputUnit, options: AnalysisOptions, probe: ConfigForAgent): FileAnalysis | undefined {
+  const key = keyText("analyze", cache.setup.build, unit, options);
+  return cache.lookUp<Asked, FileAnalysis>(
+    key,
+    (asked) => configsDigest(asked, probe, cache.hasher),
+    (entry) => analysisOfEntry(entry, options.spill),
+  );
+}
+
+/**
+ * Analyses a unit (`analyse`, with `configFor` as its replay asks) and keeps the result: stamped
+ * before it is read, written only when no file changed meanwhile. Any failure to keep it is the
+ * cache's notice, never the analysis's.
+ */
+export async function analyzeAndKeep(cache: UnitCache, unit: InputUnit, options: AnalysisOptions, configFor: ConfigForAgent, analyse: () => Promise<FileAnalysis>): Promise<FileAnalysis> {
+  const stamps = cache.canWrite ? cache.stamp(unit) : undefined;
+  const analysis = await analyse();
+  if (stamps === undefined || !isCacheable(analysis)) return analysis;
+  const key = keyText("analyze", cache.setup.build, unit, options);
+  const asked: Asked = analysis.agentsResolved;
+  cache.write(key, stamps, asked, configsDigest(asked, configFor, cache.hasher), () => analysisBody(analysis));
+  return analysis;
+}

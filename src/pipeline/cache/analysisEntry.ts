@@ -1,0 +1,140 @@
+/**
+ * What an analysis entry's body holds: a unit's `FileAnalysis` (analysis.ts), so that a hit gives
+ * one indistinguishable from a fresh analysis of the same files.
+ *
+ *   `S` + JSON of everything but the runs: files and formats, unusable files, line tallies,
+ *       transcript counts, diagnostics (the kept ones and the total), the agents whose configs were
+ *       asked for, and what the summary counts of the runs (their number, calls, compactions,
+ *       findings by level); or, when the unit has live runs of Gateway logs (`LiveBookPart`, with its
+ *       typed arrays), `V` + base64 of the same as V8 serializes it (what crosses to a worker thread
+ *       crosses to disk the same way);
+ *   then every run, in order, as a spill file writes it (runSpill.ts `runRecords`).
+ *
+ * A hit's runs are held as a fresh analysis holds them: as objects while the thread's budget of runs
+ * in memory has room for the whole unit (runSpill.ts), else their lines are copied, as bytes, into
+ * the analysis's spill file as one segment, which the report reads back like any spilled runs (the
+ * summary counts come with the segment). Parsing every run and writing those past the budget out
+ * again was most of a warm run; parsing none made every report pass parse them all.
+ *
+ * A unit whose live runs spilled (a Gateway log of more than LIVE_ROWS_IN_MEMORY runs) is not cached:
+ * its rows are in this process's spill folder, and such a log is one file that is read again each time.
+ */
+import { deserialize, serialize } from "node:v8";
+import type { ReplayedRun } from "../../core/findings.js";
+import type { FileAnalysis } from "../analysis.js";
+import { countRun, noRunLevels, type RunLevelCounts } from "../levelCounts.js";
+import { findingsWeight, isPlainRun, runRecords, runsOf, UnitRuns, type SpillOptions } from "../runSpill.js";
+import { SegmentReader, spillFileIn } from "../spillFiles.js";
+import { CorruptEntry, type OpenEntry } from "./entryFile.js";
+
+/** What the summary counts of a unit's runs (`SpillSegment`'s counts), and what they weigh in memory (runSpill.ts). */
+interface RunTotals {
+  readonly runs: number;
+  readonly calls: number;
+  readonly compactions: number;
+  readonly counts: RunLevelCounts;
+  readonly plain: number;
+  readonly weight: number;
+}
+
+type Summary = Omit<FileAnalysis, "runs" | "spilled"> & { readonly totals: RunTotals };
+
+const SUMMARY = "S";
+const SUMMARY_V8 = "V";
+
+/** Whether the analysis can be kept (see the module comment). */
+export function isCacheable(analysis: FileAnalysis): boolean {
+  return (analysis.liveBook?.batches.length ?? 0) === 0;
+}
+
+/** The totals of a unit's runs; `spilled` ones are read back for their weights (a large unit: the write is rare). */
+function totalsOf({ runs, spilled }: FileAnalysis): RunTotals {
+  const counts = noRunLevels();
+  let calls = 0;
+  let compactions = 0;
+  let plain = 0;
+  let weight = 0;
+  const add = (run: ReplayedRun) => {
+    calls += run.calls;
+    compactions += run.compactions;
+    countRun(counts, run.findings);
+    if (isPlainRun(run)) plain++;
+    else weight += findingsWeight(run);
+  };
+  runs.forEach(add);
+  if (spilled) {
+    const reader = new SegmentReader();
+    try {
+      for (const run of runsOf(reader.lines(spilled))) add(run);
+    } finally {
+      reader.close();
+    }
+  }
+  return { runs: runs.length + (spilled?.runs ?? 0), calls, compactions, counts, plain, weight };
+}
+
+/** The body's lines: the summary, then each run (the spilled ones read back from the spill file). */
+export function* analysisBody(analysis: FileAnalysis): Generator<string> {
+  const { runs, spilled, ...rest } = analysis;
+  const summary: Summary = { ...rest, totals: totalsOf(analysis) };
+  // JSON, read back in half the time of V8's deserializer, unless the live runs' typed arrays need V8's.
+  yield summary.liveBook === undefined ? `${SUMMARY}${JSON.stringify(summary)}` : `${SUMMARY_V8}${serialize(summary).toString("base64")}`;
+  const at = spilled?.at ?? runs.length;
+  for (let i = 0; i < at; i++) yield* runRecords(runs[i]!);
+  if (spilled) {
+    const reader = new SegmentReader();
+    try {
+      yield* reader.lines(spilled);
+    } finally {
+      reader.close();
+    }
+  }
+  for (let i = at; i < runs.length; i++) yield* runRecords(runs[i]!);
+}
+
+function summaryOf(line: string): Summary {
+  if (line.startsWith(SUMMARY)) return JSON.parse(line.slice(SUMMARY.length)) as Summary;
+  if (line.startsWith(SUMMARY_V8)) return deserialize(Buffer.from(line.slice(SUMMARY_V8.length), "base64")) as Summary;
+  throw new CorruptEntry("no summary line");
+}
+
+/**
+ * The analysis an entry holds, its runs kept or spilled as `spill` says (without a spill folder, all
+ * kept). Throws `CorruptEntry`, having undone what it wrote.
+ */
+export function analysisOfEntry(entry: OpenEntry, spill: SpillOptions | undefined): FileAnalysis {
+  let summary: Summary | undefined;
+  let kept: Buffer[] | undefined;
+  const file = spill && spillFileIn(spill.dir);
+  const start = file?.length ?? 0;
+  try {
+    entry.readBody((first) => {
+      summary = summaryOf(first);
+      if (file && !UnitRuns.hasRoom(spill!, summary.totals.plain, summary.totals.weight)) return (bytes) => file.appendBytes(bytes);
+      const chunks: Buffer[] = (kept = []);
+      return (bytes) => void chunks.push(Buffer.from(bytes));
+    });
+  } catch (error) {
+    file?.cut(start);
+    throw error instanceof CorruptEntry ? error : new CorruptEntry(String(error));
+  }
+  const { totals, ...rest } = summary!;
+  if (kept !== undefined) return { ...rest, runs: keptRuns(kept, totals, spill) };
+  const { runs, calls, compactions, counts } = totals;
+  return { ...rest, runs: [], ...(runs > 0 && { spilled: { path: file!.path, start, end: file!.length, at: 0, runs, calls, compactions, counts } }) };
+}
+
+/** The runs of the body's bytes as objects, counted against the thread's budget as a fresh analysis counts its own. */
+function keptRuns(chunks: readonly Buffer[], totals: RunTotals, spill: SpillOptions | undefined): ReplayedRun[] {
+  const lines = Buffer.concat(chunks).toString("utf8").split("\n");
+  lines.pop(); // after the last newline
+  const unitRuns = new UnitRuns(spill);
+  try {
+    for (const run of runsOf(lines[Symbol.iterator]())) unitRuns.add(run);
+    if (unitRuns.runs.length !== totals.runs || unitRuns.finish() !== undefined) throw new CorruptEntry(`${unitRuns.runs.length} runs kept instead of ${totals.runs}`);
+  } catch (error) {
+    unitRuns.reset();
+    throw error instanceof CorruptEntry ? error : new CorruptEntry(String(error));
+  }
+  return unitRuns.runs;
+}

@@ -1,0 +1,204 @@
+/**
+ * The result cache of input units (watch.md §2): what `analyze`, `sweep` and `check --cache` keep per
+ * unit (discovery.ts `expandUnits`: one session's files, or one file) so that a unit whose files did
+ * not change is never read again. This module finds and writes entries whatever they hold; what an
+ * analysis or a sweep puts in them is analysisCache.ts' and sweepCache.ts'.
+ *
+ * An entry is found by its key (cacheKey.ts: build, unit, options) and holds while its stamp does:
+ * every file of the unit as stamped (fileStamps.ts) and the effective configs its replay asked for as
+ * they resolve now. Anything else is a miss: the unit is read and replayed in full and its entry
+ * replaced. A unit whose file grew is a miss too: it is analysed again whole. Resuming the replay
+ * from state saved at the file's old end (watch.md §2 "Growth") was deliberately not built, and
+ * re-analysing the grown unit alone does not meet the bench's target for it (real-shaped folder, its
+ * largest live transcript grown from 12 to 13 MB: 3.3× faster than cold against ≥ 10×; bench/RESULTS.md).
+ * Resuming would slot in here, as a third kind of lookup result ("grown: resume from this state"),
+ * with the state in the entry's body beside the result.
+ *
+ * Safety: entries are written atomically (entryFile.ts), checked whole (their body's hash) before
+ * what was read from them is used, and any entry that cannot be read, parsed or trusted is a miss,
+ * silently (it is rebuilt; nothing is wrong with the run). A folder that cannot be written is one
+ * notice, and the run's output is the same. Nothing is shared between processes but the entry files,
+ * so no lock is needed: two processes at once at worst both write one entry (the last rename stays).
+ */
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { sanitize } from "../../reporters/sanitize.js";
+import { loadByteHasher, type ByteHasher } from "./byteHash.js";
+import type { CacheSetup } from "./cacheSetup.js";
+import { keyHash } from "./cacheKey.js";
+import { entryPath, makeFolder, openEntry, touchEntry, writeEntry, ENTRIES_FOLDER, type OpenEntry } from "./entryFile.js";
+import { stampUnit, unitStillStamped, unitUnchangedSince, RACY_NS, type PathStamp, type UnitStamps } from "./fileStamps.js";
+import { recordRun } from "./cacheUsage.js";
+
+/** What an entry's first line says: what it is the result of, and what must still hold. */
+export interface EntryStamp<Asked> {
+  readonly key: string;
+  readonly paths: readonly string[];
+  readonly stamps: readonly PathStamp[];
+  /** The agents (and profiles) the unit's replay asked the config of: their configs are checked. */
+  readonly asked: Asked;
+  readonly configs: string;
+}
+
+/** Entries a thread wrote, and their bytes: a worker tells the main thread at its end (for the size bound). */
+export interface CacheWritten {
+  readonly entries: number;
+  readonly bytes: number;
+}
+
+/** An entry used this long ago is touched again when used (cheaper than touching it on every hit). */
+const TOUCH_AFTER_MS = 60 * 60 * 1000;
+
+/** An entry may take up this share of the cache at most (a larger one is not kept). */
+const LARGEST_ENTRY_SHARE = 0.5;
+
+export class UnitCache {
+  readonly hasher: ByteHasher;
+  /** Said on stderr by the command (at most one: the folder cannot be written). */
+  readonly notices: string[] = [];
+  hits = 0;
+  misses = 0;
+  /** Entries written by this thread, and their bytes (for the size bound: eviction.ts). */
+  written = 0;
+  writtenBytes = 0;
+  private writable: boolean;
+  private readonly racyNs: bigint;
+
+  private constructor(
+    readonly setup: CacheSetup,
+    hasher: ByteHasher,
+  ) {
+    this.hasher = hasher;
+    this.writable = setup.write;
+    this.racyNs = setup.racyNs !== undefined ? BigInt(setup.racyNs) : RACY_NS;
+  }
+
+  static async open(setup: CacheSetup): Promise<UnitCache> {
+    return new UnitCache(setup, await loadByteHasher());
+  }
+
+  /** Entries can be written here: false once a write failed (said once), or when the setup says so. */
+  get canWrite(): boolean {
+    return this.writable;
+  }
+
+  /**
+   * What the entry of `key` holds, read by `read`, when it holds now: the key text is the one asked
+   * for (not a hash collision, not another build's), the unit's files are as stamped, and
+   * `configs(asked)` gives the digest it was written with. Otherwise, or when `read` throws (a corrupt
+   * body: `read` undoes what it did), undefined: a miss.
+   */
+  lookUp<Asked, R>(key: string, configs: (asked: Asked) => string, read: (entry: OpenEntry) => R): R | undefined {
+    const found = this.find(key, configs);
+    if (found === undefined) return this.missed();
+    try {
+      const result = read(found);
+      this.hits++;
+      return result;
+    } catch {
+      return this.missed();
+    } finally {
+      found.close();
+    }
+  }
+
+  private find<Asked>(key: string, configs: (asked: Asked) => string): OpenEntry | undefined {
+    const path = entryPath(this.setup.dir, keyHash(key, this.hasher));
+    const entry = openEntry(path, this.hasher);
+    if (entry === undefined) return undefined;
+    try {
+      const stamp = JSON.parse(entry.stamp) as EntryStamp<Asked>;
+      const holds =
+        stamp.key === key &&
+        Array.isArray(stamp.paths) &&
+        Array.isArray(stamp.stamps) &&
+        stamp.paths.length === stamp.stamps.length &&
+        unitStillStamped({ paths: stamp.paths, stamps: stamp.stamps }, this.hasher) &&
+        configs(stamp.asked) === stamp.configs;
+      if (!holds) throw new Error("stale");
+    } catch {
+      entry.close();
+      return undefined;
+    }
+    if (Date.now() - entry.mtimeMs > TOUCH_AFTER_MS) touchEntry(path);
+    return entry;
+  }
+
+  private missed(): undefined {
+    this.misses++;
+    return undefined;
+  }
+
+  /** The unit's stamps before it is read; undefined when it is not cached (standard input, unreadable). */
+  stamp(unit: readonly string[]): UnitStamps | undefined {
+    return stampUnit(unit, this.hasher, this.racyNs);
+  }
+
+  /**
+   * Writes the entry of `key`, unless a file of the unit changed while it was read (its result may
+   * mix two versions) or the cache cannot be written. Never throws: a failure is one notice.
+   */
+  write<Asked>(key: string, stamps: UnitStamps, asked: Asked, configs: string, body: () => Iterable<string>): void {
+    if (!this.writable || !unitUnchangedSince(stamps)) return;
+    const stamp: EntryStamp<Asked> = { key, paths: stamps.paths, stamps: stamps.stamps, asked, configs };
+    const path = entryPath(this.setup.dir, keyHash(key, this.hasher));
+    try {
+      const size = writeEntry(path, JSON.stringify(stamp), body(), this.hasher);
+      if (size > this.setup.maxBytes * LARGEST_ENTRY_SHARE) rmSync(path, { force: true });
+      else {
+        this.written++;
+        this.writtenBytes += size;
+      }
+    } catch (error) {
+      this.failedToWrite(error);
+    }
+  }
+
+  /**
+   * Checks that the folder can be written before units are handed out (a worker's failure would not
+   * be said): one probe file made and removed. False, with the notice, when it cannot.
+   */
+  probeWritable(): boolean {
+    if (!this.writable) return false;
+    try {
+      const folder = join(this.setup.dir, ENTRIES_FOLDER);
+      makeFolder(folder);
+      const probe = join(folder, `.probe-${process.pid}-${Math.random().toString(36).slice(2)}`);
+      writeFileSync(probe, "");
+      rmSync(probe, { force: true });
+      return true;
+    } catch (error) {
+      this.failedToWrite(error);
+      return false;
+    }
+  }
+
+  private failedToWrite(error: unknown): void {
+    if (this.writable) {
+      const code = (error as NodeJS.ErrnoException)?.code;
+      this.notices.push(`cache: cannot write to ${sanitize(this.setup.dir)}${code ? ` (${code})` : ""}: results are not kept for the next run (--no-cache turns the cache off)`);
+    }
+    this.writable = false;
+  }
+
+  /** The setup for worker threads, once the folder was found writable (or not: then they only compute). */
+  jobSetup(): CacheSetup {
+    this.probeWritable();
+    return { ...this.setup, write: this.writable };
+  }
+
+  /** What this thread wrote (a worker's reply), or adds what a worker wrote. */
+  get ownWritten(): CacheWritten {
+    return { entries: this.written, bytes: this.writtenBytes };
+  }
+
+  countWritten(written: CacheWritten | undefined): void {
+    this.written += written?.entries ?? 0;
+    this.writtenBytes += written?.bytes ?? 0;
+  }
+
+  /** At the end of a command: usage counts and, when entries were written, the size bound (cacheUsage.ts). */
+  finish(command: string): void {
+    recordRun(this.setup, command, { hits: this.hits, misses: this.misses, entries: this.written, bytes: this.writtenBytes }, this.writable);
+  }
+}

@@ -1,0 +1,204 @@
+/**
+ * The cache never changes what looplens prints: over random histories of edits to a folder of every
+ * kind of input (appends, truncations, same-size rewrites with the modification time put back, in
+ * the middle of a file over 128 KiB and at its ends, renames, deletions, config file and `--set`
+ * changes, profile changes, corrupted and truncated entries), every format of `analyze` with the
+ * cache equals the same command without it, output, diagnostics and exit status.
+ */
+import { appendFileSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { expandUnits } from "../../../src/adapters/discovery.js";
+import { readUsage } from "../../../src/pipeline/cache/cacheUsage.js";
+import { prng } from "../../helpers/randomSessions.js";
+import { tempDir } from "../../helpers/tempDir.js";
+import { BIG_FILE, FORK_FAMILY, PAIRED_SESSION, bothWays, expectSameEveryFormat, makeInputs } from "./cacheBench.js";
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+}
+
+/** Text inputs (the SQLite store is binary: it is only touched). */
+const textFiles = (inputs: string) => filesUnder(inputs).filter((file) => !file.endsWith(".sqlite") && !file.endsWith(".json5"));
+
+/** Replaces one byte at `at` by another of the same class (a digit by a digit, a letter by a letter), keeping the size and both times. */
+function rewriteByte(file: string, at: number): void {
+  const bytes = readFileSync(file);
+  const { atime, mtime } = statSync(file);
+  const byte = bytes[at]!;
+  const isDigit = byte >= 0x30 && byte <= 0x39;
+  const isLower = byte >= 0x61 && byte <= 0x7a;
+  bytes[at] = isDigit ? 0x30 + ((byte - 0x30 + 1) % 10) : isLower ? 0x61 + ((byte - 0x61 + 1) % 26) : byte;
+  writeFileSync(file, bytes);
+  utimesSync(file, atime, mtime);
+}
+
+/** A position of a letter or digit in `[from, to)` of the file (an edit that keeps the JSON valid enough to matter). */
+function editablePosition(file: string, random: () => number, from: number, to: number): number {
+  const bytes = readFileSync(file);
+  for (let tries = 0; tries < 200; tries++) {
+    const at = from + Math.floor(random() * (to - from));
+    if (/[0-9a-z]/.test(String.fromCharCode(bytes[at]!))) return at;
+  }
+  return from;
+}
+
+type Edit = (inputs: string, random: () => number, state: { args: string[]; config: string; cacheDir: string }) => string;
+
+const pick = <T>(items: readonly T[], random: () => number): T => items[Math.floor(random() * items.length)]!;
+
+function shuffled<T>(items: readonly T[], random: () => number): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+const EDITS: Record<string, Edit> = {
+  append(inputs, random) {
+    const file = pick(textFiles(inputs), random);
+    const lines = readFileSync(file, "utf8").split("\n").filter((line) => line !== "");
+    appendFileSync(file, `${pick(lines, random)}\n${pick(lines, random)}\n`);
+    return `append to ${file}`;
+  },
+  truncate(inputs, random) {
+    const file = pick(textFiles(inputs), random);
+    truncateSync(file, Math.floor(statSync(file).size * (0.3 + 0.6 * random())));
+    return `truncate ${file}`;
+  },
+  rewriteMiddle(inputs, random) {
+    const file = join(inputs, BIG_FILE);
+    const size = statSync(file).size;
+    rewriteByte(file, editablePosition(file, random, 70_000, size - 70_000));
+    return "same-size rewrite in the middle of the big file, times kept";
+  },
+  rewriteEnds(inputs, random) {
+    const file = random() < 0.5 ? join(inputs, BIG_FILE) : pick(textFiles(inputs), random);
+    const size = statSync(file).size;
+    const head = random() < 0.5;
+    rewriteByte(file, editablePosition(file, random, head ? 0 : Math.max(0, size - 60_000), head ? Math.min(size, 60_000) : size));
+    return `same-size rewrite at an end of ${file}, times kept`;
+  },
+  rename(inputs, random) {
+    const file = pick(textFiles(inputs), random);
+    const renamed = file.endsWith(".jsonl") ? file.replace(/\.jsonl$/, `.r${Math.floor(random() * 1000)}.jsonl`) : `${file}.1.log`;
+    renameSync(file, renamed);
+    return `rename ${file}`;
+  },
+  delete(inputs, random) {
+    const files = textFiles(inputs).filter((file) => !file.endsWith("big.jsonl"));
+    const file = pick(files, random);
+    if (files.length > 4) rmSync(file);
+    return `delete ${file}`;
+  },
+  touchStore(inputs) {
+    const store = filesUnder(inputs).find((file) => file.endsWith(".sqlite"))!;
+    const later = new Date(statSync(store).mtimeMs + 5000);
+    utimesSync(store, later, later);
+    return "touch the SQLite store";
+  },
+  config(_inputs, random, state) {
+    writeFileSync(state.config, `{ tools: { loopDetection: { enabled: true, warningThreshold: ${3 + Math.floor(random() * 8)}, criticalThreshold: 25 } }, agents: { list: [{ id: "ops", tools: { loopDetection: { warningThreshold: ${4 + Math.floor(random() * 5)} } } }] } }\n`);
+    state.args = state.args.filter((arg) => arg !== "--config" && arg !== state.config).concat(["--config", state.config]);
+    return "config file changed";
+  },
+  set(_inputs, random, state) {
+    // Under --profile newest a threshold set on the command line is an error (every run would be one).
+    if (state.args.includes("newest")) return "no --set under --profile newest";
+    const at = state.args.indexOf("--set");
+    if (at >= 0) state.args.splice(at, 2);
+    state.args.push("--set", `criticalThreshold=${12 + Math.floor(random() * 10)}`);
+    return `--set ${state.args.at(-1)}`;
+  },
+  profile(_inputs, random, state) {
+    const at = state.args.indexOf("--profile");
+    if (at >= 0) state.args.splice(at, 2);
+    const profile = pick(["newest", "auto", "configurable", "none"], random);
+    if (profile !== "none") state.args.push("--profile", profile);
+    const set = state.args.indexOf("--set");
+    if (profile === "newest" && set >= 0) state.args.splice(set, 2);
+    return `profile ${profile}`;
+  },
+  corruptEntry(_inputs, random, state) {
+    const entries = filesUnder(join(state.cacheDir, "entries"));
+    if (entries.length === 0) return "no entry to corrupt";
+    const entry = pick(entries, random);
+    const bytes = readFileSync(entry);
+    const how = pick(["truncate", "flip", "garbage", "empty", "no stamp"], random);
+    if (how === "truncate") writeFileSync(entry, bytes.subarray(0, Math.floor(bytes.length * random())));
+    if (how === "flip") {
+      const at = Math.floor(bytes.length * random());
+      bytes[at] = bytes[at]! ^ 0x01;
+      writeFileSync(entry, bytes);
+    }
+    if (how === "garbage") writeFileSync(entry, "not an entry at all\n#0000000000000000\n");
+    if (how === "empty") writeFileSync(entry, "");
+    if (how === "no stamp") writeFileSync(entry, bytes.subarray(bytes.indexOf(10) + 1));
+    return `corrupt entry (${how})`;
+  },
+  nothing() {
+    return "no change";
+  },
+};
+
+describe("the result cache, differentially", () => {
+  for (const seed of [1, 2]) {
+    it(`prints what looplens prints without it, over a random history of edits (seed ${seed})`, async () => {
+      const root = tempDir("looplens-cache-diff-");
+      const inputs = makeInputs(root);
+      const random = prng(seed);
+      const state = { args: [] as string[], config: join(root, "openclaw.json5"), cacheDir: join(root, "cache") };
+      let hits = 0;
+      let lastAt = 0;
+      const history: string[] = [];
+      await expectSameEveryFormat([...state.args, inputs], state.cacheDir, "cold");
+      // Every kind of edit, in a random order, after a first run on the unchanged folder; then a few more.
+      const names = ["nothing", ...shuffled(Object.keys(EDITS), random), ...Array.from({ length: 3 }, () => pick(Object.keys(EDITS), random))];
+      for (const [step, name] of names.entries()) {
+        const what = EDITS[name]!(inputs, random, state);
+        history.push(what);
+        // A later write must be told by its time: wait out the clock tick of the one before.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        await expectSameEveryFormat([...state.args, inputs], state.cacheDir, `step ${step}: ${what}`);
+        const last = readUsage(state.cacheDir)?.last;
+        expect(last?.at, "the cache was used").toBeGreaterThan(lastAt);
+        lastAt = last!.at;
+        if (name === "nothing") expect(last?.misses, `an unchanged folder is all hits, after: ${history.join("; ")}`).toBe(0);
+        hits += last?.hits ?? 0;
+      }
+      expect(hits).toBeGreaterThan(0);
+    }, 600_000);
+  }
+
+  it("keeps a fork family and a paired session as one unit each: an edit to any of their files reads the whole unit again", async () => {
+    const root = tempDir("looplens-cache-units-");
+    const inputs = makeInputs(root);
+    const cacheDir = join(root, "cache");
+    const units = await expandUnits([inputs]);
+    const unitOf = (name: string) => units.filter((unit) => unit.some((file) => file.includes(name)));
+    const family = unitOf(FORK_FAMILY[0]);
+    expect(family).toHaveLength(1);
+    expect(family[0]!.map((file) => file.slice(file.lastIndexOf("/") + 1))).toEqual(FORK_FAMILY.map((session) => `${session}.jsonl`));
+    const paired = unitOf(PAIRED_SESSION);
+    expect(paired).toHaveLength(1);
+    expect(paired[0]).toHaveLength(3);
+    await expectSameEveryFormat([inputs], cacheDir, "cold");
+    await expectSameEveryFormat([inputs], cacheDir, "warm");
+    expect(readUsage(cacheDir)?.last?.misses).toBe(0);
+    // The fork's own file, then the sidecar: each edit is one miss (the whole unit), and the same output as without the cache.
+    for (const file of [family[0]![1]!, paired[0]!.find((path) => path.endsWith(".trajectory.jsonl"))!]) {
+      const lines = readFileSync(file, "utf8").split("\n").filter((line) => line !== "");
+      appendFileSync(file, `${lines.at(-1)}\n`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const { cached, fresh } = await bothWays(["analyze", "--all", "-f", "json", inputs], cacheDir);
+      expect(cached.stdout, file).toBe(fresh.stdout);
+      expect(readUsage(cacheDir)?.last, file).toMatchObject({ hits: units.length - 1, misses: 1 });
+      await expectSameEveryFormat([inputs], cacheDir, `appended to ${file}`);
+    }
+  }, 600_000);
+});
