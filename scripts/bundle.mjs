@@ -10,7 +10,7 @@
 // The worker keeps its name next to the CLI, so `new URL("./worker.js", import.meta.url)`
 // finds it from either layout. CommonJS dependencies (sql.js) get a real `require` for the
 // Node built-ins they load, and the `__dirname` that sql.js reads when it starts.
-import { copyFileSync } from "node:fs";
+import { copyFileSync, readdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { build } from "esbuild";
 
@@ -40,6 +40,18 @@ await build({ ...COMMON, entryPoints: ["dist/cli.js", "dist/pipeline/worker.js"]
 // The library (`looplens`, `looplens/vitest`): one shared chunk (library-*.js), because the matcher
 // must meet the same module as `analyze` (`format` finds a report's model in a WeakMap there, and
 // `instanceof InputError` needs one class). vitest is the caller's own.
-await build({ ...COMMON, entryPoints: ["dist/index.js", "dist/vitest.js"], splitting: true, chunkNames: "library-[hash]", external: ["vitest"] });
+// Chunks of earlier builds are removed first (their names are hashes: they would pile up in the
+// package). Whitespace and syntax are minified (about half the size: the installed footprint stays
+// under 5 MB with the declarations); names are kept, so that stack traces still read.
+for (const name of readdirSync(OUT)) if (/^library-\w+\.js$/.test(name)) rmSync(`${OUT}/${name}`);
+await build({
+  ...COMMON,
+  entryPoints: ["dist/index.js", "dist/vitest.js"],
+  splitting: true,
+  chunkNames: "library-[hash]",
+  external: ["vitest"],
+  minifyWhitespace: true,
+  minifySyntax: true,
+});
 
 copyFileSync(createRequire(import.meta.url).resolve("sql.js/dist/sql-wasm.wasm"), `${OUT}/sql-wasm.wasm`);

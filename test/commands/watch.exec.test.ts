@@ -22,7 +22,9 @@ function recorder(folder: string, out: string): string {
     `import { appendFileSync } from "node:fs";
 let stdin = "";
 process.stdin.setEncoding("utf8").on("data", (chunk) => (stdin += chunk)).on("end", () => {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => key.startsWith("LOOPLENS_")));
+  // The finding's variables: those the test run itself set (a cache folder, LOOPLENS_REQUIRE_SYSTEM_TESTS) are inherited, not looplens's.
+  const inherited = new Set(${JSON.stringify(Object.keys(process.env).filter((key) => key.startsWith("LOOPLENS_")))});
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => key.startsWith("LOOPLENS_") && !inherited.has(key)));
   appendFileSync(${JSON.stringify(out)}, JSON.stringify({ argv: process.argv.slice(2), env, stdin }) + "\\n");
 });
 `,

@@ -11,7 +11,7 @@ import { loadByteHasher } from "../../../src/pipeline/cache/byteHash.js";
 import { configsDigest, keyText, replayOptions } from "../../../src/pipeline/cache/cacheKey.js";
 
 /** For each option that changes replay, a value other than the default. */
-const CHANGED: Required<Pick<AnalysisOptions, "inputFormat" | "activeBranch" | "maxLineBytes" | "profile" | "timelines" | "canReadAgain" | "bytePayloads" | "closeRuns" | "lastFilePassBytes" | "lastOfUnit">> = {
+const CHANGED: Required<Pick<AnalysisOptions, "inputFormat" | "activeBranch" | "maxLineBytes" | "profile" | "timelines" | "canReadAgain" | "bytePayloads" | "closeRuns" | "lastFilePassBytes" | "lastOfUnit" | "completeLines">> = {
   inputFormat: "events",
   activeBranch: true,
   maxLineBytes: 1000,
@@ -22,6 +22,7 @@ const CHANGED: Required<Pick<AnalysisOptions, "inputFormat" | "activeBranch" | "
   closeRuns: false,
   lastFilePassBytes: 10,
   lastOfUnit: true,
+  completeLines: true,
 };
 
 const key = (options: AnalysisOptions, unit = ["a.jsonl"], build = "1.0.0/1") => keyText("analyze", build, unit, options);
