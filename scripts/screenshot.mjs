@@ -1,4 +1,4 @@
-// The README's picture of `--format html` (docs/report.png): writes the demo session
+// docs/outputs.md's picture of `--format html` (docs/report.png): writes the demo session
 // docs/demo/session.jsonl (three runs that loop in three ways, one that does not), renders its
 // report with the built CLI and photographs the page in headless Chromium (scripts/browser.mjs).
 //

@@ -13,7 +13,7 @@ const PARALLEL_MIN_BYTES = 32 << 20;
  * isolate with its own heap: the bench's 680 MB state folder peaks at ~150 / 185 / 216 MB of RSS
  * with 1 / 2 / 3 workers (~116 serial), and the memory target is 150 MB whatever the machine, so
  * a machine with many cores gets one worker too; a user who would rather spend ~30 MB a worker on
- * speed sets `LOOPLENS_WORKERS` (README "Performance").
+ * speed sets `LOOPLENS_WORKERS` (docs/performance.md).
  */
 const DEFAULT_MAX_WORKERS = 1;
 
