@@ -44,13 +44,19 @@ async function until(test: () => boolean, ms = 10_000): Promise<void> {
   for (const end = Date.now() + ms; !test(); await sleep(50)) if (Date.now() > end) throw new Error("timed out");
 }
 
+/** A watch of a new folder whose --exec command records each call into `out`; `options` before --exec, `extra` after the recorder. */
+async function recordingWatch(options: string[], extra: string[] = []) {
+  const root = watchFolder();
+  const tools = watchFolder();
+  const out = join(tools, "calls.ndjson");
+  const watch = startWatch([root, "-f", "ndjson", ...options, "--exec", "--", process.execPath, recorder(tools, out), ...extra]);
+  await watch.waitFor(isReady);
+  return { root, tools, out, watch };
+}
+
 describe("watch --exec", () => {
   it("runs the command per critical finding: the finding on stdin, LOOPLENS_* set, arguments as given, no shell", async () => {
-    const root = watchFolder();
-    const tools = watchFolder();
-    const out = join(tools, "calls.ndjson");
-    const watch = startWatch([root, "-f", "ndjson", "--exec", "--", process.execPath, recorder(tools, out), "$(touch PWNED)", "a;b"]);
-    await watch.waitFor(isReady);
+    const { root, tools, out } = await recordingWatch([], ["$(touch PWNED)", "a;b"]);
     // A file name that a shell would run: `;` and `$(…)`.
     const hostile = "x; touch PWNED2 $(touch PWNED3).jsonl";
     writeFileSync(join(root, hostile), PING_PONG);
@@ -79,11 +85,7 @@ describe("watch --exec", () => {
   });
 
   it("--notify-on warning runs it for warnings too", async () => {
-    const root = watchFolder();
-    const tools = watchFolder();
-    const out = join(tools, "calls.ndjson");
-    const watch = startWatch([root, "-f", "ndjson", "--notify-on", "warning", "--exec", "--", process.execPath, recorder(tools, out)]);
-    await watch.waitFor(isReady);
+    const { root, out } = await recordingWatch(["--notify-on", "warning"]);
     writeFileSync(join(root, "s.jsonl"), PING_PONG);
     // Eleven commands one after another, a Node start each: time for a loaded machine.
     await until(() => records(out).length === 11, 40_000);
@@ -112,11 +114,7 @@ describe("watch --exec", () => {
   });
 
   it("--exit-on waits for the finding's command before exiting", async () => {
-    const root = watchFolder();
-    const tools = watchFolder();
-    const out = join(tools, "calls.ndjson");
-    const watch = startWatch([root, "-f", "ndjson", "--exit-on", "critical", "--exec", "--", process.execPath, recorder(tools, out)]);
-    await watch.waitFor(isReady);
+    const { root, out, watch } = await recordingWatch(["--exit-on", "critical"]);
     writeFileSync(join(root, "s.jsonl"), PING_PONG);
     expect((await watch.exited()).code).toBe(1);
     expect(records(out)).toHaveLength(1);
