@@ -107,9 +107,13 @@ export async function analyzeAll(
   const units = await expandUnits(paths);
   // The main thread's lane resolves configs on its own resolver, like a worker (and checks entries
   // on it): the caller's resolver is then fed in input order, whatever order the threads finished in.
-  const resolver = await createConfigResolver(setup.config, env);
-  const laneConfig: ConfigForAgent = (agent, profile) => resolver.effectiveFor(agent, profile).config;
-  const known = cache && KnownUnits.look(units, (unit) => cachedAnalysis(cache, unit, setup.input, laneConfig));
+  // Made only when the cache or a lane needs it: a serial run uses the caller's.
+  const laneConfigOf = async (): Promise<ConfigForAgent> => {
+    const resolver = await createConfigResolver(setup.config, env);
+    return (agent, profile) => resolver.effectiveFor(agent, profile).config;
+  };
+  const cacheConfig = cache && (await laneConfigOf());
+  const known = cache && cacheConfig && KnownUnits.look(units, (unit) => cachedAnalysis(cache, unit, setup.input, cacheConfig));
   const files = known ? known.missingUnits : units;
   // Each file is stat'ed once: for the order of the units and the progress bar's total.
   const perFile = fileSizes(files);
@@ -118,6 +122,7 @@ export async function analyzeAll(
   const display = startProgress?.(inputBytes(perFile));
   try {
     if (lanes.workers === 0 && !known) return await analyzeSerially(files, digest, configFor, { ...setup.input, ...(display && { progress: new InputProgress(display.update) }) });
+    const laneConfig = cacheConfig ?? (await laneConfigOf());
     const shared = withSpillBudgetShared(setup, lanes);
     const progress = display && new InputProgress(display.update);
     const pool = new StringPool();
