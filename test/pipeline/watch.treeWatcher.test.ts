@@ -1,4 +1,5 @@
 /** Being told of changes (pipeline/watch/treeWatcher.ts): inotify per folder, new folders, polling. */
+import { spawn } from "node:child_process";
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -54,4 +55,16 @@ describe("tree watcher", () => {
       expect(watcher!.folders).toBeGreaterThanOrEqual(mode === "inotify" ? 4 : 1);
     });
   }
+
+  it("inotify: nested folders made by another process while the watch sets up their parents lose no file", async () => {
+    const { changed } = watching();
+    // `mkdir -p` makes each level right after the one above, often before the watch of the level
+    // above is in place: a subfolder listed too early would never be watched, and its file not told.
+    const trees = 400;
+    const writer = spawn("sh", ["-c", `for i in $(seq 1 ${trees}); do mkdir -p "t$i/agents/main/sessions" && echo "{}" > "t$i/agents/main/sessions/s.jsonl"; done`], { cwd: dir, stdio: "ignore" });
+    await new Promise((resolve) => writer.on("exit", resolve));
+    const expected = Array.from({ length: trees }, (_, i) => join(dir, `t${i + 1}`, "agents", "main", "sessions", "s.jsonl"));
+    await until(() => expected.every((path) => changed.has(path))).catch(() => undefined);
+    expect(expected.filter((path) => !changed.has(path))).toEqual([]);
+  });
 });

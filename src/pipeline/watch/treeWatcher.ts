@@ -102,7 +102,7 @@ class InotifyWatcher implements TreeWatcher {
     try {
       for (const target of targets) {
         if (target.kind === "file") this.watchFolder(dirname(target.path));
-        else for (const folder of foldersOf(target.path)) this.watchFolder(folder, true);
+        else this.watchTree(target.path);
       }
     } catch (error) {
       for (const watcher of this.watchers.values()) watcher.close();
@@ -152,13 +152,31 @@ class InotifyWatcher implements TreeWatcher {
     if (this.options.interesting(path)) this.options.onChange(path);
   }
 
+  /**
+   * A folder and every folder below it watched, each watched before it is listed: a subfolder made
+   * after its parent's watch starts is an event, one made before is in the listing. (Listed first,
+   * a subfolder made between the listing and the watch was never seen: `mkdir -p a/b/c` and the
+   * files written into c right after were lost, c not being watched.) Returns the folders' files.
+   */
+  private watchTree(root: string, files: string[] = []): string[] {
+    this.watchFolder(root, true);
+    let entries;
+    try {
+      entries = readdirSync(root, { withFileTypes: true });
+    } catch {
+      return files;
+    }
+    for (const entry of entries) {
+      if (entry.isDirectory()) this.watchTree(join(root, entry.name), files);
+      else if (entry.isFile()) files.push(join(root, entry.name));
+    }
+    return files;
+  }
+
   /** A new folder in a tree: watched, and the files already in it told (they may predate the watch). */
   private folderAdded(path: string): void {
     try {
-      for (const folder of foldersOf(path)) {
-        this.watchFolder(folder, true);
-        for (const file of filesIn(folder)) if (this.options.interesting(file)) this.options.onChange(file);
-      }
+      for (const file of this.watchTree(path)) if (this.options.interesting(file)) this.options.onChange(file);
     } catch (error) {
       this.onLimit(error);
     }
