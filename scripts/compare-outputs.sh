@@ -31,13 +31,18 @@ run() { # run NAME ARGS...: the same command with both builds, outputs and exit 
 }
 
 for input in "${inputs[@]}"; do
-  for format in table json ndjson markdown github; do
+  for format in table json ndjson markdown github html sarif junit gitlab; do
     run "analyze $format" analyze --all -f "$format" "$input"
   done
   run "analyze verbose" analyze --all --verbose "$input"
   run "active branch" analyze -f json --active-branch "$input"
   run "events" events "$input"
   for profile in newest auto; do run "profile $profile" analyze --all -f json --profile "$profile" "$input"; done
+done
+# Filters and ranking, which finish the report model after replay.
+for filter in "--top 2" "--detector known_poll_no_progress" "--tool exec" "--agent main" "--since 2026-01-01" "--until 2026-01-01" "--run poll-1"; do
+  # shellcheck disable=SC2086
+  for format in table json markdown; do run "filter $filter $format" analyze -f "$format" $filter fixtures; done
 done
 run "sweep" sweep --vary criticalThreshold=10..30:5 --vary warningThreshold=5,10 fixtures
 run "sweep ndjson" sweep -f ndjson --vary criticalThreshold=10..30:5 fixtures

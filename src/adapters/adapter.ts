@@ -205,6 +205,11 @@ export interface InputFiles {
    * snapshots each file on its own.
    */
   readonly lives?: (files: readonly string[]) => string[][];
+  /**
+   * The other files of `file`'s unit in its folder (what a folder scan reads with it), for a command
+   * given one file of a unit (`looplens explain FILE:LINE`); none when the file stands alone.
+   */
+  readonly companions?: (file: string) => Promise<string[]>;
   /** A file that stands for several inputs, `<file>#<member>` each (a SQLite transcript store: one a session). */
   readonly container?: InputContainer;
   /**

@@ -31,6 +31,20 @@ const INPUT_FILE = /\.(jsonl|ndjson|log)(\.(gz|zst))?$/i;
 const SCANS = INPUT_FILES.flatMap((files) => (files.scan ? [files.scan] : []));
 export const isInputFile = (name: string, path: string) => INPUT_FILE.test(name) || SCANS.some((scan) => scan(name, path));
 
+const COMPANIONS = INPUT_FILES.flatMap((files) => (files.companions ? [files.companions] : []));
+
+/**
+ * The files a folder scan would read in one unit with `file` (adapter.ts `InputFiles.companions`):
+ * the first format that knows any answers; none when no format ties the file to others.
+ */
+export async function companionsOf(file: string): Promise<string[]> {
+  for (const companions of COMPANIONS) {
+    const found = await companions(file);
+    if (found.length > 0) return found;
+  }
+  return [];
+}
+
 /** Files that stand for several inputs (a SQLite transcript store), as the descriptors say. */
 const CONTAINERS: readonly InputContainer[] = INPUT_FILES.flatMap((files) => (files.container ? [files.container] : []));
 

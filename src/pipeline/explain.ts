@@ -4,8 +4,7 @@
  * outcome so that the window can be shown with what the calls were.
  */
 import { LineTally } from "../adapters/adapter.js";
-import { expandUnits } from "../adapters/discovery.js";
-import { sessionFilesBeside } from "../adapters/openclaw/sessionFiles.js";
+import { companionsOf, expandUnits } from "../adapters/discovery.js";
 import { formOf, type LoopEvent } from "../core/events.js";
 import type { ReplayedFinding, ReplayedRun } from "../core/findings.js";
 import type { Digest } from "../core/hashing.js";
@@ -100,7 +99,7 @@ export async function explainInput(target: ExplainTarget, digest: Digest, config
   // One file of an OpenClaw session is read with the session's other files (archives, sidecar), as
   // `analyze` of its folder reads it: its runs get the same names (`--run` takes what analyze showed),
   // and only the file asked for is looked in.
-  const beside = await sessionFilesBeside(target.path);
+  const beside = await companionsOf(target.path);
   const at = (event: PreparedEvent) =>
     (beside.length === 0 || event.file === target.path) &&
     (target.line === undefined || event.line === target.line) &&

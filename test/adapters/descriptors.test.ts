@@ -36,6 +36,24 @@ describe("adapter descriptors", () => {
     expect(crossings).toEqual([]);
   });
 
+  it("outside src/adapters a format's folder is reached only for what is OpenClaw's by definition", () => {
+    // The runtime whose detectors looplens replays owns the config file and the state directory;
+    // everything else a command needs of a format (its files, units, companions, homes) is the
+    // registry's. `releaseStores` frees the SQLite stores a long watch holds open.
+    const allowed = new Set(["openclaw/configFile.js", "openclaw/stateDirectory.js", "openclaw/sqliteStore.js", "events/liveEventsJson.js"]);
+    const reaches: string[] = [];
+    for (const file of sourcesUnder(resolve("src")).filter((file) => !file.startsWith(ADAPTERS_DIR))) {
+      for (const match of readFileSync(file, "utf8").matchAll(/from "(\.[^"]+)"/g)) {
+        const target = resolve(dirname(file), match[1]!);
+        if (!target.startsWith(ADAPTERS_DIR)) continue;
+        const folder = folderOf(target);
+        if (folder === "" || COMMON.has(folder)) continue;
+        if (!allowed.has(relative(ADAPTERS_DIR, target))) reaches.push(`${relative(resolve("src"), file)} → ${match[1]}`);
+      }
+    }
+    expect(reaches).toEqual([]);
+  });
+
   it("no event is cast to LoopEvent outside the run writer", () => {
     const casts = sourcesUnder(resolve("src"))
       .filter((file) => !file.endsWith("adapters/shared/runWriter.ts"))

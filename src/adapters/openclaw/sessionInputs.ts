@@ -6,7 +6,7 @@
  */
 import type { InputFiles } from "../adapter.js";
 import { inOpenClawSessionsFolder } from "./identity.js";
-import { ARCHIVE_FILE, groupSessionFiles } from "./sessionFiles.js";
+import { ARCHIVE_FILE, groupSessionFiles, sessionFilesBeside } from "./sessionFiles.js";
 import { sidecarPreface } from "./sidecarPreface.js";
 import { isSqliteFile, storeSessions, storeSessionSource } from "./sqliteStore.js";
 
@@ -17,6 +17,7 @@ export const OPENCLAW_SESSION_FILES: InputFiles = {
   scan: (name) => ARCHIVE_FILE.test(name) || STORE_FILE.test(name),
   ownsPath: inOpenClawSessionsFolder,
   lives: groupSessionFiles,
+  companions: sessionFilesBeside,
   preface: sidecarPreface,
   // A SQLite transcript store: one input a session, `<db>#<sessionId>`.
   container: {
