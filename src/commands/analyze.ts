@@ -99,7 +99,7 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
   const report = buildReport(analysis, request);
   reportNotices(io, resolver, options.quiet);
   finishCache(io, cache, "analyze", options.quiet);
-  reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);
+  reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet, options.verbose === true);
   // An input that ends in exit 2 gets no report, only the reason: a report before it read as a result.
   // (Findings streamed from standard input are out already: the exit status still says it.)
   if (strictViolation(io, options, analysis.lines.skipped) || nothingUsable(io, analysis) || nothingAnalysed(io, options, runsRead(analysis))) return EXIT.usage;

@@ -8,7 +8,7 @@ import { Chalk, type ChalkInstance } from "chalk";
 import { levelLabel, type LiveRun, type ReplayedRun } from "../core/findings.js";
 import { configHeaderLines, overrideLine, overrideOf, thresholdLines } from "./configView.js";
 import { callRange } from "./findingGroups.js";
-import { detectorState, filterNotes, LEGEND, plural, runProfileLine, transcriptNote } from "./phrases.js";
+import { detectorState, filterNotes, LEGEND, plural, runProfileLine, transcriptDetails, transcriptSummary } from "./phrases.js";
 import type { FindingRow, ReportModel, Reporter, WriteOptions } from "./model.js";
 import { location, runtimeFacts, shownPath, stopText } from "./runFacts.js";
 import { clip, ID_WIDTH, sanitize } from "./sanitize.js";
@@ -98,12 +98,23 @@ function worstRunLines(data: ReportModel, options: WriteOptions): string[] {
   return lines;
 }
 
+/** One plain line on repeated entries and rebuilt calls; under `--verbose`, a line for each kind. */
+function transcriptLines(s: ReportModel["summary"], verbose: boolean): string[] {
+  const summary = transcriptSummary(s);
+  if (summary === undefined) return [];
+  return verbose ? ["transcripts:", ...transcriptDetails(s).map((detail) => `  ${detail}`)] : [`transcripts: ${summary}`];
+}
+
 function summaryBlock(data: ReportModel, chalk: ChalkInstance, options: WriteOptions): string {
   const s = data.summary;
+  const outside = s.live && s.live.outsideRuns > 0 ? `, ${s.live.outsideRuns} outside any run` : "";
+  const live = s.live ? [chalk.dim(`  of which from Gateway logs: ${plural(s.live.runs, "live run")}, ${plural(s.live.findings.total, "live finding")}${outside}`)] : [];
   const lines = [
     chalk.bold("Summary"),
     `  ${plural(s.files, "file")}, ${plural(s.lines.read, "line")} (${s.lines.used} used, ${s.lines.ignored} ignored, ${s.lines.skipped} skipped)${s.filesNotRead > 0 ? `; ${plural(s.filesNotRead, "file")} not read` : ""}`,
+    ...transcriptLines(s, data.choices.verbose).map((line) => chalk.dim(`  ${line}`)),
     `  ${plural(s.runs, "run")}, ${plural(s.calls, "call")}, ${plural(s.compactions, "compaction")}`,
+    ...live,
     `  runs with warnings ${s.runsWith.warning}, blocks ${s.runsWith.critical}, aborts ${s.runsWith.abort}`,
     ...worstRunLines(data, options),
     chalk.dim(`  findings: ${s.findings.warning} warning, ${s.findings.critical} block, ${s.findings.abort} abort`),
@@ -111,12 +122,6 @@ function summaryBlock(data: ReportModel, chalk: ChalkInstance, options: WriteOpt
     "  thresholds:",
     ...thresholdLines(data.config.effective).map((line) => `    ${line}`),
   ];
-  const transcripts = transcriptNote(s);
-  if (transcripts !== undefined) lines.splice(2, 0, chalk.dim(`  ${transcripts}`));
-  if (s.live) {
-    const outside = s.live.outsideRuns > 0 ? `, ${s.live.outsideRuns} outside any run` : "";
-    lines.splice(3, 0, chalk.dim(`  of which from Gateway logs: ${plural(s.live.runs, "live run")}, ${plural(s.live.findings.total, "live finding")}${outside}`));
-  }
   for (const note of filterNotes(s)) lines.push(chalk.dim(`  ${sanitize(note)}`));
   if (data.config.agentOverrides.length > 0) lines.push(`  agent overrides applied: ${data.config.agentOverrides.map(sanitize).join(", ")}`);
   if (s.findings.total === 0) lines.push(chalk.green(`  No loop findings in ${plural(s.runs, "run")}.`));
