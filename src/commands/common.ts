@@ -81,7 +81,7 @@ export function addConfigOptions(command: Command, agentHelp = "apply this agent
 }
 
 /** Past V8's longest string (~512 MiB) a line could not be decoded or parsed anyway. */
-const MAX_LINE_LIMIT = 512 * 2 ** 20;
+export const MAX_LINE_LIMIT = 512 * 2 ** 20;
 
 function lineLimit(value: string): number {
   const bytes = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;

@@ -1,14 +1,17 @@
 /**
  * The diagnostics a command says on stderr, grouped by kind: a real install gave 57 near-identical
  * `file:line: reason` lines, which hid the one line that differed. A kind is a reason with what
- * varies from line to line (numbers, quoted input) left out; each kind is shown by its first
- * diagnostic, as it is, with how many more there are like it. `--verbose` shows every one.
+ * varies from line to line (numbers, quoted input) left out; a kind of more than a few is shown by
+ * its first diagnostic, as it is, with how many more there are like it. `--verbose` shows every one.
  */
 import type { Diagnostic } from "../core/findings.js";
 import { sanitize } from "./sanitize.js";
 
-/** Kinds shown by their first diagnostic; more kinds than this are counted in one line. */
+/** Kinds shown; more kinds than this are counted in one line. */
 const SHOWN_KINDS = 20;
+
+/** A kind of this many or fewer is shown whole: folding two lines into one saves nothing. */
+const WHOLE_KIND = 3;
 
 /** A reason without what varies between diagnostics of one kind: JSON-quoted input, numbers. */
 export function diagnosticKind(reason: string): string {
@@ -26,18 +29,18 @@ export function diagnosticLines(shown: readonly Diagnostic[], total: number, ver
   if (total === 0) return [];
   const kept = total > shown.length ? ` (${shown.length} kept)` : "";
   if (verbose) return [...shown.map(plain), ...(kept ? [`looplens: ${total} diagnostics in all${kept}; --format json lists the kept ones`] : [])];
-  const kinds = new Map<string, { first: Diagnostic; count: number }>();
+  const kinds = new Map<string, Diagnostic[]>();
   for (const diagnostic of shown) {
     const kind = diagnosticKind(diagnostic.reason);
     const known = kinds.get(kind);
-    if (known) known.count++;
-    else kinds.set(kind, { first: diagnostic, count: 1 });
+    if (known) known.push(diagnostic);
+    else kinds.set(kind, [diagnostic]);
   }
   const groups = [...kinds.values()];
-  const lines = groups.slice(0, SHOWN_KINDS).map(({ first, count }) => `${plain(first)}${count > 1 ? ` (and ${count - 1} more like it)` : ""}`);
+  const lines = groups.slice(0, SHOWN_KINDS).flatMap((group) => (group.length <= WHOLE_KIND ? group.map(plain) : [`${plain(group[0]!)} (and ${group.length - 1} more like it)`]));
   if (groups.length > SHOWN_KINDS) lines.push(`… and ${plural(groups.length - SHOWN_KINDS, "more kind", "more kinds")}`);
   // Every diagnostic shown as it is: nothing to add.
-  if (groups.length === shown.length && !kept) return lines;
+  if (lines.length === shown.length && !kept) return lines;
   const of = `${plural(total, "diagnostic", "diagnostics")}${kept} of ${plural(groups.length, "kind", "kinds")}`;
   lines.push(`looplens: ${of}, the first of each shown (looplens analyze --verbose shows every one; --format json lists them)`);
   return lines;

@@ -16,21 +16,37 @@ import { fitColumns, levelColor, renderColumns, tableWidth, type Column, type Sh
 import { comparisonSection, liveSection } from "./tableLive.js";
 import { DEFAULT_WIDTH, displayWidth, fitToWidth, wrapWords } from "./textFit.js";
 
-function runHeader(run: ReplayedRun, chalk: ChalkInstance, data: ReportModel, options: WriteOptions, live: LiveRun | undefined): string {
+/** A run's identity and where it is: the first two lines of its header. */
+function runIdentity(run: ReplayedRun, chalk: ChalkInstance, options: WriteOptions): { name: string; who: string[]; where: string[] } {
+  const who = [run.agent !== null ? `agent ${clip(run.agent, ID_WIDTH)}` : "", run.session !== null ? `session ${clip(run.session, ID_WIDTH)}` : ""].filter(Boolean);
+  return { name: chalk.bold(`run ${clip(run.run, ID_WIDTH)}`), who, where: [shownPath(run.file, options.cwd), plural(run.calls, "call"), plural(run.compactions, "compaction")] };
+}
+
+/** What a run header says beyond identity: an override, a profile, the stop, the runtime's own facts. */
+function runNotes(run: ReplayedRun, data: ReportModel, options: WriteOptions, live: LiveRun | undefined): string[] {
   const config = data.config;
-  const who = [
-    chalk.bold(`run ${clip(run.run, ID_WIDTH)}`),
-    run.agent !== null ? `agent ${clip(run.agent, ID_WIDTH)}` : undefined,
-    run.session !== null ? `session ${clip(run.session, ID_WIDTH)}` : undefined,
-  ];
-  const where = [shownPath(run.file, options.cwd), plural(run.calls, "call"), plural(run.compactions, "compaction")];
-  const lines = [who.filter((p) => p !== undefined).join(chalk.dim(" · ")), chalk.dim(`  ${where.join(" · ")}`)];
   const override = overrideOf(run, config);
   const changes = override ? overrideLine(override, config.effective) : "";
   const profile = runProfileLine(run, config);
   const stop = run.firstStop ? `would have been ${run.firstStop.kind === "abort" ? "aborted" : "blocked"} at call ${run.firstStop.call} under this config (⏹: later rows)` : "";
-  for (const line of [changes, profile ?? "", stop, ...runtimeFacts(run, live, options.cwd)]) if (line) lines.push(chalk.dim(`  ${line}`));
-  return lines.join("\n");
+  return [changes, profile ?? "", stop, ...runtimeFacts(run, live, options.cwd)].filter((line) => line !== "");
+}
+
+function runHeader(run: ReplayedRun, chalk: ChalkInstance, options: WriteOptions, notes: readonly string[]): string {
+  const { name, who, where } = runIdentity(run, chalk, options);
+  return [[name, ...who].join(chalk.dim(" · ")), chalk.dim(`  ${where.join(" · ")}`), ...notes.map((line) => chalk.dim(`  ${line}`))].join("\n");
+}
+
+/**
+ * `--all`: a run with no findings and nothing else to say (no stop, veto, override or profile note)
+ * in one line, verdict first, so that the runs worth reading are not lost among many quiet ones.
+ */
+function compactRun(run: ReplayedRun, chalk: ChalkInstance, options: WriteOptions): string {
+  const { name, who: identity } = runIdentity(run, chalk, options);
+  // A run named after its session (`<session>#2`) names it already.
+  const who = run.session !== null && run.run.startsWith(run.session) ? identity.filter((part) => !part.startsWith("session ")) : identity;
+  const size = [plural(run.calls, "call"), ...(run.compactions > 0 ? [plural(run.compactions, "compaction")] : [])];
+  return `${name}: no findings${chalk.dim(` · ${[...size, ...who, shownPath(run.file, options.cwd)].join(" · ")}`)}`;
 }
 
 /** The columns of a run's findings at full width, and the shorter forms the shrinks switch to. */
@@ -144,7 +160,17 @@ export const tableReporter: Reporter = function* (data, options) {
   };
   const header = configHeaderLines(data.config).map((line) => `  ${line}`);
   yield lines(chalk.dim([`looplens ${data.version} — ${detectorState(data.config)}`, ...header].join("\n")), "");
-  for (const { run, rows, liveStop, listed } of data.runs) if (listed) yield lines(runHeader(run, chalk, data, options, liveStop), runTable(rows, options, chalk, width), "");
+  // Quiet runs (--all) one line each, one after another; a blank line between them and a whole run.
+  let afterCompact = false;
+  for (const { run, rows, liveStop, listed } of data.runs) {
+    if (!listed) continue;
+    const notes = runNotes(run, data, options, liveStop);
+    const compact = rows.length === 0 && notes.length === 0;
+    const gap = afterCompact && !compact ? [""] : [];
+    afterCompact = compact;
+    yield compact ? lines(compactRun(run, chalk, options)) : lines(...gap, runHeader(run, chalk, options, notes), runTable(rows, options, chalk, width), "");
+  }
+  if (afterCompact) yield lines("");
   const { hidden, listed } = data.facts();
   if (hidden > 0 && listed > 0) yield lines(chalk.dim(`${plural(hidden, "run")} without findings not shown (--all shows them)`), "");
   if (data.live) yield lines(...liveSection(data, options, chalk), ...comparisonSection(data, options, chalk));
