@@ -5,6 +5,7 @@
  */
 import { expect as jestExpect } from "expect";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { failureMessage as failure } from "./helpers/failure.js";
 import { analyze, format } from "../src/index.js";
 
 const STUCK = "fixtures/ping-pong.jsonl"; // ping_pong warnings from call 10, a block at call 20
@@ -13,16 +14,6 @@ const HEALTHY = "fixtures/healthy.jsonl";
 type LoopMatchers = jest.Matchers<void>;
 /** jest's expect, typed with looplens' matchers only (this project's tests do not load @types/jest). */
 const jx = (received: unknown) => jestExpect(received) as unknown as LoopMatchers & { not: LoopMatchers };
-
-/** The message a jest assertion failed with. */
-async function failure(assertion: Promise<unknown>): Promise<string> {
-  const error = await assertion.then(
-    () => undefined,
-    (e: unknown) => e as Error,
-  );
-  expect(error).toBeInstanceOf(Error);
-  return error!.message;
-}
 
 describe("looplens/jest", () => {
   const global = globalThis as { expect?: unknown };
