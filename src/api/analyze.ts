@@ -6,7 +6,7 @@
  * Two analyses at once share nothing but caches that hold no results.
  */
 import { expandUnits } from "../adapters/discovery.js";
-import { InputError, withLineLimit } from "../adapters/io/lineSource.js";
+import { InputError, MAX_LINE_BYTES, withLineLimit } from "../adapters/io/lineSource.js";
 import type { ConfigFile } from "../adapters/openclaw/configFile.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import type { ProfileName } from "../core/profiles/profile.js";
@@ -16,6 +16,7 @@ import { analyzeSerially } from "../pipeline/analysis.js";
 import { createConfigResolver } from "../pipeline/configResolution.js";
 import { configSummary } from "../pipeline/configSummary.js";
 import { buildReport } from "../pipeline/report.js";
+import { commandCache } from "../commands/cache.js";
 import { FAIL_ON_CHOICES } from "../commands/failOn.js";
 import { jsonReporter } from "../reporters/json.js";
 import { failureLines } from "../reporters/failureLines.js";
@@ -33,32 +34,42 @@ export async function analyze(inputs: AnalyzeInput, options: AnalyzeOptions = {}
   const { maxLineBytes, failOn, maxWarnings } = options;
   if (failOn !== undefined && !(FAIL_ON_CHOICES as readonly string[]).includes(failOn)) throw new UsageError(`failOn: expected one of ${FAIL_ON_CHOICES.join(", ")}.`);
   if (maxWarnings !== undefined && (!Number.isSafeInteger(maxWarnings) || maxWarnings < 0)) throw new UsageError("maxWarnings: expected a whole number, 0 or more.");
-  if (maxLineBytes === undefined) return analyzeUnder(inputs, options);
-  if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1 || maxLineBytes > MAX_LINE_LIMIT) {
+  if (maxLineBytes !== undefined && (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1 || maxLineBytes > MAX_LINE_LIMIT)) {
     throw new UsageError(`maxLineBytes: expected a number of bytes from 1 to ${MAX_LINE_LIMIT}.`);
   }
-  // This analysis's own limit (the CLI's is the thread's: two analyses at once would share it).
-  return withLineLimit(maxLineBytes, () => analyzeUnder(inputs, options));
+  // This analysis's own line limit, the default included (the CLI's is the thread's, which two
+  // analyses at once would share); it is also in the options, where the cache's key reads it.
+  const limit = maxLineBytes ?? MAX_LINE_BYTES;
+  return withLineLimit(limit, () => analyzeUnder(inputs, options, limit));
 }
 
-async function analyzeUnder(inputs: AnalyzeInput, options: AnalyzeOptions): Promise<Report> {
+async function analyzeUnder(inputs: AnalyzeInput, options: AnalyzeOptions, maxLineBytes: number): Promise<Report> {
   const input = await resolveInput(inputs);
   const env = { ...(options.env ?? process.env) };
   const filters = apiFilters(options.filters, options.agent, options.now ?? new Date());
   const common = { agent: options.agent, set: settingPairs(options.set), profile: options.profile };
   const loaded: ConfigFile | undefined = typeof options.config === "object" ? configFileOf(options.config as ConfigInput) : undefined;
-  const resolver = await createConfigResolver({ ...common, config: typeof options.config === "string" ? options.config : undefined }, env, loaded);
+  const configOptions = { ...common, config: typeof options.config === "string" ? options.config : undefined };
+  const resolver = await createConfigResolver(configOptions, env, loaded);
   const digest = await loadXxhashDigest();
   const io = memoryIo(env);
   const units = await expandUnits(inputPaths(input.paths, io, true));
-  const analysis = await analyzeSerially(units, digest, (agent: string | null, profile: ProfileName) => resolver.effectiveFor(agent, profile).config, {
+  // `cache: true`: the CLI's result cache (off by default here: a library call writes nowhere unless asked).
+  const cache = options.cache === true ? await commandCache(true, io, packageVersion()) : undefined;
+  const probe = cache && (await createConfigResolver(configOptions, env, loaded));
+  const serialCache = cache && probe && { cache, probe: (agent: string | null, profile: ProfileName) => probe.effectiveFor(agent, profile).config };
+  const configFor = (agent: string | null, profile: ProfileName) => resolver.effectiveFor(agent, profile).config;
+  const analysisOptions = {
     inputFormat: options.inputFormat ?? input.inputFormat,
     activeBranch: options.activeBranch,
+    maxLineBytes,
     ...(options.profile !== undefined && { profile: options.profile }),
     // html draws each run's calls: kept so that `format(report, "html")` can.
     timelines: true,
     ...(input.standardInput && { standardInput: input.standardInput }),
-  });
+  };
+  const analysis = await analyzeSerially(units, digest, configFor, analysisOptions, serialCache);
+  cache?.finish("library");
   // As on the CLI, input that ends in exit 2 is an error, not a report: nothing usable, a bad line
   // under `strict`, nothing to judge under `failOn` or `maxWarnings`.
   const { failOn, maxWarnings } = options;

@@ -222,6 +222,11 @@ export interface AnalyzeOptions {
   readonly failOn?: LevelThreshold;
   /** `--max-warnings`: more warnings than this fail `report.gate`. */
   readonly maxWarnings?: number;
+  /**
+   * Read and keep results in the CLI's result cache (`$LOOPLENS_CACHE_DIR`, else
+   * `$XDG_CACHE_HOME/looplens`, else `~/.cache/looplens`, from `env`): off unless true here.
+   */
+  readonly cache?: boolean;
   /** The report's filters. */
   readonly filters?: ReportFilterOptions;
   /** Environment for `--config auto` and the state directory (default: process.env). */

@@ -2,11 +2,12 @@
  * The CLI's analyze flags as `analyze` options: each gives what the flag gives (the --format json
  * document, the error the CLI exits 2 with, the verdict its exit status 1 carries).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { analyze, InputError, UsageError, type Report } from "../../src/index.js";
+import { readUsage } from "../../src/pipeline/cache/cacheUsage.js";
 import { runMain } from "../helpers/cli.js";
 import { tempDir } from "../helpers/tempDir.js";
 
@@ -99,6 +100,22 @@ describe("failOn and maxWarnings", () => {
     expect((error as Error).message).toMatch(/^nothing was analysed/);
     await expect(analyze(STUCK, { failOn: "loud" as "warning" })).rejects.toThrow(UsageError);
     await expect(analyze(STUCK, { maxWarnings: -1 })).rejects.toThrow(UsageError);
+  });
+});
+
+describe("cache", () => {
+  it("cache: true reads and keeps results in the CLI's cache folder: the same report, the second time from it; off by default", async () => {
+    const paths = ["fixtures/ping-pong.jsonl", "fixtures/poll-loop.jsonl"];
+    const folder = tempDir();
+    const env = { ...process.env, LOOPLENS_CACHE_DIR: folder };
+    const fresh = await analyze(paths);
+    expect(await analyze(paths, { cache: true, env })).toEqual(fresh);
+    expect(readUsage(folder)?.last).toMatchObject({ command: "library", hits: 0, misses: 2 });
+    expect(await analyze(paths, { cache: true, env })).toEqual(fresh);
+    expect(readUsage(folder)?.last).toMatchObject({ command: "library", hits: 2, misses: 0 });
+    const untouched = tempDir();
+    expect(await analyze(paths, { env: { ...process.env, LOOPLENS_CACHE_DIR: untouched } })).toEqual(fresh);
+    expect(readdirSync(untouched)).toEqual([]);
   });
 });
 
