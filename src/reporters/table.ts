@@ -39,14 +39,12 @@ function runHeader(run: ReplayedRun, chalk: ChalkInstance, options: WriteOptions
 
 /**
  * `--all`: a run with no findings and nothing else to say (no stop, veto, override or profile note)
- * in one line, verdict first, so that the runs worth reading are not lost among many quiet ones.
+ * in one line, its header's two joined (cli.md: run, agent, session, file, calls, compactions), so
+ * that the runs worth reading are not lost among many quiet ones.
  */
 function compactRun(run: ReplayedRun, chalk: ChalkInstance, options: WriteOptions): string {
-  const { name, who: identity } = runIdentity(run, chalk, options);
-  // A run named after its session (`<session>#2`) names it already.
-  const who = run.session !== null && run.run.startsWith(run.session) ? identity.filter((part) => !part.startsWith("session ")) : identity;
-  const size = [plural(run.calls, "call"), ...(run.compactions > 0 ? [plural(run.compactions, "compaction")] : [])];
-  return `${name}: no findings${chalk.dim(` · ${[...size, ...who, shownPath(run.file, options.cwd)].join(" · ")}`)}`;
+  const { name, who, where } = runIdentity(run, chalk, options);
+  return `${[name, ...who].join(chalk.dim(" · "))}${chalk.dim(` · ${where.join(" · ")} · no findings`)}`;
 }
 
 /** The columns of a run's findings at full width, and the shorter forms the shrinks switch to. */

@@ -165,22 +165,21 @@ describe("--all", () => {
     expect(text).toContain(
       [
         "",
-        "run q1: no findings · 4 calls · agent main · session s2 · sessions/run-build.jsonl",
-        "run q2: no findings · 4 calls · 2 compactions · agent main · session s2 · sessions/run-build.jsonl",
+        "run q1 · agent main · session s2 · sessions/run-build.jsonl · 4 calls · 0 compactions · no findings",
+        "run q2 · agent main · session s2 · sessions/run-build.jsonl · 4 calls · 2 compactions · no findings",
         "",
         "run build · agent main · session s1",
         "",
       ].join("\n"),
     );
-    // A run named after its session does not name it twice.
-    expect(text).toContain("\nrun s2#3: no findings · 4 calls · agent main · sessions/run-build.jsonl\n\nSummary\n");
+    expect(text).toContain("\nrun s2#3 · agent main · session s2 · sessions/run-build.jsonl · 4 calls · 0 compactions · no findings\n\nSummary\n");
     expect(text).not.toContain("  no findings");
   });
 
   it("keeps the whole header of a run without findings that has something to say (a veto the runtime recorded)", () => {
     const text = table([quiet("q1", { recordedVetoes: 1, recordedVetoCalls: [3] })], { all: true, width: 200 });
     expect(text).toContain("run q1 · agent main · session s2\n  sessions/run-build.jsonl · 4 calls · 0 compactions\n  the live runtime blocked call 3");
-    expect(text).not.toContain("q1: no findings");
+    expect(text).not.toContain("q1 · agent main · session s2 · sessions/run-build.jsonl · 4 calls · 0 compactions · no findings");
   });
 });
 
