@@ -6,21 +6,25 @@
  */
 import type { Command } from "commander";
 
-/** Under `looplens --help`: the two things a first run depends on and the help does not otherwise say. */
-export const PROGRAM_HELP = [
-  "",
+/** What `looplens` alone does, said under `looplens --help` and in the man page's description. */
+export const DEFAULTS_HELP = [
   "analyze is the default command: `looplens PATHS` is `looplens analyze PATHS`.",
   "With no path, looplens reads the OpenClaw state directory ($OPENCLAW_STATE_DIR,",
   "else ~/.openclaw): every agent's session transcripts there. Standard input is",
   "read instead when it is a pipe or a file (`cat run.jsonl | looplens`), or when",
   "- is named.",
-  "",
-  "Examples:",
-  "  looplens                                  # every run in the state directory",
-  "  looplens session.jsonl --all              # runs without findings too",
-  "  looplens check fixtures/ --fail-on block  # in CI",
-  "  looplens help analyze",
-].join("\n");
+];
+
+/** The program's examples (help and man page). */
+export const PROGRAM_EXAMPLES = [
+  "looplens                                  # every run in the state directory",
+  "looplens session.jsonl --all              # runs without findings too",
+  "looplens check fixtures/ --fail-on block  # in CI",
+  "looplens help analyze",
+];
+
+/** Under `looplens --help`: the two things a first run depends on and the help does not otherwise say. */
+export const PROGRAM_HELP = ["", ...DEFAULTS_HELP, "", "Examples:", ...PROGRAM_EXAMPLES.map((line) => `  ${line}`)].join("\n");
 
 /**
  * Examples under each subcommand's help, for those whose module does not write its own (explain,
