@@ -148,7 +148,7 @@ export function registerAnalyze(program: Command, io: Io, version: string, run: 
     .argument("[paths...]", "transcript files, folders, or - for standard input")
     .addOption(new Option("-f, --format <format>", "output format").choices(REPORT_FORMATS).default("table"))
     .option("-a, --all", "show runs without findings too")
-    .option("-v, --verbose", "one row per verdict instead of one per pattern")
+    .option("-v, --verbose", "one row per verdict instead of one per pattern; every diagnostic on stderr, not one per kind")
     .option("--no-explain", "table and markdown: no plain-words line on what each row's pattern was")
     .option("--no-cache", CACHE_HELP);
   addFailOnOption(command, { maxWarnings: true });
