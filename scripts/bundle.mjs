@@ -37,16 +37,16 @@ const COMMON = {
 // The CLI and its worker: one file each, no shared chunk to load at start-up.
 await build({ ...COMMON, entryPoints: ["dist/cli.js", "dist/pipeline/worker.js"] });
 
-// The library (`looplens`, `looplens/vitest`): one shared chunk (library-*.js), because the matcher
-// must meet the same module as `analyze` (`format` finds a report's model in a WeakMap there, and
-// `instanceof InputError` needs one class). vitest is the caller's own.
+// The library (`looplens`, `looplens/vitest`, `looplens/jest`): one shared chunk (library-*.js),
+// because the matchers must meet the same module as `analyze` (`format` finds a report's model in a
+// WeakMap there, and `instanceof InputError` needs one class). vitest and jest are the caller's own.
 // Chunks of earlier builds are removed first (their names are hashes: they would pile up in the
 // package). Whitespace and syntax are minified (about half the size: the installed footprint stays
 // under 5 MB with the declarations); names are kept, so that stack traces still read.
 for (const name of readdirSync(OUT)) if (/^library-\w+\.js$/.test(name)) rmSync(`${OUT}/${name}`);
 await build({
   ...COMMON,
-  entryPoints: ["dist/index.js", "dist/vitest.js"],
+  entryPoints: ["dist/index.js", "dist/vitest.js", "dist/jest.js"],
   splitting: true,
   chunkNames: "library-[hash]",
   external: ["vitest"],

@@ -20,6 +20,7 @@ import { registerSweep } from "./commands/sweep.js";
 import { registerWatch } from "./commands/watch.js";
 import { registerCompletion } from "./commands/completion.js";
 import { registerCache } from "./commands/cache.js";
+import { addHelpExamples, HELP_COMMAND_HELP } from "./commands/helpText.js";
 import { sanitize } from "./reporters/sanitize.js";
 
 /** The version in package.json: one level up from dist/cli.js, two from the bundle in dist/bundle/. */
@@ -137,9 +138,14 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
   registerCompletion(program, io);
   registerCache(program, io, run);
   nameHelpInErrors(program, io);
+  addHelpExamples(program);
 
   // `looplens help frob` would print the whole help on stderr; one line says more.
   const [first, topic] = argv.slice(2);
+  if (first === "help" && (topic === "--help" || topic === "-h")) {
+    io.stdout(HELP_COMMAND_HELP);
+    return EXIT.ok;
+  }
   if (first === "help" && topic !== undefined && !program.commands.some((c) => c.name() === topic || c.aliases().includes(topic))) {
     io.stderr(`looplens: unknown command '${sanitize(topic)}' (see looplens --help)\n`);
     return EXIT.usage;

@@ -1,6 +1,6 @@
 /**
  * `import "looplens/vitest"`: registers the loop matchers on vitest's `expect` and types them on
- * its `Assertion` (docs/api.md). Jest users call `expect.extend(loopMatchers)` from `looplens`.
+ * its `Assertion` (docs/api.md); `looplens/jest` (jest.ts) does the same for jest.
  */
 import { expect } from "vitest";
 import { loopMatchers, type LoopFindingQuery, type NoLoopFindingsOptions } from "./api/matchers.js";

@@ -141,6 +141,20 @@ export interface Report {
   readonly comparison?: Comparison;
   /** Up to 1000; `summary.diagnostics` counts them all. */
   readonly diagnostics: readonly Diagnostic[];
+  /** With `failOn` or `maxWarnings` only (not in `--format json`): what the CLI's exit status would say. */
+  readonly gate?: GateResult;
+}
+
+/** `failOn` / `maxWarnings` judged as `--fail-on` / `--max-warnings` judge: `failed` is the CLI's exit status 1. */
+export interface GateResult {
+  readonly failOn?: LevelThreshold;
+  readonly maxWarnings?: number;
+  /** Findings at or above `failOn` (warning when only `maxWarnings` was given), replayed and live, and the runs that have one. */
+  readonly failing: { readonly findings: number; readonly runs: number };
+  readonly warnings: number;
+  readonly failed: boolean;
+  /** The lines the CLI closes with on stderr when it fails (`✖ 2 findings at or above block in 1 run`); none when it passes. */
+  readonly reasons: readonly string[];
 }
 
 /** Fields every canonical event may carry (spec: inputs.md §1). */
@@ -200,6 +214,19 @@ export interface AnalyzeOptions {
   /** `--input-format`: force the input format instead of detecting it. */
   readonly inputFormat?: string;
   readonly activeBranch?: boolean;
+  /** `--max-line-bytes`: longer input lines are skipped as bad, unread (default 32 MiB); this analysis's own, even with others running at once. */
+  readonly maxLineBytes?: number;
+  /** `--strict`: a bad line skipped is an `InputError` (the CLI's exit 2), not a diagnostic. */
+  readonly strict?: boolean;
+  /** `--fail-on`: judge the findings at or above this level; the verdict is `report.gate` (an input with no run is an `InputError`, as on the CLI). */
+  readonly failOn?: LevelThreshold;
+  /** `--max-warnings`: more warnings than this fail `report.gate`. */
+  readonly maxWarnings?: number;
+  /**
+   * Read and keep results in the CLI's result cache (`$LOOPLENS_CACHE_DIR`, else
+   * `$XDG_CACHE_HOME/looplens`, else `~/.cache/looplens`, from `env`): off unless true here.
+   */
+  readonly cache?: boolean;
   /** The report's filters. */
   readonly filters?: ReportFilterOptions;
   /** Environment for `--config auto` and the state directory (default: process.env). */

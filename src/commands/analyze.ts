@@ -99,7 +99,7 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
   const report = buildReport(analysis, request);
   reportNotices(io, resolver, options.quiet);
   finishCache(io, cache, "analyze", options.quiet);
-  reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet);
+  reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet, options.verbose === true);
   // An input that ends in exit 2 gets no report, only the reason: a report before it read as a result.
   // (Findings streamed from standard input are out already: the exit status still says it.)
   if (strictViolation(io, options, analysis.lines.skipped) || nothingUsable(io, analysis) || nothingAnalysed(io, options, runsRead(analysis))) return EXIT.usage;
@@ -148,7 +148,7 @@ export function registerAnalyze(program: Command, io: Io, version: string, run: 
     .argument("[paths...]", "transcript files, folders, or - for standard input")
     .addOption(new Option("-f, --format <format>", "output format").choices(REPORT_FORMATS).default("table"))
     .option("-a, --all", "show runs without findings too")
-    .option("-v, --verbose", "one row per verdict instead of one per pattern")
+    .option("-v, --verbose", "one row per verdict instead of one per pattern; every diagnostic on stderr, not one per kind")
     .option("--no-explain", "table and markdown: no plain-words line on what each row's pattern was")
     .option("--no-cache", CACHE_HELP);
   addFailOnOption(command, { maxWarnings: true });

@@ -8,6 +8,7 @@ import type { InputFormat } from "../adapters/adapter.js";
 import { INPUT_FORMATS } from "../adapters/registry.js";
 import type { Diagnostic } from "../core/findings.js";
 import { sanitize } from "../reporters/sanitize.js";
+import { diagnosticLines } from "../reporters/diagnosticLines.js";
 import type { ConfigResolver } from "../pipeline/configResolution.js";
 import { InputError } from "../adapters/io/lineSource.js";
 import { stateInputs } from "../pipeline/stateDirectory.js";
@@ -80,7 +81,7 @@ export function addConfigOptions(command: Command, agentHelp = "apply this agent
 }
 
 /** Past V8's longest string (~512 MiB) a line could not be decoded or parsed anyway. */
-const MAX_LINE_LIMIT = 512 * 2 ** 20;
+export const MAX_LINE_LIMIT = 512 * 2 ** 20;
 
 function lineLimit(value: string): number {
   const bytes = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
@@ -128,13 +129,10 @@ export function inputPaths(paths: readonly string[], io: Io, quiet = false, agen
   return state.paths;
 }
 
-const SHOWN_DIAGNOSTICS = 20;
-
-/** Bad-line diagnostics on stderr: the first few verbatim (sanitized), then the total. */
-export function reportDiagnostics(io: Io, diagnostics: readonly Diagnostic[], total: number, quiet: boolean | undefined): void {
-  if (quiet || total === 0) return;
-  for (const d of diagnostics.slice(0, SHOWN_DIAGNOSTICS)) io.stderr(`${sanitize(d.file)}:${d.line}: ${sanitize(d.reason)}\n`);
-  if (total > SHOWN_DIAGNOSTICS) io.stderr(`looplens: ${total} diagnostics in all (first ${SHOWN_DIAGNOSTICS} shown; --format json lists up to 1000)\n`);
+/** Bad-line diagnostics on stderr, grouped by kind (every one under `verbose`: reporters/diagnosticLines.ts). */
+export function reportDiagnostics(io: Io, diagnostics: readonly Diagnostic[], total: number, quiet: boolean | undefined, verbose = false): void {
+  if (quiet) return;
+  for (const line of diagnosticLines(diagnostics, total, verbose)) io.stderr(`${line}\n`);
 }
 
 export function reportNotices(io: Io, resolver: ConfigResolver, quiet: boolean | undefined): void {

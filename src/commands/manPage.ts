@@ -5,6 +5,7 @@
  */
 import type { Command, Help } from "commander";
 import { detectorHelp } from "../core/detectorInfo.js";
+import { DEFAULTS_HELP, PROGRAM_EXAMPLES } from "./helpText.js";
 
 /** Text as roff: backslashes and leading dots or quotes must not be read as requests. */
 function roff(text: string): string {
@@ -55,7 +56,7 @@ export function manPage(program: Command): string {
     ".B looplens",
     roff("[command] [options] [paths...]"),
     ".SH DESCRIPTION",
-    roff("Without a command, looplens analyze runs. Paths may be files, folders or - (standard input); .gz files are read transparently."),
+    roff(`${DEFAULTS_HELP.join(" ")} Paths may be files, folders or - (standard input); .gz and .zst files are read transparently.`),
     ".SH COMMANDS",
     ...program.commands.flatMap((command) => commandSection(help, command)),
     ".SH OPTIONS",
@@ -63,6 +64,10 @@ export function manPage(program: Command): string {
     ".SH DETECTORS",
     ".nf",
     roff(detectorHelp().split("\n").slice(1).join("\n")),
+    ".fi",
+    ".SH EXAMPLES",
+    ".nf",
+    roff(PROGRAM_EXAMPLES.join("\n")),
     ".fi",
     ".SH EXIT STATUS",
     ...EXIT_STATUS,

@@ -4,7 +4,7 @@
  */
 import { Chalk } from "chalk";
 import { configEntries, guardOn, rollingDetectorsOn, type ConfigNotice, type ResolvedConfig, type ValueSource } from "../core/config.js";
-import { NO_CONFIG_LINE, sourcesJson, thresholdLines } from "./configView.js";
+import { noConfigLine, sourcesJson, thresholdLines } from "./configView.js";
 import { jsonText } from "./jsonText.js";
 import { detectorState } from "./phrases.js";
 import { sanitize } from "./sanitize.js";
@@ -65,7 +65,7 @@ export function configReportJson(report: ConfigReport): string {
 
 /** Where the values come from: the file (or none) and the agent override `--agent` selected. */
 function originLines(report: ConfigReport): string[] {
-  if (report.file === null) return [NO_CONFIG_LINE];
+  if (report.file === null) return [noConfigLine(report.sources)];
   const lines = [`config: ${sanitize(report.file)}`];
   if (report.override) lines.push(`agent ${sanitize(report.override.agent)}'s override: ${report.override.where}`);
   else if (report.agent !== null) lines.push(`agent ${sanitize(report.agent)}: no override in this file`);

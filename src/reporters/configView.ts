@@ -7,8 +7,16 @@ import { configEntries, guardOn, rollingDetectorsOn, type ResolvedConfig, type V
 import type { AgentConfigView, ConfigSummary } from "./model.js";
 import { sanitize } from "./sanitize.js";
 
-/** What headers say when no --config was given. */
-export const NO_CONFIG_LINE = "config: none given; documented defaults, but enabled=true (runtime: false)";
+/**
+ * What headers say when no --config was given, in words: the defaults, and that looplens switched
+ * detection on where the runtime leaves it off (cli.md: the header says so), unless `--set enabled=…`
+ * decided it (then the title line says what runs).
+ */
+export function noConfigLine(sources: Readonly<Record<string, ValueSource>>): string {
+  const set = Object.values(sources).includes("--set") ? " and your --set values" : "";
+  const switchedOn = sources.enabled === "looplens" ? ", with detection switched on for this replay (enabled=true; your runtime has it off)" : "";
+  return `config: none given: the documented defaults${set}${switchedOn}`;
+}
 
 const shown = (value: boolean | number | undefined) => (value === undefined ? "unset" : String(value));
 
@@ -42,7 +50,7 @@ export function overrideLine(view: AgentConfigView, base: ResolvedConfig): strin
 
 /** Report header lines under the title: config origin, thresholds, and what agent overrides change. */
 export function configHeaderLines(config: ConfigSummary): string[] {
-  const origin = config.file !== null ? `config: ${sanitize(config.file)}` : NO_CONFIG_LINE;
+  const origin = config.file !== null ? `config: ${sanitize(config.file)}` : noConfigLine(config.sources);
   const agent = config.forcedAgent ? sanitize(config.forcedAgent) : "";
   const forced = !agent ? "" : config.agentOverrides.length > 0 ? `; agent ${agent}'s override for every run (--agent)` : `; --agent ${agent}: no override, global values`;
   const overrides = (config.agentConfigs ?? []).map((view) => overrideLine(view, config.effective)).filter((line) => line !== "");

@@ -8,7 +8,7 @@
 import { levelLabel } from "../core/findings.js";
 import { agreementText, comparisonSide } from "./comparisonText.js";
 import { callRange } from "./findingGroups.js";
-import { detectorState, filterNotes, LEGEND, plural, runProfileLine, thresholdList, transcriptNote } from "./phrases.js";
+import { detectorState, filterNotes, LEGEND, plural, runProfileLine, thresholdList, transcriptDetails, transcriptSummary } from "./phrases.js";
 import type { FindingRow, ReportModel, ReportRun, Reporter, WriteOptions } from "./model.js";
 import { location, runtimeFacts, stopText } from "./runFacts.js";
 import { clip, ID_WIDTH } from "./sanitize.js";
@@ -120,7 +120,7 @@ function summarySection(data: ReportModel, options: WriteOptions): string[] {
     row(["---", "---"]),
     row(["files", s.filesNotRead > 0 ? `${s.files} (${s.filesNotRead} more not read)` : String(s.files)]),
     row(["lines", `${s.lines.read} (${s.lines.used} used, ${s.lines.ignored} ignored, ${s.lines.skipped} skipped)`]),
-    ...(transcriptNote(s) !== undefined ? [row(["transcripts", transcriptNote(s)!])] : []),
+    ...(transcriptSummary(s) !== undefined ? [row(["transcripts", data.choices.verbose ? transcriptDetails(s).join("; ") : transcriptSummary(s)!])] : []),
     ...(s.filtered !== undefined ? [row(["filters", markdownText(filterNotes(s).join("; "), Infinity)])] : []),
     row(["runs", String(s.runs)]),
     row(["calls", String(s.calls)]),

@@ -3,15 +3,30 @@ import type { ResolvedConfig } from "../core/config.js";
 import type { ReplayedRun } from "../core/findings.js";
 import type { ConfigSummary, Summary } from "./model.js";
 
-/** The summary's sentence on what transcripts did not replay again or rebuilt, if anything. */
-export function transcriptNote(s: Summary): string | undefined {
+/**
+ * The summary on transcript entries not replayed again and calls rebuilt, in one line a reader
+ * understands without knowing OpenClaw's file layout (on a real install 20 000 repeated entries and
+ * a few hundred rebuilt calls are routine, nothing to act on); `transcriptDetails` has each kind with
+ * what it is, for `--verbose`; `--format json` has the counts (summary.transcripts). None when all are 0.
+ */
+export function transcriptSummary(s: Summary): string | undefined {
   const { copiesSkipped, duplicatesSkipped, reconstructedCalls } = s.transcripts;
+  const repeated = copiesSkipped + duplicatesSkipped;
   const parts = [
-    copiesSkipped > 0 ? `${plural(copiesSkipped, "rewritten copy")} of earlier entries skipped` : "",
-    duplicatesSkipped > 0 ? `${plural(duplicatesSkipped, "entry")} held by several files of a session replayed once` : "",
-    reconstructedCalls > 0 ? `${plural(reconstructedCalls, "call")} rebuilt from results without a call` : "",
+    repeated > 0 ? `${plural(repeated, "repeated entry", "repeated entries")} counted once` : "",
+    reconstructedCalls > 0 ? `${plural(reconstructedCalls, "call")} known only from ${reconstructedCalls === 1 ? "its result" : "their results"}` : "",
   ].filter(Boolean);
-  return parts.length > 0 ? parts.join("; ") : undefined;
+  return parts.length > 0 ? `${parts.join(", ")} (--verbose says more)` : undefined;
+}
+
+/** Each kind `transcriptSummary` counts, with what it is. */
+export function transcriptDetails(s: Summary): string[] {
+  const { copiesSkipped, duplicatesSkipped, reconstructedCalls } = s.transcripts;
+  return [
+    copiesSkipped > 0 ? `${plural(copiesSkipped, "rewritten copy")} of earlier entries skipped (a session file that repeats its history)` : "",
+    duplicatesSkipped > 0 ? `${plural(duplicatesSkipped, "entry")} held by several files of one session (reset or copied files), replayed once` : "",
+    reconstructedCalls > 0 ? `${plural(reconstructedCalls, "call")} rebuilt from a tool result whose call the transcript lacks` : "",
+  ].filter(Boolean);
 }
 
 /** Human outputs say "block" for a critical verdict (levelLabel): said once, under the tables. */
@@ -37,8 +52,8 @@ export function filterNotes(s: Summary): string[] {
   return parts;
 }
 
-/** "1 run", "2 runs". */
-export const plural = (n: number, word: string): string => `${n} ${n === 1 ? word : pluralWord(word)}`;
+/** "1 run", "2 runs" (`many`: a plural the rule below does not make). */
+export const plural = (n: number, word: string, many?: string): string => `${n} ${n === 1 ? word : (many ?? pluralWord(word))}`;
 
 function pluralWord(word: string): string {
   if (word.endsWith("copy")) return `${word.slice(0, -1)}ies`;

@@ -8,7 +8,7 @@ import { Chalk, type ChalkInstance } from "chalk";
 import { levelLabel, type LiveRun, type ReplayedRun } from "../core/findings.js";
 import { configHeaderLines, overrideLine, overrideOf, thresholdLines } from "./configView.js";
 import { callRange } from "./findingGroups.js";
-import { detectorState, filterNotes, LEGEND, plural, runProfileLine, transcriptNote } from "./phrases.js";
+import { detectorState, filterNotes, LEGEND, plural, runProfileLine, transcriptDetails, transcriptSummary } from "./phrases.js";
 import type { FindingRow, ReportModel, Reporter, WriteOptions } from "./model.js";
 import { location, runtimeFacts, shownPath, stopText } from "./runFacts.js";
 import { clip, ID_WIDTH, sanitize } from "./sanitize.js";
@@ -16,21 +16,35 @@ import { fitColumns, levelColor, renderColumns, tableWidth, type Column, type Sh
 import { comparisonSection, liveSection } from "./tableLive.js";
 import { DEFAULT_WIDTH, displayWidth, fitToWidth, wrapWords } from "./textFit.js";
 
-function runHeader(run: ReplayedRun, chalk: ChalkInstance, data: ReportModel, options: WriteOptions, live: LiveRun | undefined): string {
+/** A run's identity and where it is: the first two lines of its header. */
+function runIdentity(run: ReplayedRun, chalk: ChalkInstance, options: WriteOptions): { name: string; who: string[]; where: string[] } {
+  const who = [run.agent !== null ? `agent ${clip(run.agent, ID_WIDTH)}` : "", run.session !== null ? `session ${clip(run.session, ID_WIDTH)}` : ""].filter(Boolean);
+  return { name: chalk.bold(`run ${clip(run.run, ID_WIDTH)}`), who, where: [shownPath(run.file, options.cwd), plural(run.calls, "call"), plural(run.compactions, "compaction")] };
+}
+
+/** What a run header says beyond identity: an override, a profile, the stop, the runtime's own facts. */
+function runNotes(run: ReplayedRun, data: ReportModel, options: WriteOptions, live: LiveRun | undefined): string[] {
   const config = data.config;
-  const who = [
-    chalk.bold(`run ${clip(run.run, ID_WIDTH)}`),
-    run.agent !== null ? `agent ${clip(run.agent, ID_WIDTH)}` : undefined,
-    run.session !== null ? `session ${clip(run.session, ID_WIDTH)}` : undefined,
-  ];
-  const where = [shownPath(run.file, options.cwd), plural(run.calls, "call"), plural(run.compactions, "compaction")];
-  const lines = [who.filter((p) => p !== undefined).join(chalk.dim(" · ")), chalk.dim(`  ${where.join(" · ")}`)];
   const override = overrideOf(run, config);
   const changes = override ? overrideLine(override, config.effective) : "";
   const profile = runProfileLine(run, config);
   const stop = run.firstStop ? `would have been ${run.firstStop.kind === "abort" ? "aborted" : "blocked"} at call ${run.firstStop.call} under this config (⏹: later rows)` : "";
-  for (const line of [changes, profile ?? "", stop, ...runtimeFacts(run, live, options.cwd)]) if (line) lines.push(chalk.dim(`  ${line}`));
-  return lines.join("\n");
+  return [changes, profile ?? "", stop, ...runtimeFacts(run, live, options.cwd)].filter((line) => line !== "");
+}
+
+function runHeader(run: ReplayedRun, chalk: ChalkInstance, options: WriteOptions, notes: readonly string[]): string {
+  const { name, who, where } = runIdentity(run, chalk, options);
+  return [[name, ...who].join(chalk.dim(" · ")), chalk.dim(`  ${where.join(" · ")}`), ...notes.map((line) => chalk.dim(`  ${line}`))].join("\n");
+}
+
+/**
+ * `--all`: a run with no findings and nothing else to say (no stop, veto, override or profile note)
+ * in one line, its header's two joined (cli.md: run, agent, session, file, calls, compactions), so
+ * that the runs worth reading are not lost among many quiet ones.
+ */
+function compactRun(run: ReplayedRun, chalk: ChalkInstance, options: WriteOptions): string {
+  const { name, who, where } = runIdentity(run, chalk, options);
+  return `${[name, ...who].join(chalk.dim(" · "))}${chalk.dim(` · ${where.join(" · ")} · no findings`)}`;
 }
 
 /** The columns of a run's findings at full width, and the shorter forms the shrinks switch to. */
@@ -98,12 +112,23 @@ function worstRunLines(data: ReportModel, options: WriteOptions): string[] {
   return lines;
 }
 
+/** One plain line on repeated entries and rebuilt calls; under `--verbose`, a line for each kind. */
+function transcriptLines(s: ReportModel["summary"], verbose: boolean): string[] {
+  const summary = transcriptSummary(s);
+  if (summary === undefined) return [];
+  return verbose ? ["transcripts:", ...transcriptDetails(s).map((detail) => `  ${detail}`)] : [`transcripts: ${summary}`];
+}
+
 function summaryBlock(data: ReportModel, chalk: ChalkInstance, options: WriteOptions): string {
   const s = data.summary;
+  const outside = s.live && s.live.outsideRuns > 0 ? `, ${s.live.outsideRuns} outside any run` : "";
+  const live = s.live ? [chalk.dim(`  of which from Gateway logs: ${plural(s.live.runs, "live run")}, ${plural(s.live.findings.total, "live finding")}${outside}`)] : [];
   const lines = [
     chalk.bold("Summary"),
     `  ${plural(s.files, "file")}, ${plural(s.lines.read, "line")} (${s.lines.used} used, ${s.lines.ignored} ignored, ${s.lines.skipped} skipped)${s.filesNotRead > 0 ? `; ${plural(s.filesNotRead, "file")} not read` : ""}`,
+    ...transcriptLines(s, data.choices.verbose).map((line) => chalk.dim(`  ${line}`)),
     `  ${plural(s.runs, "run")}, ${plural(s.calls, "call")}, ${plural(s.compactions, "compaction")}`,
+    ...live,
     `  runs with warnings ${s.runsWith.warning}, blocks ${s.runsWith.critical}, aborts ${s.runsWith.abort}`,
     ...worstRunLines(data, options),
     chalk.dim(`  findings: ${s.findings.warning} warning, ${s.findings.critical} block, ${s.findings.abort} abort`),
@@ -111,12 +136,6 @@ function summaryBlock(data: ReportModel, chalk: ChalkInstance, options: WriteOpt
     "  thresholds:",
     ...thresholdLines(data.config.effective).map((line) => `    ${line}`),
   ];
-  const transcripts = transcriptNote(s);
-  if (transcripts !== undefined) lines.splice(2, 0, chalk.dim(`  ${transcripts}`));
-  if (s.live) {
-    const outside = s.live.outsideRuns > 0 ? `, ${s.live.outsideRuns} outside any run` : "";
-    lines.splice(3, 0, chalk.dim(`  of which from Gateway logs: ${plural(s.live.runs, "live run")}, ${plural(s.live.findings.total, "live finding")}${outside}`));
-  }
   for (const note of filterNotes(s)) lines.push(chalk.dim(`  ${sanitize(note)}`));
   if (data.config.agentOverrides.length > 0) lines.push(`  agent overrides applied: ${data.config.agentOverrides.map(sanitize).join(", ")}`);
   if (s.findings.total === 0) lines.push(chalk.green(`  No loop findings in ${plural(s.runs, "run")}.`));
@@ -139,7 +158,17 @@ export const tableReporter: Reporter = function* (data, options) {
   };
   const header = configHeaderLines(data.config).map((line) => `  ${line}`);
   yield lines(chalk.dim([`looplens ${data.version} — ${detectorState(data.config)}`, ...header].join("\n")), "");
-  for (const { run, rows, liveStop, listed } of data.runs) if (listed) yield lines(runHeader(run, chalk, data, options, liveStop), runTable(rows, options, chalk, width), "");
+  // Quiet runs (--all) one line each, one after another; a blank line between them and a whole run.
+  let afterCompact = false;
+  for (const { run, rows, liveStop, listed } of data.runs) {
+    if (!listed) continue;
+    const notes = runNotes(run, data, options, liveStop);
+    const compact = rows.length === 0 && notes.length === 0;
+    const gap = afterCompact && !compact ? [""] : [];
+    afterCompact = compact;
+    yield compact ? lines(compactRun(run, chalk, options)) : lines(...gap, runHeader(run, chalk, options, notes), runTable(rows, options, chalk, width), "");
+  }
+  if (afterCompact) yield lines("");
   const { hidden, listed } = data.facts();
   if (hidden > 0 && listed > 0) yield lines(chalk.dim(`${plural(hidden, "run")} without findings not shown (--all shows them)`), "");
   if (data.live) yield lines(...liveSection(data, options, chalk), ...comparisonSection(data, options, chalk));

@@ -1,19 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { failureMessage as failure } from "../helpers/failure.js";
 import "../../src/vitest.js";
 import { analyze, format } from "../../src/index.js";
 
 const STUCK = "fixtures/ping-pong.jsonl"; // ping_pong warnings from call 10, a block at call 20
 const HEALTHY = "fixtures/healthy.jsonl";
-
-/** The message a matcher failed with. */
-async function failure(assertion: Promise<unknown>): Promise<string> {
-  const error = await assertion.then(
-    () => undefined,
-    (e: unknown) => e as Error,
-  );
-  expect(error).toBeInstanceOf(Error);
-  return error!.message;
-}
 
 describe("toHaveNoLoopFindings", () => {
   it("passes on a healthy transcript, and fails on a stuck one with the findings table, plain", async () => {

@@ -193,10 +193,21 @@ describe("report headers state the thresholds in force", () => {
 
   it("table: without --config the header says looplens turned the detectors on", async () => {
     const result = await runMain(["analyze", EVENTS]);
-    expect(result.stdout.split("\n").slice(0, 2)).toEqual([
+    // (wrapped at spaces to 80 columns)
+    expect(result.stdout.split("\n").slice(0, 4)).toEqual([
       "looplens 0.1.0 — rolling detectors on; post-compaction guard on",
-      "  config: none given; documented defaults, but enabled=true (runtime: false)",
+      "  config: none given: the documented defaults, with detection switched on for",
+      "    this replay (enabled=true; your runtime has it off)",
+      "  warningThreshold=10 criticalThreshold=20 globalCircuitBreakerThreshold=30",
     ]);
+  });
+
+  it("table: without --config, a --set enabled=… decides, and the header does not claim looplens switched detection on", async () => {
+    const off = await runMain(["analyze", EVENTS, "--set", "enabled=false"]);
+    const header = (stdout: string) => stdout.split("\n\n")[0]!.replace(/\s+/g, " ");
+    expect(header(off.stdout)).toContain(" config: none given: the documented defaults and your --set values warningThreshold=10");
+    const on = await runMain(["analyze", EVENTS, "--set", "criticalThreshold=12"]);
+    expect(header(on.stdout)).toContain(" config: none given: the documented defaults and your --set values, with detection switched on for this replay (enabled=true; your runtime has it off) warningThreshold=10");
   });
 
   it("json: config holds the base values and each applied override's values with sources", async () => {

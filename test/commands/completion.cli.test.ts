@@ -116,6 +116,9 @@ describe("looplens man", () => {
     expect(result.stdout).toContain("\\-\\-fail\\-on <level>");
     expect(result.stdout).toContain('(choices: "warning", "critical", "block", "abort")');
     expect(result.stdout).toContain(".SH EXIT STATUS");
+    // What no path reads, and examples, as `looplens --help` says them.
+    expect(result.stdout).toContain("With no path, looplens reads the OpenClaw state directory");
+    expect(result.stdout).toMatch(/\.SH EXAMPLES\n\.nf\nlooplens  +# every run in the state directory\n/);
     // No line may start a roff request by accident.
     for (const line of result.stdout.split("\n")) if (/^[.']/.test(line)) expect(line).toMatch(/^\.(TH|SH|SS|TP|B|I|PP|nf|fi)\b/);
   });

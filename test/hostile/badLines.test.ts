@@ -106,16 +106,21 @@ describe("bad lines", () => {
     expect(doc.summary.lines).toEqual({ read: 1, used: 1, ignored: 0, skipped: 0 });
   });
 
-  it("stderr shows the first 20 diagnostics and the total; json keeps them all; --quiet shows none", async () => {
+  it("stderr shows each kind of diagnostic once with its count, --verbose every one; json keeps them all; --quiet shows none", async () => {
     const bad = Array.from({ length: 45 }, (_, i) => `garbage ${i}`);
-    const path = tmp.write("many.jsonl", [CALL, ...bad].join("\n") + "\n");
+    const path = tmp.write("many.jsonl", [CALL, ...bad, "[1]"].join("\n") + "\n");
     const { status, stderrLines, doc } = await analyzeJson(path);
     expect(status).toBe(0);
-    expect(stderrLines.slice(0, 20)).toEqual(bad.slice(0, 20).map((_, i) => `${path}:${i + 2}: not valid JSON`));
-    expect(stderrLines.slice(20)).toEqual(["looplens: 45 diagnostics in all (first 20 shown; --format json lists up to 1000)"]);
-    expect(doc.diagnostics).toHaveLength(45);
-    expect(doc.summary.diagnostics).toBe(45);
-    expect(doc.summary.lines).toEqual({ read: 46, used: 1, ignored: 0, skipped: 45 });
+    expect(stderrLines).toEqual([
+      `${path}:2: not valid JSON (and 44 more like it)`,
+      `${path}:47: ${doc.diagnostics[45]!.reason}`,
+      "looplens: 46 diagnostics of 2 kinds, the first of each shown (looplens analyze --verbose shows every one; --format json lists them)",
+    ]);
+    const verbose = await runMain(["analyze", path, "--verbose", "--format", "json"]);
+    expect(verbose.stderr.trimEnd().split("\n")).toEqual(doc.diagnostics.map((d) => `${path}:${d.line}: ${d.reason}`));
+    expect(doc.diagnostics).toHaveLength(46);
+    expect(doc.summary.diagnostics).toBe(46);
+    expect(doc.summary.lines).toEqual({ read: 47, used: 1, ignored: 0, skipped: 46 });
     expect((await runMain(["analyze", path, "--quiet", "--format", "json"])).stderr).toBe("");
   });
 

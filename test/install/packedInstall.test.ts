@@ -25,10 +25,11 @@ const MAX_FOOTPRINT = 5 * 1024 * 1024;
 
 /**
  * What the package ships: what the installed tool loads (the launcher, the CLI and worker bundles,
- * sql.js's WebAssembly), the library's bundles (`looplens`, `looplens/vitest` and their one shared
- * chunk) with their declarations, its man page, and the documents npm and a reader expect.
+ * sql.js's WebAssembly), the library's bundles (`looplens`, `looplens/vitest`, `looplens/jest`
+ * and their shared chunks) with their declarations, its man page, and the documents npm and a
+ * reader expect (the MIT licence package.json names among them).
  */
-const SHIPPED = ["CHANGELOG.md", "README.md", "bin/looplens", "dist/bundle/cli.js", "dist/bundle/index.js", "dist/bundle/sql-wasm.wasm", "dist/bundle/vitest.js", "dist/bundle/worker.js", "dist/looplens.1", "package.json"];
+const SHIPPED = ["CHANGELOG.md", "LICENSE", "README.md", "bin/looplens", "dist/bundle/cli.js", "dist/bundle/index.js", "dist/bundle/jest.js", "dist/bundle/sql-wasm.wasm", "dist/bundle/vitest.js", "dist/bundle/worker.js", "dist/looplens.1", "package.json"];
 const LIBRARY_CHUNK = /^dist\/bundle\/library-\w+\.js$/;
 const DECLARATION = /^dist\/types\/.+\.d\.ts$/;
 
@@ -109,13 +110,16 @@ npm.describe("the packed package", () => {
   });
 
   npm.it("ships only what the installed tool loads", () => {
-    const license = readdirSync(ROOT).filter((name) => /^licen[cs]e/i.test(name));
     const declarations = packed.filter((path) => DECLARATION.test(path));
     const chunks = packed.filter((path) => LIBRARY_CHUNK.test(path));
     expect(declarations).toContain("dist/types/index.d.ts");
     expect(declarations).toContain("dist/types/vitest.d.ts");
+    expect(declarations).toContain("dist/types/jest.d.ts");
     expect(chunks.length).toBeGreaterThan(0);
-    expect(packed.filter((path) => !DECLARATION.test(path) && !LIBRARY_CHUNK.test(path))).toEqual([...SHIPPED, ...license].sort());
+    expect(packed.filter((path) => !DECLARATION.test(path) && !LIBRARY_CHUNK.test(path))).toEqual([...SHIPPED].sort());
+    // The licence package.json names, in its words.
+    expect((JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { license: string }).license).toBe("MIT");
+    expect(readFileSync(join(ROOT, "LICENSE"), "utf8")).toMatch(/^MIT License\n/);
   });
 
   npm.it("installs globally offline, with no install-script warning, in a few megabytes", () => {

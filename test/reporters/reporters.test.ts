@@ -106,10 +106,18 @@ describe("reporters", () => {
     expect(text).toMatch(/11–20 +t\.jsonl:22 +process +known_poll_no_progress +warning ×10 +10–19 +warningThreshold=10/);
     expect(text).toContain("would have been blocked at call 21 under this config");
     expect(text).toMatch(/22 +t\.jsonl:44 +process .* block .* ⏹/);
-    expect(text).toContain("2 rewritten copies of earlier entries skipped; 1 call rebuilt from results without a call");
+    // The transcript counts in one plain line; each kind, with what it is, under --verbose.
+    // (wrapped at spaces to the width of 100)
+    expect(text.replace(/\s+/g, " ")).toContain(" Summary 1 file, 60 lines (50 used, 10 ignored, 0 skipped) transcripts: 2 repeated entries counted once, 1 call known only from its result (--verbose says more) 1 run,");
+    expect(text).not.toContain("rewritten");
     expect(text).not.toContain("Replay vs live");
     // --verbose: one row per verdict.
-    expect(render("table", false, true).split("\n").filter((line) => /known_poll_no_progress/.test(line))).toHaveLength(12);
+    const verbose = render("table", false, true);
+    expect(verbose.split("\n").filter((line) => /known_poll_no_progress/.test(line))).toHaveLength(12);
+    expect(verbose).toContain(
+      "\n  transcripts:\n    2 rewritten copies of earlier entries skipped (a session file that repeats its history)\n    1 call rebuilt from a tool result whose call the transcript lacks\n",
+    );
+    expect(verbose).not.toContain("--verbose says more");
   });
 
   it("table: the live section and the comparison when a Gateway log was read", () => {
@@ -131,6 +139,8 @@ describe("reporters", () => {
   it("markdown and github show the comparison too", () => {
     expect(render("markdown", true)).toMatch(/### Replay vs live[\s\S]*\| r1 \| known_poll_no_progress \| process \| block \| 21–22 ×2 \| — \| replay only \|/);
     expect(render("markdown", false)).not.toContain("Replay vs live");
+    expect(render("markdown", false)).toContain("| transcripts | 2 repeated entries counted once, 1 call known only from its result (--verbose says more) |");
+    expect(render("markdown", false, true)).toContain("| transcripts | 2 rewritten copies of earlier entries skipped (a session file that repeats its history); 1 call rebuilt");
     const notices = render("github", true).split("\n").filter((line) => line.startsWith("::notice"));
     expect(notices).toEqual([expect.stringMatching(/^::notice file=t\.jsonl,line=42,title=looplens replay vs live · known_poll_no_progress · block::run r1, process: replay only/)]);
   });

@@ -157,6 +157,32 @@ describe("run headers, worst runs, legend", () => {
   });
 });
 
+describe("--all", () => {
+  const quiet = (run: string, extra: Partial<ReplayedRun> = {}): ReplayedRun => ({ ...build, run, session: "s2", calls: 4, findings: [], firstStop: null, recordedVetoes: 0, recordedVetoCalls: [], ...extra });
+
+  it("shows a run without findings in one line, quiet runs together, a blank line before and after a whole run", () => {
+    const text = table([quiet("q1"), quiet("q2", { compactions: 2 }), build, quiet("s2#3")], { all: true, width: 200 });
+    expect(text).toContain(
+      [
+        "",
+        "run q1 · agent main · session s2 · sessions/run-build.jsonl · 4 calls · 0 compactions · no findings",
+        "run q2 · agent main · session s2 · sessions/run-build.jsonl · 4 calls · 2 compactions · no findings",
+        "",
+        "run build · agent main · session s1",
+        "",
+      ].join("\n"),
+    );
+    expect(text).toContain("\nrun s2#3 · agent main · session s2 · sessions/run-build.jsonl · 4 calls · 0 compactions · no findings\n\nSummary\n");
+    expect(text).not.toContain("  no findings");
+  });
+
+  it("keeps the whole header of a run without findings that has something to say (a veto the runtime recorded)", () => {
+    const text = table([quiet("q1", { recordedVetoes: 1, recordedVetoCalls: [3] })], { all: true, width: 200 });
+    expect(text).toContain("run q1 · agent main · session s2\n  sessions/run-build.jsonl · 4 calls · 0 compactions\n  the live runtime blocked call 3");
+    expect(text).not.toContain("q1 · agent main · session s2 · sessions/run-build.jsonl · 4 calls · 0 compactions · no findings");
+  });
+});
+
 describe("markdown", () => {
   it("carries file:line and the explanation, escaped", () => {
     const md = renderFormat("markdown", analysisOfRuns([build, hostile], FILE, 50), {}, { color: false, cwd: CWD });

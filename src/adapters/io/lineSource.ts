@@ -20,6 +20,7 @@
  * Not done yet (issue 35 §5): the passes over the kept bytes are not counted here, and the fork
  * tag's head and the sniff could share one first read.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 
 /** Something wrong with a line's bytes, found while splitting (the text is still handed over). */
 export interface LineProblem {
@@ -105,14 +106,28 @@ export function setLineLimit(bytes: number | undefined): void {
   lineLimit = bytes ?? MAX_LINE_BYTES;
 }
 
+/**
+ * Limits of the library's analyses (src/api/analyze.ts `maxLineBytes`): one per analysis, held in its
+ * async context, so that two analyses at once on one thread each read under their own. Made on first
+ * use: the CLI (one limit per thread, above) never pays for the context tracking.
+ */
+let scopedLimits: AsyncLocalStorage<number> | undefined;
+
+/** Runs `work` (and all it awaits) under its own line limit. */
+export function withLineLimit<T>(bytes: number, work: () => Promise<T>): Promise<T> {
+  scopedLimits ??= new AsyncLocalStorage<number>();
+  return scopedLimits.run(bytes, work);
+}
+
 export function currentLineLimit(): number {
-  return lineLimit;
+  return scopedLimits?.getStore() ?? lineLimit;
 }
 
 /** The diagnostic of a line over the limit (`bytes`: its length, when known; `head`: how it begins). */
 export function tooLongReason(bytes: number | undefined, head?: string): string {
   const size = bytes !== undefined ? `${bytes} bytes, ` : "";
-  const limit = lineLimit % 2 ** 20 === 0 ? `${lineLimit / 2 ** 20} MiB` : `${lineLimit}-byte`;
+  const bytesLimit = currentLineLimit();
+  const limit = bytesLimit % 2 ** 20 === 0 ? `${bytesLimit / 2 ** 20} MiB` : `${bytesLimit}-byte`;
   // JSON-quoted: the head is untrusted input (control characters come out escaped).
   const begins = head !== undefined && head !== "" ? `; it begins ${JSON.stringify(`${head}…`)}` : "";
   return `line too long (${size}over the ${limit} limit${begins}); not read (--max-line-bytes raises the limit)`;

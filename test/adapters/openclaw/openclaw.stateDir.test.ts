@@ -67,7 +67,8 @@ describe("rewritten copies", () => {
     const path = writeSessionFile(t.text(), "s-sum.jsonl");
     const { report } = jsonReport([path]);
     expect((report.summary as unknown as { transcripts: unknown }).transcripts).toEqual({ copiesSkipped: 1, duplicatesSkipped: 0, reconstructedCalls: 0 });
-    expect(runCli(["analyze", path]).stdout).toMatch(/1 rewritten copy of earlier entries skipped/);
+    expect(runCli(["analyze", path]).stdout).toMatch(/transcripts: 1 repeated entry counted once \(--verbose says more\)/);
+    expect(runCli(["analyze", "--verbose", path]).stdout).toMatch(/1 rewritten copy of earlier entries skipped/);
   });
 });
 
