@@ -15,6 +15,7 @@ import type { Analysis } from "../pipeline/analysis.js";
 import { progressDisplay } from "./progressDisplay.js";
 import { streamedFindings } from "./streamedFindings.js";
 import { CACHE_HELP, commandCache, finishCache } from "./cache.js";
+import { skipWindow } from "../pipeline/cache/runWindow.js";
 import {
   nothingAnalysed,
   nothingUsable,
@@ -67,7 +68,7 @@ function runsInMemory(env: NodeJS.ProcessEnv): Omit<SpillOptions, "dir"> {
 }
 
 /** Runs read, replayed (spilled ones too) and live, before any filter: what `--fail-on` could have judged. */
-const runsRead = (analysis: Analysis) => analysis.runs.length + (analysis.spilled?.runs ?? 0) + analysis.liveRuns.length;
+const runsRead = (analysis: Analysis) => analysis.runs.length + (analysis.spilled?.runs ?? 0) + (analysis.outside?.runs ?? 0) + analysis.liveRuns.length;
 
 async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io, version: string, now: Date, spill: SpillOptions | undefined): Promise<number> {
   const filters = reportFilters(options, now);
@@ -92,10 +93,13 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
   const configFor = (agent: string | null, profile: ProfileName) => resolver.effectiveFor(agent, profile).config;
   // Streamed findings are written by replay itself: a unit answered from the cache would write none.
   const cache = await commandCache(options.cache !== false && streamed === undefined, io, version);
-  const analysis = await analyzeAll(inputs, digest, configFor, { config, input }, io.env, progressDisplay(io, options), cache);
+  const header = configOfRuns(resolver, options);
+  // A cached unit whose runs all started outside --since/--until is not read back (its runs are counted).
+  const window = cache && skipWindow(filters, header.readsRuns);
+  const analysis = await analyzeAll(inputs, digest, configFor, { config, input }, io.env, progressDisplay(io, options), cache, window);
   const { failOn, maxWarnings } = options;
   const choices = { all: options.all === true, verbose: options.verbose === true, ...(failOn !== undefined && { failOn }), ...(maxWarnings !== undefined && { maxWarnings }) };
-  const request = { version, config: configOfRuns(resolver, options), filters, choices, ...(reporter.needs && { needs: reporter.needs }) };
+  const request = { version, config: header, filters, choices, ...(reporter.needs && { needs: reporter.needs }) };
   const report = buildReport(analysis, request);
   reportNotices(io, resolver, options.quiet);
   finishCache(io, cache, "analyze", options.quiet);
