@@ -56,6 +56,7 @@ export function processIo(): Io {
   });
   return {
     stdout: (text) => void process.stdout.write(text),
+    stdoutBytes: (bytes) => void process.stdout.write(bytes),
     stdoutDrained: () => (process.stdout.writableNeedDrain ? new Promise<void>((resolve) => process.stdout.once("drain", resolve)) : Promise.resolve()),
     stderr: (text) => void process.stderr.write(text),
     stdoutIsTTY: process.stdout.isTTY === true,

@@ -22,6 +22,8 @@ export interface Io {
    * into a pipe: peak RSS +60–70 MB), so long reports wait for it between pieces.
    */
   readonly stdoutDrained?: () => Promise<void>;
+  /** Writes bytes to standard output as they are (absent: `stdout` takes their text). A kept output (analyze) is bytes. */
+  readonly stdoutBytes?: (bytes: Uint8Array) => void;
   readonly stderr: (text: string) => void;
   readonly stdoutIsTTY: boolean;
   /** What standard input is: with no path, only a pipe or a file is read (inputPaths). */
@@ -132,9 +134,17 @@ const SHOWN_DIAGNOSTICS = 20;
 
 /** Bad-line diagnostics on stderr: the first few verbatim (sanitized), then the total. */
 export function reportDiagnostics(io: Io, diagnostics: readonly Diagnostic[], total: number, quiet: boolean | undefined): void {
-  if (quiet || total === 0) return;
-  for (const d of diagnostics.slice(0, SHOWN_DIAGNOSTICS)) io.stderr(`${sanitize(d.file)}:${d.line}: ${sanitize(d.reason)}\n`);
-  if (total > SHOWN_DIAGNOSTICS) io.stderr(`looplens: ${total} diagnostics in all (first ${SHOWN_DIAGNOSTICS} shown; --format json lists up to 1000)\n`);
+  const text = diagnosticsText(diagnostics, total, quiet);
+  if (text !== "") io.stderr(text);
+}
+
+/** What `reportDiagnostics` says, as one text (analyze keeps it with a cached output). */
+export function diagnosticsText(diagnostics: readonly Diagnostic[], total: number, quiet: boolean | undefined): string {
+  if (quiet || total === 0) return "";
+  let text = "";
+  for (const d of diagnostics.slice(0, SHOWN_DIAGNOSTICS)) text += `${sanitize(d.file)}:${d.line}: ${sanitize(d.reason)}\n`;
+  if (total > SHOWN_DIAGNOSTICS) text += `looplens: ${total} diagnostics in all (first ${SHOWN_DIAGNOSTICS} shown; --format json lists up to 1000)\n`;
+  return text;
 }
 
 export function reportNotices(io: Io, resolver: ConfigResolver, quiet: boolean | undefined): void {

@@ -94,7 +94,8 @@ function unitSizes(units: readonly InputUnit[], sizes: ReadonlyMap<string, numbe
  * Analyses the inputs serially or on several threads; the same result either way. With a `cache`,
  * the units it holds are read from it first, on this thread, and only the others are analysed (and
  * kept): the lanes are chosen by their bytes, so a warm run with one changed unit stays serial.
- * `window`: the report's `--since`/`--until`, when units held entirely outside it may stay unread
+ * `units`: the inputs' units when the caller expanded them already (for the report's cache); `window`:
+ * the report's `--since`/`--until`, when units held entirely outside it may stay unread
  * (cache/runWindow.ts `skipWindow`).
  */
 export async function analyzeAll(
@@ -105,10 +106,10 @@ export async function analyzeAll(
   env: NodeJS.ProcessEnv,
   startProgress?: StartProgress,
   cache?: UnitCache,
-  window?: RunWindow,
+  { units: expanded, window }: { readonly units?: readonly InputUnit[]; readonly window?: RunWindow } = {},
 ): Promise<Analysis> {
   tuneHeapForStreaming();
-  const units = await expandUnits(paths);
+  const units = expanded ?? (await expandUnits(paths));
   // The main thread's lane resolves configs on its own resolver, like a worker (and checks entries
   // on it): the caller's resolver is then fed in input order, whatever order the threads finished in.
   // Made only when the cache or a lane needs it: a serial run uses the caller's.
