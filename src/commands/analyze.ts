@@ -32,7 +32,7 @@ import {
   type Io,
 } from "./common.js";
 import { addFailOnOption, type FailOnOptions } from "./failOn.js";
-import { addFilterOptions, AGENT_FILTER_HELP, reportFilters, type FilterOptions } from "./filterOptions.js";
+import { addFilterOptions, AGENT_FILTER_HELP, isRelativeTime, reportFilters, type FilterOptions } from "./filterOptions.js";
 import { addOutputOptions, useColor, withOutput, type OutputOptions } from "./output.js";
 import { createConfigResolver } from "../pipeline/configResolution.js";
 import { EXIT } from "../pipeline/errors.js";
@@ -98,8 +98,10 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
   const cache = await commandCache(options.cache !== false && streamed === undefined, io, version);
   const header = configOfRuns(resolver, options);
   const render = { color: useColor(options, io), width: io.columns, explain: options.explain !== false, cwd: process.cwd() };
-  // The whole output of this command on these files, kept by an earlier run (not when the header reads every run).
-  const kept = cache && !header.readsRuns ? await KeptOutputUse.look(cache, inputs, input, { version, options, filters, render }, config, io.env) : undefined;
+  // The whole output of this command on these files, kept by an earlier run: not when the header reads
+  // every run, nor for a window back from now (a new key each run: its outputs would only push others out).
+  const keepsOutput = cache && !header.readsRuns && !isRelativeTime(options.since) && !isRelativeTime(options.until);
+  const kept = keepsOutput ? await KeptOutputUse.look(cache, inputs, input, { version, options, filters, render }, config, io.env) : undefined;
   if (kept?.hit) return writeKept(io, kept.hit, resolve, () => (reportNotices(io, resolver, options.quiet), finishCache(io, cache, "analyze", options.quiet)));
   const configFor = kept ? kept.recording(resolve) : resolve;
   // A cached unit whose runs all started outside --since/--until is not read back (its runs are counted).

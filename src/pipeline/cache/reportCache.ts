@@ -17,6 +17,7 @@
  * The reporters are pure functions of the report model, the model of the analysis and the request,
  * and the analysis of the units' files, options and configs: the same key, stamps and configs give
  * the same bytes. Not kept: a header that names the agent overrides runs used (it reads every run),
+ * a window back from now (`--since 2h`: a new key every run, analyze.ts),
  * outputs over REPORT_BYTES_MAX, runs that ended without a report (exit 2 before it).
  *
  * Besides the output, the entry keeps what the command says on stderr after the analysis

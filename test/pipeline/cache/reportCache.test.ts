@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readUsage } from "../../../src/pipeline/cache/cacheUsage.js";
-import { runCli } from "../../helpers/cli.js";
+import { runCli, runMain } from "../../helpers/cli.js";
 import { tempDir } from "../../helpers/tempDir.js";
 import { bothWays, makeInputs } from "./cacheBench.js";
 
@@ -74,6 +74,22 @@ describe("the kept output of a command", () => {
     writeFileSync(config, "{ tools: { loopDetection: { enabled: true, warningThreshold: 9 } } }\n");
     await expectSame(table, cacheDir, "a threshold changed");
     await expectSame(["-q", ...table], cacheDir, "quiet");
+  }, 600_000);
+
+  it("is not kept for a window back from now (its key would be new every run), and is for a date", async () => {
+    const root = tempDir("looplens-cache-report-");
+    const inputs = makeInputs(root);
+    const cacheDir = join(root, "cache");
+    const reports = () => entryFiles(cacheDir).filter(isReport).length;
+    // (Not compared with a run without the cache: the window's date, printed, moves between the two.)
+    for (const window of [["--since", "3650d"], ["--until", "1h"]]) {
+      const { status } = await runMain(["analyze", "-f", "json", ...window, inputs], { env: { LOOPLENS_CACHE_DIR: cacheDir } });
+      expect(status, window.join(" ")).toBe(0);
+    }
+    expect(readUsage(cacheDir)?.last?.misses).toBe(0); // the sessions' entries are used
+    expect(reports()).toBe(0);
+    await expectSame(["-f", "json", "--since", "2016-01-01", inputs], cacheDir, "--since 2016-01-01");
+    expect(reports()).toBe(1);
   }, 600_000);
 
   it("goes out as its bytes from the real CLI, the same as without the cache", () => {
