@@ -142,7 +142,7 @@ async function writeKept(io: Io, hit: KeptOutput, configFor: ConfigForAgent, not
   for (const { agent, profile } of hit.asked) configFor(agent, profile);
   notices();
   if (hit.before !== "") io.stderr(hit.before);
-  const writeBytes = io.stdoutBytes;
+  const writeBytes = io.stdout.bytes;
   if (writeBytes === undefined) await writeReport(io, slices(hit.stdout.toString("utf8")));
   else {
     // Its bytes as they were kept, in pieces that wait for standard output to drain (as writeReport).

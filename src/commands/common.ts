@@ -14,16 +14,21 @@ import { stateInputs } from "../pipeline/stateDirectory.js";
 import { AGENT_HOMES, agentHomePaths } from "../pipeline/agentHomes.js";
 import { PROFILE_REQUESTS, type ProfileRequest } from "../core/profiles/choice.js";
 
+/**
+ * Writes text to standard output; `bytes`, when there, writes bytes as they are (a kept output of
+ * analyze is bytes). A property of the writer, not of the Io: an Io that sends standard output
+ * elsewhere (`{ ...io, stdout }`, `-o FILE`) cannot keep the old one's bytes writer by mistake.
+ */
+export type StdoutWriter = ((text: string) => void) & { readonly bytes?: (bytes: Uint8Array) => void };
+
 export interface Io {
-  readonly stdout: (text: string) => void;
+  readonly stdout: StdoutWriter;
   /**
    * Resolves once what was handed to `stdout` has gone out (absent: at once). A pipe takes writes
    * asynchronously: a report written in one go waited in memory whole (real-shaped folder, -f json
    * into a pipe: peak RSS +60–70 MB), so long reports wait for it between pieces.
    */
   readonly stdoutDrained?: () => Promise<void>;
-  /** Writes bytes to standard output as they are (absent: `stdout` takes their text). A kept output (analyze) is bytes. */
-  readonly stdoutBytes?: (bytes: Uint8Array) => void;
   readonly stderr: (text: string) => void;
   readonly stdoutIsTTY: boolean;
   /** What standard input is: with no path, only a pipe or a file is read (inputPaths). */

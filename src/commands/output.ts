@@ -70,7 +70,7 @@ export async function withOutput(io: Io, options: OutputOptions, work: (io: Io) 
   const forget = cleanUpOnEarlyEnd(() => file.discard());
   let done = false;
   try {
-    const status = await work({ ...io, stdout: (text) => file.write(text), stdoutBytes: undefined, stdoutDrained: undefined, stdoutIsTTY: false, columns: reportColumns(false, undefined, io.env) });
+    const status = await work({ ...io, stdout: (text) => file.write(text), stdoutDrained: undefined, stdoutIsTTY: false, columns: reportColumns(false, undefined, io.env) });
     if (status === EXIT.usage) file.discard();
     else file.commit();
     done = true;

@@ -105,5 +105,13 @@ describe("the kept output of a command", () => {
       expect(run.stderr).toBe(fresh.stderr);
       expect(run.status).toBe(fresh.status);
     }
+    // With -o, a kept output goes to the file (standard output's bytes writer is not the file's).
+    const file = join(root, "report.html");
+    for (const round of ["cold", "warm"]) {
+      const run = runCli(["analyze", "-f", "html", "-o", file, inputs], { env });
+      expect(run.stdout, round).toBe("");
+      expect(readFileSync(file, "utf8"), round).toBe(fresh.stdout);
+    }
+    expect(readUsage(env.LOOPLENS_CACHE_DIR)?.last?.misses).toBe(0);
   }, 120_000);
 });
