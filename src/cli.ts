@@ -56,7 +56,7 @@ export function processIo(): Io {
     throw error;
   });
   return {
-    stdout: (text) => void process.stdout.write(text),
+    stdout: Object.assign((text: string) => void process.stdout.write(text), { bytes: (bytes: Uint8Array) => void process.stdout.write(bytes) }),
     stdoutDrained: () => (process.stdout.writableNeedDrain ? new Promise<void>((resolve) => process.stdout.once("drain", resolve)) : Promise.resolve()),
     stderr: (text) => void process.stderr.write(text),
     stdoutIsTTY: process.stdout.isTTY === true,

@@ -14,21 +14,25 @@ import { analyzeAll } from "../pipeline/parallel.js";
 import type { Analysis } from "../pipeline/analysis.js";
 import { progressDisplay } from "./progressDisplay.js";
 import { streamedFindings } from "./streamedFindings.js";
-import { CACHE_HELP, commandCache, finishCache } from "./cache.js";
+import { CACHE_HELP, cacheNotices, commandCache, finishCache } from "./cache.js";
+import { skipWindow } from "../pipeline/cache/runWindow.js";
+import type { KeptOutput } from "../pipeline/cache/reportCache.js";
+import type { ConfigForAgent } from "../core/replay.js";
+import { KeptOutputUse } from "./keptOutput.js";
 import {
   nothingAnalysed,
   nothingUsable,
   addConfigOptions,
   addInputOptions,
   inputPaths,
-  reportDiagnostics,
+  diagnosticsText,
   reportNotices,
   strictViolation,
   type CommonOptions,
   type Io,
 } from "./common.js";
 import { addFailOnOption, type FailOnOptions } from "./failOn.js";
-import { addFilterOptions, AGENT_FILTER_HELP, reportFilters, type FilterOptions } from "./filterOptions.js";
+import { addFilterOptions, AGENT_FILTER_HELP, isRelativeTime, reportFilters, type FilterOptions } from "./filterOptions.js";
 import { addOutputOptions, useColor, withOutput, type OutputOptions } from "./output.js";
 import { createConfigResolver } from "../pipeline/configResolution.js";
 import { EXIT } from "../pipeline/errors.js";
@@ -67,7 +71,7 @@ function runsInMemory(env: NodeJS.ProcessEnv): Omit<SpillOptions, "dir"> {
 }
 
 /** Runs read, replayed (spilled ones too) and live, before any filter: what `--fail-on` could have judged. */
-const runsRead = (analysis: Analysis) => analysis.runs.length + (analysis.spilled?.runs ?? 0) + analysis.liveRuns.length;
+const runsRead = (analysis: Analysis) => analysis.runs.length + (analysis.spilled?.runs ?? 0) + (analysis.outside?.runs ?? 0) + analysis.liveRuns.length;
 
 async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io, version: string, now: Date, spill: SpillOptions | undefined): Promise<number> {
   const filters = reportFilters(options, now);
@@ -89,28 +93,72 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
     ...streamed?.input,
   };
   const config = { config: options.config, agent: options.agent, set: options.set, profile: options.profile };
-  const configFor = (agent: string | null, profile: ProfileName) => resolver.effectiveFor(agent, profile).config;
+  const resolve = (agent: string | null, profile: ProfileName) => resolver.effectiveFor(agent, profile).config;
   // Streamed findings are written by replay itself: a unit answered from the cache would write none.
   const cache = await commandCache(options.cache !== false && streamed === undefined, io, version);
-  const analysis = await analyzeAll(inputs, digest, configFor, { config, input }, io.env, progressDisplay(io, options), cache);
+  const header = configOfRuns(resolver, options);
+  const render = { color: useColor(options, io), width: io.columns, explain: options.explain !== false, cwd: process.cwd() };
+  // The whole output of this command on these files, kept by an earlier run: not when the header reads
+  // every run, nor for a window back from now (a new key each run: its outputs would only push others out).
+  const keepsOutput = cache && !header.readsRuns && !isRelativeTime(options.since) && !isRelativeTime(options.until);
+  const kept = keepsOutput ? await KeptOutputUse.look(cache, inputs, input, { version, options, filters, render }, config, io.env) : undefined;
+  if (kept?.hit) return writeKept(io, kept.hit, resolve, () => (reportNotices(io, resolver, options.quiet), finishCache(io, cache, "analyze", options.quiet)));
+  const configFor = kept ? kept.recording(resolve) : resolve;
+  // A cached unit whose runs all started outside --since/--until is not read back (its runs are counted).
+  const window = cache && skipWindow(filters, header.readsRuns);
+  const analysis = await analyzeAll(inputs, digest, configFor, { config, input }, io.env, progressDisplay(io, options), cache, { window, ...(kept && { units: kept.units }) });
   const { failOn, maxWarnings } = options;
   const choices = { all: options.all === true, verbose: options.verbose === true, ...(failOn !== undefined && { failOn }), ...(maxWarnings !== undefined && { maxWarnings }) };
-  const request = { version, config: configOfRuns(resolver, options), filters, choices, ...(reporter.needs && { needs: reporter.needs }) };
+  const request = { version, config: header, filters, choices, ...(reporter.needs && { needs: reporter.needs }) };
   const report = buildReport(analysis, request);
   reportNotices(io, resolver, options.quiet);
-  finishCache(io, cache, "analyze", options.quiet);
-  reportDiagnostics(io, analysis.diagnostics, analysis.diagnosticsTotal, options.quiet, options.verbose === true);
+  cacheNotices(io, cache, options.quiet);
+  const before = diagnosticsText(analysis.diagnostics, analysis.diagnosticsTotal, options.quiet, options.verbose === true);
+  if (before !== "") io.stderr(before);
   // An input that ends in exit 2 gets no report, only the reason: a report before it read as a result.
   // (Findings streamed from standard input are out already: the exit status still says it.)
-  if (strictViolation(io, options, analysis.lines.skipped) || nothingUsable(io, analysis) || nothingAnalysed(io, options, runsRead(analysis))) return EXIT.usage;
+  if (strictViolation(io, options, analysis.lines.skipped) || nothingUsable(io, analysis) || nothingAnalysed(io, options, runsRead(analysis))) {
+    cache?.finish("analyze");
+    return EXIT.usage;
+  }
   // What is still to write leaves out the findings already streamed; `report` still judges them all.
   const shown = streamed?.wroteAny() ? buildReport(streamed.remaining(analysis), request) : report;
-  await writeReport(io, reporter(shown, { color: useColor(options, io), width: io.columns, explain: options.explain !== false, cwd: process.cwd() }));
+  await writeReport(io, reporter(shown, render), kept && ((text) => kept.wrote(text)));
 
   // The gate's tally was made as the report was written (a walk of the runs only when it was not).
   const failures = failOn !== undefined || maxWarnings !== undefined ? failureLines(report.facts().gate) : [];
-  for (const line of failures) io.stderr(`${line}\n`);
-  return failures.length > 0 ? EXIT.findings : EXIT.ok;
+  const after = failures.map((line) => `${line}\n`).join("");
+  if (after !== "") io.stderr(after);
+  const status = failures.length > 0 ? EXIT.findings : EXIT.ok;
+  kept?.keep({ before, after, status }, resolve, report.config);
+  // Usage counts and the size bound once the output is kept too.
+  cache?.finish("analyze");
+  return status;
+}
+
+/** Says and writes what an earlier run of the command kept (keptOutput.ts), as that run did. */
+async function writeKept(io: Io, hit: KeptOutput, configFor: ConfigForAgent, notices: () => void): Promise<number> {
+  // Its configs asked in its order: the command's config notices come out as that run's did.
+  for (const { agent, profile } of hit.asked) configFor(agent, profile);
+  notices();
+  if (hit.before !== "") io.stderr(hit.before);
+  const writeBytes = io.stdout.bytes;
+  if (writeBytes === undefined) await writeReport(io, slices(hit.stdout.toString("utf8")));
+  else {
+    // Its bytes as they were kept, in pieces that wait for standard output to drain (as writeReport).
+    for (let at = 0; at < hit.stdout.length; at += KEPT_BATCH) {
+      writeBytes(hit.stdout.subarray(at, at + KEPT_BATCH));
+      await io.stdoutDrained?.();
+    }
+  }
+  if (hit.after !== "") io.stderr(hit.after);
+  return hit.status;
+}
+
+const KEPT_BATCH = 1 << 20;
+
+function* slices(text: string): Generator<string> {
+  for (let at = 0; at < text.length; at += WRITE_BATCH) yield text.slice(at, at + WRITE_BATCH);
 }
 
 /**
@@ -118,18 +166,19 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
  * system call per run), each once the one before has gone out (`stdoutDrained`), so that memory
  * holds one batch of the report, not all of it.
  */
-async function writeReport(io: Io, output: ReportOutput): Promise<void> {
-  if (typeof output === "string") return io.stdout(output);
+async function writeReport(io: Io, output: ReportOutput, copy?: (text: string) => void): Promise<void> {
+  const write = copy ? (text: string) => (copy(text), io.stdout(text)) : io.stdout;
+  if (typeof output === "string") return write(output);
   let batch = "";
   for (const piece of output) {
     batch += piece;
     if (batch.length >= WRITE_BATCH) {
-      io.stdout(batch);
+      write(batch);
       batch = "";
       await io.stdoutDrained?.();
     }
   }
-  if (batch !== "") io.stdout(batch);
+  if (batch !== "") write(batch);
 }
 
 const WRITE_BATCH = 1 << 16;

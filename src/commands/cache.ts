@@ -22,9 +22,13 @@ export async function commandCache(on: boolean, io: Io, version: string): Promis
 
 /** After the analysis: the cache's notice (a folder it cannot write), and its counts and size bound kept. */
 export function finishCache(io: Io, cache: UnitCache | undefined, command: string, quiet: boolean | undefined): void {
-  if (!cache) return;
-  cache.finish(command);
-  if (!quiet) for (const notice of cache.notices) io.stderr(`looplens: notice: ${notice}\n`);
+  cache?.finish(command);
+  cacheNotices(io, cache, quiet);
+}
+
+/** The cache's notice alone (analyze says it before its output, and finishes the cache once its output is kept). */
+export function cacheNotices(io: Io, cache: UnitCache | undefined, quiet: boolean | undefined): void {
+  if (cache && !quiet) for (const notice of cache.notices) io.stderr(`looplens: notice: ${notice}\n`);
 }
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;

@@ -15,8 +15,15 @@ import { stateInputs } from "../pipeline/stateDirectory.js";
 import { AGENT_HOMES, agentHomePaths } from "../pipeline/agentHomes.js";
 import { PROFILE_REQUESTS, type ProfileRequest } from "../core/profiles/choice.js";
 
+/**
+ * Writes text to standard output; `bytes`, when there, writes bytes as they are (a kept output of
+ * analyze is bytes). A property of the writer, not of the Io: an Io that sends standard output
+ * elsewhere (`{ ...io, stdout }`, `-o FILE`) cannot keep the old one's bytes writer by mistake.
+ */
+export type StdoutWriter = ((text: string) => void) & { readonly bytes?: (bytes: Uint8Array) => void };
+
 export interface Io {
-  readonly stdout: (text: string) => void;
+  readonly stdout: StdoutWriter;
   /**
    * Resolves once what was handed to `stdout` has gone out (absent: at once). A pipe takes writes
    * asynchronously: a report written in one go waited in memory whole (real-shaped folder, -f json
@@ -131,8 +138,16 @@ export function inputPaths(paths: readonly string[], io: Io, quiet = false, agen
 
 /** Bad-line diagnostics on stderr, grouped by kind (every one under `verbose`: reporters/diagnosticLines.ts). */
 export function reportDiagnostics(io: Io, diagnostics: readonly Diagnostic[], total: number, quiet: boolean | undefined, verbose = false): void {
-  if (quiet) return;
-  for (const line of diagnosticLines(diagnostics, total, verbose)) io.stderr(`${line}\n`);
+  const text = diagnosticsText(diagnostics, total, quiet, verbose);
+  if (text !== "") io.stderr(text);
+}
+
+/** What `reportDiagnostics` says, as one text (analyze keeps it with a cached output). */
+export function diagnosticsText(diagnostics: readonly Diagnostic[], total: number, quiet: boolean | undefined, verbose = false): string {
+  if (quiet) return "";
+  let text = "";
+  for (const line of diagnosticLines(diagnostics, total, verbose)) text += `${line}\n`;
+  return text;
 }
 
 export function reportNotices(io: Io, resolver: ConfigResolver, quiet: boolean | undefined): void {

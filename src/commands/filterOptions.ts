@@ -43,7 +43,7 @@ const UNIT_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600
  */
 export function parseTime(value: string, now: Date): string {
   const text = value.trim();
-  if (/^(\d+(\.\d+)?[smhdw])+$/.test(text)) {
+  if (isRelativeTime(text)) {
     let ms = 0;
     for (const [, n, unit] of text.matchAll(/(\d+(?:\.\d+)?)([smhdw])/g)) ms += Number(n) * UNIT_MS[unit!]!;
     return new Date(now.getTime() - ms).toISOString();
@@ -54,6 +54,11 @@ export function parseTime(value: string, now: Date): string {
     if (!Number.isNaN(at)) return new Date(at).toISOString();
   }
   throw new InvalidArgumentError("expected a duration back from now (30m, 2h, 3d, 1w) or an ISO date (2026-05-01, 2026-05-01T12:00Z).");
+}
+
+/** Whether `--since`/`--until` was given as a duration back from now (its date moves with every run). */
+export function isRelativeTime(value: string | undefined): boolean {
+  return value !== undefined && /^(\d+(\.\d+)?[smhdw])+$/.test(value.trim());
 }
 
 /** Checks the form when the flag is read; the value is turned into a date against the command's clock. */

@@ -21,6 +21,7 @@ import { LiveRowFile } from "./liveRowFile.js";
 import { joinSummaries, readSummary, readUnit, type FileFormatSink, type InputOptions, type PreparedSink, type ReadSummary, type UnusableFile } from "./reading.js";
 import { analyzeAndKeep, cachedAnalysis } from "./cache/analysisCache.js";
 import type { UnitCache } from "./cache/unitCache.js";
+import { addOutside, type OutsideRuns } from "./cache/runWindow.js";
 
 export type { InputOptions, ReadSummary, UnusableFile } from "./reading.js";
 
@@ -47,6 +48,8 @@ export interface Analysis extends ReadSummary {
   /** Runs read from Gateway logs (`source: "log"`), and every live finding (some outside any run). */
   readonly liveRuns: LiveRunList;
   readonly liveFindings: LiveFinding[];
+  /** Replayed runs left unread, all outside `--since`/`--until` (a cache hit's: runWindow.ts), counted only. */
+  readonly outside?: OutsideRuns;
 }
 
 /** What one input unit yields; units are independent, so they can be analysed in any thread. */
@@ -58,6 +61,8 @@ export interface FileAnalysis {
   readonly spilled?: SpillSegment;
   /** The unit's live runs (Gateway logs), folded into the analysis's book when merging: a run may go on in the next file. */
   readonly liveBook?: LiveBookPart;
+  /** The unit's runs when the cache left them unread, all outside `--since`/`--until` (runWindow.ts). */
+  readonly outside?: OutsideRuns;
   readonly lines: LineCounts;
   readonly transcript: TranscriptCounts;
   readonly diagnostics: Diagnostic[];
@@ -137,7 +142,9 @@ export function liveRunBook(spill: SpillOptions | undefined): LiveRunBook {
 export function mergeAnalyses(parts: readonly FileAnalysis[], book = new LiveRunBook()): Analysis {
   const runs: ReplayedRun[] = [];
   const segments: SpillSegment[] = [];
+  let outside: OutsideRuns | undefined;
   for (const part of parts) {
+    if (part.outside) outside = addOutside(outside, part.outside);
     if (part.spilled) segments.push(shiftedSegment(part.spilled, runs.length));
     // Not push(...runs): spreading more than ~100k runs into arguments overflows the stack.
     for (const run of part.runs) runs.push(run);
@@ -145,7 +152,7 @@ export function mergeAnalyses(parts: readonly FileAnalysis[], book = new LiveRun
   }
   const live = book.finish();
   const spilled = spilledRuns(segments);
-  return { ...joinSummaries(parts), runs, ...(spilled && { spilled }), liveRuns: live.runs, liveFindings: live.findings };
+  return { ...joinSummaries(parts), runs, ...(spilled && { spilled }), liveRuns: live.runs, liveFindings: live.findings, ...(outside && { outside }) };
 }
 
 /** The result cache as a serial analysis uses it: entries are checked against `probe`, a resolver of their own (analysisCache.ts). */

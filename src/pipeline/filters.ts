@@ -176,6 +176,12 @@ export class RunSelection {
     this.top?.offer(kept, rankOf(kept));
   }
 
+  /** Runs that were not read, known to fall outside `--since`/`--until` (runWindow.ts): counted as hidden, as `offer` would have. */
+  passOver(outside: { readonly runs: number; readonly undated: number }): void {
+    this.runs += outside.runs;
+    if (this.dates) this.undated += outside.undated;
+  }
+
   /** `report`: the summary of every run (what the filters hid is counted against it). */
   finish(data: Parameters<typeof summarize>[0], report: Summary): Selected {
     const liveRuns: LiveRun[] = [];

@@ -29,6 +29,7 @@ import type { CacheSetup } from "./cache/cacheSetup.js";
 import { KnownUnits } from "./cache/knownUnits.js";
 import { cachedSweep, sweepAndKeep } from "./cache/sweepCache.js";
 import type { CacheWritten, UnitCache } from "./cache/unitCache.js";
+import type { RunWindow } from "./cache/runWindow.js";
 
 export { lanesFor, workersFor, type Lanes } from "./lanes.js";
 
@@ -93,6 +94,9 @@ function unitSizes(units: readonly InputUnit[], sizes: ReadonlyMap<string, numbe
  * Analyses the inputs serially or on several threads; the same result either way. With a `cache`,
  * the units it holds are read from it first, on this thread, and only the others are analysed (and
  * kept): the lanes are chosen by their bytes, so a warm run with one changed unit stays serial.
+ * `units`: the inputs' units when the caller expanded them already (for the report's cache); `window`:
+ * the report's `--since`/`--until`, when units held entirely outside it may stay unread
+ * (cache/runWindow.ts `skipWindow`).
  */
 export async function analyzeAll(
   paths: readonly string[],
@@ -102,9 +106,10 @@ export async function analyzeAll(
   env: NodeJS.ProcessEnv,
   startProgress?: StartProgress,
   cache?: UnitCache,
+  { units: expanded, window }: { readonly units?: readonly InputUnit[]; readonly window?: RunWindow } = {},
 ): Promise<Analysis> {
   tuneHeapForStreaming();
-  const units = await expandUnits(paths);
+  const units = expanded ?? (await expandUnits(paths));
   // The main thread's lane resolves configs on its own resolver, like a worker (and checks entries
   // on it): the caller's resolver is then fed in input order, whatever order the threads finished in.
   // Made only when the cache or a lane needs it: a serial run uses the caller's.
@@ -113,7 +118,7 @@ export async function analyzeAll(
     return (agent, profile) => resolver.effectiveFor(agent, profile).config;
   };
   const cacheConfig = cache && (await laneConfigOf());
-  const known = cache && cacheConfig && KnownUnits.look(units, (unit) => cachedAnalysis(cache, unit, setup.input, cacheConfig));
+  const known = cache && cacheConfig && KnownUnits.look(units, (unit) => cachedAnalysis(cache, unit, setup.input, cacheConfig, window));
   const files = known ? known.missingUnits : units;
   // Each file is stat'ed once: for the order of the units and the progress bar's total.
   const perFile = fileSizes(files);

@@ -72,6 +72,11 @@ export function buildReport(analysis: Analysis, request: ReportRequest): ReportM
   const all = new ReplayedTally();
   for (const run of analysis.runs) all.add(run);
   if (analysis.spilled) all.addSpilled(analysis.spilled);
+  // Runs the cache left unread (all outside --since/--until): counted as the selection would have hidden them.
+  if (analysis.outside) {
+    all.addSpilled(analysis.outside);
+    selection?.passOver(analysis.outside);
+  }
   const summary = summarize(data, all, live);
   const selected = selection?.finish(data, summary);
   const shownLive = selected ? selected.live : live;

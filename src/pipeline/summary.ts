@@ -23,8 +23,8 @@ export class ReplayedTally {
     countRun(this.levels, run.findings);
   }
 
-  /** The spilled runs of an analysis, as their segments counted them. */
-  addSpilled(spilled: SpilledRuns): void {
+  /** The spilled runs of an analysis, as their segments counted them (or runs a cache hit left unread: runWindow.ts). */
+  addSpilled(spilled: Pick<SpilledRuns, "runs" | "calls" | "compactions" | "counts">): void {
     this.runs += spilled.runs;
     this.calls += spilled.calls;
     this.compactions += spilled.compactions;

@@ -15,16 +15,20 @@ import type { AnalysisOptions, FileAnalysis } from "../analysis.js";
 import { analysisBody, analysisOfEntry, isCacheable } from "./analysisEntry.js";
 import { configsDigest, keyText, type AskedConfig } from "./cacheKey.js";
 import type { UnitCache } from "./unitCache.js";
+import type { RunWindow } from "./runWindow.js";
 
 type Asked = readonly AskedConfig[];
 
-/** A unit's analysis from the cache, or undefined when it has to be analysed (then `analyzeAndKeep`). */
-export function cachedAnalysis(cache: UnitCache, unit: InputUnit, options: AnalysisOptions, probe: ConfigForAgent): FileAnalysis | undefined {
+/**
+ * A unit's analysis from the cache, or undefined when it has to be analysed (then `analyzeAndKeep`).
+ * With a `window` (`--since`/`--until`), a unit whose runs all started outside it has them counted, unread (runWindow.ts).
+ */
+export function cachedAnalysis(cache: UnitCache, unit: InputUnit, options: AnalysisOptions, probe: ConfigForAgent, window?: RunWindow): FileAnalysis | undefined {
   const key = keyText("analyze", cache.setup.build, unit, options);
   return cache.lookUp<Asked, FileAnalysis>(
     key,
     (asked) => configsDigest(asked, probe, cache.hasher),
-    (entry) => analysisOfEntry(entry, options.spill),
+    (entry) => analysisOfEntry(entry, options.spill, window),
   );
 }
 

@@ -26,6 +26,7 @@ import { countRun, noRunLevels, type RunLevelCounts } from "../levelCounts.js";
 import { findingsWeight, isPlainRun, runRecords, runsOf, UnitRuns, type SpillOptions } from "../runSpill.js";
 import { SegmentReader, spillFileIn } from "../spillFiles.js";
 import { CorruptEntry, type OpenEntry } from "./entryFile.js";
+import { allOutside, RunTimesTally, type RunTimes, type RunWindow } from "./runWindow.js";
 
 /** What the summary counts of a unit's runs (`SpillSegment`'s counts), and what they weigh in memory (runSpill.ts). */
 interface RunTotals {
@@ -35,6 +36,8 @@ interface RunTotals {
   readonly counts: RunLevelCounts;
   readonly plain: number;
   readonly weight: number;
+  /** When the runs started, so that `--since`/`--until` can leave the unit unread (runWindow.ts). */
+  readonly times: RunTimes;
 }
 
 type Summary = Omit<FileAnalysis, "runs" | "spilled"> & { readonly totals: RunTotals };
@@ -54,7 +57,9 @@ function totalsOf({ runs, spilled }: FileAnalysis): RunTotals {
   let compactions = 0;
   let plain = 0;
   let weight = 0;
+  const times = new RunTimesTally();
   const add = (run: ReplayedRun) => {
+    times.add(run);
     calls += run.calls;
     compactions += run.compactions;
     countRun(counts, run.findings);
@@ -70,7 +75,7 @@ function totalsOf({ runs, spilled }: FileAnalysis): RunTotals {
       reader.close();
     }
   }
-  return { runs: runs.length + (spilled?.runs ?? 0), calls, compactions, counts, plain, weight };
+  return { runs: runs.length + (spilled?.runs ?? 0), calls, compactions, counts, plain, weight, times: times.finish() };
 }
 
 /** The body's lines: the summary, then each run (the spilled ones read back from the spill file). */
@@ -100,16 +105,22 @@ function summaryOf(line: string): Summary {
 
 /**
  * The analysis an entry holds, its runs kept or spilled as `spill` says (without a spill folder, all
- * kept). Throws `CorruptEntry`, having undone what it wrote.
+ * kept), or, when they all started outside `window`, only counted (`outside`): their bytes are
+ * hashed with the rest of the body, never parsed. Throws `CorruptEntry`, having undone what it wrote.
  */
-export function analysisOfEntry(entry: OpenEntry, spill: SpillOptions | undefined): FileAnalysis {
+export function analysisOfEntry(entry: OpenEntry, spill: SpillOptions | undefined, window?: RunWindow): FileAnalysis {
   let summary: Summary | undefined;
   let kept: Buffer[] | undefined;
+  let outside = false;
   const file = spill && spillFileIn(spill.dir);
   const start = file?.length ?? 0;
   try {
     entry.readBody((first) => {
       summary = summaryOf(first);
+      if (window !== undefined && summary.totals.runs > 0 && allOutside(summary.totals.times, window)) {
+        outside = true;
+        return () => undefined;
+      }
       if (file && !UnitRuns.hasRoom(spill!, summary.totals.plain, summary.totals.weight)) return (bytes) => file.appendBytes(bytes);
       const chunks: Buffer[] = (kept = []);
       return (bytes) => void chunks.push(Buffer.from(bytes));
@@ -119,6 +130,10 @@ export function analysisOfEntry(entry: OpenEntry, spill: SpillOptions | undefine
     throw error instanceof CorruptEntry ? error : new CorruptEntry(String(error));
   }
   const { totals, ...rest } = summary!;
+  if (outside) {
+    const { runs, calls, compactions, counts, times } = totals;
+    return { ...rest, runs: [], outside: { runs, calls, compactions, counts, undated: times.undated } };
+  }
   if (kept !== undefined) return { ...rest, runs: keptRuns(kept, totals, spill) };
   const { runs, calls, compactions, counts } = totals;
   return { ...rest, runs: [], ...(runs > 0 && { spilled: { path: file!.path, start, end: file!.length, at: 0, runs, calls, compactions, counts } }) };

@@ -4,7 +4,7 @@
  * than a few hundred entries and no index is shared between processes.
  *
  *   line 1      the stamp: JSON with the key text and what tells the entry still holds (fileStamps.ts)
- *   lines 2…n-1 the body (analysisEntry.ts, sweepEntry.ts), never starting with `#`
+ *   lines 2…n-1 the body (analysisEntry.ts, sweepEntry.ts, reportCache.ts: a command's output as it was written)
  *   line n      `#` and the xxhash of the body's bytes
  *
  * Written to a temporary file of a unique name in the same folder and renamed over the entry: a
@@ -81,7 +81,7 @@ function openInFolder(path: string): number {
  * Writes an entry atomically: `stamp` as its first line, then the body's lines and their hash.
  * Returns its size in bytes. Throws when the folder cannot be written (the caller decides).
  */
-export function writeEntry(path: string, stamp: string, body: Iterable<string>, hasher: ByteHasher): number {
+export function writeEntry(path: string, stamp: string, body: Iterable<string | Uint8Array>, hasher: ByteHasher): number {
   const temp = `${path}.${process.pid}-${threadId}-${written++}-${Math.random().toString(36).slice(2, 8)}${TEMP_SUFFIX}`;
   const fd = openInFolder(temp);
   let size = 0;
@@ -92,20 +92,28 @@ export function writeEntry(path: string, stamp: string, body: Iterable<string>, 
     let head: Buffer | undefined = Buffer.from(`${stamp}\n`);
     let pending: string[] = [];
     let pendingLength = 0;
-    const flush = (last: boolean) => {
-      const bytes = Buffer.from(pending.join(""));
+    const writeOut = (bytes: Uint8Array, last: boolean) => {
       hash.update(bytes);
       const buffers = [...(head ? [head] : []), bytes, ...(last ? [Buffer.from(`#${hash.digest()}\n`)] : [])];
       const all = buffers.length === 1 ? bytes : Buffer.concat(buffers);
       for (let done = 0; done < all.length; ) done += writeSync(fd, all, done, all.length - done, size + done);
       size += all.length;
       head = undefined;
+    };
+    const flush = (last: boolean) => {
+      writeOut(Buffer.from(pending.join("")), last);
       pending = [];
       pendingLength = 0;
     };
-    for (const line of body) {
-      pending.push(line, "\n");
-      pendingLength += line.length + 1;
+    for (const item of body) {
+      // Bytes go out as they are, with no newline of their own (a kept output: reportCache.ts).
+      if (typeof item !== "string") {
+        if (pendingLength > 0) flush(false);
+        writeOut(item, false);
+        continue;
+      }
+      pending.push(item, "\n");
+      pendingLength += item.length + 1;
       if (pendingLength >= WRITE_BATCH) flush(false);
     }
     flush(true);
@@ -144,6 +152,8 @@ export interface OpenEntry {
    * was written: what was handed out must then be undone by the caller.
    */
   readBody(restFor: (first: string) => (bytes: Buffer) => void): void;
+  /** Reads the body whole into one buffer, checked against its hash (throws `CorruptEntry`): its first line, and the bytes after it. */
+  readWhole(): { readonly first: string; readonly rest: Buffer };
   close(): void;
 }
 
@@ -171,6 +181,7 @@ export function openEntry(path: string, hasher: ByteHasher): OpenEntry | undefin
       stamp,
       mtimeMs,
       readBody: (restFor) => readBody(fd, newline + 1, size, hasher, restFor),
+      readWhole: () => readWhole(fd, newline + 1, size, hasher),
       close() {
         if (!closed) closeSync(fd);
         closed = true;
@@ -212,6 +223,25 @@ function readBody(fd: number, start: number, size: number, hasher: ByteHasher, r
   const last = Buffer.alloc(HASH_LINE_BYTES);
   readSync(fd, last, 0, HASH_LINE_BYTES, end);
   if (rest === undefined || last.toString("latin1") !== `#${hash.digest()}\n`) throw new CorruptEntry("the body does not match its hash");
+}
+
+/** See `OpenEntry.readWhole`: one read into one buffer, no copy (a kept output: reportCache.ts). */
+function readWhole(fd: number, start: number, size: number, hasher: ByteHasher): { first: string; rest: Buffer } {
+  const end = size - HASH_LINE_BYTES;
+  if (end <= start) throw new CorruptEntry("the entry is too short");
+  const body = Buffer.allocUnsafe(size - start);
+  for (let done = 0; done < body.length; ) {
+    const n = readSync(fd, body, done, body.length - done, start + done);
+    if (n === 0) throw new CorruptEntry("the entry ends early");
+    done += n;
+  }
+  const bytes = body.subarray(0, end - start);
+  const newline = bytes.indexOf(10);
+  // Hashed in pieces: xxhash-wasm copies what it hashes at once into its memory, grown to fit (13 MB: ~3× slower).
+  const hash = hasher.stream();
+  for (let at = 0; at < bytes.length; at += READ_CHUNK) hash.update(bytes.subarray(at, at + READ_CHUNK));
+  if (newline < 0 || body.toString("latin1", end - start) !== `#${hash.digest()}\n`) throw new CorruptEntry("the body does not match its hash");
+  return { first: bytes.toString("utf8", 0, newline), rest: bytes.subarray(newline + 1) };
 }
 
 /** Marks an entry as used now (least recently used ones are evicted first: eviction.ts). */

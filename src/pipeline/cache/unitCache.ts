@@ -86,20 +86,26 @@ export class UnitCache {
    * What the entry of `key` holds, read by `read`, when it holds now: the key text is the one asked
    * for (not a hash collision, not another build's), the unit's files are as stamped, and
    * `configs(asked)` gives the digest it was written with. Otherwise, or when `read` throws (a corrupt
-   * body: `read` undoes what it did), undefined: a miss.
+   * body: `read` undoes what it did), undefined: a miss. Hits and misses are counted as units unless
+   * `counted` is false (an entry that is not one unit's).
    */
-  lookUp<Asked, R>(key: string, configs: (asked: Asked) => string, read: (entry: OpenEntry) => R): R | undefined {
+  lookUp<Asked, R>(key: string, configs: (asked: Asked) => string, read: (entry: OpenEntry) => R, counted = true): R | undefined {
     const found = this.find(key, configs);
-    if (found === undefined) return this.missed();
+    if (found === undefined) return counted ? this.missed() : undefined;
     try {
       const result = read(found);
-      this.hits++;
+      if (counted) this.hits++;
       return result;
     } catch {
-      return this.missed();
+      return counted ? this.missed() : undefined;
     } finally {
       found.close();
     }
+  }
+
+  /** Units answered by an entry of more than one unit (reportCache.ts: a command's whole output), counted as hits. */
+  countHits(units: number): void {
+    this.hits += units;
   }
 
   private find<Asked>(key: string, configs: (asked: Asked) => string): OpenEntry | undefined {
@@ -138,7 +144,7 @@ export class UnitCache {
    * Writes the entry of `key`, unless a file of the unit changed while it was read (its result may
    * mix two versions) or the cache cannot be written. Never throws: a failure is one notice.
    */
-  write<Asked>(key: string, stamps: UnitStamps, asked: Asked, configs: string, body: () => Iterable<string>): void {
+  write<Asked>(key: string, stamps: UnitStamps, asked: Asked, configs: string, body: () => Iterable<string | Uint8Array>): void {
     if (!this.writable || !unitUnchangedSince(stamps)) return;
     const stamp: EntryStamp<Asked> = { key, paths: stamps.paths, stamps: stamps.stamps, asked, configs };
     const path = entryPath(this.setup.dir, keyHash(key, this.hasher));

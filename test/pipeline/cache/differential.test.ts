@@ -2,7 +2,7 @@
  * The cache never changes what looplens prints: over random histories of edits to a folder of every
  * kind of input (appends, truncations, same-size rewrites with the modification time put back, in
  * the middle of a file over 128 KiB and at its ends, renames, deletions, config file and `--set`
- * changes, profile changes, corrupted and truncated entries), every format of `analyze` with the
+ * changes, profile changes, `--since`/`--until` windows, corrupted and truncated entries), every format of `analyze` with the
  * cache equals the same command without it, output, diagnostics and exit status.
  */
 import { appendFileSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
@@ -123,6 +123,16 @@ const EDITS: Record<string, Edit> = {
     const set = state.args.indexOf("--set");
     if (profile === "newest" && set >= 0) state.args.splice(set, 2);
     return `profile ${profile}`;
+  },
+  window(_inputs, random, state) {
+    // Units whose cached runs all fall outside --since/--until are counted unread (runWindow.ts).
+    for (const flag of ["--since", "--until"]) {
+      const at = state.args.indexOf(flag);
+      if (at >= 0) state.args.splice(at, 2);
+    }
+    const window = pick([[], ["--since", "2026-05-02"], ["--until", "2026-05-01T12:00:00Z"], ["--since", "2030-01-01"]], random);
+    state.args.push(...window);
+    return `window ${window.join(" ") || "none"}`;
   },
   corruptEntry(_inputs, random, state) {
     const entries = filesUnder(join(state.cacheDir, "entries"));

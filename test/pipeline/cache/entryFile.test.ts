@@ -1,6 +1,7 @@
 /**
- * Entries on disk (entryFile.ts): written whole or not at all, read back exactly, and any damage
- * (truncation anywhere, one flipped bit, a missing or extra line) told before the body is used.
+ * Entries on disk (entryFile.ts): written whole or not at all, read back exactly (in chunks, or whole
+ * in one buffer), and any damage (truncation anywhere, one flipped bit, a missing or extra line)
+ * told before the body is used.
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -73,6 +74,33 @@ describe("cache entries", () => {
     writeFileSync(path, "no newline at all");
     expect(openEntry(path, hasher)).toBeUndefined();
     expect(openEntry(join(dir, "nothing-here"), hasher)).toBeUndefined();
+  });
+
+  it("take bytes as they are among the lines, and are read back whole in one buffer, damage told the same", () => {
+    const path = entryPath(dir, "ee00000000000000");
+    // Bytes with no newline of their own and a '#' line, then a last line: as a kept output is written (reportCache.ts).
+    const bytes = Buffer.from(`# a heading\n${"ü".repeat(700_000)}\nno newline at the end`);
+    writeEntry(path, '{"stamp":3}', ['{"meta":1}', bytes, "tail"], hasher);
+    const read = (): { first: string; rest: string } => {
+      const entry = openEntry(path, hasher)!;
+      try {
+        const { first, rest } = entry.readWhole();
+        return { first, rest: rest.toString("utf8") };
+      } finally {
+        entry.close();
+      }
+    };
+    expect(read()).toEqual({ first: '{"meta":1}', rest: `${bytes.toString("utf8")}tail\n` });
+    expect(readBack(path).rest).toBe(`${bytes.toString("utf8")}tail\n`);
+    const whole = readFileSync(path);
+    for (const at of [whole.indexOf(10) + 3, Math.floor(whole.length / 2), whole.length - 20]) {
+      const copy = Buffer.from(whole);
+      copy[at] = copy[at]! ^ 0x04;
+      writeFileSync(path, copy);
+      expect(read, `bit flipped at ${at}`).toThrow(CorruptEntry);
+    }
+    writeFileSync(path, whole.subarray(0, whole.length - 30));
+    expect(read).toThrow(CorruptEntry);
   });
 
   it("keep a stamp line longer than a read chunk", () => {

@@ -1,0 +1,82 @@
+/**
+ * `analyze`'s whole output from the result cache (pipeline/cache/reportCache.ts): looked up before
+ * anything is analysed, and, on a miss, kept at the end with what the run asked of its configs and
+ * said on stderr. The command's flags, the filters (their times already read) and how the report is
+ * rendered are the key's; the files' stamps and the configs are checked as the module says.
+ */
+import { expandUnits, type InputUnit } from "../adapters/discovery.js";
+import type { ProfileName } from "../core/profiles/profile.js";
+import type { ConfigForAgent } from "../core/replay.js";
+import type { AnalysisOptions } from "../pipeline/analysis.js";
+import type { AskedConfig } from "../pipeline/cache/cacheKey.js";
+import type { UnitStamps } from "../pipeline/cache/fileStamps.js";
+import { cachedReport, keepReport, stampReport, REPORT_BYTES_MAX, type HeaderOf, type KeptOutput, type ReportKey } from "../pipeline/cache/reportCache.js";
+import type { UnitCache } from "../pipeline/cache/unitCache.js";
+import { configOfRuns, type ConfigChoices } from "../pipeline/configSummary.js";
+import { createConfigResolver, type ConfigOptions, type ConfigResolver } from "../pipeline/configResolution.js";
+
+/** The report's config header, as text, on `resolver` once `asked` were asked of it in order (a resolver keeps what it resolved). */
+function headerOn(resolver: ConfigResolver, choices: ConfigChoices): HeaderOf {
+  return (asked) => {
+    for (const { agent, profile } of asked) resolver.effectiveFor(agent, profile);
+    return JSON.stringify(configOfRuns(resolver, choices).summary());
+  };
+}
+
+export class KeptOutputUse {
+  private readonly asked: AskedConfig[] = [];
+  private readonly askedKeys = new Set<string>();
+  /** The output's bytes as written (as bytes: the strings written are ropes of the report's pieces, several times larger). */
+  private copy: Buffer[] | undefined = [];
+  private copied = 0;
+
+  private constructor(
+    private readonly cache: UnitCache,
+    /** The inputs' units, expanded once for the lookup and the analysis. */
+    readonly units: readonly InputUnit[],
+    private readonly key: ReportKey,
+    private readonly stamps: UnitStamps | undefined,
+    /** The output kept by an earlier run of the same command on the same files, when there is one. */
+    readonly hit: KeptOutput | undefined,
+  ) {}
+
+  /** Looks the command's output up (`command`: its flags, filters, format and render options, as JSON). */
+  static async look(cache: UnitCache, inputs: readonly string[], input: AnalysisOptions, command: object, config: ConfigOptions & ConfigChoices, env: NodeJS.ProcessEnv): Promise<KeptOutputUse> {
+    const units = await expandUnits(inputs);
+    const key: ReportKey = { units, input, command };
+    // Checked on a resolver of its own: a miss must leave the command's resolver unasked (its notices come in first-asked order).
+    const probe = await createConfigResolver(config, env);
+    const hit = cachedReport(cache, key, (agent, profile) => probe.effectiveFor(agent, profile).config, headerOn(probe, config));
+    if (hit) cache.countHits(units.length);
+    // Stamped before anything is read: a file that changes while it is read is not kept as read.
+    return new KeptOutputUse(cache, units, key, hit ? undefined : stampReport(cache, units), hit);
+  }
+
+  /** `configFor`, telling this use the agents asked, in first-asked order. */
+  recording(configFor: ConfigForAgent): ConfigForAgent {
+    return (agent: string | null, profile: ProfileName) => {
+      const key = `${profile}\u0000${agent ?? ""}\u0000${agent === null}`;
+      if (!this.askedKeys.has(key)) {
+        this.askedKeys.add(key);
+        this.asked.push({ agent, profile });
+      }
+      return configFor(agent, profile);
+    };
+  }
+
+  /** A piece of the output as it is written (an output over REPORT_BYTES_MAX is not kept). */
+  wrote(text: string): void {
+    if (this.copy === undefined) return;
+    const bytes = Buffer.from(text);
+    this.copied += bytes.length;
+    if (this.copied > REPORT_BYTES_MAX) this.copy = undefined;
+    else this.copy.push(bytes);
+  }
+
+  /** Keeps the output written, with stderr's `before` and `after` it and the exit `status`; `header`: the report's config header. */
+  keep(said: { readonly before: string; readonly after: string; readonly status: number }, configFor: ConfigForAgent, header: object): void {
+    if (this.stamps === undefined || this.copy === undefined) return;
+    const headerText = JSON.stringify(header);
+    keepReport(this.cache, this.key, this.stamps, { ...said, asked: this.asked }, this.copy, configFor, () => headerText);
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The whole output of an `analyze` command, kept beside the units' entries: a warm re-run of an
+ * unchanged input with the same options prints it again without reading any unit's entry, replaying
+ * or rendering anything. Unit entries (analysisCache.ts) make a warm run cost reading every entry
+ * back and writing the report again (bench, real-shaped 165 MB folder: ~0.9 s of CPU for a 13.5 MB
+ * JSON report, ~10× faster than cold); the report's entry costs a stat of each input file and
+ * writing the kept bytes out.
+ *
+ * What the output is a function of, and where each part is checked:
+ * - the units and their files: the key holds every unit's paths (discovery's order), the stamp
+ *   every file's stamp (fileStamps.ts), as a unit entry does for its own files;
+ * - the replay's options and the command's: the key (the command's flags as parsed, the filters with
+ *   their times already read, the format, colour, width, `--no-explain`, the working directory);
+ * - the configs: the effective config of every agent the replay asked for (`configsDigest`, as a
+ *   unit entry), and the report's config header, made on a resolver of its own after asking those
+ *   agents in the same order (their notices are part of it).
+ * The reporters are pure functions of the report model, the model of the analysis and the request,
+ * and the analysis of the units' files, options and configs: the same key, stamps and configs give
+ * the same bytes. Not kept: a header that names the agent overrides runs used (it reads every run),
+ * a window back from now (`--since 2h`: a new key every run, analyze.ts),
+ * outputs over REPORT_BYTES_MAX, runs that ended without a report (exit 2 before it).
+ *
+ * Besides the output, the entry keeps what the command says on stderr after the analysis
+ * (diagnostics, `--fail-on` lines) and the agents to ask the command's resolver for, so that its
+ * notices come out as a run without the entry would print them.
+ */
+import type { InputUnit } from "../../adapters/discovery.js";
+import type { ConfigForAgent } from "../../core/replay.js";
+import type { AnalysisOptions } from "../analysis.js";
+import { configsDigest, keyText, type AskedConfig } from "./cacheKey.js";
+import { CorruptEntry } from "./entryFile.js";
+import { unitPaths, type UnitStamps } from "./fileStamps.js";
+import type { UnitCache } from "./unitCache.js";
+
+/** Outputs up to this size are kept (the cold run holds the output in memory until it is written). */
+export const REPORT_BYTES_MAX = 32 << 20;
+
+/** What a command's output is made from, but the files and the configs (see the module comment). */
+export interface ReportKey {
+  readonly units: readonly InputUnit[];
+  readonly input: AnalysisOptions;
+  /** The command's flags, filters, format and render options: any JSON. */
+  readonly command: object;
+}
+
+/** What the command prints, but for the notices of configs and of the cache. */
+export interface KeptOutput {
+  /** Its standard output, as bytes. */
+  readonly stdout: Buffer;
+  /** Said on stderr before the output (diagnostics), and after it (`--fail-on` lines). */
+  readonly before: string;
+  readonly after: string;
+  /** The exit status after writing. */
+  readonly status: number;
+  /** Agents whose configs the analysis asked for, in first-asked order. */
+  readonly asked: readonly AskedConfig[];
+}
+
+interface Meta {
+  readonly before: string;
+  readonly after: string;
+  readonly status: number;
+  readonly asked: readonly AskedConfig[];
+}
+
+/** The header of the report as a resolver gives it once `asked` were asked of it, as text. */
+export type HeaderOf = (asked: readonly AskedConfig[]) => string;
+
+const keyOf = (cache: UnitCache, key: ReportKey) => keyText("report", cache.setup.build, key.units.flat(), key.input, key.command);
+
+/** The digest an entry is checked against: the replay's configs, then the header (on `probe`, asked in order by the first). */
+function configsOf(cache: UnitCache, probe: ConfigForAgent, header: HeaderOf): (asked: readonly AskedConfig[]) => string {
+  return (asked) => `${configsDigest(asked, probe, cache.hasher)}:${cache.hasher.hash(Buffer.from(header(asked)))}`;
+}
+
+/** The kept output of this command, when its files and configs are as they were; undefined otherwise. */
+export function cachedReport(cache: UnitCache, key: ReportKey, probe: ConfigForAgent, header: HeaderOf): KeptOutput | undefined {
+  return cache.lookUp<readonly AskedConfig[], KeptOutput>(keyOf(cache, key), configsOf(cache, probe, header), (entry) => {
+    const { first, rest } = entry.readWhole();
+    const meta = JSON.parse(first) as Meta;
+    if (!Array.isArray(meta.asked) || typeof meta.status !== "number" || rest.at(-1) !== 10) throw new CorruptEntry("not a report");
+    return { stdout: rest.subarray(0, rest.length - 1), before: meta.before, after: meta.after, status: meta.status, asked: meta.asked };
+  }, false);
+}
+
+/** The stamps of every file of the units, taken before they are read (undefined: not kept, e.g. standard input). */
+export function stampReport(cache: UnitCache, units: readonly InputUnit[]): UnitStamps | undefined {
+  if (!cache.canWrite || units.some((unit) => unitPaths(unit) === undefined)) return undefined;
+  return cache.stamp(units.flat());
+}
+
+/** Keeps a command's output (written only when no file changed since `stamps`, as a unit's entry). */
+export function keepReport(cache: UnitCache, key: ReportKey, stamps: UnitStamps, output: Omit<KeptOutput, "stdout">, stdout: readonly Uint8Array[], configFor: ConfigForAgent, header: HeaderOf): void {
+  const { asked, ...rest } = output;
+  const meta: Meta = { ...rest, asked };
+  cache.write(keyOf(cache, key), stamps, asked, configsOf(cache, configFor, header)(asked), function* () {
+    yield JSON.stringify(meta);
+    yield* stdout;
+    yield ""; // its newline: the output ends before the last byte
+  });
+}
