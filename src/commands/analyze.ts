@@ -29,12 +29,12 @@ import {
 } from "./common.js";
 import { addFailOnOption, type FailOnOptions } from "./failOn.js";
 import { addFilterOptions, AGENT_FILTER_HELP, reportFilters, type FilterOptions } from "./filterOptions.js";
-import { addOutputOptions, useColor, withOutput, type OutputOptions } from "./output.js";
+import { addOutputOptions, headerPlaces, PROMPTS_HELP, useColor, withOutput, type OutputOptions } from "./output.js";
 import { createConfigResolver } from "../pipeline/configResolution.js";
 import { EXIT } from "../pipeline/errors.js";
 import type { ProfileName } from "../core/profiles/profile.js";
 
-interface AnalyzeOptions extends CommonOptions, FailOnOptions, FilterOptions, OutputOptions {
+export interface AnalyzeOptions extends CommonOptions, FailOnOptions, FilterOptions, OutputOptions {
   format: string;
   all?: boolean;
   verbose?: boolean;
@@ -42,12 +42,20 @@ interface AnalyzeOptions extends CommonOptions, FailOnOptions, FilterOptions, Ou
   explain?: boolean;
   /** `--no-cache` sets it false. */
   cache?: boolean;
+  /** `--no-prompts` sets it false: no run's prompt is shown. */
+  prompts?: boolean;
 }
 
-export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: Io, version: string, now = new Date()): Promise<number> {
+/**
+ * `report`: whose outputs write the result — analyze's, or `looplens runs`' (one line per run:
+ * commands/runs.ts), which reads and replays the same way.
+ */
+export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: Io, version: string, now = new Date(), report: "analyze" | "runs" = "analyze"): Promise<number> {
   // Runs beyond a budget wait on disk until the report is written (pipeline/runSpill.ts), and the
   // heap's growth is held while the process is large, report writing included (v8Tuning.ts).
-  return withHeapWatched(() => withSpillFolder((dir) => analyzeWithSpill(paths, options, io, version, now, dir === undefined ? undefined : { dir, ...runsInMemory(io.env) })));
+  return withHeapWatched(() =>
+    withSpillFolder((dir) => analyzeWithSpill(paths, options, io, version, now, dir === undefined ? undefined : { dir, ...runsInMemory(io.env) }, report)),
+  );
 }
 
 /**
@@ -69,14 +77,14 @@ function runsInMemory(env: NodeJS.ProcessEnv): Omit<SpillOptions, "dir"> {
 /** Runs read, replayed (spilled ones too) and live, before any filter: what `--fail-on` could have judged. */
 const runsRead = (analysis: Analysis) => analysis.runs.length + (analysis.spilled?.runs ?? 0) + analysis.liveRuns.length;
 
-async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io, version: string, now: Date, spill: SpillOptions | undefined): Promise<number> {
+async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io, version: string, now: Date, spill: SpillOptions | undefined, outputs: "analyze" | "runs"): Promise<number> {
   const filters = reportFilters(options, now);
   const resolver = await createConfigResolver(options, io.env);
   const digest = await loadXxhashDigest();
-  const reporter = REPORTERS.analyze[options.format]!;
+  const reporter = REPORTERS[outputs][options.format]!;
   const inputs = inputPaths(paths, io, options.quiet, options.agentHome);
   // `analyze - -f ndjson`: findings written as they are made (streamedFindings.ts).
-  const streamed = streamedFindings(inputs, options.format, filters, io);
+  const streamed = outputs === "analyze" ? streamedFindings(inputs, options.format, filters, io) : undefined;
   const input = {
     inputFormat: options.inputFormat,
     activeBranch: options.activeBranch,
@@ -94,7 +102,13 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
   const cache = await commandCache(options.cache !== false && streamed === undefined, io, version);
   const analysis = await analyzeAll(inputs, digest, configFor, { config, input }, io.env, progressDisplay(io, options), cache);
   const { failOn, maxWarnings } = options;
-  const choices = { all: options.all === true, verbose: options.verbose === true, ...(failOn !== undefined && { failOn }), ...(maxWarnings !== undefined && { maxWarnings }) };
+  const choices = {
+    all: options.all === true,
+    verbose: options.verbose === true,
+    ...(failOn !== undefined && { failOn }),
+    ...(maxWarnings !== undefined && { maxWarnings }),
+    ...(options.prompts === false && { hidePrompts: true }),
+  };
   const request = { version, config: configOfRuns(resolver, options), filters, choices, ...(reporter.needs && { needs: reporter.needs }) };
   const report = buildReport(analysis, request);
   reportNotices(io, resolver, options.quiet);
@@ -105,7 +119,7 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
   if (strictViolation(io, options, analysis.lines.skipped) || nothingUsable(io, analysis) || nothingAnalysed(io, options, runsRead(analysis))) return EXIT.usage;
   // What is still to write leaves out the findings already streamed; `report` still judges them all.
   const shown = streamed?.wroteAny() ? buildReport(streamed.remaining(analysis), request) : report;
-  await writeReport(io, reporter(shown, { color: useColor(options, io), width: io.columns, explain: options.explain !== false, cwd: process.cwd() }));
+  await writeReport(io, reporter(shown, { color: useColor(options, io), width: io.columns, explain: options.explain !== false, ...headerPlaces(io) }));
 
   // The gate's tally was made as the report was written (a walk of the runs only when it was not).
   const failures = failOn !== undefined || maxWarnings !== undefined ? failureLines(report.facts().gate) : [];
@@ -150,6 +164,7 @@ export function registerAnalyze(program: Command, io: Io, version: string, run: 
     .option("-a, --all", "show runs without findings too")
     .option("-v, --verbose", "one row per verdict instead of one per pattern")
     .option("--no-explain", "table and markdown: no plain-words line on what each row's pattern was")
+    .option("--no-prompts", PROMPTS_HELP)
     .option("--no-cache", CACHE_HELP);
   addFailOnOption(command, { maxWarnings: true });
   addFilterOptions(command, { findings: true });

@@ -5,6 +5,7 @@
  * breaks become spaces), or left out under `--no-prompts`.
  */
 import type { RunReport } from "../core/findings.js";
+import type { RunOutcome } from "../core/runIdentity.js";
 import type { RunIdentity } from "./model.js";
 import { sanitize } from "./sanitize.js";
 
@@ -21,8 +22,20 @@ export function runIdentity(run: RunReport, hidePrompts: boolean): RunIdentity {
     prompt: prompt === "" ? null : prompt,
     channel: facts?.channel !== undefined ? oneLine(facts.channel) : null,
     model: facts?.model !== undefined ? oneLine(facts.model) : null,
-    outcome: facts?.outcome ?? null,
+    outcome: facts?.outcome !== undefined ? cleanOutcome(facts.outcome) : null,
   };
+}
+
+/** An outcome's recorded words (a stop reason, an error message) as clean lines too. */
+function cleanOutcome(outcome: RunOutcome): RunOutcome {
+  switch (outcome.kind) {
+    case "stopped":
+      return { kind: "stopped", reason: oneLine(outcome.reason) };
+    case "error":
+      return { kind: "error", message: oneLine(outcome.message) };
+    default:
+      return outcome;
+  }
 }
 
 /** Recorded text as one clean line: no escape sequence or control character, runs of white space one space. */

@@ -9,22 +9,32 @@ import { levelLabel, type LiveRun, type ReplayedRun } from "../core/findings.js"
 import { configHeaderLines, overrideLine, overrideOf, thresholdLines } from "./configView.js";
 import { callRange } from "./findingGroups.js";
 import { detectorState, filterNotes, LEGEND, plural, runProfileLine, transcriptNote } from "./phrases.js";
-import type { FindingRow, ReportModel, Reporter, WriteOptions } from "./model.js";
-import { location, runtimeFacts, shownPath, stopText } from "./runFacts.js";
+import type { FindingRow, ReportModel, ReportRun, Reporter, WriteOptions } from "./model.js";
+import { headerPath, headerSession, location, runtimeFacts, stopText } from "./runFacts.js";
+import { identityParts } from "./runIdentityText.js";
 import { clip, ID_WIDTH, sanitize } from "./sanitize.js";
 import { fitColumns, levelColor, renderColumns, tableWidth, type Column, type Shrink } from "./tableParts.js";
 import { comparisonSection, liveSection } from "./tableLive.js";
-import { DEFAULT_WIDTH, displayWidth, fitToWidth, wrapWords } from "./textFit.js";
+import { clipToWidth, DEFAULT_WIDTH, displayWidth, fitToWidth, wrapWords } from "./textFit.js";
 
-function runHeader(run: ReplayedRun, chalk: ChalkInstance, data: ReportModel, options: WriteOptions, live: LiveRun | undefined): string {
+/**
+ * Who the run was, where, when and on what, and what it was asked: no line wider than the terminal
+ * (80 columns on a pipe), the file's path shortened to fit (runFacts.ts `headerPath`).
+ */
+function runHeader({ run, identity }: ReportRun, chalk: ChalkInstance, data: ReportModel, options: WriteOptions, live: LiveRun | undefined): string {
   const config = data.config;
+  const width = options.width ?? DEFAULT_WIDTH;
   const who = [
     chalk.bold(`run ${clip(run.run, ID_WIDTH)}`),
     run.agent !== null ? `agent ${clip(run.agent, ID_WIDTH)}` : undefined,
-    run.session !== null ? `session ${clip(run.session, ID_WIDTH)}` : undefined,
+    run.session !== null ? `session ${headerSession(run.session, run.file)}` : undefined,
   ];
-  const where = [shownPath(run.file, options.cwd), plural(run.calls, "call"), plural(run.compactions, "compaction")];
-  const lines = [who.filter((p) => p !== undefined).join(chalk.dim(" · ")), chalk.dim(`  ${where.join(" · ")}`)];
+  const counts = ` · ${plural(run.calls, "call")} · ${plural(run.compactions, "compaction")}`;
+  const path = headerPath(run.file, run.session, options, width - 2 - displayWidth(counts));
+  const lines = [who.filter((p) => p !== undefined).join(chalk.dim(" · ")), chalk.dim(`  ${path}${counts}`)];
+  const parts = identityParts(identity);
+  if (parts.length > 0) lines.push(`  ${clipToWidth(parts.join(" · "), width - 2)}`);
+  if (identity.prompt !== null) lines.push(chalk.dim(`  ${clipToWidth(`prompt: ${identity.prompt}`, width - 2)}`));
   const override = overrideOf(run, config);
   const changes = override ? overrideLine(override, config.effective) : "";
   const profile = runProfileLine(run, config);
@@ -139,7 +149,7 @@ export const tableReporter: Reporter = function* (data, options) {
   };
   const header = configHeaderLines(data.config).map((line) => `  ${line}`);
   yield lines(chalk.dim([`looplens ${data.version} — ${detectorState(data.config)}`, ...header].join("\n")), "");
-  for (const { run, rows, liveStop, listed } of data.runs) if (listed) yield lines(runHeader(run, chalk, data, options, liveStop), runTable(rows, options, chalk, width), "");
+  for (const entry of data.runs) if (entry.listed) yield lines(runHeader(entry, chalk, data, options, entry.liveStop), runTable(entry.rows, options, chalk, width), "");
   const { hidden, listed } = data.facts();
   if (hidden > 0 && listed > 0) yield lines(chalk.dim(`${plural(hidden, "run")} without findings not shown (--all shows them)`), "");
   if (data.live) yield lines(...liveSection(data, options, chalk), ...comparisonSection(data, options, chalk));

@@ -45,6 +45,7 @@ import { messageTimestamp, type RepeatedTimes } from "./repeatedTimes.js";
 import { CopyDetector, copyKeyOf, entryKey } from "./transcriptCopies.js";
 import { TranscriptReplay } from "../shared/transcriptReplay.js";
 import { assistantFacts, userFacts } from "./runFacts.js";
+import { storeChannel } from "./sessionStore.js";
 import { textField } from "../shared/messageFacts.js";
 
 const SESSION_FORMAT_VERSION = 3;
@@ -74,6 +75,8 @@ class SessionReader {
   private readonly repeated: RepeatedTimes | undefined;
   /** The model the last `model_change` set. */
   private model: string | undefined;
+  /** Where the session's runs came in, when the session store names it (sessionStore.ts). */
+  channel: string | undefined;
 
   constructor(
     private readonly context: AdapterContext,
@@ -174,7 +177,7 @@ class SessionReader {
     switch (role) {
       case "user":
         if (this.isCopy(role, message, form, [])) return;
-        this.replay.userMessage(line, entryTime(entry, message), userFacts(message, form, this.model));
+        this.replay.userMessage(line, entryTime(entry, message), userFacts(message, form, this.model, this.channel));
         return tally.used();
       case "assistant":
         this.replay.runFacts(assistantFacts(message, form), entryTime(entry, message));
@@ -248,6 +251,7 @@ export const openclawSessionAdapter: InputAdapter = {
     const facts = await lastFileFactsOf(source, context);
     const names = sidecar === false ? scan.segmentNames : sidecar.nameSegments(scan.segmentNames, scan.segmentTimes);
     const reader = new SessionReader(context, file, names, facts);
+    if (context.facts !== undefined) reader.channel = await storeChannel(file, sessionFileName(file)?.sessionId ?? sessionIdFromFileName(file));
     const onLine = (classified: SessionLine, line: number) => {
       scan.confirm(line, classified);
       if ("notice" in classified && classified.notice !== undefined) context.tally.note({ file, line, reason: classified.notice });

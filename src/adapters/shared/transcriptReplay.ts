@@ -75,6 +75,8 @@ export class TranscriptReplay {
 
   /** What a later entry of the run in progress tells of it (the model that answered, how it ended), and when it was written. */
   runFacts(facts: RunFacts | undefined, time: string | number | undefined): void {
+    // Before the file's first user message no run is in progress, and asking for one would make one.
+    if (!this.runs.started()) return;
     if (facts !== undefined) this.writer.facts(this.currentRun, facts);
     this.writer.lineTime(this.currentRun, time);
   }
