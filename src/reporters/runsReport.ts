@@ -45,24 +45,27 @@ interface Placed {
 export function runColumns(width: number, sample: readonly ReportRun[]): Placed[] {
   const prompt = RUN_LINE_FIELDS.find((field) => field.key === "prompt")!;
   const natural = (field: RunLineField) => Math.min(field.width, sample.reduce((max, entry) => Math.max(max, displayWidth(field.text(entry))), displayWidth(field.head)));
+  // The prompt's room: a third of the line (it is what a person recognises a run by), at least its
+  // minimum, less when the sample's prompts are all shorter (none recorded).
+  const room = Math.min(Math.max(prompt.min, Math.floor(width / 3)), natural(prompt));
   let placed = RUN_LINE_FIELDS.filter((field) => field !== prompt).map((field) => ({ field, width: natural(field) }));
   const used = () => placed.reduce((sum, p) => sum + p.width + GAP.length, 0);
   const shrink = () => {
     // The columns give way to their minimum, right to left, before any is left out.
-    for (let i = placed.length - 1; i >= 0 && width - used() < prompt.min; i--) {
+    for (let i = placed.length - 1; i >= 0 && width - used() < room; i--) {
       const p = placed[i]!;
-      placed[i] = { field: p.field, width: Math.max(p.field.min, p.width - (prompt.min - (width - used()))) };
+      placed[i] = { field: p.field, width: Math.max(p.field.min, p.width - (room - (width - used()))) };
     }
   };
   shrink();
   const drops = RUN_LINE_FIELDS.filter((field) => field.drop !== undefined).sort((a, b) => a.drop! - b.drop!);
-  while (width - used() < prompt.min && drops.length > 0) {
+  while (width - used() < room && drops.length > 0) {
     const dropped = drops.shift();
     // The one left out gives its room back to the others, which then give way again as needed.
     placed = RUN_LINE_FIELDS.filter((field) => field !== prompt && placed.some((p) => p.field === field) && field !== dropped).map((field) => ({ field, width: natural(field) }));
     shrink();
   }
-  return [...placed, { field: prompt, width: Math.max(prompt.min, width - used()) }];
+  return [...placed, { field: prompt, width: Math.max(Math.min(room, prompt.min), width - used()) }];
 }
 
 function cell(text: string, place: Placed, last: boolean, clipLast: boolean): string {

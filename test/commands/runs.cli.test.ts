@@ -103,15 +103,20 @@ describe("runs a person can recognise", () => {
   }
 
   it("runs: one line per run in the table, none wider than the terminal", async () => {
-    const result = await runMain(["runs", dir], { stdoutIsTTY: true, columns: 120 });
+    for (const width of [120, 80, 60]) {
+      const narrow = await runMain(["runs", dir], { stdoutIsTTY: true, columns: width });
+      for (const line of narrow.stdout.split("\n")) expect(displayWidth(line), line).toBeLessThanOrEqual(width);
+      expect(narrow.stdout.split("\n").filter((line) => /^2026-/.test(line))).toHaveLength(3);
+    }
+    const result = await runMain(["runs", dir], { stdoutIsTTY: true, columns: 200 });
     expect(result.status).toBe(0);
     const lines = result.stdout.split("\n");
     expect(lines[0]).toMatch(/^start +took +run +agent +channel +model +calls +worst finding +prompt$/);
-    for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(120);
+    for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(200);
     const rows = lines.filter((line) => /^2026-/.test(line));
     expect(rows).toHaveLength(3);
     expect(rows[0]).toMatch(/25s +0ff7b343…#1 +main +telegram direct +gpt-5 +12 +warning generic_repeat +fix the/);
-    expect(rows[2]).toMatch(/5e1c0a2b…#1 +main +– +gpt-5 +0 +– +what is on my/);
+    expect(rows[2]).toMatch(/5e1c0a2b…#1 +main +– +gpt-5 +0 +– +what is on my calendar$/);
     expect(result.stdout).toContain("3 runs, 12 calls in 2 files");
   });
 
