@@ -76,6 +76,7 @@ export const RUN_LINE_FIELDS: readonly RunLineField[] = [
     text: worstText,
     width: 28,
     min: 13,
+    drop: 5,
   },
   { key: "prompt", head: "prompt", value: (e) => e.identity.prompt, text: (e) => orNone(e.identity.prompt), width: Infinity, min: 16 },
 ];

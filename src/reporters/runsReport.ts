@@ -75,21 +75,24 @@ function cell(text: string, place: Placed, last: boolean, clipLast: boolean): st
   return place.field.align === "right" ? pad + clipped : clipped + pad;
 }
 
-/** A line of cells; on a pipe (no width known) the prompt stays whole (one line, for grep). */
-function tableLine(cells: readonly string[], columns: readonly Placed[], clipLast: boolean): string {
-  return `${cells.map((text, i) => cell(text, columns[i]!, i === columns.length - 1, clipLast)).join(GAP)}`.replace(/ +$/, "");
+/**
+ * A line of cells; on a pipe (no width known) the prompt stays whole (one line, for grep). On a
+ * terminal narrower than the narrowest columns, the line itself is cut at its width.
+ */
+function tableLine(cells: readonly string[], columns: readonly Placed[], width: number | undefined): string {
+  const line = `${cells.map((text, i) => cell(text, columns[i]!, i === columns.length - 1, width !== undefined)).join(GAP)}`.replace(/ +$/, "");
+  return width === undefined ? line : clipToWidth(line, width);
 }
 
 export const runsTableReporter: Reporter = function* (data, options) {
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
-  const clipLast = options.width !== undefined;
   let columns: Placed[] | undefined;
   const sample: ReportRun[] = [];
-  const line = (entry: ReportRun) => `${tableLine(columns!.map((c) => c.field.text(entry)), columns!, clipLast)}\n`;
+  const line = (entry: ReportRun) => `${tableLine(columns!.map((c) => c.field.text(entry)), columns!, options.width)}\n`;
   const head = () => {
     // On a pipe (no width known) every column is written, the prompt whole: a line for grep.
     columns = runColumns(options.width ?? Infinity, sample);
-    return `${chalk.bold(tableLine(columns.map((c) => c.field.head), columns, clipLast))}\n${sample.map(line).join("")}`;
+    return `${chalk.bold(tableLine(columns.map((c) => c.field.head), columns, options.width))}\n${sample.map(line).join("")}`;
   };
   for (const piece of batched(data, (entry) => (columns === undefined ? (sample.push(entry), "") : line(entry)))) {
     // The first batch only fills the sample (BATCH runs): its lines go out with the heading.
