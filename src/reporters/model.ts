@@ -134,15 +134,11 @@ export interface FindingRow<F extends LiveFinding | ReplayedFinding = LiveFindin
   readonly explanationNamed: string;
 }
 
-/**
- * What identifies a run to a person (issue 34 §4), as every format writes it: `null` where the input
- * recorded nothing (json writes the nulls; the human formats leave the part out).
- */
+/** Who a run was (issue 34 §4): `null` where the input recorded nothing (json writes the nulls; the human formats leave the part out). */
 export interface RunIdentity {
-  /** The run's first and last dated entries (ISO); the human formats show local time. */
+  /** The run's first and last dated entries (ISO; the human formats show local time), and the milliseconds between. */
   readonly startedAt: string | null;
   readonly endedAt: string | null;
-  /** `endedAt - startedAt` in milliseconds, when both are known. */
   readonly durationMs: number | null;
   /** The first user prompt on one line, control and escape sequences stripped; `null` too under `--no-prompts`. */
   readonly prompt: string | null;
