@@ -31,6 +31,8 @@ export interface CallRecord {
   readonly group: string | undefined;
   /** V0 `delegate` action: the events until its observation are the sub-agent's (its agent type). */
   readonly delegate?: string;
+  /** The model that answered (V0 `tool_call_metadata.model_response.model`), when recorded. */
+  readonly model?: string;
 }
 
 export interface ResultRecord {

@@ -118,6 +118,7 @@ export class OpenHandsReplay {
     if (record.eventId !== undefined && id !== undefined) this.callOfEvent.set(record.eventId, id);
     const session = this.current;
     session.compactedLast = false;
+    if (record.model !== undefined) session.runFacts({ model: record.model });
     this.sequencer.call(record.group ?? id, { line: place.line, id, tool: record.tool, args: record.args, form: "text", place, session });
     this.account(place, { used: true });
     if (record.delegate !== undefined && record.eventId !== undefined) {

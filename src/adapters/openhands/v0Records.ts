@@ -43,7 +43,8 @@ function actionRecord(value: Record<string, unknown>, action: string, eventId: s
     const group = isPlainObject(response) ? stringField(response, "id") : undefined;
     const args = modelArguments(response, callId) ?? actionArguments(own(value, "args"));
     const delegate = action === "delegate" ? (stringField(own(value, "args"), "agent") ?? "delegate") : undefined;
-    return { kind: "call", eventId, callId, tool, args, group: group ?? callId, ...(delegate !== undefined ? { delegate } : {}) };
+    const model = isPlainObject(response) ? stringField(response, "model") : undefined;
+    return { kind: "call", eventId, callId, tool, args, group: group ?? callId, ...(delegate !== undefined ? { delegate } : {}), ...(model !== undefined && { model }) };
   }
   if (action === "message" && own(value, "source") === "user") {
     const args = own(value, "args");

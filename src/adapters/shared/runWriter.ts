@@ -40,10 +40,10 @@
  *   run is over, after the run's events, so that replay knows the run; replay merges what several
  *   hand-overs (and files) say of one run.
  *
- * A slot for what comes next (left typed, not wired yet): a turn's usage (`TurnFacts`, issue 36, spec/cost.md: a turn is one model
- * response, its usage counted once, with the calls it made; the final answer is a turn without a
- * call) with `turn`. Each format's extraction exists (adapters/<format>/usage.ts, identity.ts); the
- * writer is where it lands, once, for every format.
+ * A slot for what comes next (left typed, not wired yet): a turn's usage (`TurnFacts`, issue 36,
+ * spec/cost.md: a turn is one model response, its usage counted once, with the calls it made; the
+ * final answer is a turn without a call) with `turn`. Each format's extraction exists
+ * (adapters/<format>/usage.ts); the writer is where it lands, once, for every format.
  */
 import type { StringForm } from "../../core/byteText.js";
 import type { CompactionEvent, LoopEvent, RunEndEvent, RunStartEvent, ToolCallEvent, ToolResultEvent } from "../../core/events.js";
