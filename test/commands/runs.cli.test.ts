@@ -127,6 +127,8 @@ describe("runs a person can recognise", () => {
     expect(json.summary.runs).toBe(3);
     expect(json.runs[0]).toMatchObject({ run: `${SESSION}#1`, agent: "main", calls: 12, channel: "telegram direct", durationMs: 25_000, worst: { level: "warning", detector: "generic_repeat", call: 11 } });
     const markdown = (await runMain(["runs", dir, "-f", "markdown"])).stdout;
+    noControls(markdown);
+    noControls((await runMain(["runs", dir])).stdout);
     expect(markdown).toContain("| start | took | run | agent | channel | model | calls | worst finding | prompt |");
     expect(markdown.split("\n").filter((line) => line.startsWith("| 2026-"))).toHaveLength(3);
     const top = JSON.parse((await runMain(["runs", dir, "-f", "json", "--top", "1"])).stdout) as { runs: Array<Record<string, unknown>> };
