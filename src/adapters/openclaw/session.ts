@@ -251,7 +251,8 @@ export const openclawSessionAdapter: InputAdapter = {
     const facts = await lastFileFactsOf(source, context);
     const names = sidecar === false ? scan.segmentNames : sidecar.nameSegments(scan.segmentNames, scan.segmentTimes);
     const reader = new SessionReader(context, file, names, facts);
-    if (context.facts !== undefined) reader.channel = await storeChannel(file, sessionFileName(file)?.sessionId ?? sessionIdFromFileName(file));
+    // Where the runs came in: the sidecar's session key, else the session store's entry.
+    if (context.facts !== undefined) reader.channel = (sidecar !== false ? sidecar.channel : undefined) ?? (await storeChannel(file, sessionFileName(file)?.sessionId ?? sessionIdFromFileName(file)));
     const onLine = (classified: SessionLine, line: number) => {
       scan.confirm(line, classified);
       if ("notice" in classified && classified.notice !== undefined) context.tally.note({ file, line, reason: classified.notice });

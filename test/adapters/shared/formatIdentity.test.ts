@@ -3,11 +3,13 @@
  * agents write (the shared samples' shapes): the first user prompt, the model, how the run ended,
  * and its first and last dated entries; `null` in json where the format records none.
  */
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runMain } from "../../helpers/cli.js";
+import { nightlyBuildStory } from "../../helpers/openclawFixtures.js";
 import { TrajectoryBuilder } from "../../helpers/openclawTrajectoryBuilder.js";
+import { writePairedSession } from "../../helpers/pairedSession.js";
 import { tempDir } from "../../helpers/tempDir.js";
 
 const lines = (...values: unknown[]) => values.map((value) => `${JSON.stringify(value)}\n`).join("");
@@ -85,5 +87,18 @@ describe("run identity per format", () => {
       .runtime("run-1", "model.completed", { stopReason: "stop", compactionCount: 0 });
     const runs = await runsOf("9d6f3f0e-1c1b-4c55-9d0a-0d1e2f3a4b5c.trajectory.jsonl", t.text());
     expect(runs[0]).toMatchObject({ run: "run-1", channel: "telegram direct", prompt: "Open the pricing page", model: "gpt-5", outcome: { kind: "stopped", reason: "stop" }, startedAt: "2026-05-02T14:00:00.500Z", endedAt: "2026-05-02T14:00:02.500Z" });
+  });
+
+  it("OpenClaw transcript with its sidecar: the runs the transcript holds take the sidecar's channel", async () => {
+    const story = nightlyBuildStory();
+    const written = writePairedSession(story);
+    const dir = join(tempDir(), "agents", "main", "sessions");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${story.sessionId}.jsonl`), written.transcripts[0]!);
+    writeFileSync(join(dir, `${story.sessionId}.trajectory.jsonl`), written.sidecar);
+    const result = await runMain(["analyze", dir, "--all", "-f", "json"]);
+    const runs = (JSON.parse(result.stdout) as { runs: Array<Record<string, unknown>> }).runs;
+    expect(runs.map((run) => run.run)).toEqual(story.runs.map((run) => run.runId));
+    for (const [i, run] of runs.entries()) expect(run).toMatchObject({ channel: "discord channel", prompt: story.runs[i]!.prompt, model: "gpt-5" });
   });
 });
