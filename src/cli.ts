@@ -15,6 +15,7 @@ import { EXIT, UsageError } from "./pipeline/errors.js";
 import { compileLess } from "./pipeline/v8Tuning.js";
 import { registerCheck } from "./commands/check.js";
 import { registerEvents } from "./commands/events.js";
+import { registerRuns } from "./commands/runs.js";
 import { registerExplain } from "./commands/explain.js";
 import { registerSweep } from "./commands/sweep.js";
 import { registerWatch } from "./commands/watch.js";
@@ -129,6 +130,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     }
   });
   registerAnalyze(program, io, version, run);
+  registerRuns(program, io, version, run);
   registerEvents(program, io, run);
   registerSweep(program, io, version, run);
   registerWatch(program, io, run);

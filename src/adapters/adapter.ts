@@ -6,6 +6,7 @@ import type { LoopEvent } from "../core/events.js";
 import type { Disposition } from "../core/disposition.js";
 import type { Diagnostic, LineCounts, TranscriptCounts } from "../core/findings.js";
 import type { LiveEvent } from "../core/liveEvents.js";
+import type { RunFacts } from "../core/runIdentity.js";
 import { isPlainObject } from "../core/plainObject.js";
 import { TOO_LONG_LINE, tooLongReason, UNREADABLE_LINE_PREFIX, type LineProblem, type LineSource } from "./io/lineSource.js";
 import type { ForkTagger } from "./shared/forkHeads.js";
@@ -122,6 +123,11 @@ export interface AdapterContext {
   readonly unit: UnitHistory;
   /** Hands an event to replay (or, for a live event from a Gateway log, to the live report). */
   emit(event: LoopEvent | LiveEvent): EmitResult;
+  /**
+   * Hands what identifies a run (its time, prompt, channel, model, outcome: core/runIdentity.ts) to
+   * the report, after at least one event of the run; absent where nothing reports runs (`looplens events`).
+   */
+  readonly facts?: (run: string, facts: RunFacts) => void;
   readonly options: AdapterOptions;
 }
 

@@ -60,6 +60,20 @@ export interface RunDocument {
   readonly agent: string | null;
   readonly session: string | null;
   readonly file: string;
+  /** The run's first and last dated entries (ISO); null when its input dates none. */
+  readonly startedAt: string | null;
+  readonly endedAt: string | null;
+  /** The first user prompt on one line (control and escape sequences removed); null when not recorded or hidden (`--no-prompts`). */
+  readonly prompt: string | null;
+  /** Where the run came in (`telegram direct`, `cron`), the model, how it ended; null when not recorded. */
+  readonly channel: string | null;
+  readonly model: string | null;
+  readonly outcome:
+    | { readonly kind: "stopped"; readonly reason: string }
+    | { readonly kind: "aborted" }
+    | { readonly kind: "error"; readonly message: string }
+    | { readonly kind: "timeout" }
+    | null;
   readonly calls: number;
   readonly compactions: number;
   /** The first block (`critical`) or abort, at which call; null when the run never stopped. */

@@ -33,12 +33,12 @@ import {
 } from "./common.js";
 import { addFailOnOption, type FailOnOptions } from "./failOn.js";
 import { addFilterOptions, AGENT_FILTER_HELP, isRelativeTime, reportFilters, type FilterOptions } from "./filterOptions.js";
-import { addOutputOptions, useColor, withOutput, type OutputOptions } from "./output.js";
+import { addOutputOptions, headerPlaces, PROMPTS_HELP, useColor, withOutput, type OutputOptions } from "./output.js";
 import { createConfigResolver } from "../pipeline/configResolution.js";
 import { EXIT } from "../pipeline/errors.js";
 import type { ProfileName } from "../core/profiles/profile.js";
 
-interface AnalyzeOptions extends CommonOptions, FailOnOptions, FilterOptions, OutputOptions {
+export interface AnalyzeOptions extends CommonOptions, FailOnOptions, FilterOptions, OutputOptions {
   format: string;
   all?: boolean;
   verbose?: boolean;
@@ -46,12 +46,20 @@ interface AnalyzeOptions extends CommonOptions, FailOnOptions, FilterOptions, Ou
   explain?: boolean;
   /** `--no-cache` sets it false. */
   cache?: boolean;
+  /** `--no-prompts` sets it false: no run's prompt is shown. */
+  prompts?: boolean;
 }
 
-export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: Io, version: string, now = new Date()): Promise<number> {
+/**
+ * `report`: whose outputs write the result — analyze's, or `looplens runs`' (one line per run:
+ * commands/runs.ts), which reads and replays the same way.
+ */
+export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: Io, version: string, now = new Date(), report: "analyze" | "runs" = "analyze"): Promise<number> {
   // Runs beyond a budget wait on disk until the report is written (pipeline/runSpill.ts), and the
   // heap's growth is held while the process is large, report writing included (v8Tuning.ts).
-  return withHeapWatched(() => withSpillFolder((dir) => analyzeWithSpill(paths, options, io, version, now, dir === undefined ? undefined : { dir, ...runsInMemory(io.env) })));
+  return withHeapWatched(() =>
+    withSpillFolder((dir) => analyzeWithSpill(paths, options, io, version, now, dir === undefined ? undefined : { dir, ...runsInMemory(io.env) }, report)),
+  );
 }
 
 /**
@@ -73,14 +81,14 @@ function runsInMemory(env: NodeJS.ProcessEnv): Omit<SpillOptions, "dir"> {
 /** Runs read, replayed (spilled ones too) and live, before any filter: what `--fail-on` could have judged. */
 const runsRead = (analysis: Analysis) => analysis.runs.length + (analysis.spilled?.runs ?? 0) + (analysis.outside?.runs ?? 0) + analysis.liveRuns.length;
 
-async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io, version: string, now: Date, spill: SpillOptions | undefined): Promise<number> {
+async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io, version: string, now: Date, spill: SpillOptions | undefined, outputs: "analyze" | "runs"): Promise<number> {
   const filters = reportFilters(options, now);
   const resolver = await createConfigResolver(options, io.env);
   const digest = await loadXxhashDigest();
-  const reporter = REPORTERS.analyze[options.format]!;
+  const reporter = REPORTERS[outputs][options.format]!;
   const inputs = inputPaths(paths, io, options.quiet, options.agentHome);
   // `analyze - -f ndjson`: findings written as they are made (streamedFindings.ts).
-  const streamed = streamedFindings(inputs, options.format, filters, io);
+  const streamed = outputs === "analyze" ? streamedFindings(inputs, options.format, filters, io) : undefined;
   const input = {
     inputFormat: options.inputFormat,
     activeBranch: options.activeBranch,
@@ -97,18 +105,24 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
   // Streamed findings are written by replay itself: a unit answered from the cache would write none.
   const cache = await commandCache(options.cache !== false && streamed === undefined, io, version);
   const header = configOfRuns(resolver, options);
-  const render = { color: useColor(options, io), width: io.columns, explain: options.explain !== false, cwd: process.cwd() };
+  const render = { color: useColor(options, io), width: io.columns, explain: options.explain !== false, ...headerPlaces(io) };
   // The whole output of this command on these files, kept by an earlier run: not when the header reads
   // every run, nor for a window back from now (a new key each run: its outputs would only push others out).
   const keepsOutput = cache && !header.readsRuns && !isRelativeTime(options.since) && !isRelativeTime(options.until);
-  const kept = keepsOutput ? await KeptOutputUse.look(cache, inputs, input, { version, options, filters, render }, config, io.env) : undefined;
+  const kept = keepsOutput ? await KeptOutputUse.look(cache, inputs, input, { version, outputs, options, filters, render }, config, io.env) : undefined;
   if (kept?.hit) return writeKept(io, kept.hit, resolve, () => (reportNotices(io, resolver, options.quiet), finishCache(io, cache, "analyze", options.quiet)));
   const configFor = kept ? kept.recording(resolve) : resolve;
   // A cached unit whose runs all started outside --since/--until is not read back (its runs are counted).
   const window = cache && skipWindow(filters, header.readsRuns);
   const analysis = await analyzeAll(inputs, digest, configFor, { config, input }, io.env, progressDisplay(io, options), cache, { window, ...(kept && { units: kept.units }) });
   const { failOn, maxWarnings } = options;
-  const choices = { all: options.all === true, verbose: options.verbose === true, ...(failOn !== undefined && { failOn }), ...(maxWarnings !== undefined && { maxWarnings }) };
+  const choices = {
+    all: options.all === true,
+    verbose: options.verbose === true,
+    ...(failOn !== undefined && { failOn }),
+    ...(maxWarnings !== undefined && { maxWarnings }),
+    ...(options.prompts === false && { hidePrompts: true }),
+  };
   const request = { version, config: header, filters, choices, ...(reporter.needs && { needs: reporter.needs }) };
   const report = buildReport(analysis, request);
   reportNotices(io, resolver, options.quiet);
@@ -199,6 +213,7 @@ export function registerAnalyze(program: Command, io: Io, version: string, run: 
     .option("-a, --all", "show runs without findings too")
     .option("-v, --verbose", "one row per verdict instead of one per pattern; every diagnostic on stderr, not one per kind")
     .option("--no-explain", "table and markdown: no plain-words line on what each row's pattern was")
+    .option("--no-prompts", PROMPTS_HELP)
     .option("--no-cache", CACHE_HELP);
   addFailOnOption(command, { maxWarnings: true });
   addFilterOptions(command, { findings: true });

@@ -42,6 +42,19 @@ export function useColor(options: OutputOptions, io: Io): boolean {
   return io.stdoutIsTTY;
 }
 
+/** `--no-prompts` (analyze, runs). */
+export const PROMPTS_HELP = "show no run's prompt (the first user message) in any format: prompts may be private";
+
+/**
+ * Where the human reports shorten paths from (reporters/runFacts.ts `headerPath`): the current
+ * folder, the home folder, and the OpenClaw state directory when $OPENCLAW_STATE_DIR names it.
+ */
+export function headerPlaces(io: Io): { readonly cwd: string; readonly home?: string; readonly stateDir?: string } {
+  const home = io.env.HOME ?? io.env.USERPROFILE;
+  const state = io.env.OPENCLAW_STATE_DIR?.trim();
+  return { cwd: process.cwd(), ...(home !== undefined && home !== "" && { home }), ...(state !== undefined && state !== "" && { stateDir: state }) };
+}
+
 /** The width a terminal is taken to have when it reports none (0 columns: a serial line, some containers). */
 const TERMINAL_FALLBACK_WIDTH = 80;
 

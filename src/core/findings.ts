@@ -6,6 +6,7 @@ import type { DetectorName, ThresholdName } from "./detectors.js";
 import type { GuardWindow } from "./postCompactionGuard.js";
 import type { FindingPreview } from "./preview.js";
 import type { ProfileChoice } from "./profiles/profile.js";
+import type { RunFacts } from "./runIdentity.js";
 import type { RunTimeline } from "./timeline.js";
 
 export type FindingLevel = "warning" | "critical" | "abort";
@@ -86,6 +87,11 @@ export interface ReplayedRun extends RunBase {
   readonly profile?: ProfileChoice;
   /** The run's calls in order, when the analysis was asked for them (`--format html`). */
   readonly timeline?: RunTimeline;
+  /**
+   * What identifies the run to a person (its end, prompt, channel, model, outcome: core/runIdentity.ts),
+   * when the input recorded any; its start is `startedAt`.
+   */
+  readonly facts?: RunFacts;
   /** Call ordinals of the first recorded vetoes (at most `MAX_VETO_CALLS`; `recordedVetoes` counts them all). */
   readonly recordedVetoCalls?: readonly number[];
   readonly source?: undefined;

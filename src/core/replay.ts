@@ -16,6 +16,7 @@ import type { HistorySharing } from "./history.js";
 import type { PreparedEvent } from "./prepare.js";
 import type { EngineView, ProfileChoice, ProfileName, RunEngine } from "./profiles/profile.js";
 import { addFinding, appended, newRunState, type FindingOfRun, type RunState } from "./runState.js";
+import { mergeFacts, type RunFacts } from "./runIdentity.js";
 import { SessionHistories } from "./sessionHistories.js";
 import { SettledQueue } from "./settledQueue.js";
 import { TimelineRecorder } from "./timeline.js";
@@ -100,6 +101,17 @@ export class Replayer {
       case "outcome":
         return this.outcome(state, event, input);
     }
+  }
+
+  /**
+   * What identifies a run (runIdentity.ts), from its adapter after some of its events: merged with
+   * what was said of it before. Its start dates a run that no event dated.
+   */
+  facts(run: string, facts: RunFacts): void {
+    const state = this.lastRun?.run === run ? this.lastRun : this.runs.get(run);
+    if (state === undefined) return;
+    state.facts = mergeFacts(state.facts, facts);
+    if (state.startedAt === null && facts.startedAt !== undefined) state.startedAt = facts.startedAt;
   }
 
   /**

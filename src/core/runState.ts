@@ -8,6 +8,7 @@ import type { GuardWindow } from "./postCompactionGuard.js";
 import type { RecentPatterns } from "./recentPatterns.js";
 import type { ProfileChoice, RunEngine } from "./profiles/profile.js";
 import { NONE } from "./none.js";
+import type { RunFacts } from "./runIdentity.js";
 import type { RunTimeline } from "./timeline.js";
 
 export interface RunState {
@@ -24,6 +25,8 @@ export interface RunState {
   recordedVetoCalls: readonly number[];
   /** The time of the run's first timed event (eventTime.ts), `null` when the input recorded none. */
   startedAt: string | null;
+  /** What identifies the run beyond its name (core/runIdentity.ts), as the input recorded it. */
+  facts: RunFacts | undefined;
   readonly profile: ProfileChoice;
   open: boolean;
   /** The run's detection state, made when first needed (the agent, hence the config, may come late). */
@@ -49,6 +52,7 @@ export function newRunState(run: string, file: string, profile: ProfileChoice): 
     recordedVetoes: 0,
     recordedVetoCalls: NONE,
     startedAt: null,
+    facts: undefined,
     profile,
     open: false,
     engine: undefined,

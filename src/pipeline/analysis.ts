@@ -14,6 +14,7 @@ import type { LiveEvent } from "../core/liveEvents.js";
 import { LiveRunBook, type LiveBookPart, type LiveRunList } from "../core/liveRuns.js";
 import type { LoopEvent } from "../core/events.js";
 import type { PreparedEvent } from "../core/prepare.js";
+import type { RunFacts } from "../core/runIdentity.js";
 import { Replayer, type ConfigForAgent, type ReplayOptions } from "../core/replay.js";
 import type { SpilledRuns } from "../reporters/model.js";
 import { UnitRuns, shiftedSegment, spilledRuns, type SpillOptions, type SpillSegment } from "./runSpill.js";
@@ -110,7 +111,10 @@ export async function analyzeUnit(
   // Without a sink, live events are folded per unit (a worker's): a book is far smaller than its events.
   const book = onLive ? undefined : liveRunBook(options.spill);
   // The input event too: findings then carry a preview of their pattern (replay keeps references only).
-  const push = (prepared: PreparedEvent, event: LoopEvent) => replayer.push(prepared, event);
+  const delivery = {
+    events: (prepared: PreparedEvent, event: LoopEvent) => replayer.push(prepared, event),
+    facts: (run: string, facts: RunFacts) => replayer.facts(run, facts),
+  };
   const sink: PreparedSink = (again) => {
     if (again) {
       unitRuns.reset();
@@ -118,7 +122,7 @@ export async function analyzeUnit(
       agentsResolved.length = 0;
       asked.clear();
     }
-    return push;
+    return delivery;
   };
   const keep = onLive ?? ((event: LiveEvent) => book!.push(event));
   const observe = options.onLiveEvent;

@@ -118,7 +118,7 @@ export async function explainInput(target: ExplainTarget, digest: Digest, config
     const sink = (again: boolean) => {
       // A unit read again starts over: what its first reading gathered is void.
       if (again) trace = new UnitTrace(configFor, profiles, at, target, withOtherFiles);
-      return (prepared: PreparedEvent, event: LoopEvent) => trace.push(prepared, event);
+      return { events: (prepared: PreparedEvent, event: LoopEvent) => trace.push(prepared, event) };
     };
     await readUnit(unit, tally, profiles, options, sink, () => {}, true);
     trace.finish();

@@ -16,6 +16,7 @@ import type { ProfileRequest } from "../core/profiles/choice.js";
 import { selectProfiles, type ProfileSelection } from "../core/profiles/selection.js";
 import { isLiveEvent, type LiveEvent } from "../core/liveEvents.js";
 import { EventPreparer, type PreparedEvent } from "../core/prepare.js";
+import type { RunFacts } from "../core/runIdentity.js";
 import type { InputProgress } from "./progress.js";
 import { readingSource } from "./readingSource.js";
 import { tuneHeapForStreaming } from "./v8Tuning.js";
@@ -56,7 +57,13 @@ export interface ReadSummary {
  * Where a unit's prepared events go. `again` is true when the unit is read a second time (an adapter
  * threw `ReadAgain`): what was delivered for it before is void.
  */
-export type PreparedSink = (again: boolean) => (prepared: PreparedEvent, event: LoopEvent) => void;
+export type PreparedSink = (again: boolean) => Delivery;
+
+/** Where a unit's prepared events go, and what identifies its runs (absent: nothing reports runs). */
+export interface Delivery {
+  readonly events: (prepared: PreparedEvent, event: LoopEvent) => void;
+  readonly facts?: (run: string, facts: RunFacts) => void;
+}
 
 /** Told a file's format before its events are delivered (sweep selects runs by the kind of agent that recorded them as they come). */
 export type FileFormatSink = (file: string, format: InputFormat) => void;
@@ -126,7 +133,7 @@ export async function readUnit(
 interface FileReading {
   readonly history: UnitHistory;
   readonly preparer: EventPreparer;
-  readonly deliver: (prepared: PreparedEvent, event: LoopEvent) => void;
+  readonly deliver: Delivery;
   readonly live: (event: LiveEvent) => void;
   readonly forReplay: boolean;
   readonly canReadAgain: boolean;
@@ -171,9 +178,10 @@ async function readSource(source: LineSource, tally: LineTally, options: InputOp
       }
       const disposition = preparer.prepare(lastOfUnit || event.type !== "run_end" || event.final !== true ? event : { ...event, final: undefined });
       if (!disposition.used) return disposition;
-      deliver(disposition.prepared, event);
+      deliver.events(disposition.prepared, event);
       return { used: true };
     },
+    ...(deliver.facts && { facts: deliver.facts }),
   });
   // Not an error (exit status unchanged), but an empty input is worth one line on stderr.
   if (tally.counts.read === before) tally.note({ file: source.file, line: 1, reason: "empty file: nothing to analyse" });
@@ -262,6 +270,6 @@ export async function readEvents(
   // (v8Tuning.ts; it grew to ~50 MB on a 290 MB transcript, the process to 171 MB).
   tuneHeapForStreaming();
   // Events are written out as they come and cannot be taken back: no shortcut that may need a second read.
-  return readSummary(await readInputs(paths, digest, options, () => (_prepared, event) => onEvent(event), onEvent, false));
+  return readSummary(await readInputs(paths, digest, options, () => ({ events: (_prepared, event) => onEvent(event) }), onEvent, false));
 }
 

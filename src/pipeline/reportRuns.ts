@@ -7,22 +7,28 @@
  */
 import type { LiveFinding, LiveRun, ReplayedFinding, ReplayedRun } from "../core/findings.js";
 import { runsWithFindings, type LiveRunList } from "../core/liveRuns.js";
-import type { FindingRow, LiveReport, LiveReportRun, ReportChoices, ReportRun, ReportFacts } from "../reporters/model.js";
+import type { FindingRow, LiveReport, LiveReportRun, ReportChoices, ReportRun, ReportFacts, RunIdentity } from "../reporters/model.js";
+import { runIdentity } from "../reporters/runIdentity.js";
 import { findingRows } from "./findingRows.js";
 import { FactsTally, type FactsContext } from "./reportFacts.js";
 
 class Entry implements ReportRun {
   private made: FindingRow<ReplayedFinding>[] | undefined;
+  private who: RunIdentity | undefined;
 
   constructor(
     readonly run: ReplayedRun,
     readonly liveStop: LiveRun | undefined,
     readonly listed: boolean,
-    private readonly verbose: boolean,
+    private readonly choices: ReportChoices,
   ) {}
 
   get rows(): readonly FindingRow<ReplayedFinding>[] {
-    return (this.made ??= findingRows(this.run.findings, this.verbose));
+    return (this.made ??= findingRows(this.run.findings, this.choices.verbose));
+  }
+
+  get identity(): RunIdentity {
+    return (this.who ??= runIdentity(this.run, this.choices.hidePrompts === true));
   }
 }
 
@@ -48,10 +54,10 @@ export class RunWalk implements Iterable<ReportRun> {
 
   *[Symbol.iterator](): Iterator<ReportRun> {
     const tally = this.gathered === undefined ? new FactsTally(this.context) : undefined;
-    const { all, verbose } = this.context.choices;
+    const { choices } = this.context;
     for (const run of this.source()) {
       const liveStop = this.liveStops.get(run.run);
-      const entry = new Entry(run, liveStop, all || run.findings.length > 0 || run.recordedVetoes > 0 || liveStop !== undefined, verbose);
+      const entry = new Entry(run, liveStop, choices.all || run.findings.length > 0 || run.recordedVetoes > 0 || liveStop !== undefined, choices);
       tally?.add(entry);
       yield entry;
     }

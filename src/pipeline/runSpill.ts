@@ -65,8 +65,8 @@ export function isPlainRun(run: ReplayedRun): boolean {
 
 /** The fields of a plain run that vary; `plainRun` puts the others back. */
 function plainRecord(run: ReplayedRun): string {
-  const { run: id, agent, session, file, calls, compactions, startedAt, profile } = run;
-  return JSON.stringify({ run: id, agent, session, file, calls, compactions, startedAt, profile });
+  const { run: id, agent, session, file, calls, compactions, startedAt, profile, facts } = run;
+  return JSON.stringify({ run: id, agent, session, file, calls, compactions, startedAt, profile, facts });
 }
 
 /**
@@ -75,7 +75,7 @@ function plainRecord(run: ReplayedRun): string {
  * report pass reads every spilled run back.
  */
 function plainRun(record: string): ReplayedRun {
-  const fields = JSON.parse(record) as Pick<ReplayedRun, "run" | "agent" | "session" | "file" | "calls" | "compactions" | "startedAt" | "profile">;
+  const fields = JSON.parse(record) as Pick<ReplayedRun, "run" | "agent" | "session" | "file" | "calls" | "compactions" | "startedAt" | "profile" | "facts">;
   return {
     run: fields.run,
     agent: fields.agent,
@@ -85,6 +85,7 @@ function plainRun(record: string): ReplayedRun {
     compactions: fields.compactions,
     startedAt: fields.startedAt,
     profile: fields.profile,
+    facts: fields.facts,
     findings: NONE,
     firstStop: null,
     guardWindows: NONE,

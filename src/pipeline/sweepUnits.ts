@@ -144,7 +144,7 @@ export async function sweepUnit(
         }
         const current = new GridReplay(configs, (reports) => tallies.forEach((t) => t.add(reports)));
         replay = current;
-        return (prepared) => current.push(prepared);
+        return { events: (prepared) => current.push(prepared) };
       },
       // Live events (Gateway logs) do not depend on the config: a sweep has no use for them.
       () => {},

@@ -15,6 +15,7 @@ import { junitReporter } from "./junit.js";
 import { markdownReporter } from "./markdown.js";
 import type { Reporter } from "./model.js";
 import { ndjsonReporter } from "./ndjson.js";
+import { runsJsonReporter, runsMarkdownReporter, runsNdjsonReporter, runsTableReporter } from "./runsReport.js";
 import { sarifReporter } from "./sarif.js";
 import { sweepJsonReporter, sweepNdjsonReporter, type SweepReporter } from "./sweepReport.js";
 import { sweepTableReporter } from "./sweepTable.js";
@@ -32,6 +33,7 @@ export const REPORTERS = {
     junit: junitReporter,
     gitlab: gitlabReporter,
   } satisfies Record<string, Reporter> as Readonly<Record<string, Reporter>>,
+  runs: { table: runsTableReporter, json: runsJsonReporter, ndjson: runsNdjsonReporter, markdown: runsMarkdownReporter } satisfies Record<string, Reporter> as Readonly<Record<string, Reporter>>,
   sweep: { table: sweepTableReporter, json: sweepJsonReporter, ndjson: sweepNdjsonReporter } satisfies Record<string, SweepReporter> as Readonly<Record<string, SweepReporter>>,
   check: { table: checkTableReporter, json: checkJsonReporter, ndjson: checkNdjsonReporter } satisfies Record<string, CheckReporter> as Readonly<Record<string, CheckReporter>>,
   explain: { table: explainTableReporter, json: explainJsonReporter } satisfies Record<string, ExplainReporter> as Readonly<Record<string, ExplainReporter>>,

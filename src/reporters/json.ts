@@ -3,7 +3,8 @@ import { configJson, sourcesJson } from "./configView.js";
 import { stopJson, type RunReport } from "../core/findings.js";
 import { jsonText } from "./jsonText.js";
 import { publicFinding } from "./findingGroups.js";
-import type { ConfigSummary, ReportModel, Reporter } from "./model.js";
+import type { ConfigSummary, ReportModel, Reporter, RunIdentity } from "./model.js";
+import { runIdentity } from "./runIdentity.js";
 
 /** The `config` block of a json document: effective values, where they came from, notices. */
 export function configDocument(config: ConfigSummary): Record<string, unknown> {
@@ -41,15 +42,15 @@ export const jsonReporter: Reporter = function* (data) {
   const withProfile = data.config.profile !== undefined;
   let batch: Array<Record<string, unknown>> = [];
   let wrote = false;
-  for (const run of allRuns(data)) {
+  for (const { run, identity } of allRuns(data)) {
     if (run.findings.length > FINDINGS_BATCH) {
       if (batch.length > 0) yield runsText(batch, !wrote);
-      yield* longRunText(run, withProfile, !wrote && batch.length === 0);
+      yield* longRunText(run, identity, withProfile, !wrote && batch.length === 0);
       wrote = true;
       batch = [];
       continue;
     }
-    batch.push(runDocument(run, withProfile));
+    batch.push(runDocument(run, identity, withProfile));
     if (batch.length < RUN_BATCH) continue;
     yield runsText(batch, !wrote);
     wrote = true;
@@ -83,8 +84,8 @@ const FINDINGS_BATCH = 1024;
  * `findings` (its last key), then its findings FINDINGS_BATCH at a time, each stringified at the
  * depth they stand at. One piece was a 127 MB string for a stuck run of 200,000 findings.
  */
-function* longRunText(run: RunReport, withProfile: boolean, first: boolean): Generator<string> {
-  const text = runsText([runDocument({ ...run, findings: [] }, withProfile)], first);
+function* longRunText(run: RunReport, identity: RunIdentity, withProfile: boolean, first: boolean): Generator<string> {
+  const text = runsText([runDocument({ ...run, findings: [] }, identity, withProfile)], first);
   const open = text.lastIndexOf("[]") + 1;
   yield text.slice(0, open);
   for (let i = 0; i < run.findings.length; i += FINDINGS_BATCH) {
@@ -133,17 +134,27 @@ const EDGES = new Map<number, { readonly head: number; readonly tail: number }>(
 const INDENT = "  ";
 
 /** Replayed runs in order (spilled ones read back one at a time), then live ones. */
-function* allRuns(data: ReportModel): Generator<RunReport> {
-  for (const { run } of data.runs) yield run;
-  yield* data.live?.runs ?? [];
+function* allRuns(data: ReportModel): Generator<{ readonly run: RunReport; readonly identity: RunIdentity }> {
+  for (const { run, identity } of data.runs) yield { run, identity };
+  for (const run of data.live?.runs ?? []) yield { run, identity: runIdentity(run, data.choices.hidePrompts === true) };
 }
 
-function runDocument(run: RunReport, withProfile: boolean): Record<string, unknown> {
+/**
+ * A run's fields; its identity (issue 34 §4) `null` where the input recorded none, as `agent` and
+ * `session` are (docs/outputs.md).
+ */
+function runDocument(run: RunReport, identity: RunIdentity, withProfile: boolean): Record<string, unknown> {
   return {
     run: run.run,
     agent: run.agent,
     session: run.session,
     file: run.file,
+    startedAt: identity.startedAt,
+    endedAt: identity.endedAt,
+    prompt: identity.prompt,
+    channel: identity.channel,
+    model: identity.model,
+    outcome: identity.outcome,
     calls: run.calls,
     compactions: run.compactions,
     firstStop: run.firstStop && stopJson(run.firstStop),

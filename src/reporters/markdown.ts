@@ -5,6 +5,7 @@
  * brackets, asterisks, angle brackets and ampersands cannot become code, links, emphasis, HTML or
  * entities.
  */
+import { identityParts } from "./runIdentityText.js";
 import { levelLabel } from "../core/findings.js";
 import { agreementText, comparisonSide } from "./comparisonText.js";
 import { callRange } from "./findingGroups.js";
@@ -48,7 +49,7 @@ function findingRow(group: FindingRow, options: WriteOptions): string {
   ]);
 }
 
-function runSection({ run, rows: groups, liveStop: live }: ReportRun, options: WriteOptions, config: ReportModel["config"]): string[] {
+function runSection({ run, identity, rows: groups, liveStop: live }: ReportRun, options: WriteOptions, config: ReportModel["config"]): string[] {
   const facts = [
     run.agent !== null ? `agent ${markdownText(run.agent, ID_WIDTH)}` : undefined,
     run.session !== null ? `session ${markdownText(run.session, ID_WIDTH)}` : undefined,
@@ -57,6 +58,9 @@ function runSection({ run, rows: groups, liveStop: live }: ReportRun, options: W
     plural(run.compactions, "compaction"),
   ].filter((part) => part !== undefined);
   const lines = [`### Run ${markdownText(run.run, ID_WIDTH)}`, "", facts.join(" · ")];
+  const when = identityParts(identity);
+  if (when.length > 0) lines.push("", markdownText(when.join(" · "), Infinity));
+  if (identity.prompt !== null) lines.push("", `Prompt: ${markdownText(identity.prompt)}`);
   const profile = runProfileLine(run, config);
   if (profile) lines.push("", markdownText(profile, Infinity));
   if (run.firstStop) {

@@ -30,6 +30,7 @@ import type { Diagnostic, FindingLevel, LineCounts, LiveFinding, LiveRun, Replay
 import type { LiveRunList } from "../core/liveRuns.js";
 import type { ProfileRequest } from "../core/profiles/choice.js";
 import type { DetectorName } from "../core/detectors.js";
+import type { RunOutcome } from "../core/runIdentity.js";
 import type { Rank } from "../core/worstFirst.js";
 import type { Comparison } from "./comparison.js";
 import type { FindingGroup } from "./findingGroups.js";
@@ -133,9 +134,24 @@ export interface FindingRow<F extends LiveFinding | ReplayedFinding = LiveFindin
   readonly explanationNamed: string;
 }
 
+/** Who a run was (issue 34 §4): `null` where the input recorded nothing (json writes the nulls; the human formats leave the part out). */
+export interface RunIdentity {
+  /** The run's first and last dated entries (ISO; the human formats show local time), and the milliseconds between. */
+  readonly startedAt: string | null;
+  readonly endedAt: string | null;
+  readonly durationMs: number | null;
+  /** The first user prompt on one line, control and escape sequences stripped; `null` too under `--no-prompts`. */
+  readonly prompt: string | null;
+  readonly channel: string | null;
+  readonly model: string | null;
+  readonly outcome: RunOutcome | null;
+}
+
 /** A replayed run as every format writes it: the run, its rows, and what the live runtime did to it. */
 export interface ReportRun {
   readonly run: ReplayedRun;
+  /** Who the run was (its time, prompt, channel, model, outcome): made once (reporters/runIdentity.ts). */
+  readonly identity: RunIdentity;
   /** Its findings as rows, in order of first appearance (one per verdict under `--verbose`). */
   readonly rows: readonly FindingRow<ReplayedFinding>[];
   /** The live run of the same id that a Gateway log says was blocked or aborted, if any. */
@@ -241,6 +257,8 @@ export interface ReportChoices {
   readonly verbose: boolean;
   readonly failOn?: FailOnWord;
   readonly maxWarnings?: number;
+  /** `--no-prompts`: no format shows a run's prompt (some are private). */
+  readonly hidePrompts?: boolean;
 }
 
 /** What a format needs the pipeline to keep beyond findings; others pay nothing for it. */
@@ -281,6 +299,9 @@ export interface WriteOptions {
   readonly explain?: boolean;
   /** The current directory, so that `file:line` can be shown relative to it when shorter. */
   readonly cwd?: string;
+  /** The user's home and the OpenClaw state directory: run headers show a file under them from there (`~/…`). */
+  readonly home?: string;
+  readonly stateDir?: string;
 }
 
 /**

@@ -3,11 +3,12 @@
  * short as the current directory allows), and what the live runtime itself did (recorded vetoes, and
  * the blocks and aborts a Gateway log recorded for a run of the same id).
  */
-import { isAbsolute, relative } from "node:path";
+import { basename, isAbsolute, relative, sep } from "node:path";
 import type { LiveRun, ReplayedRun } from "../core/findings.js";
-import type { WorstRun } from "./model.js";
+import type { WorstRun, WriteOptions } from "./model.js";
 import { plural } from "./phrases.js";
-import { sanitize } from "./sanitize.js";
+import { clip, ID_WIDTH, sanitize } from "./sanitize.js";
+import { displayWidth, elideMiddle } from "./textFit.js";
 
 /**
  * The file as the user can open it: relative to `cwd` when that is shorter. (`path.relative` is pure:
@@ -17,6 +18,48 @@ export function shownPath(file: string, cwd: string | undefined): string {
   if (cwd === undefined || !isAbsolute(file) || !isAbsolute(cwd)) return sanitize(file);
   const rel = relative(cwd, file);
   return sanitize(rel !== "" && rel.length < file.length ? rel : file);
+}
+
+/**
+ * The file of a run header in at most `width` columns: the shortest of the path as `shownPath`
+ * gives it, from the OpenClaw state directory (`$OPENCLAW_STATE_DIR/…`, when it was given so) and
+ * from the home folder (`~/…`), and when even that is too long, cut (`fitPath`). Sanitized.
+ */
+export function headerPath(file: string, session: string | null, options: Pick<WriteOptions, "cwd" | "home" | "stateDir">, width: number): string {
+  const candidates = [shownPath(file, options.cwd)];
+  const under = (dir: string | undefined, label: string) => {
+    if (dir === undefined || !isAbsolute(file) || !isAbsolute(dir)) return;
+    const rel = relative(dir, file);
+    if (rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)) candidates.push(sanitize(`${label}${sep}${rel}`));
+  };
+  under(options.stateDir, "$OPENCLAW_STATE_DIR");
+  under(options.home, "~");
+  const shortest = candidates.reduce((a, b) => (displayWidth(b) < displayWidth(a) ? b : a));
+  return fitPath(shortest, session, Math.max(8, width));
+}
+
+/**
+ * A path cut to `width`: the session id in the file's name to its first 8 characters (the header
+ * names the session), then the folders' middle, so that the file's name stays whole if it can.
+ */
+function fitPath(path: string, session: string | null, width: number): string {
+  if (displayWidth(path) <= width) return path;
+  const cut = path.lastIndexOf(sep) + 1;
+  let name = path.slice(cut);
+  if (session !== null && session.length > 8 && name.includes(session)) name = name.replace(session, `${session.slice(0, 8)}…`);
+  const folders = path.slice(0, cut);
+  if (displayWidth(folders) + displayWidth(name) <= width) return folders + name;
+  const nameWidth = displayWidth(name);
+  if (nameWidth + 4 > width) return elideMiddle(folders + name, width);
+  return elideMiddle(folders, width - nameWidth) + name;
+}
+
+/**
+ * The session as a header names it: its first 8 characters when the run's file name already shows
+ * it whole (a real session id is a 36-character UUID); else cut at ID_WIDTH.
+ */
+export function headerSession(session: string, file: string): string {
+  return session.length > 8 && basename(file).includes(session) ? sanitize(session.slice(0, 8)) : clip(session, ID_WIDTH);
 }
 
 /** `file:line`, which editors and terminals open at the line. */

@@ -9,17 +9,23 @@ import { levelLabel, type LiveRun, type ReplayedRun } from "../core/findings.js"
 import { configHeaderLines, overrideLine, overrideOf, thresholdLines } from "./configView.js";
 import { callRange } from "./findingGroups.js";
 import { detectorState, filterNotes, LEGEND, plural, runProfileLine, transcriptDetails, transcriptSummary } from "./phrases.js";
-import type { FindingRow, ReportModel, Reporter, WriteOptions } from "./model.js";
-import { location, runtimeFacts, shownPath, stopText } from "./runFacts.js";
+import type { FindingRow, ReportModel, ReportRun, Reporter, WriteOptions } from "./model.js";
+import { headerPath, headerSession, location, runtimeFacts, stopText } from "./runFacts.js";
+import { identityParts } from "./runIdentityText.js";
 import { clip, ID_WIDTH, sanitize } from "./sanitize.js";
 import { fitColumns, levelColor, renderColumns, tableWidth, type Column, type Shrink } from "./tableParts.js";
 import { comparisonSection, liveSection } from "./tableLive.js";
-import { DEFAULT_WIDTH, displayWidth, fitToWidth, wrapWords } from "./textFit.js";
+import { clipToWidth, DEFAULT_WIDTH, displayWidth, fitToWidth, wrapWords } from "./textFit.js";
 
-/** A run's identity and where it is: the first two lines of its header. */
-function runIdentity(run: ReplayedRun, chalk: ChalkInstance, options: WriteOptions): { name: string; who: string[]; where: string[] } {
-  const who = [run.agent !== null ? `agent ${clip(run.agent, ID_WIDTH)}` : "", run.session !== null ? `session ${clip(run.session, ID_WIDTH)}` : ""].filter(Boolean);
-  return { name: chalk.bold(`run ${clip(run.run, ID_WIDTH)}`), who, where: [shownPath(run.file, options.cwd), plural(run.calls, "call"), plural(run.compactions, "compaction")] };
+/**
+ * Who the run was and where: the first two lines of its header (a compact run's one line). No line
+ * wider than the terminal (80 columns on a pipe): the file's path gives way to fit (runFacts.ts
+ * `headerPath`), the session id is shortened when the file name shows it.
+ */
+function runIdentity(run: ReplayedRun, chalk: ChalkInstance, options: WriteOptions, room: number): { name: string; who: string[]; where: string } {
+  const who = [run.agent !== null ? `agent ${clip(run.agent, ID_WIDTH)}` : "", run.session !== null ? `session ${headerSession(run.session, run.file)}` : ""].filter(Boolean);
+  const counts = ` · ${plural(run.calls, "call")} · ${plural(run.compactions, "compaction")}`;
+  return { name: chalk.bold(`run ${clip(run.run, ID_WIDTH)}`), who, where: `${headerPath(run.file, run.session, options, room - displayWidth(counts))}${counts}` };
 }
 
 /** What a run header says beyond identity: an override, a profile, the stop, the runtime's own facts. */
@@ -32,19 +38,30 @@ function runNotes(run: ReplayedRun, data: ReportModel, options: WriteOptions, li
   return [changes, profile ?? "", stop, ...runtimeFacts(run, live, options.cwd)].filter((line) => line !== "");
 }
 
-function runHeader(run: ReplayedRun, chalk: ChalkInstance, options: WriteOptions, notes: readonly string[]): string {
-  const { name, who, where } = runIdentity(run, chalk, options);
-  return [[name, ...who].join(chalk.dim(" · ")), chalk.dim(`  ${where.join(" · ")}`), ...notes.map((line) => chalk.dim(`  ${line}`))].join("\n");
+/** A run's header: who, where, when and on what, what it was asked (prompt), then its notes. */
+function runHeader({ run, identity }: ReportRun, chalk: ChalkInstance, options: WriteOptions, notes: readonly string[]): string {
+  const width = options.width ?? DEFAULT_WIDTH;
+  const { name, who, where } = runIdentity(run, chalk, options, width - 2);
+  const lines = [[name, ...who].join(chalk.dim(" · ")), chalk.dim(`  ${where}`)];
+  const parts = identityParts(identity);
+  if (parts.length > 0) lines.push(`  ${clipToWidth(parts.join(" · "), width - 2)}`);
+  if (identity.prompt !== null) lines.push(chalk.dim(`  ${clipToWidth(`prompt: ${identity.prompt}`, width - 2)}`));
+  for (const line of notes) lines.push(chalk.dim(`  ${line}`));
+  return lines.join("\n");
 }
 
 /**
  * `--all`: a run with no findings and nothing else to say (no stop, veto, override or profile note)
- * in one line, its header's two joined (cli.md: run, agent, session, file, calls, compactions), so
- * that the runs worth reading are not lost among many quiet ones.
+ * in one line, its header's first two joined (cli.md: run, agent, session, file, calls,
+ * compactions), so that the runs worth reading are not lost among many quiet ones. Its time and
+ * prompt are `looplens runs`' to list.
  */
 function compactRun(run: ReplayedRun, chalk: ChalkInstance, options: WriteOptions): string {
-  const { name, who, where } = runIdentity(run, chalk, options);
-  return `${[name, ...who].join(chalk.dim(" · "))}${chalk.dim(` · ${where.join(" · ")} · no findings`)}`;
+  const head = runIdentity(run, chalk, options, Number.POSITIVE_INFINITY);
+  const start = [head.name, ...head.who].join(chalk.dim(" · "));
+  const room = (options.width ?? DEFAULT_WIDTH) - displayWidth(start) - displayWidth(" · ") - displayWidth(" · no findings");
+  const { where } = runIdentity(run, chalk, options, room);
+  return `${start}${chalk.dim(` · ${where} · no findings`)}`;
 }
 
 /** The columns of a run's findings at full width, and the shorter forms the shrinks switch to. */
@@ -160,13 +177,13 @@ export const tableReporter: Reporter = function* (data, options) {
   yield lines(chalk.dim([`looplens ${data.version} — ${detectorState(data.config)}`, ...header].join("\n")), "");
   // Quiet runs (--all) one line each, one after another; a blank line between them and a whole run.
   let afterCompact = false;
-  for (const { run, rows, liveStop, listed } of data.runs) {
-    if (!listed) continue;
-    const notes = runNotes(run, data, options, liveStop);
-    const compact = rows.length === 0 && notes.length === 0;
+  for (const entry of data.runs) {
+    if (!entry.listed) continue;
+    const notes = runNotes(entry.run, data, options, entry.liveStop);
+    const compact = entry.rows.length === 0 && notes.length === 0;
     const gap = afterCompact && !compact ? [""] : [];
     afterCompact = compact;
-    yield compact ? lines(compactRun(run, chalk, options)) : lines(...gap, runHeader(run, chalk, options, notes), runTable(rows, options, chalk, width), "");
+    yield compact ? lines(compactRun(entry.run, chalk, options)) : lines(...gap, runHeader(entry, chalk, options, notes), runTable(entry.rows, options, chalk, width), "");
   }
   if (afterCompact) yield lines("");
   const { hidden, listed } = data.facts();

@@ -111,3 +111,31 @@ export function fitToWidth(text: string, width: number): string {
     })
     .join("\n");
 }
+
+/**
+ * The text in at most `width` columns with its middle left out (`…`): what a long path keeps is its
+ * start and, longer, its end (the file's name). For narrow text; wide characters count as two.
+ */
+export function elideMiddle(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  if (width <= 1) return "…";
+  const chars = [...graphemes.segment(text)].map(({ segment }) => segment);
+  const room = width - 1;
+  const tailRoom = Math.ceil((room * 2) / 3);
+  let tail = "";
+  let used = 0;
+  for (let i = chars.length - 1; i >= 0; i--) {
+    const w = stringWidth(chars[i]!);
+    if (used + w > tailRoom) break;
+    tail = chars[i]! + tail;
+    used += w;
+  }
+  let head = "";
+  for (const char of chars) {
+    const w = stringWidth(char);
+    if (used + w > room) break;
+    head += char;
+    used += w;
+  }
+  return `${head}…${tail}`;
+}

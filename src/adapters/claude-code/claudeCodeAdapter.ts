@@ -50,7 +50,8 @@ class ClaudeCodeReader {
       case "unknown":
         return tally.ignored(this.file, line, `unknown entry type ${quote(entry.type)}`);
       case "quiet":
-        if (entry.meta.isSidechain) this.names.identify(entry.meta); // keeps the sidechain's chain of uuids
+        if (entry.facts !== undefined) this.session(entry.meta).replied(entry.facts, entry.meta.timestamp);
+        else if (entry.meta.isSidechain) this.names.identify(entry.meta); // keeps the sidechain's chain of uuids
         return tally.ignored();
       case "prompt":
         return this.prompt(line, entry);
@@ -92,7 +93,7 @@ class ClaudeCodeReader {
 
   private prompt(line: number, entry: LineOf<"prompt">): void {
     if (this.seen(entry.key)) return this.copy(true);
-    this.session(entry.meta).prompt(line, entry.promptId, entry.meta.timestamp);
+    this.session(entry.meta).prompt(line, entry.promptId, entry.meta.timestamp, entry.prompt);
     this.context.tally.used();
   }
 
@@ -109,12 +110,15 @@ class ClaudeCodeReader {
     if (fresh.length === 0) return this.copy(this.copies.fromEarlierFiles(entry.calls.map((call) => call.id), "calls"));
     for (const call of fresh) if (call.id !== undefined) this.copies.addCall(call.id);
     if (entry.unnamed > 0) tally.note({ file: this.file, line, reason: unnamed });
-    this.session(entry.meta).calls(line, entry.group ?? entry.meta.uuid ?? `line ${line}`, fresh, form, entry.meta.timestamp);
+    const session = this.session(entry.meta);
+    session.calls(line, entry.group ?? entry.meta.uuid ?? `line ${line}`, fresh, form, entry.meta.timestamp);
+    session.replied(entry.facts, entry.meta.timestamp);
     tally.used();
   }
 
   private results(line: number, entry: LineOf<"results">): void {
     const session = this.session(entry.meta);
+    session.replied(undefined, entry.meta.timestamp);
     const single = entry.results.length === 1;
     const lineEvents = new LineEvents(this.context.tally);
     let handed = 0;

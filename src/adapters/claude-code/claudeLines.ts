@@ -15,6 +15,8 @@
  * (ids, names, timestamps, prompt text) are turned into text here; arguments, result content and
  * `toolUseResult` stay as parsed, for hashing only. Type tags are ASCII, the same in both forms.
  */
+import type { RunFacts } from "../../core/runIdentity.js";
+import { promptOf, stopOutcome, textField } from "../shared/messageFacts.js";
 import { textOf, trimIn, type StringForm } from "../../core/byteText.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { callArguments } from "../shared/callArguments.js";
@@ -50,7 +52,15 @@ export interface ToolResultBlock {
 export type CopyKey = () => string;
 
 export type ClaudeLine =
-  | { readonly kind: "calls"; readonly meta: LineMeta; readonly group: string | undefined; readonly calls: readonly ToolUse[]; readonly unnamed: number }
+  | {
+      readonly kind: "calls";
+      readonly meta: LineMeta;
+      readonly group: string | undefined;
+      readonly calls: readonly ToolUse[];
+      readonly unnamed: number;
+      /** The response's model and why it stopped (issue 34 §4). */
+      readonly facts: RunFacts | undefined;
+    }
   | {
       readonly kind: "results";
       readonly meta: LineMeta;
@@ -60,9 +70,9 @@ export type ClaudeLine =
       /** Newer builds name the call on the line too (`sourceToolUseID`), even when the block does not. */
       readonly sourceToolUseId: string | undefined;
     }
-  | { readonly kind: "prompt"; readonly meta: LineMeta; readonly promptId: string | undefined; readonly key: CopyKey }
+  | { readonly kind: "prompt"; readonly meta: LineMeta; readonly promptId: string | undefined; readonly key: CopyKey; readonly prompt: string | undefined }
   | { readonly kind: "compaction"; readonly meta: LineMeta; readonly key: CopyKey }
-  | { readonly kind: "quiet"; readonly meta: LineMeta }
+  | { readonly kind: "quiet"; readonly meta: LineMeta; /** A reply without calls: its model and why it stopped. */ readonly facts?: RunFacts }
   | { readonly kind: "unknown"; readonly type: string }
   | { readonly kind: "bad"; readonly reason: string };
 
@@ -164,7 +174,8 @@ function contentOf(entry: Record<string, unknown>): { ok: true; message: Record<
 function assistantLine(entry: Record<string, unknown>, meta: LineMeta, form: StringForm): ClaudeLine {
   const found = contentOf(entry);
   if (!found.ok) return { kind: "bad", reason: 'assistant entry without a "message" object' };
-  if (!Array.isArray(found.content)) return { kind: "quiet", meta };
+  const facts = replyFacts(found.message, form);
+  if (!Array.isArray(found.content)) return { kind: "quiet", meta, ...(facts && { facts }) };
   const calls: ToolUse[] = [];
   let unnamed = 0;
   for (const block of found.content) {
@@ -173,10 +184,19 @@ function assistantLine(entry: Record<string, unknown>, meta: LineMeta, form: Str
     if (tool === undefined) unnamed++;
     else calls.push({ id: text(own(block, "id"), form), tool, args: callArguments(block) });
   }
-  if (calls.length === 0 && unnamed === 0) return { kind: "quiet", meta };
+  if (calls.length === 0 && unnamed === 0) return { kind: "quiet", meta, ...(facts && { facts }) };
   // The lines of one API response share message.id (and requestId): their calls are one group.
   const group = text(own(found.message, "id"), form) ?? text(own(entry, "requestId"), form);
-  return { kind: "calls", meta, group, calls, unnamed };
+  return { kind: "calls", meta, group, calls, unnamed, facts };
+}
+
+/** A response's model (`message.model`; `<synthetic>` for the CLI's own messages) and its `stop_reason`. */
+function replyFacts(message: Record<string, unknown>, form: StringForm): RunFacts | undefined {
+  const name = textField(message, "model", form);
+  const model = name === "<synthetic>" ? undefined : name;
+  const outcome = stopOutcome(textField(message, "stop_reason", form));
+  if (model === undefined && outcome === undefined) return undefined;
+  return { ...(model !== undefined && { model }), ...(outcome !== undefined && { outcome }) };
 }
 
 function userLine(entry: Record<string, unknown>, meta: LineMeta, form: StringForm): ClaudeLine {
@@ -195,7 +215,7 @@ function userLine(entry: Record<string, unknown>, meta: LineMeta, form: StringFo
   }
   if (own(entry, "isMeta") === true || own(entry, "isCompactSummary") === true) return { kind: "quiet", meta };
   if (!isPrompt(content, form)) return typeof content === "string" || Array.isArray(content) ? { kind: "quiet", meta } : { kind: "bad", reason: "user message whose content is neither text nor content blocks" };
-  return { kind: "prompt", meta, promptId: text(own(entry, "promptId"), form), key: () => copyKey(meta, content) };
+  return { kind: "prompt", meta, promptId: text(own(entry, "promptId"), form), key: () => copyKey(meta, content), prompt: promptOf(content, form) };
 }
 
 function resultBlock(block: Record<string, unknown>, form: StringForm): ToolResultBlock {

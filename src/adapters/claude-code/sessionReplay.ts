@@ -12,6 +12,7 @@
  * not apply to Claude Code's tools (rule 1). A line of results is counted once its results were
  * handed to replay (they may be held back until their calls are due): used when replay took any.
  */
+import type { RunFacts } from "../../core/runIdentity.js";
 import type { StringForm } from "../../core/byteText.js";
 import type { AdapterContext } from "../adapter.js";
 import { AwaitedCalls } from "../shared/callPairing.js";
@@ -59,14 +60,22 @@ export class SessionReplay {
   }
 
   /** `time`: the prompt line's `timestamp`; it dates the run (`--since`). */
-  prompt(line: number, promptId: string | undefined, time?: string | number): void {
+  prompt(line: number, promptId: string | undefined, time?: string | number, prompt?: string): void {
     this.sequencer.flush();
     this.group = undefined;
     this.runs++;
     const named = promptId !== undefined && !this.identity.subAgent && !this.runNames.has(promptId) ? promptId : undefined;
     this.run = named ?? `${this.identity.session}#${this.runs}`;
     this.runNames.add(this.run);
-    this.writer.startRun(this.run, this.at(line), { time, announce: "now" });
+    this.writer.startRun(this.run, this.at(line), { time, announce: "now", ...(prompt !== undefined && { facts: { prompt } }) });
+  }
+
+  /** What a line tells of the run in progress (a response's model, why it stopped), and when it was written. */
+  replied(facts: RunFacts | undefined, time: string | number | undefined): void {
+    // A line before any prompt names no run yet, and must not make one (run numbering).
+    if (this.run === undefined) return;
+    if (facts !== undefined) this.writer.facts(this.run, facts);
+    this.writer.lineTime(this.run, time);
   }
 
   /**

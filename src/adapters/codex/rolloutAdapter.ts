@@ -49,6 +49,9 @@ class RolloutReader {
   /** The compaction marker last replayed, until other activity: its echo is not a second one. */
   private lastCompaction: "compacted" | "contextCompacted" | undefined;
   private sawEvent = false;
+  /** A run was started (a turn_context's model then belongs to it), and the model the last turn_context named. */
+  private sawRun = false;
+  private model: string | undefined;
   /** The parent's items a fork starts with (forks.ts). */
   private readonly forks: ForkCopies;
 
@@ -82,10 +85,15 @@ class RolloutReader {
       case "sessionMeta":
         return this.otherSessionMeta(line, record.meta);
       case "userMessage":
-        return this.boundary(line, this.turns.userMessage(), value);
+        return this.boundary(line, this.turns.userMessage(), value, record.prompt);
       case "turnStart":
-        return this.boundary(line, this.turns.turnStart(record.turnId), value);
+        if (record.model !== undefined) this.model = record.model;
+        return this.boundary(line, this.turns.turnStart(record.turnId), value, undefined);
+      case "turnModel":
+        this.noteModel(record.model, value);
+        return tally.ignored();
       case "turnEnd":
+        this.replay.runFacts({ outcome: record.outcome, ...(this.model !== undefined && { model: this.model }) }, recordedTime(value));
         this.turns.turnEnd();
         return tally.used();
       case "call":
@@ -122,13 +130,26 @@ class RolloutReader {
     this.context.tally.ignored(this.file, line, `another session_meta${id !== undefined ? ` (${quote(id)})` : ""}; the rollout's session stays ${quote(this.session ?? this.fallbackSession)}`);
   }
 
-  /** A run that `value` starts is dated by its `timestamp` (`--since`). */
-  private boundary(line: number, starts: boolean, value: Record<string, unknown>): void {
+  /** A run that `value` starts is dated by its `timestamp` (`--since`); it ran on the model of the last turn_context. */
+  private boundary(line: number, starts: boolean, value: Record<string, unknown>, prompt: string | undefined): void {
+    const facts = { ...(prompt !== undefined && { prompt }), ...(this.model !== undefined && { model: this.model }) };
     if (starts) {
-      this.replay.userMessage(line, recordedTime(value));
+      this.sawRun = true;
+      this.replay.userMessage(line, recordedTime(value), facts);
       this.lastCompaction = undefined;
-    }
+    } else if (prompt !== undefined) this.replay.runFacts(facts, recordedTime(value));
     this.context.tally.used();
+  }
+
+  /**
+   * The model of a turn_context without a turn id (older builds write it after the turn's user
+   * message): the run in progress's, and the session's from then on. One with a turn id (0.135+)
+   * comes before its turn's user message: only the next run's (`boundary`).
+   */
+  private noteModel(model: string | undefined, value: Record<string, unknown>): void {
+    if (model === undefined) return;
+    this.model = model;
+    if (this.sawRun) this.replay.runFacts({ model }, recordedTime(value));
   }
 
   private call(line: number, call: Extract<RolloutRecord, { kind: "call" }>): void {

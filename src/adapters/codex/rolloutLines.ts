@@ -9,6 +9,8 @@
  * arguments and outputs keep their form for hashing, a JSON-string one parsed in that form
  * (`parseJsonIn`), which may make it text. Type tags are ASCII, the same in both forms.
  */
+import type { RunOutcome } from "../../core/runIdentity.js";
+import { promptOf } from "../shared/messageFacts.js";
 import { parsedArguments, parsedArgumentsIn } from "../shared/agentValues.js";
 import { textOf, trimIn, type StringForm } from "../../core/byteText.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
@@ -45,9 +47,11 @@ export type RolloutRecord =
   | { readonly kind: "sessionMeta"; readonly meta: Record<string, unknown> }
   | { readonly kind: "call"; readonly id: string | undefined; readonly tool: string; readonly args: unknown; /** Of the strings of `args`. */ readonly form: StringForm }
   | { readonly kind: "output"; readonly id: string; readonly output: unknown; /** Of the strings of `output`. */ readonly form: StringForm }
-  | { readonly kind: "userMessage" }
-  | { readonly kind: "turnStart"; readonly turnId: string }
-  | { readonly kind: "turnEnd" }
+  | { readonly kind: "userMessage"; /** What the user typed (issue 34 §4). */ readonly prompt: string | undefined }
+  | { readonly kind: "turnStart"; readonly turnId: string; readonly model: string | undefined }
+  /** A `turn_context` without a turn id (older builds): the model of the turn. */
+  | { readonly kind: "turnModel"; readonly model: string | undefined }
+  | { readonly kind: "turnEnd"; /** How the turn ended: completed, aborted (`turn_aborted`), or with an error. */ readonly outcome: RunOutcome }
   | { readonly kind: "compacted" }
   | { readonly kind: "contextCompacted" }
   | { readonly kind: "execEnd"; readonly id: string; readonly exitCode: number | undefined }
@@ -104,14 +108,18 @@ function responseItem(payload: Record<string, unknown>, form: StringForm): Rollo
 function eventMessage(payload: Record<string, unknown>, form: StringForm): RolloutRecord {
   switch (own(payload, "type")) {
     case "user_message":
-      return { kind: "userMessage" };
+      return { kind: "userMessage", prompt: promptOf(own(payload, "message"), form) };
     case "task_started": {
       const turnId = nonBlank(own(payload, "turn_id"), form);
-      return turnId === undefined ? OTHER : { kind: "turnStart", turnId };
+      return turnId === undefined ? OTHER : { kind: "turnStart", turnId, model: undefined };
     }
-    case "task_complete":
+    case "task_complete": {
+      const error = own(payload, "error");
+      const message = isPlainObject(error) ? nonBlank(own(error, "message"), form) : undefined;
+      return { kind: "turnEnd", outcome: message !== undefined ? { kind: "error", message } : { kind: "stopped", reason: "complete" } };
+    }
     case "turn_aborted":
-      return { kind: "turnEnd" };
+      return { kind: "turnEnd", outcome: { kind: "aborted" } };
     case "context_compacted":
       return { kind: "contextCompacted" };
     case "exec_command_end": {
@@ -140,7 +148,8 @@ export function classifyRolloutLine(value: Record<string, unknown>, form: String
       return eventMessage(payload, form);
     case "turn_context": {
       const turnId = nonBlank(own(payload, "turn_id"), form);
-      return turnId === undefined ? OTHER : { kind: "turnStart", turnId };
+      const model = nonBlank(own(payload, "model"), form);
+      return turnId === undefined ? { kind: "turnModel", model } : { kind: "turnStart", turnId, model };
     }
     case "compacted":
       return { kind: "compacted" };

@@ -18,8 +18,9 @@
  * Line accounting: the metadata line, user messages and messages whose calls were replayed are
  * used; bad lines (and lines of a legacy document that does not parse) are skipped.
  */
+import { promptOf, textField } from "../shared/messageFacts.js";
 import { recordedTime } from "../shared/recordedTime.js";
-import { isPlainObject } from "../../core/plainObject.js";
+import { isPlainObject, own } from "../../core/plainObject.js";
 import { quote } from "../../core/quote.js";
 import type { AdapterContext, InputAdapter } from "../adapter.js";
 import type { LineSource } from "../io/lineSource.js";
@@ -162,8 +163,11 @@ class RecordingReader {
     if (record.id !== undefined && this.last.get(record.id) !== line) return IGNORED; // a copy the record was written again over
     if (!this.sawMessage && this.metadata === undefined) this.note(line, "no metadata line; the session id is taken from the file name");
     this.sawMessage = true;
-    if (record.type === USER_TYPE) return this.replay.userMessage(line, recordedTime(record.value)) ? USED : IGNORED;
-    if (record.type === MODEL_TYPE) return this.modelMessage(line, record.value, callLines);
+    if (record.type === USER_TYPE) return this.replay.userMessage(line, recordedTime(record.value), promptOf(own(record.value, "content"))) ? USED : IGNORED;
+    if (record.type === MODEL_TYPE) {
+      this.replay.replied(textField(record.value, "model"), recordedTime(record.value));
+      return this.modelMessage(line, record.value, callLines);
+    }
     if (QUIET_MESSAGE_TYPES.has(record.type)) return IGNORED;
     return { kind: "ignored", reason: `unknown message type ${quote(record.type)}` };
   }

@@ -38,10 +38,18 @@ export class GeminiReplay {
   }
 
   /** A user message: the next run starts here, dated by the message's `timestamp`. Returns whether replay used its `run_start`. */
-  userMessage(line: number, time?: string | number): boolean {
+  userMessage(line: number, time?: string | number, prompt?: string): boolean {
     this.writer.endRun();
     this.runs.userMessage();
-    return this.writer.startRun(this.runs.current(), this.at(line), { time, announce: "now" })?.used === true;
+    return this.writer.startRun(this.runs.current(), this.at(line), { time, announce: "now", ...(prompt !== undefined && { facts: { prompt } }) })?.used === true;
+  }
+
+  /** A `gemini` message of the run in progress: the model that wrote it, and when. */
+  replied(model: string | undefined, time: string | number | undefined): void {
+    if (!this.runs.started()) return; // before the first user message: no run yet
+    const run = this.runs.current();
+    if (model !== undefined) this.writer.facts(run, { model });
+    this.writer.lineTime(run, time);
   }
 
   /** The calls of one `gemini` message, each at its own line; returns the lines of the events replay used. */

@@ -44,6 +44,9 @@ import { LAST_FILE_PASS_BYTES, findLastFileFacts, lastFileCallIds, type LastFile
 import { messageTimestamp, type RepeatedTimes } from "./repeatedTimes.js";
 import { CopyDetector, copyKeyOf, entryKey } from "./transcriptCopies.js";
 import { TranscriptReplay } from "../shared/transcriptReplay.js";
+import { assistantFacts, userFacts } from "./runFacts.js";
+import { storeChannel } from "./sessionStore.js";
+import { textField } from "../shared/messageFacts.js";
 
 const SESSION_FORMAT_VERSION = 3;
 const ENTRY_TYPES = new Set(["message", "custom", "compaction", ...QUIET_ENTRY_TYPES]);
@@ -70,6 +73,10 @@ class SessionReader {
   private readonly ids: number[] | undefined;
   /** Which message timestamps the file may repeat (lastFilePass.ts): only their copy keys are kept. */
   private readonly repeated: RepeatedTimes | undefined;
+  /** The model the last `model_change` set. */
+  private model: string | undefined;
+  /** Where the session's runs came in, when the session store names it (sessionStore.ts). */
+  channel: string | undefined;
 
   constructor(
     private readonly context: AdapterContext,
@@ -126,6 +133,8 @@ class SessionReader {
       }
     }
     if (!replayed) return tally.ignored();
+    // The session's model from here on (`model_change`): a run whose replies name none ran on it.
+    if (type === "model_change") this.model = textField(entry, "modelId", form) ?? this.model;
     switch (type) {
       case "message":
         return this.message(line, entry, form);
@@ -168,14 +177,16 @@ class SessionReader {
     switch (role) {
       case "user":
         if (this.isCopy(role, message, form, [])) return;
-        this.replay.userMessage(line, entryTime(entry, message));
+        this.replay.userMessage(line, entryTime(entry, message), userFacts(message, form, this.model, this.channel));
         return tally.used();
       case "assistant":
+        this.replay.runFacts(assistantFacts(message, form), entryTime(entry, message));
         return this.assistant(line, message, form);
       case "toolResult": {
         const result = toolResultMessage(message, form);
         if (!result.ok) return tally.skipped(this.file, line, result.reason);
         if (this.isCopy(role, message, form, [result.value.id])) return;
+        this.replay.runFacts(undefined, entryTime(entry, message));
         return this.replay.toolResult(line, result.value);
       }
       default:
@@ -240,6 +251,8 @@ export const openclawSessionAdapter: InputAdapter = {
     const facts = await lastFileFactsOf(source, context);
     const names = sidecar === false ? scan.segmentNames : sidecar.nameSegments(scan.segmentNames, scan.segmentTimes);
     const reader = new SessionReader(context, file, names, facts);
+    // Where the runs came in: the sidecar's session key, else the session store's entry.
+    if (context.facts !== undefined) reader.channel = (sidecar !== false ? sidecar.channel : undefined) ?? (await storeChannel(file, sessionFileName(file)?.sessionId ?? sessionIdFromFileName(file)));
     const onLine = (classified: SessionLine, line: number) => {
       scan.confirm(line, classified);
       if ("notice" in classified && classified.notice !== undefined) context.tally.note({ file, line, reason: classified.notice });

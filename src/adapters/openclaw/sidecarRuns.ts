@@ -29,6 +29,7 @@
  * carry an earlier run's messages when that run's own `model.completed` is missing). A transcript
  * run the sidecar holds only part of is not completed from it.
  */
+import { channelOf } from "./sessionStore.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { quote } from "../../core/quote.js";
 import { recordedTime } from "../shared/recordedTime.js";
@@ -185,6 +186,11 @@ export class SidecarPairing {
   }
 
   /** The OpenClaw build the sidecar records: the transcripts' runs start with it (`--profile auto`). */
+  /** Where the session's runs came in: its trajectory's session key (transcripts record none). */
+  get channel(): string | undefined {
+    return channelOf(this.scan.sessionKey);
+  }
+
   get harnessVersion(): string | undefined {
     return this.scan.harnessVersion;
   }

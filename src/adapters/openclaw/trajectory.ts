@@ -67,6 +67,7 @@ import { idText, toolResultMessage } from "./messages.js";
 import { customRunMarker } from "./runNaming.js";
 import type { SidecarPairing } from "./sidecarRuns.js";
 import { SnapshotReplay } from "./trajectorySnapshots.js";
+import { trajectoryFacts } from "./runFacts.js";
 import {
   COMPACTION_TYPES,
   QUIET_TYPES,
@@ -117,6 +118,7 @@ class TrajectoryReader {
     const session = idText(own(value, "sessionId"), "text");
     if (session !== undefined) this.session = session;
     this.agent = this.pathAgent ?? agentIdFromSessionKey(own(value, "sessionKey")) ?? this.agent;
+    if (!transcript) this.noteFacts(type, value, data);
     // Beside the session's transcripts, the transcript events are theirs.
     if (transcript && this.pairing) return this.context.tally.ignored();
     if (transcript) return this.besideRuntime ? this.transcriptBesideRuntime(line, type) : this.transcriptEvent(line, type, value, data);
@@ -142,6 +144,16 @@ class TrajectoryReader {
   end(): void {
     this.transcriptReplay.end();
     this.snapshots?.end();
+    // Hands on what the runtime lines told of their runs, after every event of the file.
+    this.writer.endFile();
+  }
+
+  /** What a runtime line tells of its run (runFacts.ts), and when it was written. */
+  private noteFacts(type: string, value: Record<string, unknown>, data: Record<string, unknown>): void {
+    const run = runIdOf(value) ?? this.runAfter(type, value);
+    if (run === undefined) return;
+    this.writer.facts(run, trajectoryFacts(type, value, data));
+    this.writer.lineTime(run, recordedTime(value, "ts"));
   }
 
   private runtimeEvent(line: number, type: string, value: Record<string, unknown>, data: Record<string, unknown>): void {

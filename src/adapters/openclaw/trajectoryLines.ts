@@ -110,6 +110,8 @@ export interface TrajectoryScan {
    * from the first `trace.metadata` that has one: `--profile auto` picks the generation by it.
    */
   readonly harnessVersion: string | undefined;
+  /** The first `sessionKey` of a runtime line: where the session's runs came in (sessionStore.ts `channelOf`). */
+  readonly sessionKey: string | undefined;
   /** What names the runs of the transcripts read with the file (sidecarRuns.ts), when the scan was asked for it. */
   readonly runFacts: SidecarRunFacts | undefined;
 }
@@ -149,6 +151,7 @@ export async function scanTrajectory(source: LineSource, forPairing = false): Pr
   let snapshotTools = false;
   let compactions = false;
   let harnessVersion: string | undefined;
+  let sessionKey: string | undefined;
   const runs = forPairing ? new SidecarRunCollector() : undefined;
   /** The run later run-less runtime events belong to (as the second pass attributes them). */
   let run: string | undefined;
@@ -160,6 +163,8 @@ export async function scanTrajectory(source: LineSource, forPairing = false): Pr
     if (COMPACTION_TYPES.has(type)) compactions = true;
     if (!classified.transcript) {
       const runId = runIdOf(value);
+      const key = own(value, "sessionKey");
+      if (sessionKey === undefined && typeof key === "string") sessionKey = key;
       if (type === "session.started" || type === "prompt.submitted") run = runId ?? run;
       if ((runId ?? run) !== undefined) runs?.event((runId ?? run)!, value);
       if (isToolEvent(type)) {
@@ -182,5 +187,5 @@ export async function scanTrajectory(source: LineSource, forPairing = false): Pr
       if (marker) markers.push(marker);
     }
   });
-  return { runtimeTools, transcriptTools, snapshotTools, compactions, names: segmentNames(markers), harnessVersion, runFacts: runs?.facts() };
+  return { runtimeTools, transcriptTools, snapshotTools, compactions, names: segmentNames(markers), harnessVersion, sessionKey, runFacts: runs?.facts() };
 }

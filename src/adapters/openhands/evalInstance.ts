@@ -22,6 +22,7 @@
  * other entries still read. A line that is no instance (no `instance_id`, `history` neither an array
  * nor null) is skipped with a diagnostic.
  */
+import { instanceFacts } from "./evalFacts.js";
 import type { AdapterContext } from "../adapter.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { classifyRecord } from "./records.js";
@@ -52,6 +53,7 @@ export function readInstance(value: Record<string, unknown>, at: InstanceLine, c
     tally,
     unit: context.unit,
     options: context.options,
+    ...(context.facts && { facts: context.facts }),
     emit(event) {
       const disposition = context.emit(event);
       if (disposition.used) used = true;
@@ -59,7 +61,7 @@ export function readInstance(value: Record<string, unknown>, at: InstanceLine, c
     },
   };
   const replay = new OpenHandsReplay(instance, id, { kind: "one", runsBefore });
-  replay.startRun({ file, line, tallies: false, time: firstTime(events) });
+  replay.startRun({ file, line, tallies: false, time: firstTime(events) }, instanceFacts(value));
   forEachEvent(events, (event, within) => {
     const place: RecordPlace = { file, line, tallies: false, time: isPlainObject(event) ? zonelessTime(own(event, "timestamp")) : undefined, within };
     replay.record(isPlainObject(event) ? classifyRecord(event) : { kind: "bad", reason: "not a JSON object" }, place);

@@ -8,7 +8,7 @@ import type { Outcome } from "./outcome.js";
 
 export type OpenHandsRecord =
   /** A real user turn: a V0 `message` action from the user, a V1 user `MessageEvent`. */
-  | { readonly kind: "user"; readonly eventId: string | undefined }
+  | { readonly kind: "user"; readonly eventId: string | undefined; /** What the user wrote (issue 34 §4). */ readonly prompt: string | undefined }
   | CallRecord
   | ResultRecord
   /** A V0 error observation caused by no action: a call the model attempted that never became one. */
@@ -31,6 +31,8 @@ export interface CallRecord {
   readonly group: string | undefined;
   /** V0 `delegate` action: the events until its observation are the sub-agent's (its agent type). */
   readonly delegate?: string;
+  /** The model that answered (V0 `tool_call_metadata.model_response.model`), when recorded. */
+  readonly model?: string;
 }
 
 export interface ResultRecord {

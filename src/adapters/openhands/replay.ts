@@ -15,6 +15,7 @@
  * a parallel group or a delegate span may cross files. An evaluation instance (evalInstance.ts)
  * gets one of its own, which cuts the conversation into one run (`ConversationRuns`).
  */
+import type { RunFacts } from "../../core/runIdentity.js";
 import type { AdapterContext } from "../adapter.js";
 import { CallSequencer, type SequencedCall, type SequencedResult } from "../shared/callSequencer.js";
 import type { Emitted } from "../shared/runFacts.js";
@@ -77,7 +78,7 @@ export class OpenHandsReplay {
       case "user":
         this.sequencer.flush();
         if (this.runs.kind === "one" && this.stack.length === 1) return this.ignore(place); // the run is started already
-        return this.account(place, this.current.userTurn(place));
+        return this.account(place, this.current.userTurn(place, record.prompt !== undefined ? { prompt: record.prompt } : undefined));
       case "call":
         return this.call(record, place);
       case "result":
@@ -94,8 +95,8 @@ export class OpenHandsReplay {
   }
 
   /** Starts the conversation's one run (`ConversationRuns` "one"), before any of its records. */
-  startRun(place: RecordPlace): void {
-    this.account(place, this.stack[0]!.userTurn(place));
+  startRun(place: RecordPlace, facts?: RunFacts): void {
+    this.account(place, this.stack[0]!.userTurn(place, facts));
   }
 
   /** After the unit's last file: calls still held back are shown. */
@@ -117,6 +118,7 @@ export class OpenHandsReplay {
     if (record.eventId !== undefined && id !== undefined) this.callOfEvent.set(record.eventId, id);
     const session = this.current;
     session.compactedLast = false;
+    if (record.model !== undefined) session.runFacts({ model: record.model });
     this.sequencer.call(record.group ?? id, { line: place.line, id, tool: record.tool, args: record.args, form: "text", place, session });
     this.account(place, { used: true });
     if (record.delegate !== undefined && record.eventId !== undefined) {

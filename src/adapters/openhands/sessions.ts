@@ -9,7 +9,7 @@
 import type { AdapterContext } from "../adapter.js";
 import { RunSegments } from "../shared/runSegments.js";
 import { RunWriter } from "../shared/runWriter.js";
-import type { CallFacts, Emitted, EventPlace, ResultFacts } from "../shared/runFacts.js";
+import type { CallFacts, Emitted, EventPlace, ResultFacts, RunFacts } from "../shared/runFacts.js";
 
 export const FORMAT = "openhands";
 export const AGENT = "openhands";
@@ -42,15 +42,20 @@ export class OpenHandsSession {
   }
 
   /** A user turn starts the next run, dated by its time; the one in progress is over. */
-  userTurn(place: RecordPlace): Emitted {
+  userTurn(place: RecordPlace, facts?: RunFacts): Emitted {
     this.writer.endRun();
     this.runs.userMessage();
     this.compactedLast = false;
-    return this.writer.startRun(this.runs.current(), place, { time: place.time, announce: "now" })!;
+    return this.writer.startRun(this.runs.current(), place, { time: place.time, announce: "now", ...(facts && { facts }) })!;
   }
 
   call(place: RecordPlace, call: CallFacts): Emitted {
     return this.writer.call(this.dated(place), place, call);
+  }
+
+  /** What an event tells of the run in progress (an evaluation's error), none before the first. */
+  runFacts(facts: RunFacts): void {
+    if (this.runs.started()) this.writer.facts(this.runs.current(), facts);
   }
 
   result(place: RecordPlace, result: ResultFacts): Emitted {
@@ -70,6 +75,7 @@ export class OpenHandsSession {
   private dated(place: RecordPlace): string {
     const run = this.runs.current();
     this.writer.offerTime(run, place.time);
+    this.writer.lineTime(run, place.time);
     return run;
   }
 }

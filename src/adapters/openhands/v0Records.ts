@@ -14,6 +14,7 @@
  * non-zero (-1 is a command still running when its timeout hit, which OpenHands also marks
  * `success: false`).
  */
+import { promptOf } from "../shared/messageFacts.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { contentText, outcomeOf } from "./outcome.js";
 import { eventIdOf, parsedArguments, stringField, type OpenHandsRecord } from "./recordTypes.js";
@@ -42,9 +43,13 @@ function actionRecord(value: Record<string, unknown>, action: string, eventId: s
     const group = isPlainObject(response) ? stringField(response, "id") : undefined;
     const args = modelArguments(response, callId) ?? actionArguments(own(value, "args"));
     const delegate = action === "delegate" ? (stringField(own(value, "args"), "agent") ?? "delegate") : undefined;
-    return { kind: "call", eventId, callId, tool, args, group: group ?? callId, ...(delegate !== undefined ? { delegate } : {}) };
+    const model = isPlainObject(response) ? stringField(response, "model") : undefined;
+    return { kind: "call", eventId, callId, tool, args, group: group ?? callId, ...(delegate !== undefined ? { delegate } : {}), ...(model !== undefined && { model }) };
   }
-  if (action === "message" && own(value, "source") === "user") return { kind: "user", eventId };
+  if (action === "message" && own(value, "source") === "user") {
+    const args = own(value, "args");
+    return { kind: "user", eventId, prompt: promptOf((isPlainObject(args) ? own(args, "content") : undefined) ?? own(value, "message")) };
+  }
   if (COMPACTION_ACTIONS.has(action)) return { kind: "compaction", eventId };
   if (QUIET_ACTIONS.has(action)) return { kind: "quiet", eventId };
   return { kind: "unknown", eventId, what: `action ${JSON.stringify(action)} without tool_call_metadata` };

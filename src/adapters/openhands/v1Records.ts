@@ -13,6 +13,7 @@
  * - `Condensation` / `CondensationSummaryEvent`: a compaction.
  * - a `MessageEvent` from the user: a user turn.
  */
+import { promptOf } from "../shared/messageFacts.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { contentText, outcomeOf } from "./outcome.js";
 import { eventIdOf, parsedArguments, stringField, type OpenHandsRecord } from "./recordTypes.js";
@@ -44,7 +45,7 @@ export function classifyV1(value: Record<string, unknown>): OpenHandsRecord {
     case "UserRejectObservation":
       return errorResult(value, eventId, stringField(value, "rejection_reason") ?? "rejected by the user", "UserRejectObservation");
     case "MessageEvent":
-      return own(value, "source") === "user" ? { kind: "user", eventId } : { kind: "quiet", eventId };
+      return own(value, "source") === "user" ? { kind: "user", eventId, prompt: userPrompt(value) } : { kind: "quiet", eventId };
   }
   if (COMPACTION_KINDS.has(kind)) return { kind: "compaction", eventId };
   if (QUIET_KINDS.has(kind)) return { kind: "quiet", eventId };
@@ -80,4 +81,10 @@ function errorResult(value: Record<string, unknown>, eventId: string | undefined
   const callId = stringField(value, "tool_call_id");
   if (callId === undefined) return { kind: "unknown", eventId, what: `${what} without "tool_call_id" (answers no call)` };
   return { kind: "result", eventId, callId, cause: undefined, tool: stringField(value, "tool_name"), outcome: outcomeOf(text, {}, true) };
+}
+
+/** A user MessageEvent's text (`llm_message.content`: text blocks). */
+function userPrompt(value: Record<string, unknown>): string | undefined {
+  const message = own(value, "llm_message");
+  return isPlainObject(message) ? promptOf(own(message, "content")) : undefined;
 }

@@ -4,6 +4,7 @@
  */
 import type { StringForm } from "../../core/byteText.js";
 import type { Disposition } from "../../core/disposition.js";
+import type { RunFacts } from "../../core/runIdentity.js";
 import type { Usage } from "../../core/usage.js";
 import type { AdapterContext } from "../adapter.js";
 
@@ -11,7 +12,7 @@ import type { AdapterContext } from "../adapter.js";
 export type Emitted = Disposition;
 
 /** Where replay is reached: the adapter context (its `emit`, its tally, whether runs are closed). */
-export type EventSink = Pick<AdapterContext, "emit" | "tally" | "options">;
+export type EventSink = Pick<AdapterContext, "emit" | "tally" | "options" | "facts">;
 
 /** Where an event is in the input: its file and line, and where in the line when a line holds many. */
 export interface EventPlace {
@@ -48,27 +49,7 @@ export interface ResultFacts {
   readonly form: StringForm;
 }
 
-/** The run outcome issue 34 §4 names: why it stopped. */
-export type RunOutcome =
-  | { readonly kind: "stopped"; readonly reason: string }
-  | { readonly kind: "aborted" }
-  | { readonly kind: "error"; readonly message: string }
-  | { readonly kind: "timeout" };
-
-/**
- * A run's identity (issue 34 §4), as its format records it; every field absent when not recorded.
- * A slot: `startRun` takes it, nothing reports it yet.
- */
-export interface RunFacts {
-  readonly startedAt?: string;
-  readonly endedAt?: string;
-  /** The first user prompt of the run. */
-  readonly prompt?: string;
-  /** The channel or session key the run came in on (OpenClaw `agent:<id>:…`). */
-  readonly channel?: string;
-  readonly model?: string;
-  readonly outcome?: RunOutcome;
-}
+export type { RunFacts, RunOutcome } from "../../core/runIdentity.js";
 
 /**
  * One turn (spec/cost.md §1): one model response, its usage counted once (core/usage.ts), the calls
@@ -87,7 +68,7 @@ export interface RunStart {
   readonly harnessVersion?: string;
   /** See the module comment; "now" when a harness version is given. */
   readonly announce: "now" | "ifSilent";
-  /** A slot (issue 34 §4). */
+  /** What the start tells of the run (its prompt, channel, model): the writer hands it on (runWriter.ts). */
   readonly facts?: RunFacts;
 }
 

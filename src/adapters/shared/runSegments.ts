@@ -44,6 +44,11 @@ export class RunSegments {
     return `${this.sessionId()}#${this.runsBefore + this.segment + (this.leadingRun ? 1 : 0)}`;
   }
 
+  /** Whether this file has a run in progress yet (asking `current` would make a leading one). */
+  started(): boolean {
+    return this.segment > 0 || this.leadingRun;
+  }
+
   /** Runs counted so far, with those of earlier files: where the next file's default names go on. */
   count(): number {
     return this.runsBefore + this.segment + (this.leadingRun ? 1 : 0);

@@ -33,14 +33,22 @@
  *   settled from what `emit` returns; a line whose events are held back (parallel calls replayed one
  *   by one) is settled by a `LineEvents` once its last event is handed over.
  *
- * Slots for what comes next (left typed, not wired yet): a run's identity (`RunFacts`, issue 34 §4)
- * goes with its start, and a turn's usage (`TurnFacts`, issue 36, spec/cost.md: a turn is one model
- * response, its usage counted once, with the calls it made; the final answer is a turn without a
- * call) with `turn`. Each format's extraction exists (adapters/<format>/usage.ts, identity.ts); the
- * writer is where it lands, once, for every format.
+ * - **Run identity** (issue 34 §4, core/runIdentity.ts): what a start says of its run (`facts`: its
+ *   prompt, channel, model), what the format notes of it later (`facts`: the model that answered,
+ *   how the run ended), and the first and last times offered for it (`startRun`'s `time`,
+ *   `offerTime`) are gathered per run and handed on (`sink.facts`) when the file is through or the
+ *   run is over, after the run's events, so that replay knows the run; replay merges what several
+ *   hand-overs (and files) say of one run.
+ *
+ * A slot for what comes next (left typed, not wired yet): a turn's usage (`TurnFacts`, issue 36,
+ * spec/cost.md: a turn is one model response, its usage counted once, with the calls it made; the
+ * final answer is a turn without a call) with `turn`. Each format's extraction exists
+ * (adapters/<format>/usage.ts); the writer is where it lands, once, for every format.
  */
 import type { StringForm } from "../../core/byteText.js";
 import type { CompactionEvent, LoopEvent, RunEndEvent, RunStartEvent, ToolCallEvent, ToolResultEvent } from "../../core/events.js";
+import type { RunFacts } from "../../core/runIdentity.js";
+import { RunIdentities } from "./runIdentities.js";
 import type { Emitted, EventPlace, EventSink, Outcome, RunOwner, RunStart, CallFacts, ResultFacts, TurnFacts, WriterPolicy } from "./runFacts.js";
 
 const NEVER = () => false;
@@ -62,6 +70,8 @@ export class RunWriter {
   private waitingTime: string | number | undefined;
   private readonly format: string | undefined;
   private readonly mayRecur: (run: string) => boolean;
+  /** What was told of each run since it was last handed on (module comment: run identity); none when nothing reports it. */
+  private readonly identities: RunIdentities<RunName> | undefined;
 
   constructor(
     private readonly sink: EventSink,
@@ -70,6 +80,7 @@ export class RunWriter {
   ) {
     this.format = policy.format;
     this.mayRecur = policy.mayRecur ?? NEVER;
+    this.identities = sink.facts === undefined ? undefined : new RunIdentities(sink.facts, nameOf);
   }
 
   /**
@@ -81,6 +92,8 @@ export class RunWriter {
   startRun(run: RunName, place: EventPlace, start: RunStart): Emitted | undefined {
     this.endRun();
     this.datedRun = undefined;
+    if (start.facts !== undefined) this.facts(run, start.facts);
+    this.identities?.time(run, start.time);
     if (start.time !== undefined) {
       this.waitingRun = run;
       this.waitingTime = start.time;
@@ -94,10 +107,21 @@ export class RunWriter {
 
   /** A line of `run` recorded `time`: it dates the run if nothing dated it yet (see the module comment). */
   offerTime(run: string, time: string | number | undefined): void {
+    this.identities?.time(run, time);
     if (time === undefined || run === this.datedRun) return;
     if (this.waitingTime !== undefined && this.waitingRun !== undefined && nameOf(this.waitingRun) === run) return;
     this.waitingRun = run;
     this.waitingTime = time;
+  }
+
+  /** What the format learned of a run (its model, how it ended…): handed on with the rest (module comment). */
+  facts(run: RunName, facts: RunFacts): void {
+    this.identities?.facts(run, facts);
+  }
+
+  /** A line of the run recorded `time`: it may end the run (identity only; `offerTime` dates runs). */
+  lineTime(run: RunName, time: string | number | undefined): void {
+    this.identities?.time(run, time);
   }
 
   /** A slot for a model turn (issue 36): not recorded yet. */
@@ -153,9 +177,9 @@ export class RunWriter {
    */
   endFile(): void {
     const silent = this.silent;
-    if (silent === undefined) return;
     this.silent = undefined;
-    this.emitStart(nameOf(silent.run), silent.place, undefined);
+    if (silent !== undefined) this.emitStart(nameOf(silent.run), silent.place, undefined);
+    this.identities?.handOn();
   }
 
   private emitStart(run: string, place: EventPlace, harnessVersion: string | undefined): Emitted {

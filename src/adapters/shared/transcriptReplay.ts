@@ -24,7 +24,7 @@ import { CallSequencer, type SequencedCall, type SequencedResult } from "./callS
 import type { IdSet } from "./keySets.js";
 import { RunSegments } from "./runSegments.js";
 import { RunWriter } from "./runWriter.js";
-import type { CallFacts, ResultFacts, RunOwner } from "./runFacts.js";
+import type { CallFacts, ResultFacts, RunFacts, RunOwner } from "./runFacts.js";
 import { refusesUnavailableTool } from "./unavailableTool.js";
 
 export interface TranscriptOptions {
@@ -42,6 +42,8 @@ export class TranscriptReplay {
   private readonly sequencer: CallSequencer;
   private readonly runs: RunSegments;
   private readonly writer: RunWriter;
+  /** The run in progress, asked when its name is needed (one function: the writer keeps facts by it). */
+  private readonly currentRun = () => this.runs.current();
   /** Call ids of the session so far, to recognise a result that no call carries. */
   private readonly callIds: Pick<IdSet, "add" | "has">;
 
@@ -62,13 +64,21 @@ export class TranscriptReplay {
     });
   }
 
-  userMessage(line: number, time?: string | number): void {
+  userMessage(line: number, time?: string | number, facts?: RunFacts): void {
     this.sequencer.flush();
     this.writer.endRun();
     this.runs.userMessage();
     const { harnessVersion } = this.options;
     // Named when its first event is handed over: a Codex turn id may name the run after its user message.
-    this.writer.startRun(() => this.runs.current(), this.at(line), { time, harnessVersion, announce: "ifSilent" });
+    this.writer.startRun(this.currentRun, this.at(line), { time, harnessVersion, announce: "ifSilent", ...(facts && { facts }) });
+  }
+
+  /** What a later entry of the run in progress tells of it (the model that answered, how it ended), and when it was written. */
+  runFacts(facts: RunFacts | undefined, time: string | number | undefined): void {
+    // Before the file's first user message no run is in progress, and asking for one would make one.
+    if (!this.runs.started()) return;
+    if (facts !== undefined) this.writer.facts(this.currentRun, facts);
+    this.writer.lineTime(this.currentRun, time);
   }
 
   /** The calls of one assistant message (`group` tells messages apart). */

@@ -228,6 +228,8 @@ export const CLIENT_SCRIPT = String.raw`
     if (run.recordedVetoes > 0) who.push(plural(run.recordedVetoes, "call") + " really blocked by the live runtime");
     if (run.profile) who.push(run.profile);
     card.appendChild(el("div", "meta", who.filter(Boolean).join(" \u00b7 ")));
+    if (run.when) card.appendChild(el("div", "meta", run.when));
+    if (run.prompt) card.appendChild(el("div", "meta", "prompt: " + run.prompt));
     // The calls and the count charts share one x axis: a label column, then the drawing.
     var rows = el("div", "rows");
     if (run.calls > 0) {
@@ -240,7 +242,7 @@ export const CLIENT_SCRIPT = String.raw`
     card.appendChild(rows);
     if (run.rows.length > 0) card.appendChild(findingsTable(run));
     if (run.rowsNotShown > 0) card.appendChild(el("p", "more", run.rowsNotShown + " more rows not shown (the table and json formats list them)"));
-    card.searchText = [run.id, run.agent, run.session, run.file, SEVERITY[run.severity]].concat(run.tools, run.rows.map(function (r) { return r.tool + " " + r.detector + " " + r.level; })).join(" ").toLowerCase();
+    card.searchText = [run.id, run.agent, run.session, run.file, run.when, run.prompt, SEVERITY[run.severity]].concat(run.tools, run.rows.map(function (r) { return r.tool + " " + r.detector + " " + r.level; })).join(" ").toLowerCase();
     return card;
   }
 

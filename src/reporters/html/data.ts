@@ -6,6 +6,7 @@
  * the input is sanitized (controls and bidi overrides removed) and clipped here, so the page script
  * only places text, and a multi-megabyte name costs no more than a short one.
  */
+import { identityParts } from "../runIdentityText.js";
 import type { ResolvedConfig } from "../../core/config.js";
 import type { ThresholdName } from "../../core/detectors.js";
 import { detectorInfo } from "../../core/detectorInfo.js";
@@ -68,6 +69,10 @@ export interface RunIdentity {
 }
 
 export interface DrawnRun extends RunIdentity {
+  /** When it ran, where it came in, on which model and how it ended (runIdentityText.ts), if recorded. */
+  readonly when: string | null;
+  /** Its first user prompt on one line (none under `--no-prompts`). */
+  readonly prompt: string | null;
   readonly compactions: number;
   readonly firstStop: { readonly kind: "block" | "abort"; readonly call: number } | null;
   readonly recordedVetoes: number;
@@ -199,6 +204,8 @@ function drawnRun(entry: ReportRun, data: ReportModel): DrawnRun {
   const timeline = run.timeline;
   return {
     ...identity(run, severityOf(rankOf(run), run.recordedVetoes)),
+    when: identityParts(entry.identity).join(" · ") || null,
+    prompt: entry.identity.prompt === null ? null : text(entry.identity.prompt, 300),
     compactions: run.compactions,
     firstStop: run.firstStop,
     recordedVetoes: run.recordedVetoes,
