@@ -190,6 +190,14 @@ export class WatchSession {
     // even while other units' existing content is still being read.
     const show = this.started || this.options.fromStart || !entry.initial || entry.follower.analysed;
     const news = await entry.follower.analyse(show);
+    if (news.stale) {
+      // A file of the unit was replaced (a session's next life): the unit it belongs to now is found
+      // first, then analysed (the same key again when the file's unit did not change).
+      this.tellLineage(news.lineageChanges);
+      await this.regroup(false);
+      if (this.units.get(key) === entry) this.lane.touch(key);
+      return;
+    }
     if (this.units.get(key) === entry) this.tell(key, entry, news, show);
     this.pendingInitial.delete(key);
     this.checkReady();
