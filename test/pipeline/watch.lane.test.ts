@@ -17,6 +17,9 @@ describe("analysis lane", () => {
       (_key, error) => {
         throw error;
       },
+      undefined,
+      // The job's 40 ms of waiting counted as its cost (the lane reads CPU time: see the next test).
+      () => performance.now(),
     );
     for (let i = 0; i < 20; i++) lane.touch("a");
     await lane.idle();
@@ -26,6 +29,27 @@ describe("analysis lane", () => {
     expect(starts).toHaveLength(2);
     const cost = ends[0]! - starts[0]!;
     expect(starts[1]! - ends[0]!).toBeGreaterThanOrEqual(COST_FACTOR * cost - 5);
+  });
+
+  it("a job's cost is its CPU time: one that mostly waits (a loaded machine, a slow disk) does not hold its unit back", async () => {
+    const starts: number[] = [];
+    const ends: number[] = [];
+    const lane = new AnalysisLane(
+      async () => {
+        starts.push(performance.now());
+        await sleep(200);
+        ends.push(performance.now());
+      },
+      (_key, error) => {
+        throw error;
+      },
+    );
+    lane.touch("a", 0);
+    await lane.idle();
+    lane.touch("a", 0);
+    await lane.idle();
+    // Spaced by its wall time, the second run would wait COST_FACTOR × 200 ms.
+    expect(starts[1]! - ends[0]!).toBeLessThan(COST_FACTOR * 100);
   });
 
   it("runs one job at a time; a unit touched while it runs runs again after", async () => {

@@ -88,9 +88,10 @@ class InotifyWatcher implements TreeWatcher {
   private readonly watchers = new Map<string, FSWatcher>();
   /** Folders watched for their own files only (a named file's folder), not for new subfolders. */
   private readonly flat = new Set<string>();
+  /** Events counted in the second that began at `countedFrom` (no timer: an idle watch never wakes). */
   private events = 0;
+  private countedFrom = 0;
   private burstTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly counter: ReturnType<typeof setInterval>;
 
   /** Throws what fs.watch throws at the start (ENOSPC at the watch limit); later, `onLimit` is told. */
   constructor(
@@ -108,8 +109,6 @@ class InotifyWatcher implements TreeWatcher {
       for (const watcher of this.watchers.values()) watcher.close();
       throw error;
     }
-    this.counter = setInterval(() => (this.events = 0), 1000);
-    this.counter.unref();
   }
 
   get folders(): number {
@@ -119,7 +118,6 @@ class InotifyWatcher implements TreeWatcher {
   close(): void {
     for (const watcher of this.watchers.values()) watcher.close();
     this.watchers.clear();
-    clearInterval(this.counter);
     if (this.burstTimer) clearTimeout(this.burstTimer);
   }
 
@@ -193,6 +191,11 @@ class InotifyWatcher implements TreeWatcher {
   }
 
   private countEvent(): void {
+    const now = Date.now();
+    if (now - this.countedFrom >= 1000) {
+      this.countedFrom = now;
+      this.events = 0;
+    }
     if (++this.events < BURST_EVENTS) return;
     // Past a burst's worth in a second, events may have been lost: look again once it is over.
     if (this.burstTimer) clearTimeout(this.burstTimer);

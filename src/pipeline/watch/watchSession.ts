@@ -17,6 +17,7 @@ import type { Finding, LiveRun } from "../../core/findings.js";
 import type { Digest } from "../../core/hashing.js";
 import type { ConfigForAgent } from "../../core/replay.js";
 import type { AnalysisOptions } from "../analysis.js";
+import { holdGrowthIfLarge } from "../v8Tuning.js";
 import { AnalysisLane } from "./analysisLane.js";
 import { FileLineages, stampOf, type LineageChange } from "./fileLineage.js";
 import { FindingLedger } from "./findingLedger.js";
@@ -67,7 +68,7 @@ export class WatchSession {
   constructor(private readonly options: WatchSessionOptions) {
     this.context = { digest: options.digest, configFor: options.configFor, options: options.analysis, ledger: this.ledger, lineages: this.lineages };
     this.lane = new AnalysisLane(
-      (key) => (key === REGROUP ? this.regroup(false) : this.analyse(key)),
+      (key) => (key === REGROUP ? this.regroup(false) : this.analyse(key)).finally(holdGrowthIfLarge),
       (key, error) => this.notice(`internal error while reading ${key === REGROUP ? "the watched folders" : key.split("\u0000")[0]}: ${(error as Error)?.message ?? error}`),
     );
   }
