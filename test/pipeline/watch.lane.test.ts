@@ -4,23 +4,30 @@ import { AnalysisLane, COST_FACTOR, SETTLE_MS } from "../../src/pipeline/watch/a
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A lane whose job waits `ms` (when each run started and ended); `spent`: the lane's cost clock. */
+function waitingLane(ms: number, spent?: () => number) {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const job = async () => {
+    starts.push(performance.now());
+    await sleep(ms);
+    ends.push(performance.now());
+  };
+  const lane = new AnalysisLane(
+    job,
+    (_key, error) => {
+      throw error;
+    },
+    undefined,
+    spent,
+  );
+  return { lane, starts, ends };
+}
+
 describe("analysis lane", () => {
   it("a burst of touches is one run; a unit that cost T is not run again before COST_FACTOR·T after it", async () => {
-    const starts: number[] = [];
-    const ends: number[] = [];
-    const lane = new AnalysisLane(
-      async () => {
-        starts.push(performance.now());
-        await sleep(40);
-        ends.push(performance.now());
-      },
-      (_key, error) => {
-        throw error;
-      },
-      undefined,
-      // The job's 40 ms of waiting counted as its cost (the lane reads CPU time: see the next test).
-      () => performance.now(),
-    );
+    // The job's 40 ms of waiting counted as its cost (the lane reads CPU time: see the next test).
+    const { lane, starts, ends } = waitingLane(40, () => performance.now());
     for (let i = 0; i < 20; i++) lane.touch("a");
     await lane.idle();
     expect(starts).toHaveLength(1);
@@ -32,18 +39,7 @@ describe("analysis lane", () => {
   });
 
   it("a job's cost is its CPU time: one that mostly waits (a loaded machine, a slow disk) does not hold its unit back", async () => {
-    const starts: number[] = [];
-    const ends: number[] = [];
-    const lane = new AnalysisLane(
-      async () => {
-        starts.push(performance.now());
-        await sleep(200);
-        ends.push(performance.now());
-      },
-      (_key, error) => {
-        throw error;
-      },
-    );
+    const { lane, starts, ends } = waitingLane(200);
     lane.touch("a", 0);
     await lane.idle();
     lane.touch("a", 0);
