@@ -19,6 +19,7 @@
  * asks for it, every folder is polled instead: each file stat'ed every interval.
  */
 import { readdirSync, readFileSync, statSync, watch, type FSWatcher } from "node:fs";
+import { marksOf, PollingWatcher } from "./pollingWatcher.js";
 import { dirname, join } from "node:path";
 
 export interface WatchTarget {
@@ -44,6 +45,11 @@ export interface TreeWatchOptions {
 export interface TreeWatcher {
   readonly mode: "inotify" | "polling";
   readonly folders: number;
+  /**
+   * What the watched folders' stats say now, as one string: adding, removing or renaming an entry
+   * changes its folder's modification time, so an equal string means no folder changed in between.
+   */
+  folderMarks(): string;
   close(): void;
 }
 
@@ -51,29 +57,6 @@ export interface TreeWatcher {
 const BURST_EVENTS = 4096;
 const BURST_QUIET_MS = 300;
 export const RESCAN_MS = 60_000;
-
-/** Every folder of a tree (the tree's root first); unreadable ones are left out. */
-function foldersOf(root: string, into: string[] = []): string[] {
-  into.push(root);
-  let entries;
-  try {
-    entries = readdirSync(root, { withFileTypes: true });
-  } catch {
-    return into;
-  }
-  for (const entry of entries) if (entry.isDirectory()) foldersOf(join(root, entry.name), into);
-  return into;
-}
-
-function filesIn(folder: string): string[] {
-  try {
-    return readdirSync(folder, { withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => join(folder, entry.name));
-  } catch {
-    return [];
-  }
-}
 
 const isFolder = (path: string): boolean => {
   try {
@@ -113,6 +96,10 @@ class InotifyWatcher implements TreeWatcher {
 
   get folders(): number {
     return this.watchers.size;
+  }
+
+  folderMarks(): string {
+    return marksOf(this.watchers.keys());
   }
 
   close(): void {
@@ -206,60 +193,6 @@ class InotifyWatcher implements TreeWatcher {
   }
 }
 
-class PollingWatcher implements TreeWatcher {
-  readonly mode = "polling";
-  private readonly timer: ReturnType<typeof setInterval>;
-  private seen = new Map<string, string>();
-  private folderCount = 0;
-
-  constructor(
-    private readonly targets: readonly WatchTarget[],
-    private readonly options: TreeWatchOptions,
-    intervalMs: number,
-  ) {
-    this.seen = this.look();
-    this.timer = setInterval(() => this.poll(), intervalMs);
-  }
-
-  get folders(): number {
-    return this.folderCount;
-  }
-
-  close(): void {
-    clearInterval(this.timer);
-  }
-
-  /** Every interesting file's stat now, as a short string to compare. */
-  private look(): Map<string, string> {
-    const now = new Map<string, string>();
-    let folders = 0;
-    for (const target of this.targets) {
-      const list = target.kind === "file" ? [dirname(target.path)] : foldersOf(target.path);
-      folders += list.length;
-      for (const folder of list) {
-        for (const file of filesIn(folder)) {
-          if (!this.options.interesting(file)) continue;
-          try {
-            const info = statSync(file);
-            now.set(file, `${info.ino}:${info.size}:${info.mtimeMs}`);
-          } catch {
-            // gone between the listing and the stat: seen gone next time
-          }
-        }
-      }
-    }
-    this.folderCount = folders;
-    return now;
-  }
-
-  private poll(): void {
-    const now = this.look();
-    for (const [file, stamp] of now) if (this.seen.get(file) !== stamp) this.options.onChange(file);
-    for (const file of this.seen.keys()) if (!now.has(file)) this.options.onChange(file);
-    this.seen = now;
-  }
-}
-
 /**
  * Watches the targets with inotify, or by polling when asked (`pollMs`) or when inotify cannot
  * watch them all, at the start or later as folders are added (said once, with the limit to raise).
@@ -291,6 +224,7 @@ export function watchTargets(targets: readonly WatchTarget[], options: TreeWatch
     get folders() {
       return current.folders;
     },
+    folderMarks: () => current.folderMarks(),
     close() {
       clearInterval(rescan);
       current.close();
