@@ -1,16 +1,17 @@
 /**
  * Being told when watched files change: kernel notifications (inotify), or polling.
  *
- * The watcher, by measurement (bench/watchers.mjs, this machine, Node 20.20, 2 shared cores; 5,000
- * files): one non-recursive `fs.watch` per folder (one inotify watch each), with our own walk —
- *   5,000 files in 5,151 nested folders: ready in 187 ms (163 ms CPU), RSS 64 MB, idle CPU 0.27%,
- *     append → event p99 0.8 ms;
- *   5,000 files in 10 folders (a state directory's shape): ready in 78 ms, RSS 56 MB, idle 0.00%,
- *     p99 2.6 ms;
- * against Node 20's `fs.watch(dir, {recursive: true})`, which on Linux is JavaScript that walks the
- * tree and keeps a watcher and a stat per file (2,058 ms / 90 MB; 451 ms / 77 MB, p99 13.5 ms), and
- * chokidar 5.0.0 (pure JS, the newest that runs on Node 20: 8,514 ms / 193 MB; 1,037 ms / 128 MB,
- * p99 124 ms). So no dependency: the per-folder watch is the cheapest at everything measured.
+ * The watcher, by measurement (`node bench/watchers.mjs`, 2026-12-07, Node 20.20, 2 cores shared at
+ * load ~5; 5,000 files; ready time / its CPU, RSS once ready, append → event p99):
+ *   5,000 files in 5,050 nested folders: one non-recursive `fs.watch` per folder (one inotify watch
+ *     each) with our own walk, 729 ms / 336 ms, 55 MB, p99 7.6 ms; Node 20's `fs.watch(dir,
+ *     {recursive: true})`, which on Linux is JavaScript that walks the tree and keeps a watcher and a
+ *     stat per file, 1,327 ms / 647 ms, 79 MB, 5.9 ms; chokidar 5.0.0 (pure JS, the newest that runs
+ *     on Node 20), 2,446 ms / 2,433 ms, 184 MB, 21.7 ms;
+ *   5,000 files in 10 folders (a state directory's shape): per folder 24 ms / 20 ms, 47 MB, 5.2 ms;
+ *     recursive 315 ms / 281 ms, 67 MB, 15.4 ms; chokidar 1,635 ms / 1,331 ms, 120 MB, 123.8 ms, and
+ *     0.5% CPU idle (the others 0.00%).
+ * So no dependency: the per-folder watch is the cheapest at everything but one latency within noise.
  *
  * libuv drops the kernel's queue-overflow event (IN_Q_OVERFLOW, `fs.inotify.max_queued_events`),
  * so an overflow cannot be seen: after a burst of events (many thousands in a second) the watch
@@ -19,8 +20,8 @@
  * asks for it, every folder is polled instead: each file stat'ed every interval.
  */
 import { readdirSync, readFileSync, statSync, watch, type FSWatcher } from "node:fs";
-import { marksOf, PollingWatcher } from "./pollingWatcher.js";
 import { dirname, join } from "node:path";
+import { marksOf, PollingWatcher } from "./pollingWatcher.js";
 
 export interface WatchTarget {
   /** A folder, watched with everything below it, or a file, watched through its folder. */
