@@ -57,7 +57,9 @@ function startWatch({ bin, rssHook, out }, args) {
     async stop() {
       child.kill("SIGINT");
       await exited;
-      return existsSync(rssFile) ? Number(readFileSync(rssFile, "utf8")) / 1024 : undefined;
+      const rssMb = existsSync(rssFile) ? Number(readFileSync(rssFile, "utf8")) / 1024 : undefined;
+      rmSync(rssFile, { force: true });
+      return rssMb;
     },
   };
 }
