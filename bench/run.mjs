@@ -253,11 +253,17 @@ const check = (ok) => (ok ? "✓" : "✗");
 /** `looplens watch` beside writers: latency, idle CPU, peak RSS, throughput (bench/watch.mjs). */
 async function watchSection() {
   const ctx = { bin: BIN, rssHook: RSS_HOOK, out: OUT };
-  const latency = await watchLatency(ctx);
+  // The machine may be shared: the load average (1 min) at each measure's start and end goes with it.
+  const loaded = async (measure) => {
+    const from = loadavg()[0];
+    const result = await measure();
+    return { ...result, load: [from, loadavg()[0]] };
+  };
+  const latency = await loaded(() => watchLatency(ctx));
   log(`watch: append → finding p50 ${fmt(latency.p50)} ms, p99 ${fmt(latency.p99)} ms over ${latency.appends} appends (${latency.missed} missed)`);
-  const idle = await watchIdle(ctx, { seed: SEED });
+  const idle = await loaded(() => watchIdle(ctx, { seed: SEED }));
   log(`watch: ${idle.files} files (${fmt(idle.mb)} MB) ready in ${fmt(idle.readyMs / 1000, 1)} s; idle CPU ${fmt(idle.idleCpu, 2)}% over ${idle.seconds} s; peak RSS ${fmt(idle.rssMb)} MB`);
-  const throughput = await watchThroughput(ctx);
+  const throughput = await loaded(() => watchThroughput(ctx));
   log(`watch: ${fmt(throughput.mbPerSecond, 1)} MB/s of appends: ${throughput.printed}/${throughput.expected} findings, last ${fmt((throughput.caughtUpMs ?? NaN) / 1000, 1)} s after; CPU ${fmt(throughput.cpuPercent)}%`);
   return { latency, idle, throughput };
 }

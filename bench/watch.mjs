@@ -9,10 +9,11 @@
 //   - peak RSS watching those 5,000 sessions (≤ 150 MB), existing content read first: VmHWM;
 //   - 50 MB/s of appends: 20 live transcripts appended together at 50 MB/s for 10 s (lines of ~10 KB
 //     tool results that repeat nothing, and one looping run per transcript whose calls are findings):
-//     the rate really written, every expected finding printed (none lost, none twice), how long after
-//     the writers stopped the last one came, and the watch's CPU meanwhile.
+//     the rate really written (and the writers' own CPU: near a full core, they set the rate), every
+//     expected finding printed (none lost, none twice), how long each took after its call was written,
+//     how long after the writers stopped the last one came, and the watch's CPU meanwhile.
 import { spawn } from "node:child_process";
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync, writevSync } from "node:fs";
 import { join } from "node:path";
 import { rng } from "./generate.mjs";
 import { realFilePath, realFileSizes, realSessionLines, textMaker } from "./generateReal.mjs";
@@ -24,7 +25,9 @@ const CLOCK_TICKS = 100; // USER_HZ on Linux
 function startWatch({ bin, rssHook, out }, args) {
   const rssFile = join(out, `watch-rss-${process.pid}.txt`);
   rmSync(rssFile, { force: true });
-  const child = spawn(process.execPath, ["--import", rssHook, bin, "watch", "--format", "ndjson", ...args], {
+  // BENCH_WATCH_NODE_ARGS: options for the watch's node (`--cpu-prof --cpu-prof-dir=DIR` profiles it).
+  const nodeArgs = (process.env.BENCH_WATCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, "--import", rssHook, bin, "watch", "--format", "ndjson", ...args], {
     env: { ...process.env, BENCH_RSS_FILE: rssFile, NO_COLOR: "1" },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -54,7 +57,9 @@ function startWatch({ bin, rssHook, out }, args) {
     async stop() {
       child.kill("SIGINT");
       await exited;
-      return existsSync(rssFile) ? Number(readFileSync(rssFile, "utf8")) / 1024 : undefined;
+      const rssMb = existsSync(rssFile) ? Number(readFileSync(rssFile, "utf8")) / 1024 : undefined;
+      rmSync(rssFile, { force: true });
+      return rssMb;
     },
   };
 }
@@ -183,12 +188,27 @@ export async function watchThroughput(ctx, { mbPerSecond = 50, sessions = 20, se
   rmSync(dir, { recursive: true, force: true });
   const folder = join(dir, "agents", "main", "sessions");
   mkdirSync(folder, { recursive: true });
-  const filler = "x".repeat(10_000);
+  const filler = Buffer.from("x".repeat(10_000));
   const open = (id, prompt) => {
     const t = transcript(id);
     const file = join(folder, `${id}.jsonl`);
     writeFileSync(file, t.header() + t.user(prompt));
-    return { t, file, n: 0 };
+    return { t, file, fd: openSync(file, "a"), n: 0 };
+  };
+  /**
+   * A bulk step (a read, its ~20 KB result: `${n} ${filler}` as its text and again in its details), as
+   * bytes in pieces: the filler is encoded once, not for every step. Encoding and joining 20 KB
+   * strings took most of the writers' CPU (a profile: ~20 ms per MB), which on a loaded machine capped
+   * the rate they reached (27–42 MB/s at load 9).
+   */
+  const MARK = "@@filler@@";
+  const bulkStep = (bulk) => {
+    const callId = `r${bulk.n++}`;
+    const [head, middle, tail] = (bulk.t.call(callId, "read", { path: `src/file-${bulk.n}.ts` }) + bulk.t.result(callId, "read", `${bulk.n} ${MARK}`)).split(MARK);
+    return [Buffer.from(head), filler, Buffer.from(middle), filler, Buffer.from(tail)];
+  };
+  const writeAll = (fd, buffers) => {
+    for (let at = 0; at < buffers.length; at += 1000) writevSync(fd, buffers.slice(at, at + 1000));
   };
   const writers = Array.from({ length: sessions }, (_, i) => ({ bulk: open(`tp-bulk-${i}`, "read everything"), loop: open(`tp-loop-${i}`, "run the tests") }));
   const watch = startWatch(ctx, [dir]);
@@ -197,6 +217,9 @@ export async function watchThroughput(ctx, { mbPerSecond = 50, sessions = 20, se
   let lastAt = 0;
   let twice = 0;
   const seen = new Set();
+  /** When each looping call was written (by file and line), and how long its finding took. */
+  const writtenAt = new Map();
+  const latencies = [];
   watch.onLine((line, at) => {
     if (!line.startsWith('{"run"')) return;
     const { file, line: lineNo, call } = JSON.parse(line);
@@ -205,8 +228,11 @@ export async function watchThroughput(ctx, { mbPerSecond = 50, sessions = 20, se
     seen.add(key);
     printed++;
     lastAt = at;
+    const when = writtenAt.get(`${file}:${lineNo}`);
+    if (when !== undefined) latencies.push(at - when);
   });
   const cpu0 = watch.cpuSeconds();
+  const writerCpu0 = process.cpuUsage();
   const start = performance.now();
   let written = 0;
   let expected = 0;
@@ -216,18 +242,20 @@ export async function watchThroughput(ctx, { mbPerSecond = 50, sessions = 20, se
     for (const { bulk, loop } of writers) {
       const parts = [];
       for (let bytes = 0; bytes < share / sessions; ) {
-        const callId = `r${bulk.n++}`;
-        const step = bulk.t.call(callId, "read", { path: `src/file-${bulk.n}.ts` }) + bulk.t.result(callId, "read", `${bulk.n} ${filler}`);
-        parts.push(step);
-        bytes += step.length; // ASCII: characters are bytes
-        written += step.length;
+        const step = bulkStep(bulk);
+        const length = step.reduce((sum, part) => sum + part.length, 0);
+        parts.push(...step);
+        bytes += length;
+        written += length;
       }
-      appendFileSync(bulk.file, parts.join(""));
+      writeAll(bulk.fd, parts);
       // The looping run's calls, one every 200 ms of the writing (caught up as the bulk is).
       while (loop.n < Math.floor((performance.now() - start) / 200) + 1) {
         const callId = `l${loop.n++}`;
+        const lineNo = loop.t.nextLine;
         const step = loop.t.call(callId, "exec", { command: "npm test" }) + loop.t.result(callId, "exec", "1 failed");
-        appendFileSync(loop.file, step);
+        writeSync(loop.fd, step);
+        writtenAt.set(`${loop.file}:${lineNo}`, performance.now());
         written += step.length;
         if (loop.n > 10) expected++;
       }
@@ -235,6 +263,10 @@ export async function watchThroughput(ctx, { mbPerSecond = 50, sessions = 20, se
     await sleep(Math.max(0, start + (tick + 1) * 20 - performance.now()));
   }
   const writeSeconds = (performance.now() - start) / 1000;
+  for (const { bulk, loop } of writers) for (const { fd } of [bulk, loop]) closeSync(fd);
+  const writerCpu = process.cpuUsage(writerCpu0);
+  // The writers' own share of a core: near 100%, they (not the watch) set the rate reached.
+  const writerCpuPercent = ((writerCpu.user + writerCpu.system) / 1e6 / writeSeconds) * 100;
   const stopped = performance.now();
   for (const end = stopped + 120_000; printed < expected && performance.now() < end; ) await sleep(50);
   const caughtUpMs = printed >= expected ? Math.max(0, lastAt - stopped) : undefined;
@@ -242,7 +274,9 @@ export async function watchThroughput(ctx, { mbPerSecond = 50, sessions = 20, se
   const cpuPercent = (cpu / ((performance.now() - start) / 1000)) * 100;
   const rssMb = await watch.stop();
   rmSync(dir, { recursive: true, force: true });
-  return { sessions, mb: written / 1e6, mbPerSecond: written / 1e6 / writeSeconds, expected, printed, twice, caughtUpMs, cpuPercent, rssMb };
+  const sorted = latencies.sort((a, b) => a - b);
+  const latency = { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) };
+  return { sessions, mb: written / 1e6, mbPerSecond: written / 1e6 / writeSeconds, writerCpuPercent, expected, printed, twice, caughtUpMs, latency, cpuPercent, rssMb };
 }
 
 /** The watch section of bench/RESULTS.md. */
@@ -255,7 +289,9 @@ export function watchMarkdown({ latency, idle, throughput }, fmt, check) {
     `| append → printed finding, p99 over ${latency.appends} appends (${latency.sessions} live transcripts) | ${fmt(latency.p99)} ms ${check(latency.p99 <= 250 && latency.missed === 0)} (p50 ${fmt(latency.p50)}, max ${fmt(latency.max)}, ${latency.missed} missed) | ≤ 250 ms |`,
     `| idle CPU over ${idle.seconds} s watching ${idle.files} files (${fmt(idle.mb)} MB, ready in ${fmt(idle.readyMs / 1000, 1)} s) | ${fmt(idle.idleCpu, 2)}% ${check(idle.idleCpu < 1)} | < 1% |`,
     `| peak RSS watching ${idle.files} sessions (existing content read first: ${idle.findings} findings) | ${fmt(idle.rssMb)} MB ${check(idle.rssMb <= 150)} | ≤ 150 MB |`,
-    `| appends at ${fmt(throughput.mbPerSecond, 1)} MB/s across ${2 * throughput.sessions} transcripts for 10 s (${fmt(throughput.mb)} MB) | ${throughput.printed}/${throughput.expected} findings, ${throughput.twice} twice ${check(throughput.printed === throughput.expected && throughput.twice === 0)}; last one ${throughput.caughtUpMs === undefined ? "never" : `${fmt(throughput.caughtUpMs / 1000, 1)} s`} after the writers stopped; CPU ${fmt(throughput.cpuPercent)}%, peak RSS ${fmt(throughput.rssMb)} MB | keeps up (nothing lost) |`,
+    `| appends at ${fmt(throughput.mbPerSecond, 1)} MB/s across ${2 * throughput.sessions} transcripts for 10 s (${fmt(throughput.mb)} MB; the writers' own CPU ${fmt(throughput.writerCpuPercent)}%) | ${throughput.printed}/${throughput.expected} findings, ${throughput.twice} twice ${check(throughput.printed === throughput.expected && throughput.twice === 0)}; append → finding p50 ${fmt(throughput.latency.p50 / 1000, 1)} s, p99 ${fmt(throughput.latency.p99 / 1000, 1)} s; last one ${throughput.caughtUpMs === undefined ? "never" : `${fmt(throughput.caughtUpMs / 1000, 1)} s`} after the writers stopped; CPU ${fmt(throughput.cpuPercent)}%, peak RSS ${fmt(throughput.rssMb)} MB | keeps up (nothing lost) |`,
+    "",
+    `Load average (1 min; 2 cores) at the start → end of each measure: latency ${fmt(latency.load[0], 1)} → ${fmt(latency.load[1], 1)}, idle ${fmt(idle.load[0], 1)} → ${fmt(idle.load[1], 1)}, throughput ${fmt(throughput.load[0], 1)} → ${fmt(throughput.load[1], 1)}.`,
     "",
   ].join("\n");
 }

@@ -26,7 +26,7 @@ import { createConfigResolver } from "../pipeline/configResolution.js";
 import { EXIT, UsageError } from "../pipeline/errors.js";
 import { findingFilter } from "../pipeline/findingFilter.js";
 import { stateInputs } from "../pipeline/stateDirectory.js";
-import { tuneHeapForStreaming, withHeapWatched } from "../pipeline/v8Tuning.js";
+import { tuneHeapForStreaming } from "../pipeline/v8Tuning.js";
 import { agentHomePaths } from "../pipeline/agentHomes.js";
 import { FindingCommand } from "../pipeline/watch/findingCommand.js";
 import { WatchInputs } from "../pipeline/watch/watchInputs.js";
@@ -84,8 +84,9 @@ function execCommand(paths: string[], options: WatchOptions, command: Command): 
 export async function runWatch(given: string[], options: WatchOptions, io: Io, command: Command): Promise<number> {
   // Memory as analyze's: each unit's analysis makes short-lived garbage (v8Tuning.ts); the watch
   // reads existing content first, as analyze reads a folder.
+  // The heap's growth is held once the watch is large: checked after each analysis (watchSession.ts).
   tuneHeapForStreaming();
-  return withHeapWatched(() => watchUntilStopped(given, options, io, command));
+  return watchUntilStopped(given, options, io, command);
 }
 
 async function watchUntilStopped(given: string[], options: WatchOptions, io: Io, command: Command): Promise<number> {

@@ -3,15 +3,17 @@
  * for new files and lines, partial lines, truncation, deletion, a Gateway log's next day, polling,
  * `--from-start`, `--exit-on`, and Ctrl-C.
  */
-import { appendFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
 import { isReady, jsonLines, killWatchChildren, sleep, startWatch, watchFolder } from "../helpers/watchChild.js";
 
 afterEach(killWatchChildren);
 
 const PING_PONG = readFileSync("fixtures/ping-pong.jsonl", "utf8");
 const POLL_LOOP = readFileSync("fixtures/poll-loop.jsonl", "utf8");
+const TRANSCRIPT = readFileSync("fixtures/openclaw/agents/main/sessions/7f3e2a10-5c4b-4d8e-9f21-3a6b8c0d4e51.jsonl", "utf8");
 const findingLines = (lines: readonly string[]) => jsonLines(lines).filter((line) => line.type === undefined);
 const isFinding = (line: string) => line.startsWith('{"run"');
 
@@ -102,6 +104,29 @@ describe("watch: what it follows", () => {
     await watch.waitFor((line) => line.includes("b.jsonl") && line.includes('"level":"critical"'));
     expect(watch.stderr()).toMatch(/a\.jsonl is gone: its runs end with what was read of it/);
     expect(watch.stderr()).not.toMatch(/cannot read/);
+  });
+
+  it("a session's next life started at once, repeating the archived life's entries (same ids): printed once, as analyze replays them", async () => {
+    const root = watchFolder();
+    const sessions = join(root, "agents", "main", "sessions");
+    mkdirSync(sessions, { recursive: true });
+    const live = join(sessions, "7f3e2a10-5c4b-4d8e-9f21-3a6b8c0d4e51.jsonl");
+    const watch = startWatch([root, "-f", "ndjson"]);
+    await watch.waitFor(isReady);
+    writeFileSync(live, TRANSCRIPT);
+    await watch.waitUntil(() => findingLines(watch.lines).length === 12);
+    // The runtime archives the live transcript and starts the next one in the same instant.
+    renameSync(live, `${live}.reset.2026-05-01T12-00-00.000Z`);
+    writeFileSync(live, TRANSCRIPT);
+    await watch.waitFor((line) => line.includes('"type":"file_renamed"'));
+    appendFileSync(join(root, "marker.jsonl"), PING_PONG);
+    await watch.waitFor((line) => line.includes("marker.jsonl") && line.includes('"level":"critical"'));
+    const analyzed = runCli(["analyze", root, "-f", "ndjson"]).stdout.trim().split("\n");
+    expect(analyzed).toHaveLength(12 + 11);
+    expect(findingLines(watch.lines)).toHaveLength(12 + 11);
+    // Those printed before the rename are the archive's now; none is printed for the new life.
+    const renamed = watch.lines.findIndex((line) => line.includes('"type":"file_renamed"'));
+    expect(findingLines(watch.lines.slice(renamed)).filter((finding) => finding.file === live)).toEqual([]);
   });
 
   it("a Gateway log named as a file is followed into the next day's file", async () => {

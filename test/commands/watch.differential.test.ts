@@ -13,21 +13,19 @@ import { runCli } from "../helpers/cli.js";
 import { canonicalText, prng, randomSessions, transcriptText } from "../helpers/randomSessions.js";
 import { nightlyBuildStory } from "../helpers/openclawFixtures.js";
 import { writeStory } from "../helpers/runtimeSidecar.js";
-import { isReady, jsonLines, killWatchChildren, sleep, startWatch, watchFolder } from "../helpers/watchChild.js";
+import { isReady, jsonLines, killWatchChildren, sleep, startWatch, watchFolder, type WatchChild } from "../helpers/watchChild.js";
 
 afterEach(killWatchChildren);
 
-type Step = { readonly kind: "write"; readonly file: string; readonly text: string } | { readonly kind: "pause"; readonly ms: number } | { readonly kind: "rename"; readonly from: string; readonly to: string };
+type Step =
+  | { readonly kind: "write"; readonly file: string; readonly text: string }
+  | { readonly kind: "pause"; readonly ms: number }
+  /** Once the watch has printed a finding of `from` (so that the rename is one it must tell). */
+  | { readonly kind: "rename"; readonly from: string; readonly to: string };
 
 const fixture = (path: string) => readFileSync(path, "utf8");
 /** Final files end with a newline: a watch holds a line until its newline (a last line without one is never read). */
 const ended = (text: string) => (text.endsWith("\n") ? text : `${text}\n`);
-
-/**
- * A session's next life, with entry ids of its own: entries that two of a session's files share (same
- * id) are one entry, replayed once (a copy), and the builder numbers every transcript's entries alike.
- */
-const secondLife = (text: string) => ended(text.replace(/"(id|parentId)":"(\d{8})"/g, '"$1":"2$2"'));
 
 interface Planned {
   readonly file: string;
@@ -48,11 +46,13 @@ function plannedFiles(seed: number): Planned[] {
   const sidecar = { file: `agents/main/sessions/${story.sessionId}.trajectory.jsonl`, text: ended(written.sidecar) };
   files.push({ file: `agents/main/sessions/${story.sessionId}.jsonl`, text: ended(unnamed), then: { next: sidecar } });
   // A session's two lives: the first (a fixture with findings) archived as `.reset.<ts>` by a rename,
-  // then a new live transcript of the same session.
+  // then a new live transcript of the same session, started at once. The two share entry ids (the
+  // builder numbers entries as the fixture does): an entry is replayed once per session, from the
+  // archive, which is read first (inputs.md §2), so the new life's findings begin past them.
   const id = "7f3e2a10-5c4b-4d8e-9f21-3a6b8c0d4e51";
   const live = `agents/main/sessions/${id}.jsonl`;
   const second = { ...randomSessions(seed + 1000, 1)[0]!, id };
-  files.push({ file: live, text: fixture(`fixtures/openclaw/${live}`), then: { rename: { to: `${live}.reset.2026-05-01T12-00-00.000Z` }, next: { file: live, text: secondLife(transcriptText(second)) } } });
+  files.push({ file: live, text: fixture(`fixtures/openclaw/${live}`), then: { rename: { to: `${live}.reset.2026-05-01T12-00-00.000Z` }, next: { file: live, text: ended(transcriptText(second)) } } });
   files.push({ file: "claude/projects/-home-u-app/0b5c3d2e.jsonl", text: fixture("fixtures/agents/claude-code/loop-v2.0.jsonl") });
   files.push({ file: "claude/projects/-home-u-web/6a7b8c9d.jsonl", text: fixture("fixtures/agents/claude-code/ping-pong-v2.0.jsonl") });
   files.push({ file: "codex/sessions/2026/05/01/rollout-2026-05-01T10-00-00-019a0000-0000-7000-8000-000000000001.jsonl", text: fixture("fixtures/agents/codex/loop-0.47.jsonl") });
@@ -66,6 +66,14 @@ function plannedFiles(seed: number): Planned[] {
   files.push({ file: "console/gateway.log", text: ended(fixture("test/data/gateway/console-text.log")) });
   files.push({ file: "gateway/openclaw-2026-05-02.log", text: ended(fixture("fixtures/gateway/openclaw-2026-05-02.log")), then: { next: nextDay } });
   return files;
+}
+
+/** The length of `text`'s lines up to its last entry whose id `earlier` holds too. */
+function sharedPrefix(earlier: string, text: string): number {
+  const ids = new Set([...earlier.matchAll(/^\{"type":"[a-z_]+","id":"([^"]+)"/gm)].map((match) => match[1]));
+  let end = 0;
+  for (const match of text.matchAll(/^\{"type":"[a-z_]+","id":"([^"]+)".*\n/gm)) if (ids.has(match[1])) end = match.index + match[0].length;
+  return end;
 }
 
 /** Chunks cut at random bytes, interleaved across files in random order, with pauses, renames in between. */
@@ -82,19 +90,29 @@ function writeSteps(seed: number): Step[] {
     if (queue.rest === "") {
       queues.splice(at, 1);
       const then = queue.planned.then;
-      if (then?.rename) steps.push({ kind: "pause", ms: 60 }, { kind: "rename", from: queue.planned.file, to: then.rename.to });
-      if (then) queues.push({ planned: then.next, rest: then.next.text });
+      const next = then && { planned: then.next, rest: then.next.text };
+      if (then?.rename && next) {
+        // The new file started right after the rename, its entries that share ids with the archive in
+        // one write: the watch learns of the rename and of a new file full of them at the same moment.
+        const first = sharedPrefix(queue.planned.text, next.rest);
+        steps.push({ kind: "rename", from: queue.planned.file, to: then.rename.to }, { kind: "write", file: next.planned.file, text: next.rest.slice(0, first) });
+        next.rest = next.rest.slice(first);
+      }
+      if (next) queues.push(next);
     }
     if (random() < 0.3) steps.push({ kind: "pause", ms: random() < 0.1 ? 120 : Math.floor(random() * 15) });
   }
   return steps;
 }
 
-async function play(root: string, steps: readonly Step[]): Promise<void> {
+async function play(root: string, steps: readonly Step[], watch: WatchChild): Promise<void> {
   for (const step of steps) {
     if (step.kind === "pause") await sleep(step.ms);
-    else if (step.kind === "rename") renameSync(join(root, step.from), join(root, step.to));
-    else {
+    else if (step.kind === "rename") {
+      const from = join(root, step.from);
+      await watch.waitFor((line) => line.startsWith('{"run"') && JSON.parse(line).file === from, 20_000);
+      renameSync(from, join(root, step.to));
+    } else {
       mkdirSync(dirname(join(root, step.file)), { recursive: true });
       appendFileSync(join(root, step.file), step.text);
     }
@@ -150,7 +168,7 @@ describe("watch --format ndjson against analyze on the final files", () => {
       const root = watchFolder();
       const watch = startWatch([root, "--format", "ndjson"]);
       await watch.waitFor(isReady);
-      await play(root, writeSteps(seed));
+      await play(root, writeSteps(seed), watch);
       const { watched, expected } = await converged(root, watch.lines);
       const { code } = await watch.stop();
       expect(code).toBe(0);

@@ -4,20 +4,30 @@ import { AnalysisLane, COST_FACTOR, SETTLE_MS } from "../../src/pipeline/watch/a
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A lane whose job waits `ms` (when each run started and ended); `spent`: the lane's cost clock. */
+function waitingLane(ms: number, spent?: () => number) {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const job = async () => {
+    starts.push(performance.now());
+    await sleep(ms);
+    ends.push(performance.now());
+  };
+  const lane = new AnalysisLane(
+    job,
+    (_key, error) => {
+      throw error;
+    },
+    undefined,
+    spent,
+  );
+  return { lane, starts, ends };
+}
+
 describe("analysis lane", () => {
   it("a burst of touches is one run; a unit that cost T is not run again before COST_FACTOR·T after it", async () => {
-    const starts: number[] = [];
-    const ends: number[] = [];
-    const lane = new AnalysisLane(
-      async () => {
-        starts.push(performance.now());
-        await sleep(40);
-        ends.push(performance.now());
-      },
-      (_key, error) => {
-        throw error;
-      },
-    );
+    // The job's 40 ms of waiting counted as its cost (the lane reads CPU time: see the next test).
+    const { lane, starts, ends } = waitingLane(40, () => performance.now());
     for (let i = 0; i < 20; i++) lane.touch("a");
     await lane.idle();
     expect(starts).toHaveLength(1);
@@ -26,6 +36,16 @@ describe("analysis lane", () => {
     expect(starts).toHaveLength(2);
     const cost = ends[0]! - starts[0]!;
     expect(starts[1]! - ends[0]!).toBeGreaterThanOrEqual(COST_FACTOR * cost - 5);
+  });
+
+  it("a job's cost is its CPU time: one that mostly waits (a loaded machine, a slow disk) does not hold its unit back", async () => {
+    const { lane, starts, ends } = waitingLane(200);
+    lane.touch("a", 0);
+    await lane.idle();
+    lane.touch("a", 0);
+    await lane.idle();
+    // Spaced by its wall time, the second run would wait COST_FACTOR × 200 ms.
+    expect(starts[1]! - ends[0]!).toBeLessThan(COST_FACTOR * 100);
   });
 
   it("runs one job at a time; a unit touched while it runs runs again after", async () => {

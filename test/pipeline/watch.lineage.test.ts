@@ -59,9 +59,14 @@ describe("file lineages", () => {
     renameSync(live, archive);
     // The same header, as a new life of the session may start: still another file.
     writeFileSync(live, `${HEADER}{"life":2}\n`);
+    // Before it is looked at, the path is known to hold another file than before (the unit's files
+    // are then found again before it is read: unitFollower.ts); once looked at, it is the new one.
+    expect(lineages.replacedAt(live, stampOf(live)!)).toBe(true);
+    expect(lineages.replacedAt(archive, stampOf(archive)!)).toBe(false);
     expect(look(lineages, live)).toEqual([{ kind: "renamed", token: first, from: live, to: archive }]);
     expect(lineages.tokenOf(archive)).toBe(first);
     expect(lineages.tokenOf(live)).not.toBe(first);
+    expect(lineages.replacedAt(live, stampOf(live)!)).toBe(false);
   });
 
   it("a file replaced by one that keeps its content (an atomic rewrite) stays the same lineage; one that does not is new", () => {

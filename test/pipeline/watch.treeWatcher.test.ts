@@ -1,6 +1,6 @@
 /** Being told of changes (pipeline/watch/treeWatcher.ts): inotify per folder, new folders, polling. */
 import { spawn } from "node:child_process";
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -53,6 +53,27 @@ describe("tree watcher", () => {
       await sleep(100);
       expect([...changed].some((path) => path.endsWith("sessions.json"))).toBe(false);
       expect(watcher!.folders).toBeGreaterThanOrEqual(mode === "inotify" ? 4 : 1);
+    });
+  }
+
+  for (const mode of ["inotify", "polling"] as const) {
+    it(`${mode}: the folders' marks change when an entry is added or renamed in any of them, not for an append`, async () => {
+      mkdirSync(join(dir, "a", "b"), { recursive: true });
+      writeFileSync(join(dir, "a", "b", "s.jsonl"), "{}\n");
+      watching(mode === "polling" ? 30 : undefined);
+      const marks = () => watcher!.folderMarks();
+      const before = marks();
+      expect(before).toContain(join(dir, "a", "b"));
+      appendFileSync(join(dir, "a", "b", "s.jsonl"), "{}\n");
+      expect(marks()).toBe(before);
+      // The folder's modification time is kept in ns, but moves on with the kernel's clock tick.
+      await sleep(20);
+      writeFileSync(join(dir, "a", "b", "t.jsonl"), "{}\n");
+      const added = marks();
+      expect(added).not.toBe(before);
+      await sleep(20);
+      renameSync(join(dir, "a", "b", "t.jsonl"), join(dir, "a", "b", "t.jsonl.reset.1"));
+      expect(marks()).not.toBe(added);
     });
   }
 

@@ -127,6 +127,15 @@ export class FileLineages {
   }
 
   /**
+   * Whether `path` now holds another file than the one its lineage knows there (another inode): a
+   * file put in its place, as when the runtime archives the live transcript and starts a new one.
+   */
+  replacedAt(path: string, stamp: FileStamp): boolean {
+    const lineage = this.byPath.get(path);
+    return lineage !== undefined && inodeKey(lineage.stamp) !== inodeKey(stamp);
+  }
+
+  /**
    * Takes what stats say now about `paths` (undefined: gone, or not a file) and returns what
    * happened to them. Gone ones first, so that a rename inside one batch is matched.
    */

@@ -1,16 +1,17 @@
 /**
  * Being told when watched files change: kernel notifications (inotify), or polling.
  *
- * The watcher, by measurement (bench/watchers.mjs, this machine, Node 20.20, 2 shared cores; 5,000
- * files): one non-recursive `fs.watch` per folder (one inotify watch each), with our own walk —
- *   5,000 files in 5,151 nested folders: ready in 187 ms (163 ms CPU), RSS 64 MB, idle CPU 0.27%,
- *     append → event p99 0.8 ms;
- *   5,000 files in 10 folders (a state directory's shape): ready in 78 ms, RSS 56 MB, idle 0.00%,
- *     p99 2.6 ms;
- * against Node 20's `fs.watch(dir, {recursive: true})`, which on Linux is JavaScript that walks the
- * tree and keeps a watcher and a stat per file (2,058 ms / 90 MB; 451 ms / 77 MB, p99 13.5 ms), and
- * chokidar 5.0.0 (pure JS, the newest that runs on Node 20: 8,514 ms / 193 MB; 1,037 ms / 128 MB,
- * p99 124 ms). So no dependency: the per-folder watch is the cheapest at everything measured.
+ * The watcher, by measurement (`node bench/watchers.mjs`, 2026-12-07, Node 20.20, 2 cores shared at
+ * load ~5; 5,000 files; ready time / its CPU, RSS once ready, append → event p99):
+ *   5,000 files in 5,050 nested folders: one non-recursive `fs.watch` per folder (one inotify watch
+ *     each) with our own walk, 729 ms / 336 ms, 55 MB, p99 7.6 ms; Node 20's `fs.watch(dir,
+ *     {recursive: true})`, which on Linux is JavaScript that walks the tree and keeps a watcher and a
+ *     stat per file, 1,327 ms / 647 ms, 79 MB, 5.9 ms; chokidar 5.0.0 (pure JS, the newest that runs
+ *     on Node 20), 2,446 ms / 2,433 ms, 184 MB, 21.7 ms;
+ *   5,000 files in 10 folders (a state directory's shape): per folder 24 ms / 20 ms, 47 MB, 5.2 ms;
+ *     recursive 315 ms / 281 ms, 67 MB, 15.4 ms; chokidar 1,635 ms / 1,331 ms, 120 MB, 123.8 ms, and
+ *     0.5% CPU idle (the others 0.00%).
+ * So no dependency: the per-folder watch is the cheapest at everything but one latency within noise.
  *
  * libuv drops the kernel's queue-overflow event (IN_Q_OVERFLOW, `fs.inotify.max_queued_events`),
  * so an overflow cannot be seen: after a burst of events (many thousands in a second) the watch
@@ -20,6 +21,7 @@
  */
 import { readdirSync, readFileSync, statSync, watch, type FSWatcher } from "node:fs";
 import { dirname, join } from "node:path";
+import { marksOf, PollingWatcher } from "./pollingWatcher.js";
 
 export interface WatchTarget {
   /** A folder, watched with everything below it, or a file, watched through its folder. */
@@ -44,6 +46,11 @@ export interface TreeWatchOptions {
 export interface TreeWatcher {
   readonly mode: "inotify" | "polling";
   readonly folders: number;
+  /**
+   * What the watched folders' stats say now, as one string: adding, removing or renaming an entry
+   * changes its folder's modification time, so an equal string means no folder changed in between.
+   */
+  folderMarks(): string;
   close(): void;
 }
 
@@ -51,29 +58,6 @@ export interface TreeWatcher {
 const BURST_EVENTS = 4096;
 const BURST_QUIET_MS = 300;
 export const RESCAN_MS = 60_000;
-
-/** Every folder of a tree (the tree's root first); unreadable ones are left out. */
-function foldersOf(root: string, into: string[] = []): string[] {
-  into.push(root);
-  let entries;
-  try {
-    entries = readdirSync(root, { withFileTypes: true });
-  } catch {
-    return into;
-  }
-  for (const entry of entries) if (entry.isDirectory()) foldersOf(join(root, entry.name), into);
-  return into;
-}
-
-function filesIn(folder: string): string[] {
-  try {
-    return readdirSync(folder, { withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => join(folder, entry.name));
-  } catch {
-    return [];
-  }
-}
 
 const isFolder = (path: string): boolean => {
   try {
@@ -88,9 +72,10 @@ class InotifyWatcher implements TreeWatcher {
   private readonly watchers = new Map<string, FSWatcher>();
   /** Folders watched for their own files only (a named file's folder), not for new subfolders. */
   private readonly flat = new Set<string>();
+  /** Events counted in the second that began at `countedFrom` (no timer: an idle watch never wakes). */
   private events = 0;
+  private countedFrom = 0;
   private burstTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly counter: ReturnType<typeof setInterval>;
 
   /** Throws what fs.watch throws at the start (ENOSPC at the watch limit); later, `onLimit` is told. */
   constructor(
@@ -108,18 +93,19 @@ class InotifyWatcher implements TreeWatcher {
       for (const watcher of this.watchers.values()) watcher.close();
       throw error;
     }
-    this.counter = setInterval(() => (this.events = 0), 1000);
-    this.counter.unref();
   }
 
   get folders(): number {
     return this.watchers.size;
   }
 
+  folderMarks(): string {
+    return marksOf(this.watchers.keys());
+  }
+
   close(): void {
     for (const watcher of this.watchers.values()) watcher.close();
     this.watchers.clear();
-    clearInterval(this.counter);
     if (this.burstTimer) clearTimeout(this.burstTimer);
   }
 
@@ -193,6 +179,11 @@ class InotifyWatcher implements TreeWatcher {
   }
 
   private countEvent(): void {
+    const now = Date.now();
+    if (now - this.countedFrom >= 1000) {
+      this.countedFrom = now;
+      this.events = 0;
+    }
     if (++this.events < BURST_EVENTS) return;
     // Past a burst's worth in a second, events may have been lost: look again once it is over.
     if (this.burstTimer) clearTimeout(this.burstTimer);
@@ -200,60 +191,6 @@ class InotifyWatcher implements TreeWatcher {
       this.burstTimer = undefined;
       this.options.onRescan();
     }, BURST_QUIET_MS);
-  }
-}
-
-class PollingWatcher implements TreeWatcher {
-  readonly mode = "polling";
-  private readonly timer: ReturnType<typeof setInterval>;
-  private seen = new Map<string, string>();
-  private folderCount = 0;
-
-  constructor(
-    private readonly targets: readonly WatchTarget[],
-    private readonly options: TreeWatchOptions,
-    intervalMs: number,
-  ) {
-    this.seen = this.look();
-    this.timer = setInterval(() => this.poll(), intervalMs);
-  }
-
-  get folders(): number {
-    return this.folderCount;
-  }
-
-  close(): void {
-    clearInterval(this.timer);
-  }
-
-  /** Every interesting file's stat now, as a short string to compare. */
-  private look(): Map<string, string> {
-    const now = new Map<string, string>();
-    let folders = 0;
-    for (const target of this.targets) {
-      const list = target.kind === "file" ? [dirname(target.path)] : foldersOf(target.path);
-      folders += list.length;
-      for (const folder of list) {
-        for (const file of filesIn(folder)) {
-          if (!this.options.interesting(file)) continue;
-          try {
-            const info = statSync(file);
-            now.set(file, `${info.ino}:${info.size}:${info.mtimeMs}`);
-          } catch {
-            // gone between the listing and the stat: seen gone next time
-          }
-        }
-      }
-    }
-    this.folderCount = folders;
-    return now;
-  }
-
-  private poll(): void {
-    const now = this.look();
-    for (const [file, stamp] of now) if (this.seen.get(file) !== stamp) this.options.onChange(file);
-    for (const file of this.seen.keys()) if (!now.has(file)) this.options.onChange(file);
-    this.seen = now;
   }
 }
 
@@ -288,6 +225,7 @@ export function watchTargets(targets: readonly WatchTarget[], options: TreeWatch
     get folders() {
       return current.folders;
     },
+    folderMarks: () => current.folderMarks(),
     close() {
       clearInterval(rescan);
       current.close();

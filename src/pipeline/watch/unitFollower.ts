@@ -22,6 +22,12 @@
  *   part is returned for the caller to merge across units in input order (liveFindings.ts).
  * - A unit that cannot be read (permission, deleted meanwhile) yields `unreadable` and nothing else:
  *   what was read before stands.
+ * - A unit whose files may no longer be the unit yields `stale` and no findings: a file of it was
+ *   replaced by another under its path, before or while it was read. The runtime archives a live
+ *   transcript (`<sid>.jsonl` → `<sid>.jsonl.reset.<ts>`) and starts a new one at once; read alone,
+ *   the new life would replay entries it shares (by id) with the archive, which `analyze` reads
+ *   first and so replays once (inputs.md §2). The caller finds the units again, then analyses the
+ *   unit the file now belongs to.
  * - One analysis at a time per follower; the caller serialises them (watchSession.ts).
  */
 import type { InputFormat } from "../../adapters/adapter.js";
@@ -63,6 +69,8 @@ export interface UnitNews {
   readonly liveBook: LiveBookPart | undefined;
   /** Why the unit could not be read this time (its earlier results stand). */
   readonly unreadable: string | undefined;
+  /** A file of the unit was replaced (see above): nothing was settled; the units are to be found again. */
+  readonly stale: boolean;
   /** Wall time of the analysis (the adaptive debounce spaces analyses by it). */
   readonly costMs: number;
 }
@@ -97,15 +105,31 @@ export class UnitFollower {
     const started = performance.now();
     const { ledger, lineages } = this.context;
     const stamps = new Map(this.unit.map((file) => [file, isStoreSession(file) ? undefined : stampOf(file)]));
+    const replaced = [...stamps].some(([file, stamp]) => stamp !== undefined && lineages.replacedAt(file, stamp));
     const lineageChanges = lineages.update(new Map([...stamps].filter(([file]) => !isStoreSession(file))));
+    const nothing = (why: { unreadable?: string; stale?: boolean }): UnitNews => ({
+      findings: [],
+      named: [],
+      revised: [],
+      diagnostics: [],
+      lineageChanges,
+      liveBook: undefined,
+      unreadable: why.unreadable,
+      stale: why.stale === true,
+      costMs: performance.now() - started,
+    });
+    if (replaced) return nothing({ stale: true });
     const tokenOf = (file: string) => lineages.tokenOf(file);
     let analysis;
     try {
       analysis = await analyzeUnit(this.unit, this.context.digest, this.context.configFor, { ...this.context.options, completeLines: true });
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
-      return { findings: [], named: [], revised: [], diagnostics: [], lineageChanges, liveBook: undefined, unreadable: error.message, costMs: performance.now() - started };
+      return nothing({ unreadable: error.message });
     }
+    // Replaced while read: what was read may be the new file alone. (A file only deleted meanwhile
+    // was read whole through its open descriptor, or not at all: an InputError above.)
+    if ([...stamps].some(([file, before]) => before !== undefined && replacedSince(before, stampOf(file)))) return nothing({ stale: true });
     this.stamps = stamps;
     this.analysed = true;
     this.formats = new Map(analysis.files.map(({ file, format }) => [file, format]));
@@ -117,9 +141,11 @@ export class UnitFollower {
       analysis.diagnostics.filter((d) => d.reason !== EMPTY_FILE),
       tokenOf,
     );
-    return { findings, named, revised, diagnostics, lineageChanges, liveBook: analysis.liveBook, unreadable: undefined, costMs: performance.now() - started };
+    return { findings, named, revised, diagnostics, lineageChanges, liveBook: analysis.liveBook, unreadable: undefined, stale: false, costMs: performance.now() - started };
   }
 }
+
+const replacedSince = (before: FileStamp, now: FileStamp | undefined) => now !== undefined && (now.ino !== before.ino || now.dev !== before.dev);
 
 /** A store session's path (`<db>#<session>`) names no file; the stat is only made for paths with a `#`. */
 export const isStoreSession = (file: string) => file.includes("#") && stampOf(file) === undefined;
