@@ -37,6 +37,8 @@ export interface CallFacts {
   readonly args: unknown;
   /** The form of the strings of `args` (byteText.ts). */
   readonly form: StringForm;
+  /** The key of the model turn that made the call (`TurnFacts.id`), when that turn recorded usage. */
+  readonly turn?: string;
 }
 
 export interface ResultFacts {
@@ -71,12 +73,15 @@ export interface RunFacts {
 }
 
 /**
- * One turn (spec/cost.md §1): one model response, its usage counted once (core/usage.ts), the calls
- * it made are the calls the writer is handed after it until the next turn. A slot: `turn` takes it.
+ * One turn (spec/cost.md §1): one model response, its usage counted once (core/usage.ts); the calls
+ * it made were handed to the writer before it, each with `turn: id`.
  */
 export interface TurnFacts {
-  /** What tells the format's turns apart (Claude Code's `message.id`, OpenHands' `llm_response_id`), if it has one. */
-  readonly id?: string;
+  /**
+   * Tells the turn apart from the run's other turns not ended yet: the format's response id (Claude
+   * Code's `message.id`), else something of the adapter's own (the entry's line).
+   */
+  readonly id: string;
   readonly usage: Usage | undefined;
 }
 

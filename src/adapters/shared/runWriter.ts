@@ -33,14 +33,16 @@
  *   settled from what `emit` returns; a line whose events are held back (parallel calls replayed one
  *   by one) is settled by a `LineEvents` once its last event is handed over.
  *
- * Slots for what comes next (left typed, not wired yet): a run's identity (`RunFacts`, issue 34 §4)
- * goes with its start, and a turn's usage (`TurnFacts`, issue 36, spec/cost.md: a turn is one model
- * response, its usage counted once, with the calls it made; the final answer is a turn without a
- * call) with `turn`. Each format's extraction exists (adapters/<format>/usage.ts, identity.ts); the
- * writer is where it lands, once, for every format.
+ * - **Turns** (spec/cost.md): one model response, its usage counted once, with the calls it made
+ *   (each handed over with the turn's key); the final answer is a turn without a call. `turn`
+ *   writes it after its calls. Each format's extraction is adapters/<format>/usage.ts.
+ *
+ * A slot for what comes next (left typed, not wired yet): a run's identity (`RunFacts`, issue 34
+ * §4) goes with its start.
  */
 import type { StringForm } from "../../core/byteText.js";
-import type { CompactionEvent, LoopEvent, RunEndEvent, RunStartEvent, ToolCallEvent, ToolResultEvent } from "../../core/events.js";
+import type { CompactionEvent, LoopEvent, RunEndEvent, RunStartEvent, ToolCallEvent, ToolResultEvent, TurnEvent } from "../../core/events.js";
+import type { Usage } from "../../core/usage.js";
 import type { Emitted, EventPlace, EventSink, Outcome, RunOwner, RunStart, CallFacts, ResultFacts, TurnFacts, WriterPolicy } from "./runFacts.js";
 
 const NEVER = () => false;
@@ -100,8 +102,21 @@ export class RunWriter {
     this.waitingTime = time;
   }
 
-  /** A slot for a model turn (issue 36): not recorded yet. */
-  turn(_run: string, _place: EventPlace, _turn: TurnFacts): void {}
+  /**
+   * Model turn `turn.id` of `run` is over (cost.md §1), after every call it made was handed over with
+   * `turn: turn.id` (CallFacts): its usage, counted once. A turn that recorded no usage is not
+   * written (its calls carry no turn either: `turnKey`), so that inputs without usage give the
+   * events they always gave. A silent run is announced first: its turn is its first event. Not a
+   * line of its own: the caller counts the line as it did before (replay always takes a turn).
+   */
+  turn(run: string, place: EventPlace, turn: TurnFacts): void {
+    if (turn.usage === undefined) return;
+    if (this.silent !== undefined && nameOf(this.silent.run) === run) this.endFile();
+    const event = this.head("turn", run, place) as Writable<TurnEvent>;
+    event.turn = turn.id;
+    event.usage = turn.usage;
+    this.sink.emit(event);
+  }
 
   call(run: string, place: EventPlace, call: CallFacts): Emitted {
     const event = this.head("tool_call", run, place) as Writable<ToolCallEvent>;
@@ -110,6 +125,7 @@ export class RunWriter {
     if (this.format !== undefined) event.format = this.format;
     if (call.args !== undefined) event.args = call.args;
     if (call.form === "bytes") event.form = call.form;
+    if (call.turn !== undefined) event.turn = call.turn;
     return this.emit(event, place);
   }
 
@@ -225,6 +241,12 @@ export function recordedEvent(fields: RecordedFields): LoopEvent {
       if (fields.format !== undefined) event.format = fields.format;
       if (fields.args !== undefined) event.args = fields.args;
       if (fields.form === "bytes") event.form = fields.form;
+      if (fields.turn !== undefined) event.turn = fields.turn;
+      if (fields.usage !== undefined) event.usage = fields.usage;
+      break;
+    case "turn":
+      event.turn = fields.turn;
+      if (fields.usage !== undefined) event.usage = fields.usage;
       break;
     case "tool_result":
       if (fields.id !== undefined) event.id = fields.id;
@@ -257,7 +279,17 @@ interface RecordedHead {
 export type RecordedFields =
   | (RecordedHead & { readonly type: "run_start"; readonly harnessVersion: string | undefined })
   | (RecordedHead & { readonly type: "run_end" | "compaction" })
-  | (RecordedHead & { readonly type: "tool_call"; readonly id: string | undefined; readonly tool: string; readonly format: string | undefined; readonly args: unknown; readonly form: StringForm })
+  | (RecordedHead & {
+      readonly type: "tool_call";
+      readonly id: string | undefined;
+      readonly tool: string;
+      readonly format: string | undefined;
+      readonly args: unknown;
+      readonly form: StringForm;
+      readonly turn: string | undefined;
+      readonly usage: Usage | undefined;
+    })
+  | (RecordedHead & { readonly type: "turn"; readonly turn: string; readonly usage: Usage | undefined })
   | (RecordedHead & {
       readonly type: "tool_result";
       readonly id: string | undefined;

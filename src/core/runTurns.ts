@@ -1,0 +1,93 @@
+/**
+ * A run's model turns as replay meets them (cost.md): which calls each turn made, fed to the run's
+ * cost tally (runCost.ts) once the turn is over, with the findings and the first stop as they come.
+ *
+ * What the events say (events.ts):
+ * - a call carrying `turn: K` was made by turn K, which stays open until its `turn` event;
+ * - a `turn` event K ends turn K with its usage: after K's calls (a format may know a response's
+ *   usage only after its calls: Claude Code's last streamed line, Codex's token_count), alone for a
+ *   turn without calls (a final answer). Turns end in the order of their `turn` events;
+ * - a call's own `usage` (canonical events) is its turn's when the turn event brings none; a call
+ *   with usage and no `turn` is a turn of its own; a call with neither is in no turn.
+ * Turns still open when the run is handed out end then (canonical events may name turns without
+ * ever ending them); more than `OPEN_TURNS` open at once end oldest first, so memory stays bounded.
+ * Every call is in at most one turn, each turn is fed once, and nothing is guessed: a turn that
+ * recorded no usage is a turn without usage.
+ */
+import { costPatternKey, RunCostTally, type RunCost } from "./runCost.js";
+import type { DetectorName } from "./detectors.js";
+import type { Usage } from "./usage.js";
+
+/** Turns, in order, as a picture of the run draws them: calls made when each ended, and its tokens. */
+export interface TurnMarks {
+  readonly after: number[];
+  /** The turn's recorded `total`; -1 when it recorded none. */
+  readonly tokens: number[];
+}
+
+/** Turns named by calls and not ended yet, held at most (responses interleave two or three deep). */
+const OPEN_TURNS = 64;
+
+interface OpenTurn {
+  readonly calls: number[];
+  usage: Usage | undefined;
+}
+
+export class RunTurns {
+  private readonly tally = new RunCostTally();
+  /** Turns named by a call and not ended yet, oldest first. */
+  private readonly open = new Map<string, OpenTurn>();
+
+  constructor(private readonly marks?: TurnMarks) {}
+
+  /** Call `ordinal` was made by turn `key` (`undefined`: a turn of its own when it has `usage`). */
+  call(ordinal: number, key: string | undefined, usage: Usage | undefined): void {
+    if (key === undefined) {
+      if (usage !== undefined) this.feed(usage, [ordinal], ordinal);
+      return;
+    }
+    let turn = this.open.get(key);
+    if (turn === undefined) {
+      this.open.set(key, (turn = { calls: [], usage: undefined }));
+      if (this.open.size > OPEN_TURNS) this.end(this.open.keys().next().value!, undefined, ordinal - 1);
+    }
+    turn.calls.push(ordinal);
+    turn.usage ??= usage;
+  }
+
+  /** Turn `key` is over; `callsSoFar`: the run's calls when it ended. */
+  turn(key: string, usage: Usage | undefined, callsSoFar: number): void {
+    this.end(key, usage, callsSoFar);
+  }
+
+  finding(call: number, finding: { readonly detector: DetectorName; readonly tool: string; readonly argsHash: string }): void {
+    this.tally.finding(call, costPatternKey(finding));
+  }
+
+  stop(call: number): void {
+    this.tally.stop(call);
+  }
+
+  answered(call: number): void {
+    this.tally.answered(call);
+  }
+
+  /** The run is handed out: its figures, the turns still open ended first (in the order they opened). */
+  finish(callsSoFar: number): RunCost {
+    for (const key of [...this.open.keys()]) this.end(key, undefined, callsSoFar);
+    return this.tally.finish();
+  }
+
+  private end(key: string, usage: Usage | undefined, callsSoFar: number): void {
+    const turn = this.open.get(key);
+    if (turn !== undefined) this.open.delete(key);
+    this.feed(usage ?? turn?.usage, turn?.calls ?? [], callsSoFar);
+  }
+
+  private feed(usage: Usage | undefined, calls: readonly number[], callsSoFar: number): void {
+    this.tally.turn(usage, calls);
+    if (this.marks === undefined) return;
+    this.marks.after.push(callsSoFar);
+    this.marks.tokens.push(usage?.total ?? -1);
+  }
+}
