@@ -189,8 +189,12 @@ export class Replayer {
   private turnsOf(state: RunState): RunTurns {
     if (state.turns !== undefined) return state.turns;
     const timeline = this.recorders?.get(state.run)?.timeline;
-    state.turns = new RunTurns(timeline && (timeline.turns ??= { after: [], tokens: [] }));
-    return state.turns;
+    const turns = new RunTurns(timeline && (timeline.turns ??= { after: [], tokens: [] }));
+    // What came before the run's first turn (a format that writes usage after the calls).
+    for (const finding of state.findings) turns.finding(finding.call, finding);
+    if (state.firstStop !== null) turns.stop(state.firstStop.call);
+    state.turns = turns;
+    return turns;
   }
 
   private engineOf(state: RunState): RunEngine {
@@ -286,6 +290,8 @@ function settleCost(state: RunState): void {
   if (turns === undefined) return;
   state.turns = undefined;
   const cost = turns.finish(state.calls);
+  // Turns named (canonical calls with a `turn`) but none recording anything: nothing to report.
+  if (cost.spent.tokenTurns === 0 && cost.spent.costTurns === 0) return;
   state.usage = cost.spent;
   state.usageOnFlagged = cost.onFlagged;
   state.usageAfterStop = cost.afterStop;

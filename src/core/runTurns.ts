@@ -3,12 +3,14 @@
  * cost tally (runCost.ts) once the turn is over, with the findings and the first stop as they come.
  *
  * What the events say (events.ts):
- * - a call carrying `turn: K` was made by turn K, which stays open until its `turn` event;
- * - a `turn` event K ends turn K with its usage: after K's calls (a format may know a response's
- *   usage only after its calls: Claude Code's last streamed line, Codex's token_count), alone for a
- *   turn without calls (a final answer). Turns end in the order of their `turn` events;
+ * - a call carrying `turn: K` was made by turn K, which stays open until its `turn` event (a format
+ *   may know a response's usage only after other responses' calls: Claude Code's streamed lines);
+ * - a `turn` event K ends turn K with its usage. When no call carried K, the turn made the calls
+ *   that carry no key since the previous `turn` event (a format that writes a response's calls and
+ *   then its usage: Codex's token_count, an OpenClaw message once its calls are replayed), none for
+ *   a final answer. Turns end in the order of their `turn` events;
  * - a call's own `usage` (canonical events) is its turn's when the turn event brings none; a call
- *   with usage and no `turn` is a turn of its own; a call with neither is in no turn.
+ *   with usage and no `turn` is a turn of its own (and ends what a later turn event could claim).
  * Turns still open when the run is handed out end then (canonical events may name turns without
  * ever ending them); more than `OPEN_TURNS` open at once end oldest first, so memory stays bounded.
  * Every call is in at most one turn, each turn is fed once, and nothing is guessed: a turn that
@@ -37,14 +39,17 @@ export class RunTurns {
   private readonly tally = new RunCostTally();
   /** Turns named by a call and not ended yet, oldest first. */
   private readonly open = new Map<string, OpenTurn>();
+  /** The run's calls when the last turn ended: later calls without a key are the next turn's to claim. */
+  private claimedUpTo = 0;
 
   constructor(private readonly marks?: TurnMarks) {}
 
   /** Call `ordinal` was made by turn `key` (`undefined`: a turn of its own when it has `usage`). */
   call(ordinal: number, key: string | undefined, usage: Usage | undefined): void {
     if (key === undefined) {
-      if (usage !== undefined) this.feed(usage, [ordinal], ordinal);
-      return;
+      if (usage === undefined) return;
+      this.claimedUpTo = ordinal;
+      return this.feed(usage, [ordinal], ordinal);
     }
     let turn = this.open.get(key);
     if (turn === undefined) {
@@ -74,14 +79,27 @@ export class RunTurns {
 
   /** The run is handed out: its figures, the turns still open ended first (in the order they opened). */
   finish(callsSoFar: number): RunCost {
-    for (const key of [...this.open.keys()]) this.end(key, undefined, callsSoFar);
+    for (const [key, turn] of [...this.open]) {
+      this.open.delete(key);
+      this.feed(turn.usage, turn.calls, callsSoFar);
+    }
     return this.tally.finish();
   }
 
   private end(key: string, usage: Usage | undefined, callsSoFar: number): void {
     const turn = this.open.get(key);
     if (turn !== undefined) this.open.delete(key);
-    this.feed(usage ?? turn?.usage, turn?.calls ?? [], callsSoFar);
+    const calls = turn?.calls ?? this.unclaimed(callsSoFar);
+    this.claimedUpTo = Math.max(this.claimedUpTo, callsSoFar);
+    this.feed(usage ?? turn?.usage, calls, callsSoFar);
+  }
+
+  /** Calls since the last turn ended that no open turn holds (the ones made with no key). */
+  private unclaimed(callsSoFar: number): number[] {
+    const calls: number[] = [];
+    const keyed = this.open.size === 0 ? undefined : new Set([...this.open.values()].flatMap((turn) => turn.calls));
+    for (let call = this.claimedUpTo + 1; call <= callsSoFar; call++) if (keyed?.has(call) !== true) calls.push(call);
+    return calls;
   }
 
   private feed(usage: Usage | undefined, calls: readonly number[], callsSoFar: number): void {

@@ -4,6 +4,7 @@ import { stopJson, type RunReport } from "../core/findings.js";
 import { jsonText } from "./jsonText.js";
 import { publicFinding } from "./findingGroups.js";
 import type { ConfigSummary, ReportModel, Reporter } from "./model.js";
+import { runUsageFields, summaryDocument } from "./usageJson.js";
 
 /** The `config` block of a json document: effective values, where they came from, notices. */
 export function configDocument(config: ConfigSummary): Record<string, unknown> {
@@ -36,7 +37,7 @@ export function configDocument(config: ConfigSummary): Record<string, unknown> {
  * nor its text is ever whole in memory (on a 400 MB transcript of 44 000 runs: 137 -> 122 MB peak RSS).
  */
 export const jsonReporter: Reporter = function* (data) {
-  const head = jsonText({ version: data.version, config: configDocument(data.config), summary: data.summary }, INDENT);
+  const head = jsonText({ version: data.version, config: configDocument(data.config), summary: summaryDocument(data.summary) }, INDENT);
   yield `${head.slice(0, -2)},\n${INDENT}"runs": [`; // the head without its closing "\n}"
   const withProfile = data.config.profile !== undefined;
   let batch: Array<Record<string, unknown>> = [];
@@ -151,6 +152,7 @@ function runDocument(run: RunReport, withProfile: boolean): Record<string, unkno
     guardWindows: run.guardWindows,
     ...(withProfile && run.source === undefined && run.profile ? { profile: { name: run.profile.profile, reason: run.profile.reason } } : {}),
     ...(run.source === "log" ? { source: run.source, live: run.live } : {}),
+    ...runUsageFields(run),
     findings: run.findings.map(publicFinding),
   };
 }

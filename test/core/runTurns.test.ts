@@ -44,4 +44,25 @@ describe("RunTurns", () => {
     for (let call = 1; call <= 100; call++) turns.call(call, `t${call}`, { total: 1 });
     expect(turns.finish(100).spent).toMatchObject({ turns: 100, total: 100 });
   });
+
+  it("gives a turn whose key no call carried the calls made without a key since the last turn ended", () => {
+    const turns = new RunTurns();
+    // Codex: a response's calls, then its token_count.
+    turns.call(1, undefined, undefined);
+    turns.call(2, undefined, undefined);
+    turns.turn("r1", { total: 5 }, 2);
+    turns.finding(2, finding("x"));
+    turns.stop(2);
+    // A keyed turn still open keeps its calls; the keyless one goes to the next turn event.
+    turns.call(3, "k", undefined);
+    turns.call(4, undefined, undefined);
+    turns.turn("r2", { total: 7 }, 4);
+    turns.finding(4, finding("y"));
+    turns.turn("k", { total: 11 }, 4);
+    turns.answered(4);
+    const cost = turns.finish(4);
+    expect(cost.spent).toMatchObject({ turns: 3, total: 23 });
+    expect(cost.onFlagged).toMatchObject({ turns: 2, total: 12 });
+    expect(cost.afterStop).toMatchObject({ turns: 2, total: 18 });
+  });
 });

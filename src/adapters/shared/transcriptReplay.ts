@@ -18,6 +18,10 @@
  * earlier call of the session carries and that refuses an unavailable tool (unavailableTool.ts) is
  * replayed as a call of its tool with absent arguments, immediately followed by the result. Other
  * orphans go to replay as they are (which ignores them with a diagnostic).
+ *
+ * Turns (cost.md §1): a message's usage is written as a turn once the message's calls are all
+ * handed over (the sequencer flushed), so that the turn claims them (core/runTurns.ts); a response
+ * without calls is a turn alone. Copies and duplicates never reach here, so each turn comes once.
  */
 import type { AdapterContext } from "../adapter.js";
 import { CallSequencer, type SequencedCall, type SequencedResult } from "./callSequencer.js";
@@ -26,6 +30,7 @@ import { RunSegments } from "./runSegments.js";
 import { RunWriter } from "./runWriter.js";
 import type { CallFacts, ResultFacts, RunOwner } from "./runFacts.js";
 import { refusesUnavailableTool } from "./unavailableTool.js";
+import type { Usage } from "../../core/usage.js";
 
 export interface TranscriptOptions {
   /** The foreign agent's format put on every call (Codex); absent for OpenClaw. */
@@ -44,6 +49,8 @@ export class TranscriptReplay {
   private readonly writer: RunWriter;
   /** Call ids of the session so far, to recognise a result that no call carries. */
   private readonly callIds: Pick<IdSet, "add" | "has">;
+  /** The usage of the message whose calls are being replayed, written once they all are. */
+  private pendingTurn: { readonly group: unknown; readonly line: number; readonly usage: Usage } | undefined;
 
   constructor(
     private readonly context: AdapterContext,
@@ -63,7 +70,7 @@ export class TranscriptReplay {
   }
 
   userMessage(line: number, time?: string | number): void {
-    this.sequencer.flush();
+    this.flush();
     this.writer.endRun();
     this.runs.userMessage();
     const { harnessVersion } = this.options;
@@ -71,8 +78,10 @@ export class TranscriptReplay {
     this.writer.startRun(() => this.runs.current(), this.at(line), { time, harnessVersion, announce: "ifSilent" });
   }
 
-  /** The calls of one assistant message (`group` tells messages apart). */
-  toolCalls(group: unknown, line: number, calls: readonly CallFacts[]): void {
+  /** The calls of one assistant message (`group` tells messages apart), and the usage it recorded. */
+  toolCalls(group: unknown, line: number, calls: readonly CallFacts[], usage?: Usage): void {
+    if (this.pendingTurn !== undefined && this.pendingTurn.group !== group) this.flush();
+    if (usage !== undefined) this.pendingTurn = { group, line, usage };
     for (const call of calls) {
       if (call.id !== undefined) this.callIds.add(call.id);
       this.options.onCall?.(call.id);
@@ -94,16 +103,31 @@ export class TranscriptReplay {
     this.emitResult(held);
   }
 
+  /** A model response that made no call (a final answer) and recorded `usage`: a turn of its own. */
+  turn(line: number, usage: Usage): void {
+    this.flush();
+    this.writer.turn(this.runs.current(), this.at(line), { id: `${line}`, usage });
+  }
+
   /** A compaction: counted here like the results, since it is an event of its own. */
   compaction(line: number): void {
-    this.sequencer.flush();
+    this.flush();
     this.count(this.writer.compaction(this.runs.current(), this.at(line)).used);
   }
 
   end(): void {
-    this.sequencer.flush();
+    this.flush();
     this.writer.endFile();
     this.context.unit.runsBefore = this.runs.count();
+  }
+
+  /** Every held call handed over, then the turn that made them. */
+  private flush(): void {
+    this.sequencer.flush();
+    const turn = this.pendingTurn;
+    if (turn === undefined) return;
+    this.pendingTurn = undefined;
+    this.writer.turn(this.runs.current(), this.at(turn.line), { id: `${turn.line}`, usage: turn.usage });
   }
 
   private at(line: number) {
