@@ -51,6 +51,8 @@ export class TranscriptReplay {
   private readonly callIds: Pick<IdSet, "add" | "has">;
   /** The usage of the message whose calls are being replayed, written once they all are. */
   private pendingTurn: { readonly group: unknown; readonly line: number; readonly usage: Usage } | undefined;
+  /** The group of the last calls handed over. */
+  private lastGroup: unknown;
 
   constructor(
     private readonly context: AdapterContext,
@@ -82,6 +84,7 @@ export class TranscriptReplay {
   toolCalls(group: unknown, line: number, calls: readonly CallFacts[], usage?: Usage): void {
     if (this.pendingTurn !== undefined && this.pendingTurn.group !== group) this.flush();
     if (usage !== undefined) this.pendingTurn = { group, line, usage };
+    this.lastGroup = group;
     for (const call of calls) {
       if (call.id !== undefined) this.callIds.add(call.id);
       this.options.onCall?.(call.id);
@@ -107,6 +110,15 @@ export class TranscriptReplay {
   turn(line: number, usage: Usage): void {
     this.flush();
     this.writer.turn(this.runs.current(), this.at(line), { id: `${line}`, usage });
+  }
+
+  /**
+   * The usage of the response whose calls came last, recorded after them (Codex's token_count):
+   * written once those calls are all replayed. Two in a row: the first response made no more calls.
+   */
+  usageAfterCalls(line: number, usage: Usage): void {
+    if (this.pendingTurn !== undefined) this.flush();
+    this.pendingTurn = { group: this.lastGroup, line, usage };
   }
 
   /** A compaction: counted here like the results, since it is an event of its own. */
