@@ -94,7 +94,13 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
   const cache = await commandCache(options.cache !== false && streamed === undefined, io, version);
   const analysis = await analyzeAll(inputs, digest, configFor, { config, input }, io.env, progressDisplay(io, options), cache);
   const { failOn, maxWarnings } = options;
-  const choices = { all: options.all === true, verbose: options.verbose === true, ...(failOn !== undefined && { failOn }), ...(maxWarnings !== undefined && { maxWarnings }) };
+  const choices = {
+    all: options.all === true,
+    verbose: options.verbose === true,
+    ...(failOn !== undefined && { failOn }),
+    ...(maxWarnings !== undefined && { maxWarnings }),
+    ...(options.sort !== undefined && options.sort !== "stops" && { sort: options.sort }),
+  };
   const request = { version, config: configOfRuns(resolver, options), filters, choices, ...(reporter.needs && { needs: reporter.needs }) };
   const report = buildReport(analysis, request);
   reportNotices(io, resolver, options.quiet);

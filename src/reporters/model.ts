@@ -30,7 +30,7 @@ import type { Diagnostic, FindingLevel, LineCounts, LiveFinding, LiveRun, Replay
 import type { LiveRunList } from "../core/liveRuns.js";
 import type { ProfileRequest } from "../core/profiles/choice.js";
 import type { DetectorName } from "../core/detectors.js";
-import type { Rank } from "../core/worstFirst.js";
+import type { Rank, RunOrder } from "../core/worstFirst.js";
 import type { Comparison } from "./comparison.js";
 import type { FindingGroup } from "./findingGroups.js";
 import type { RunsUsage } from "../pipeline/runsUsage.js";
@@ -244,6 +244,8 @@ export interface ReportChoices {
   readonly verbose: boolean;
   readonly failOn?: FailOnWord;
   readonly maxWarnings?: number;
+  /** `--sort tokens|cost`: the worst-runs list and `--top` by what runs spent (absent: `stops`). */
+  readonly sort?: RunOrder;
 }
 
 /** What a format needs the pipeline to keep beyond findings; others pay nothing for it. */

@@ -4,6 +4,8 @@
  * the terminal width (80 when unknown): when the full table is too wide, the least telling columns
  * give way first (findingColumns), and on a terminal prose lines wrap at spaces, never inside a word.
  */
+import { costPatternKey } from "../core/runCost.js";
+import { patternUsagePhrase, runUsagePhrase, summaryUsagePhrase } from "./usageText.js";
 import { Chalk, type ChalkInstance } from "chalk";
 import { levelLabel, type LiveRun, type ReplayedRun } from "../core/findings.js";
 import { configHeaderLines, overrideLine, overrideOf, thresholdLines } from "./configView.js";
@@ -16,6 +18,23 @@ import { fitColumns, levelColor, renderColumns, tableWidth, type Column, type Sh
 import { comparisonSection, liveSection } from "./tableLive.js";
 import { DEFAULT_WIDTH, displayWidth, fitToWidth, wrapWords } from "./textFit.js";
 
+/** What a collapsed row's loop used (its run's `patternUsage`), in words; `undefined`: not recorded or said already. */
+type RowUsage = (row: FindingRow) => string | undefined;
+const NO_ROW_USAGE: RowUsage = () => undefined;
+
+function rowUsage(run: ReplayedRun): RowUsage {
+  const patterns = run.patternUsage;
+  if (patterns === undefined) return NO_ROW_USAGE;
+  const byKey = new Map(patterns.map((p) => [p.pattern, p]));
+  // On the loop's first row only: its later rows (another level, after the stop) are the same loop.
+  return (row) => {
+    const key = costPatternKey(row.first);
+    const cost = byKey.get(key);
+    byKey.delete(key);
+    return cost && patternUsagePhrase(cost, run);
+  };
+}
+
 function runHeader(run: ReplayedRun, chalk: ChalkInstance, data: ReportModel, options: WriteOptions, live: LiveRun | undefined): string {
   const config = data.config;
   const who = [
@@ -24,6 +43,8 @@ function runHeader(run: ReplayedRun, chalk: ChalkInstance, data: ReportModel, op
     run.session !== null ? `session ${clip(run.session, ID_WIDTH)}` : undefined,
   ];
   const where = [shownPath(run.file, options.cwd), plural(run.calls, "call"), plural(run.compactions, "compaction")];
+  const usage = runUsagePhrase(run);
+  if (usage !== undefined) where.push(usage);
   const lines = [who.filter((p) => p !== undefined).join(chalk.dim(" · ")), chalk.dim(`  ${where.join(" · ")}`)];
   const override = overrideOf(run, config);
   const changes = override ? overrideLine(override, config.effective) : "";
@@ -67,7 +88,7 @@ function findingColumns(groups: readonly FindingRow[], chalk: ChalkInstance, cwd
 }
 
 /** A run's findings table (its rows) with their explanation lines (also the text of a junit failure). */
-export function runTable(groups: readonly FindingRow[], options: WriteOptions, chalk: ChalkInstance, width: number): string {
+export function runTable(groups: readonly FindingRow[], options: WriteOptions, chalk: ChalkInstance, width: number, usageOf: RowUsage = NO_ROW_USAGE): string {
   if (groups.length === 0) return chalk.dim("  no findings");
   const { columns, shrinks } = findingColumns(groups, chalk, options.cwd, options.explain !== false);
   const fitted = fitColumns(columns, width, shrinks);
@@ -81,7 +102,8 @@ export function runTable(groups: readonly FindingRow[], options: WriteOptions, c
     // Only whole: a clipped location opens nothing (the header names the file, the row the line).
     const at = location(group.first.file, group.first.line, options.cwd);
     const where = fileMoved && displayWidth(at) + 1 <= width - indent.length ? `${at}: ` : "";
-    return wrapWords(`${where}${thresholdNamed ? group.explanationNamed : group.explanation}`, width, indent).map((line) => chalk.dim(line));
+    const usage = usageOf(group);
+    return wrapWords(`${where}${thresholdNamed ? group.explanationNamed : group.explanation}${usage === undefined ? "" : ` · ${usage}`}`, width, indent).map((line) => chalk.dim(line));
   };
   return renderColumns(fitted.columns, options.color, options.explain === false ? undefined : below).join("\n");
 }
@@ -105,6 +127,7 @@ function summaryBlock(data: ReportModel, chalk: ChalkInstance, options: WriteOpt
     `  ${plural(s.files, "file")}, ${plural(s.lines.read, "line")} (${s.lines.used} used, ${s.lines.ignored} ignored, ${s.lines.skipped} skipped)${s.filesNotRead > 0 ? `; ${plural(s.filesNotRead, "file")} not read` : ""}`,
     `  ${plural(s.runs, "run")}, ${plural(s.calls, "call")}, ${plural(s.compactions, "compaction")}`,
     `  runs with warnings ${s.runsWith.warning}, blocks ${s.runsWith.critical}, aborts ${s.runsWith.abort}`,
+    ...(s.usage !== undefined ? [`  usage: ${summaryUsagePhrase(s.usage)}`] : []),
     ...worstRunLines(data, options),
     chalk.dim(`  findings: ${s.findings.warning} warning, ${s.findings.critical} block, ${s.findings.abort} abort`),
     // Two lines so the summary fits 80 columns.
@@ -139,7 +162,7 @@ export const tableReporter: Reporter = function* (data, options) {
   };
   const header = configHeaderLines(data.config).map((line) => `  ${line}`);
   yield lines(chalk.dim([`looplens ${data.version} — ${detectorState(data.config)}`, ...header].join("\n")), "");
-  for (const { run, rows, liveStop, listed } of data.runs) if (listed) yield lines(runHeader(run, chalk, data, options, liveStop), runTable(rows, options, chalk, width), "");
+  for (const { run, rows, liveStop, listed } of data.runs) if (listed) yield lines(runHeader(run, chalk, data, options, liveStop), runTable(rows, options, chalk, width, rowUsage(run)), "");
   const { hidden, listed } = data.facts();
   if (hidden > 0 && listed > 0) yield lines(chalk.dim(`${plural(hidden, "run")} without findings not shown (--all shows them)`), "");
   if (data.live) yield lines(...liveSection(data, options, chalk), ...comparisonSection(data, options, chalk));
