@@ -9,7 +9,8 @@
  *   that carry no key since the previous `turn` event (a format that writes a response's calls and
  *   then its usage: Codex's token_count, an OpenClaw message once its calls are replayed), none for
  *   a final answer. Turns end in the order of their `turn` events;
- * - a call's own `usage` (canonical events) is its turn's when the turn event brings none; a call
+ * - a call's own `usage` (canonical events) is its turn's when the turn event brings none; such a
+ *   turn ends at the next event of another turn (calls of one turn come together there); a call
  *   with usage and no `turn` is a turn of its own (and ends what a later turn event could claim).
  * Turns still open when the run is handed out end then (canonical events may name turns without
  * ever ending them); more than `OPEN_TURNS` open at once end oldest first, so memory stays bounded.
@@ -33,6 +34,8 @@ const OPEN_TURNS = 64;
 interface OpenTurn {
   readonly calls: number[];
   usage: Usage | undefined;
+  /** Its usage came with its calls (canonical events): it ends where its calls stop coming. */
+  fromCalls: boolean;
 }
 
 export class RunTurns {
@@ -41,6 +44,8 @@ export class RunTurns {
   private readonly open = new Map<string, OpenTurn>();
   /** The run's calls when the last turn ended: later calls without a key are the next turn's to claim. */
   private claimedUpTo = 0;
+  /** The key of the last call that carried one. */
+  private lastKey: string | undefined;
 
   constructor(private readonly marks?: TurnMarks) {}
 
@@ -51,18 +56,35 @@ export class RunTurns {
       this.claimedUpTo = ordinal;
       return this.feed(usage, [ordinal], ordinal);
     }
+    this.endCallTurn(key, ordinal - 1);
     let turn = this.open.get(key);
     if (turn === undefined) {
-      this.open.set(key, (turn = { calls: [], usage: undefined }));
+      this.open.set(key, (turn = { calls: [], usage: undefined, fromCalls: false }));
       if (this.open.size > OPEN_TURNS) this.end(this.open.keys().next().value!, undefined, ordinal - 1);
     }
     turn.calls.push(ordinal);
-    turn.usage ??= usage;
+    if (turn.usage === undefined && usage !== undefined) {
+      turn.usage = usage;
+      turn.fromCalls = true;
+    }
+    this.lastKey = key;
   }
 
   /** Turn `key` is over; `callsSoFar`: the run's calls when it ended. */
   turn(key: string, usage: Usage | undefined, callsSoFar: number): void {
+    this.endCallTurn(key, callsSoFar);
     this.end(key, usage, callsSoFar);
+  }
+
+  /**
+   * Canonical events name a turn on its calls and end it with nothing: a turn whose usage its calls
+   * carried ends at the first event of another turn, so that turns are summed in their order.
+   */
+  private endCallTurn(key: string, callsSoFar: number): void {
+    const last = this.lastKey;
+    if (last === undefined || last === key) return;
+    this.lastKey = undefined;
+    if (this.open.get(last)?.fromCalls === true) this.end(last, undefined, callsSoFar);
   }
 
   finding(call: number, finding: { readonly detector: DetectorName; readonly tool: string; readonly argsHash: string }): void {
