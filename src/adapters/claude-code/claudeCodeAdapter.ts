@@ -22,6 +22,7 @@ import { SessionReplay } from "./sessionReplay.js";
 import { LineEvents } from "../shared/lineEvents.js";
 import { outcomeOf } from "./toolResults.js";
 import { claudeTurnLine, type ClaudeTurnLine } from "./usage.js";
+import { READS_USAGE } from "../shared/runFacts.js";
 
 type LineOf<K extends ClaudeLine["kind"]> = Extract<ClaudeLine, { kind: K }>;
 
@@ -46,7 +47,7 @@ class ClaudeCodeReader {
     const form = lineForm(object);
     const entry = classifyClaudeLine(object.value, form);
     // Every assistant line is part of a model turn (cost.md §1), calls or not.
-    const turn = entry.kind === "quiet" || entry.kind === "calls" ? claudeTurnLine(object.value) : undefined;
+    const turn = READS_USAGE && (entry.kind === "quiet" || entry.kind === "calls") ? claudeTurnLine(object.value) : undefined;
     if (turn !== undefined && "meta" in entry && (turn.usage !== undefined || turn.id !== undefined)) {
       this.session(entry.meta).turnLine(line, turn, this.counted);
     }

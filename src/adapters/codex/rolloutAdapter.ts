@@ -22,6 +22,7 @@
  * a call_id).
  */
 import { TokenCounts } from "./usage.js";
+import { READS_USAGE } from "../shared/runFacts.js";
 import { recordedTime } from "../shared/recordedTime.js";
 import { quote } from "../../core/quote.js";
 import type { StringForm } from "../../core/byteText.js";
@@ -78,7 +79,7 @@ class RolloutReader {
     if (record.kind === "sessionMeta" && this.session === undefined && !this.sawEvent) return this.sessionMeta(line, record.meta, value, form);
     if (this.forks.isCopy(value, form)) return this.duplicate();
     // A model response's usage (cost.md §1), written after its calls; counted as the line was before.
-    const turn = record.kind === "other" ? this.tokenCounts.of(value) : undefined;
+    const turn = READS_USAGE && record.kind === "other" ? this.tokenCounts.of(value) : undefined;
     if (turn?.usage !== undefined) this.replay.usageAfterCalls(line, turn.usage);
     switch (record.kind) {
       case "bad":

@@ -45,6 +45,7 @@ import { messageTimestamp, type RepeatedTimes } from "./repeatedTimes.js";
 import { CopyDetector, copyKeyOf, entryKey } from "./transcriptCopies.js";
 import { TranscriptReplay } from "../shared/transcriptReplay.js";
 import { openclawUsage } from "./usage.js";
+import { READS_USAGE } from "../shared/runFacts.js";
 
 const SESSION_FORMAT_VERSION = 3;
 const ENTRY_TYPES = new Set(["message", "custom", "compaction", ...QUIET_ENTRY_TYPES]);
@@ -191,7 +192,7 @@ class SessionReader {
     const { calls, unnamed } = toolCallBlocks(message, form);
     const unnamedReason = `${unnamed} toolCall block${unnamed === 1 ? "" : "s"} without a "name"; not replayed`;
     // Every assistant message is a model turn (cost.md §1): its usage counts once, calls or not.
-    const usage = openclawUsage(own(message, "usage"));
+    const usage = READS_USAGE ? openclawUsage(own(message, "usage")) : undefined;
     if (calls.length === 0) {
       if (unnamed > 0) return tally.skipped(this.file, line, unnamedReason);
       // A copy of a response without calls is ignored as before, only not counted as a turn again.

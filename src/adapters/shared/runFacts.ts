@@ -7,6 +7,13 @@ import type { Disposition } from "../../core/disposition.js";
 import type { Usage } from "../../core/usage.js";
 import type { AdapterContext } from "../adapter.js";
 
+/**
+ * Whether adapters read model usage (cost.md). `LOOPLENS_USAGE=off` turns the reading off, for the
+ * bench's side-by-side row only (bench/usage.mjs: what reading usage costs analyze); not documented
+ * for users, who always get it.
+ */
+export const READS_USAGE = process.env.LOOPLENS_USAGE !== "off";
+
 /** What handing an event to replay gave: used, or not with the reason. */
 export type Emitted = Disposition;
 

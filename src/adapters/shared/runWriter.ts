@@ -43,7 +43,7 @@
 import type { StringForm } from "../../core/byteText.js";
 import type { CompactionEvent, LoopEvent, RunEndEvent, RunStartEvent, ToolCallEvent, ToolResultEvent, TurnEvent } from "../../core/events.js";
 import type { Usage } from "../../core/usage.js";
-import type { Emitted, EventPlace, EventSink, Outcome, RunOwner, RunStart, CallFacts, ResultFacts, TurnFacts, WriterPolicy } from "./runFacts.js";
+import { READS_USAGE, type Emitted, type EventPlace, type EventSink, type Outcome, type RunOwner, type RunStart, type CallFacts, type ResultFacts, type TurnFacts, type WriterPolicy } from "./runFacts.js";
 
 const NEVER = () => false;
 
@@ -110,7 +110,7 @@ export class RunWriter {
    * line of its own: the caller counts the line as it did before (replay always takes a turn).
    */
   turn(run: string, place: EventPlace, turn: TurnFacts): void {
-    if (turn.usage === undefined) return;
+    if (turn.usage === undefined || !READS_USAGE) return;
     if (this.silent !== undefined && nameOf(this.silent.run) === run) this.endFile();
     const event = this.head("turn", run, place) as Writable<TurnEvent>;
     event.turn = turn.id;
