@@ -1,7 +1,9 @@
 // `npm run bench -- --usage`: what reading model usage (cost.md) costs analyze. The same
-// `analyze --format json` with usage read and with it off (LOOPLENS_USAGE=off: adapters skip the
+// `analyze --format ndjson` with usage read and with it off (LOOPLENS_USAGE=off: adapters skip the
 // extraction and write no turn), alternating, median of --runs; the section of bench/RESULTS.md
-// between its markers is replaced. Target: reading usage costs ≤ 5% of analyze's time.
+// between its markers is replaced. Target: reading usage costs ≤ 5% of analyze's time. ndjson,
+// whose lines are the same both ways (findings gain nothing), so that the figure is the reading and
+// the accounting; `--format json` also writes three usage objects per run (its size is shown).
 export const USAGE_START = "<!-- usage -->";
 export const USAGE_END = "<!-- /usage -->";
 
@@ -24,7 +26,7 @@ export function usageSection({ specs, dataset, measure, bin, runs, log, median, 
       // Alternating, the order flipped every round, so that a load change hits both sides alike.
       const order = run % 2 === 0 ? [on, off] : [off, on];
       for (const side of order) {
-        const result = measure([bin, "analyze", "--no-cache", "--format", "json", data.dir], { ...env, ...(side === off && { LOOPLENS_USAGE: "off" }) });
+        const result = measure([bin, "analyze", "--no-cache", "--format", "ndjson", data.dir], { ...env, ...(side === off && { LOOPLENS_USAGE: "off" }) });
         side.ms.push(result.ms);
         side.cpu.push(result.cpuMs);
       }

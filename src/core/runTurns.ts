@@ -119,6 +119,7 @@ export class RunTurns {
   /** Calls since the last turn ended that no open turn holds (the ones made with no key). */
   private unclaimed(callsSoFar: number): number[] {
     const calls: number[] = [];
+    if (callsSoFar <= this.claimedUpTo) return calls;
     const keyed = this.open.size === 0 ? undefined : new Set([...this.open.values()].flatMap((turn) => turn.calls));
     for (let call = this.claimedUpTo + 1; call <= callsSoFar; call++) if (keyed?.has(call) !== true) calls.push(call);
     return calls;
