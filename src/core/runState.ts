@@ -63,6 +63,8 @@ export function newRunState(run: string, file: string, profile: ProfileChoice): 
     open: false,
     engine: undefined,
     recent: undefined,
+    // Made at the run's first turn: present from the start, so that runs keep one shape (replay's hot path).
+    turns: undefined,
   };
 }
 
