@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT, runMain } from "../helpers/cli.js";
+import { tempDir } from "../helpers/tempDir.js";
 
 const FIXTURE = "fixtures/cost/deploy-poll.jsonl";
 
@@ -38,6 +39,17 @@ describe("usage in the outputs", () => {
   it("json: nothing at all for input that recorded no usage", async () => {
     const { stdout } = await runMain(["analyze", "fixtures/poll-loop.jsonl", "--format", "json", "--no-cache"]);
     expect(stdout).not.toMatch(/"usage|runsWithUsage|turns"/);
+  });
+
+  it("json: the same figures when runs wait on disk (spilled) and when read back from the result cache", async () => {
+    const args = ["analyze", FIXTURE, "fixtures/poll-loop.jsonl", "--format", "json"];
+    const fresh = await runMain([...args, "--no-cache"], { env: { LOOPLENS_WORKERS: "0" } });
+    const spilled = await runMain([...args, "--no-cache"], { env: { LOOPLENS_WORKERS: "0", LOOPLENS_PLAIN_RUNS_IN_MEMORY: "0", LOOPLENS_FINDINGS_IN_MEMORY: "0" } });
+    const cacheDir = tempDir("looplens-usage-cache-");
+    await runMain(args, { env: { LOOPLENS_CACHE_DIR: cacheDir } });
+    const cached = await runMain(args, { env: { LOOPLENS_CACHE_DIR: cacheDir } });
+    expect(fresh.stdout).toContain('"usageAfterStop"');
+    expect([spilled.stdout, cached.stdout]).toEqual([fresh.stdout, fresh.stdout]);
   });
 
   it("table: the run header says what the run spent and what came after its first stop", async () => {
