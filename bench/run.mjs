@@ -374,7 +374,7 @@ async function usageOnly() {
     "wall times are inflated and noisy, CPU time (user + system) is the steadier figure). `analyze --no-cache --format ndjson` (its output the same both ways) with usage read against `LOOPLENS_USAGE=off` " +
     "(no extraction, no turn events, no cost accounting). Target: reading usage costs ≤ 5% of analyze's time. Not in the figure: `--format json` writes three usage objects per run " +
     "(on the real state folder's 8,310 runs its document grows from 4.5 to 6.9 MB).";
-  const block = `${USAGE_START}\n${header}\n\n${markdown}\n${USAGE_END}\n`;
+  const block = `${USAGE_START}\n${header}\n\n${markdown}\n\n${USAGE_END}\n`;
   const path = join(ROOT, "bench", "RESULTS.md");
   const results = existsSync(path) ? readFileSync(path, "utf8") : "";
   const from = results.indexOf(USAGE_START);
