@@ -85,7 +85,28 @@ export interface RunDocument {
   /** A run read from a Gateway log. */
   readonly source?: "log";
   readonly live?: { readonly started: boolean; readonly ended: boolean; readonly guard: { readonly armed: number; readonly persisted: number; readonly windowsClosed: number } };
+  /** What the run's model turns used (docs/outputs.md "What a loop cost"); absent when its input recorded none. */
+  readonly usage?: UsageDocument;
+  /** The same over the turns with a flagged call. */
+  readonly usageOnFlagged?: UsageDocument;
+  /** The same over the turns after the one that made the first would-be stop. */
+  readonly usageAfterStop?: UsageDocument;
   readonly findings: readonly Finding[];
+}
+
+/** A sum of turns' usage: fields the input did not record are absent (never 0). */
+export interface UsageDocument {
+  readonly turns: number;
+  readonly input?: number;
+  readonly output?: number;
+  readonly cacheRead?: number;
+  readonly cacheWrite?: number;
+  readonly total?: number;
+  /** Money as the format records it (OpenClaw: USD); never estimated. */
+  readonly cost?: number;
+  /** Present when only some turns recorded tokens / money. */
+  readonly turnsWithoutTokens?: number;
+  readonly turnsWithoutCost?: number;
 }
 
 export interface ConfigNotice {
@@ -134,6 +155,11 @@ export interface ReportSummary {
   readonly live?: { readonly runs: number; readonly findings: LevelCounts; readonly outsideRuns: number };
   /** What the filters hid; present only when filters were given. */
   readonly filtered?: Readonly<Record<string, unknown>>;
+  /** Runs that recorded usage, and the sums over them; absent when none did. */
+  readonly runsWithUsage?: number;
+  readonly usage?: UsageDocument;
+  readonly usageOnFlagged?: UsageDocument;
+  readonly usageAfterStop?: UsageDocument;
 }
 
 /** A bad input line (or a file not read), as the CLI prints it: `file:line: reason`. */

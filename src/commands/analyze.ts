@@ -122,6 +122,7 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
     ...(failOn !== undefined && { failOn }),
     ...(maxWarnings !== undefined && { maxWarnings }),
     ...(options.prompts === false && { hidePrompts: true }),
+    ...(options.sort !== undefined && options.sort !== "stops" && { sort: options.sort }),
   };
   const request = { version, config: header, filters, choices, ...(reporter.needs && { needs: reporter.needs }) };
   const report = buildReport(analysis, request);

@@ -33,6 +33,9 @@ export function canonicalEventJson(event: LoopEvent): string {
   }
   if (event.type === "tool_call" && event.format !== undefined) payload.format = event.format;
   if (event.type === "tool_call" && event.args !== undefined) payload.args = event.args;
+  // A model turn (cost.md §1): its key on each call it made, and its usage on the `turn` event after them.
+  if ((event.type === "tool_call" || event.type === "turn") && event.turn !== undefined) payload.turn = event.turn;
+  if ((event.type === "tool_call" || event.type === "turn") && event.usage !== undefined) payload.usage = event.usage;
   if (event.type === "run_start" && event.harnessVersion !== undefined) payload.harnessVersion = event.harnessVersion;
   if (event.type === "tool_result") {
     if (event.error !== undefined) payload.error = event.error;

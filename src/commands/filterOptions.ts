@@ -6,6 +6,7 @@
 import { InvalidArgumentError, Option, type Command } from "commander";
 import { DETECTOR_NAMES } from "../core/detectorInfo.js";
 import type { DetectorName } from "../core/detectors.js";
+import { RUN_ORDERS, type RunOrder } from "../core/worstFirst.js";
 import { AGENT_KINDS, type ReportFilters } from "../pipeline/filters.js";
 
 export interface FilterOptions {
@@ -17,6 +18,7 @@ export interface FilterOptions {
   since?: string;
   until?: string;
   top?: number;
+  sort?: RunOrder;
 }
 
 /** Repeatable and comma-separated: `--run a,b --run c` is three runs. */
@@ -83,7 +85,8 @@ export function addFilterOptions(command: Command, what: { findings: boolean }):
   return command
     .option("--tool <names>", "only findings of these tools (repeatable, or comma-separated)", listOption)
     .addOption(new Option("--detector <names>", "only findings of these detectors (repeatable, or comma-separated)").choices(DETECTOR_NAMES).argParser(detectorList))
-    .option("--top <n>", "list only the N worst runs, worst first: aborts before blocks before warnings, then the earliest first stop, then the most findings (the summary still counts every selected run)", topCount);
+    .option("--top <n>", "list only the N worst runs, worst first: aborts before blocks before warnings, then the earliest first stop, then the most findings (the summary still counts every selected run)", topCount)
+    .addOption(new Option("--sort <order>", "order of the worst-runs list and --top: stops (worst first), tokens or cost (the runs that spent most first; runs that recorded none last)").choices(RUN_ORDERS).default("stops"));
 }
 
 /** The help text of `--agent` on the commands that filter by it. */

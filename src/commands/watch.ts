@@ -180,7 +180,7 @@ export function registerWatch(program: Command, io: Io, run: (work: () => Promis
   addConfigOptions(command, "apply this agent's loopDetection override to every run, and print only the findings of this agent's runs (its id, ID/… sub-agents, or the kind: openclaw, claude-code, codex, gemini-cli, openhands)");
   addInputOptions(command);
   // Report-wide selections and analyze's end-of-input exit rule have no meaning for a stream.
-  for (const flag of ["--since", "--until", "--top", "--strict"]) {
+  for (const flag of ["--since", "--until", "--top", "--sort", "--strict"]) {
     const at = command.options.findIndex((option) => option.long === flag);
     if (at >= 0) (command.options as unknown[]).splice(at, 1);
   }

@@ -5,6 +5,7 @@
  * `file` and `line` locate the event in the user's input so that findings can point back at it.
  */
 import type { StringForm } from "./byteText.js";
+import type { Usage } from "./usage.js";
 
 export interface EventOrigin {
   /** The input path as the user gave it (or as found under a folder they gave). */
@@ -56,6 +57,13 @@ export interface ToolCallEvent extends EventBase {
   readonly args?: unknown;
   /** The form of the strings in `args` (byteText.ts): byte strings when the adapter parsed the line as latin1. Read it with `formOf`. */
   readonly form?: StringForm;
+  /** The model turn (a `TurnEvent`'s `turn`) that made the call, when the input records turns. */
+  readonly turn?: string;
+  /**
+   * The usage of the call's turn (canonical events, inputs.md §1): counted once per turn, the first
+   * one its calls carry; a call with usage and no `turn` is a turn of its own.
+   */
+  readonly usage?: Usage;
 }
 
 /**
@@ -89,7 +97,21 @@ export interface CompactionEvent extends EventBase {
   readonly type: "compaction";
 }
 
-export type LoopEvent = RunStartEvent | RunEndEvent | ToolCallEvent | ToolResultEvent | CompactionEvent;
+/**
+ * One model turn is over (spec: cost.md §1): what it used, counted once, and — through the `turn`
+ * its calls carried — which calls it made. It comes after those calls (a format may know a
+ * response's usage only after its calls: Codex, Claude Code's streamed lines); a turn without calls
+ * (a final answer) is a turn event alone. Adapters write one only for a turn that recorded usage.
+ * Not a line of the input of its own: it never changes what a line counts as (used, ignored).
+ */
+export interface TurnEvent extends EventBase {
+  readonly type: "turn";
+  /** Tells the turn apart within its run (a format's response id, else a count): what its calls carry. */
+  readonly turn: string;
+  readonly usage?: Usage;
+}
+
+export type LoopEvent = RunStartEvent | RunEndEvent | ToolCallEvent | ToolResultEvent | CompactionEvent | TurnEvent;
 
 export type LoopEventType = LoopEvent["type"];
 
@@ -99,6 +121,7 @@ export const LOOP_EVENT_TYPES: readonly LoopEventType[] = [
   "tool_call",
   "tool_result",
   "compaction",
+  "turn",
 ];
 
 /** True when the result event carries an error outcome (the runtime's `error !== undefined`). */

@@ -2,6 +2,8 @@
  * What replay produces: findings (one per verdict or abort) grouped per run. Reporters turn these
  * into text; nothing here knows about output formats.
  */
+import type { PatternCost } from "./runCost.js";
+import type { UsageSum } from "./usage.js";
 import type { DetectorName, ThresholdName } from "./detectors.js";
 import type { GuardWindow } from "./postCompactionGuard.js";
 import type { FindingPreview } from "./preview.js";
@@ -95,6 +97,16 @@ export interface ReplayedRun extends RunBase {
   /** Call ordinals of the first recorded vetoes (at most `MAX_VETO_CALLS`; `recordedVetoes` counts them all). */
   readonly recordedVetoCalls?: readonly number[];
   readonly source?: undefined;
+  /**
+   * What the run's model turns used (cost.md §2): `usage` every turn, `usageOnFlagged` the turns
+   * with a flagged call, `usageAfterStop` the turns after the one that made the first stop's call.
+   * All absent when the input recorded no turn for the run (Gateway logs, events without usage).
+   */
+  readonly usage?: UsageSum;
+  readonly usageOnFlagged?: UsageSum;
+  readonly usageAfterStop?: UsageSum;
+  /** The same per loop (a collapsed row: core/runCost.ts `costPatternKey`), in order of first finding. */
+  readonly patternUsage?: readonly PatternCost[];
 }
 
 /** Recorded vetoes whose call ordinals a run keeps: enough to name them, bounded whatever the input. */

@@ -10,6 +10,7 @@ import type { Disposition as GenericDisposition } from "./disposition.js";
 import { PendingCalls, type PendingCall } from "./pendingCalls.js";
 import { quote } from "./quote.js";
 import { eventTime } from "./eventTime.js";
+import type { Usage } from "./usage.js";
 
 interface Located {
   readonly run: string;
@@ -35,7 +36,11 @@ export type PreparedEvent =
       readonly call: number;
       /** Newest generation: the file a `write` call changes. */
       readonly mutationTarget?: string;
+      /** The model turn that made the call (events.ts `TurnEvent`), when the input records turns. */
+      readonly turn?: string;
+      readonly usage?: Usage;
     })
+  | (Located & { readonly type: "turn"; readonly agent?: string; readonly session?: string; readonly turn: string; readonly usage?: Usage })
   | (Located & {
       readonly type: "outcome";
       readonly tool: string;
@@ -57,6 +62,7 @@ type BoundaryEvent = Extract<PreparedEvent, { type: "compaction" }>;
 type RunEnd = Extract<PreparedEvent, { type: "run_end" }>;
 type RunStart = Extract<PreparedEvent, { type: "run_start" }>;
 type OutcomeEvent = Extract<PreparedEvent, { type: "outcome" }>;
+type TurnEnd = Extract<PreparedEvent, { type: "turn" }>;
 
 /**
  * The hashing of a run's profile, from the build version its run_start records (if any): under
@@ -154,10 +160,18 @@ export class EventPreparer {
           call,
         };
         if (mutationTarget !== undefined) prepared.mutationTarget = mutationTarget;
+        if (event.turn !== undefined) prepared.turn = event.turn;
+        if (event.usage !== undefined) prepared.usage = event.usage;
         return { used: true, prepared: this.timed(withIdentity(prepared, event), event) };
       }
       case "tool_result":
         return this.result(event);
+      case "turn": {
+        // Its run's links are not made for it: a turn neither numbers calls nor holds pending ones.
+        const prepared = withIdentity<Mutable<TurnEnd>>({ type: "turn", run: event.run, file: event.file, line: event.line, turn: event.turn }, event);
+        if (event.usage !== undefined) prepared.usage = event.usage;
+        return { used: true, prepared };
+      }
     }
   }
 

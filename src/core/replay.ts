@@ -20,6 +20,7 @@ import { mergeFacts, type RunFacts } from "./runIdentity.js";
 import { SessionHistories } from "./sessionHistories.js";
 import { SettledQueue } from "./settledQueue.js";
 import { TimelineRecorder } from "./timeline.js";
+import { RunTurns } from "./runTurns.js";
 
 /** The effective config for a run's agent (`null` = no agent known) under the run's profile. */
 export type ConfigForAgent = (agent: string | null, profile: ProfileName) => ResolvedConfig;
@@ -97,9 +98,15 @@ export class Replayer {
         return;
       }
       case "call":
+        if (event.turn !== undefined || event.usage !== undefined) this.turnsOf(state).call(event.call, event.turn, event.usage);
         return this.call(state, event, input);
       case "outcome":
-        return this.outcome(state, event, input);
+        this.outcome(state, event, input);
+        // After the outcome's own finding (an abort comes with a result): nothing more can flag it.
+        state.turns?.answered(event.call);
+        return;
+      case "turn":
+        return this.turnsOf(state).turn(event.turn, event.usage, state.calls);
     }
   }
 
@@ -126,7 +133,10 @@ export class Replayer {
   /** Ends every run still open and returns the runs not handed out yet, in order of first appearance. */
   finish(): ReplayedRun[] {
     const reports = this.order.drain();
-    for (const state of reports) this.close(state);
+    for (const state of reports) {
+      this.close(state);
+      settleCost(state);
+    }
     this.runs.clear();
     this.lastRun = undefined;
     return reports;
@@ -138,6 +148,7 @@ export class Replayer {
     this.order.release((run) => {
       this.runs.delete(run.run);
       if (this.lastRun === run) this.lastRun = undefined;
+      settleCost(run);
       this.onSettled!(run);
     });
   }
@@ -184,6 +195,18 @@ export class Replayer {
     this.recorders?.delete(state.run);
     state.recent = undefined;
     this.histories.closed(state);
+  }
+
+  /** The run's turns, made at its first event that names one (with marks for its timeline, if it has one). */
+  private turnsOf(state: RunState): RunTurns {
+    if (state.turns !== undefined) return state.turns;
+    const timeline = this.recorders?.get(state.run)?.timeline;
+    const turns = new RunTurns(timeline && (timeline.turns ??= { after: [], tokens: [] }));
+    // What came before the run's first turn (a format that writes usage after the calls).
+    for (const finding of state.findings) turns.finding(finding.call, finding);
+    if (state.firstStop !== null) turns.stop(state.firstStop.call);
+    state.turns = turns;
+    return turns;
   }
 
   private engineOf(state: RunState): RunEngine {
@@ -260,7 +283,29 @@ export class Replayer {
 
   /** Adds the finding to its run, and tells it (`?.(…)` would skip the adding too when no one listens). */
   private found(state: RunState, finding: FindingOfRun): void {
+    const hadStop = state.firstStop !== null;
     const made = addFinding(state, finding);
+    if (state.turns !== undefined) {
+      state.turns.finding(made.call, made);
+      if (!hadStop && state.firstStop !== null) state.turns.stop(state.firstStop.call);
+    }
     this.onFinding?.(made);
   }
+}
+
+/**
+ * A run handed out gets its usage figures, and drops its turns (working state). The fields are set
+ * only on a run whose input recorded turns, so that every other report keeps the shape it had.
+ */
+function settleCost(state: RunState): void {
+  const turns = state.turns;
+  if (turns === undefined) return;
+  state.turns = undefined;
+  const cost = turns.finish(state.calls);
+  // Turns named (canonical calls with a `turn`) but none recording anything: nothing to report.
+  if (cost.spent.tokenTurns === 0 && cost.spent.costTurns === 0) return;
+  state.usage = cost.spent;
+  state.usageOnFlagged = cost.onFlagged;
+  state.usageAfterStop = cost.afterStop;
+  if (cost.patterns.length > 0) state.patternUsage = cost.patterns;
 }

@@ -177,12 +177,11 @@ export class RunCostTally {
 
   answered(call: number): void {
     const turn = this.turnOfCall.get(call);
-    if (turn === undefined) {
-      // Noted for a turn fed later (Codex writes a response's usage after its calls and results);
-      // not for a call of a turn settled already, which would only hold memory.
-      if (call > this.settledCalls) this.noteFor(call).answered = true;
-      return;
-    }
+    // A call of no fed turn (most formats write a response's usage after its calls and results) is
+    // not noted: its turn, fed later, waits as unanswered until `openTurns` more are open or the
+    // end, which changes when it settles, never what it adds; a note per call cost a tenth of
+    // reading usage (bench --usage).
+    if (turn === undefined) return;
     turn.unanswered--;
     this.settleReady();
   }

@@ -10,6 +10,9 @@ import type { ProfileChoice, RunEngine } from "./profiles/profile.js";
 import { NONE } from "./none.js";
 import type { RunFacts } from "./runIdentity.js";
 import type { RunTimeline } from "./timeline.js";
+import type { RunTurns } from "./runTurns.js";
+import type { PatternCost } from "./runCost.js";
+import type { UsageSum } from "./usage.js";
 
 export interface RunState {
   readonly run: string;
@@ -35,6 +38,13 @@ export interface RunState {
   timeline?: RunTimeline;
   /** References to the newest call and outcome of recent patterns, for previews (only with input events). */
   recent: RecentPatterns | undefined;
+  /** The run's model turns, from its first event that names one (absent: its input records none). */
+  turns?: RunTurns;
+  /** What the turns used (findings.ts `ReplayedRun`), set from `turns` when the run is handed out. */
+  usage?: UsageSum;
+  usageOnFlagged?: UsageSum;
+  usageAfterStop?: UsageSum;
+  patternUsage?: readonly PatternCost[];
 }
 
 /** A run first seen in `file`, replayed under `profile`: nothing recorded yet. */
@@ -57,6 +67,8 @@ export function newRunState(run: string, file: string, profile: ProfileChoice): 
     open: false,
     engine: undefined,
     recent: undefined,
+    // Made at the run's first turn: present from the start, so that runs keep one shape (replay's hot path).
+    turns: undefined,
   };
 }
 

@@ -4,6 +4,7 @@
  * runs whose verdict changed from the previous config, and, when the user labelled runs, how well
  * the config separates the stuck ones from the healthy ones.
  */
+import { EMPTY_SUM, mergeSums, type UsageSum } from "./usage.js";
 import type { RunReport } from "./findings.js";
 
 /** A run's verdict under one config: its first stop if any, else whether it was warned. */
@@ -18,6 +19,8 @@ export interface RunVerdict {
   /** Call of the first stop (block or abort); null when the run never stops. */
   readonly stopCall: number | null;
   readonly calls: number;
+  /** What the run spent after its first stop (cost.md §3; none when the config does not stop it), when its input recorded usage. */
+  readonly afterStop?: UsageSum;
 }
 
 export interface ConfigStats {
@@ -30,6 +33,8 @@ export interface ConfigStats {
   readonly aborted: number;
   /** Median call number of the first blocks; null when no run is blocked. */
   readonly firstBlockMedianCall: number | null;
+  /** Over the runs the config stops that recorded usage: what they spent after the first stop (absent: none recorded). */
+  readonly afterStop?: UsageSum;
 }
 
 export interface VerdictChange {
@@ -43,7 +48,9 @@ export function runVerdict(run: RunReport): RunVerdict {
   const stop = run.firstStop;
   const warned = run.findings.some((f) => f.level === "warning" && !f.afterStop);
   const kind: VerdictKind = stop ? (stop.kind === "abort" ? "aborted" : "blocked") : warned ? "warned" : "ok";
-  return { run: run.run, file: run.file, kind, warned, stopCall: stop?.call ?? null, calls: run.calls };
+  // A run that recorded usage adds to every config's figure, nothing when the config does not stop it.
+  const afterStop = run.source === undefined && run.usage !== undefined ? (stop !== null ? (run.usageAfterStop ?? EMPTY_SUM) : EMPTY_SUM) : undefined;
+  return { run: run.run, file: run.file, kind, warned, stopCall: stop?.call ?? null, calls: run.calls, ...(afterStop !== undefined && { afterStop }) };
 }
 
 
@@ -106,6 +113,7 @@ export interface ConfigCounts {
   stuckStopped: number;
   healthyStopped: number;
   lateness: number;
+  afterStop?: UsageSum;
 }
 
 /**
@@ -126,10 +134,11 @@ export class ConfigTally {
   private stuckStopped = 0;
   private healthyStopped = 0;
   private lateness = 0;
+  private afterStop: UsageSum | undefined;
 
   counts(): ConfigCounts {
-    const { runs, warned, blocked, aborted, changed, stuck, stuckStopped, healthyStopped, lateness } = this;
-    return { runs, warned, blocked, aborted, firstBlocks: [...this.firstBlocks], changed, stuck, stuckStopped, healthyStopped, lateness };
+    const { runs, warned, blocked, aborted, changed, stuck, stuckStopped, healthyStopped, lateness, afterStop } = this;
+    return { runs, warned, blocked, aborted, firstBlocks: [...this.firstBlocks], changed, stuck, stuckStopped, healthyStopped, lateness, ...(afterStop !== undefined && { afterStop }) };
   }
 
   /** Folds in one run's verdict (`labels`: the user's, when runs are labelled). */
@@ -142,6 +151,7 @@ export class ConfigTally {
     } else if (v.kind === "aborted") {
       this.aborted++;
     }
+    if (v.afterStop !== undefined) this.afterStop = mergeSums(this.afterStop ?? EMPTY_SUM, v.afterStop);
     if (labels) this.label(v, labels);
   }
 
@@ -157,11 +167,12 @@ export class ConfigTally {
     this.stuckStopped += other.stuckStopped;
     this.healthyStopped += other.healthyStopped;
     this.lateness += other.lateness;
+    if (other.afterStop !== undefined) this.afterStop = mergeSums(this.afterStop ?? EMPTY_SUM, other.afterStop);
   }
 
   stats(): ConfigStats {
-    const { runs, warned, blocked, aborted } = this;
-    return { runs, warned, blocked, aborted, firstBlockMedianCall: medianOfCounts(this.firstBlocks) };
+    const { runs, warned, blocked, aborted, afterStop } = this;
+    return { runs, warned, blocked, aborted, firstBlockMedianCall: medianOfCounts(this.firstBlocks), ...(afterStop !== undefined && { afterStop }) };
   }
 
   /** How well the config separates the labelled runs. */

@@ -11,6 +11,8 @@ export interface RunTimeline {
   readonly callTools: readonly number[];
   /** For each compaction, in order, the number of calls the run had made when it happened. */
   readonly compactionsAfter: readonly number[];
+  /** The run's model turns (runTurns.ts), when its input recorded any: where each ended and its tokens. */
+  readonly turns?: { readonly after: readonly number[]; readonly tokens: readonly number[] };
 }
 
 /**
@@ -19,7 +21,7 @@ export interface RunTimeline {
  * keeps only its three arrays.
  */
 export class TimelineRecorder {
-  readonly timeline: { tools: string[]; callTools: number[]; compactionsAfter: number[] };
+  readonly timeline: { tools: string[]; callTools: number[]; compactionsAfter: number[]; turns?: { after: number[]; tokens: number[] } };
   /** Built on the first call (from the tools so far, for a resumed run). */
   private index: Map<string, number> | undefined;
 

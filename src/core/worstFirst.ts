@@ -3,7 +3,8 @@
  * under the summaries, the HTML page — so that they never disagree on which run is worst: the
  * highest level among a run's findings (abort, then block, then warning), then the earlier first
  * stop, then more findings. Sorting is stable: input order breaks the remaining ties. The HTML page
- * breaks one tie more (`compareRanksVetoesFirst`).
+ * breaks one tie more (`compareRanksVetoesFirst`). `--sort tokens|cost` (cost.md §3) puts the runs
+ * that spent most first (a run that recorded none after every run that did), then worst first.
  */
 import { FirstKept } from "./firstKept.js";
 import { LEVEL_RANK, type Finding } from "./findings.js";
@@ -13,7 +14,13 @@ export interface RankedRun {
   readonly findings: readonly Pick<Finding, "level" | "call">[];
   /** Loop vetoes the input recorded (the live runtime really blocked calls); absent reads as none. */
   readonly recordedVetoes?: number;
+  /** What the run's turns used (replayed runs whose input recorded it). */
+  readonly usage?: { readonly total?: number; readonly cost?: number };
 }
+
+/** `--sort`: what orders runs first. */
+export type RunOrder = "stops" | "tokens" | "cost";
+export const RUN_ORDERS: readonly RunOrder[] = ["stops", "tokens", "cost"];
 
 /** Where a run stands in the order: its highest level, its first stop, its number of findings. */
 export interface Rank {
@@ -22,9 +29,11 @@ export interface Rank {
   readonly count: number;
   /** No finding, but recorded vetoes (1), or not (0). */
   readonly vetoesOnly: number;
+  /** Under `--sort tokens|cost`: what the run spent (-1: not recorded); 0 for every run under `stops`. */
+  readonly spent: number;
 }
 
-export function rankOf(run: RankedRun): Rank {
+export function rankOf(run: RankedRun, order: RunOrder = "stops"): Rank {
   let top = 0;
   let stop = Number.MAX_SAFE_INTEGER;
   for (const finding of run.findings) {
@@ -32,11 +41,12 @@ export function rankOf(run: RankedRun): Rank {
     // The first stop is the first finding that is not a warning (findings are in call order).
     if (stop === Number.MAX_SAFE_INTEGER && finding.level !== "warning") stop = finding.call ?? Number.MAX_SAFE_INTEGER;
   }
-  return { top, stop, count: run.findings.length, vetoesOnly: run.findings.length === 0 && (run.recordedVetoes ?? 0) > 0 ? 1 : 0 };
+  const spent = order === "stops" ? 0 : ((order === "tokens" ? run.usage?.total : run.usage?.cost) ?? -1);
+  return { top, stop, count: run.findings.length, vetoesOnly: run.findings.length === 0 && (run.recordedVetoes ?? 0) > 0 ? 1 : 0, spent };
 }
 
 /** Negative when `a` is worse than `b`. */
-export const compareRanks = (a: Rank, b: Rank) => b.top - a.top || a.stop - b.stop || b.count - a.count;
+export const compareRanks = (a: Rank, b: Rank) => b.spent - a.spent || b.top - a.top || a.stop - b.stop || b.count - a.count;
 
 /**
  * The same, then among runs without findings one whose input records loop vetoes before one with

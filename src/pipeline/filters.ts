@@ -144,7 +144,7 @@ export class RunSelection {
     private readonly filters: ReportFilters,
     replayed: () => Iterable<ReplayedRun>,
     private readonly live: LiveInput | undefined,
-    gate: ReportChoices,
+    private readonly choices: ReportChoices,
   ) {
     // Live runs are made as they are read (liveRuns.ts): made once here, for the tests and the selection.
     this.liveAll = [...(live?.runs ?? [])];
@@ -153,7 +153,7 @@ export class RunSelection {
     this.agentMatchedNoRun = agentMatchedNoRun;
     this.keep = findingTest(filters);
     this.dates = filters.since !== undefined || filters.until !== undefined;
-    this.gate = new GateTally(gate);
+    this.gate = new GateTally(choices);
     this.top = filters.top !== undefined ? new FirstKept(filters.top, compareRanks) : undefined;
   }
 
@@ -173,7 +173,7 @@ export class RunSelection {
     if (kept === undefined) return;
     this.replayed.add(kept);
     this.gate.add(kept);
-    this.top?.offer(kept, rankOf(kept));
+    this.top?.offer(kept, rankOf(kept, this.choices.sort));
   }
 
   /** Runs that were not read, known to fall outside `--since`/`--until` (runWindow.ts): counted as hidden, as `offer` would have. */
@@ -217,7 +217,7 @@ export class RunSelection {
   /** `--top N`: the N worst runs, worst first (replayed and live runs ranked together). */
   private topRuns(live: LiveInput | undefined): { readonly replayed: ReplayedRun[]; readonly live: LiveInput | undefined } {
     const top = this.top!;
-    for (const run of live?.runs ?? []) top.offer(run, rankOf(run));
+    for (const run of live?.runs ?? []) top.offer(run, rankOf(run, this.choices.sort));
     const order = top.items();
     const liveRuns = order.filter((run): run is LiveRun => run.source === "log");
     const liveIds = new Set(liveRuns.map((run) => run.run));

@@ -145,7 +145,7 @@ export class FactsTally {
     if (entry.listed) this.listed++;
     if (run.firstStop !== null) {
       this.stoppedTotal++;
-      this.stopped.offer(run, rankOf(run));
+      this.stopped.offer(run, rankOf(run, this.context.choices.sort));
     }
     this.files.add(run.file, this.gate.add(run));
     this.order.add(run.findings);

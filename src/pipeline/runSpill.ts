@@ -24,6 +24,8 @@ import type { SpilledRuns } from "../reporters/model.js";
 import { SegmentReader, spillFileIn, type SpillFile } from "./spillFiles.js";
 import { SharedValues } from "./sharedValues.js";
 import { addRunLevels, countRun, noRunLevels, type RunLevelCounts } from "./levelCounts.js";
+import { addRunsUsage, NO_RUNS_USAGE, withRunUsage, type RunsUsage } from "./runsUsage.js";
+import type { UsageSum } from "../core/usage.js";
 
 /** Where and when to spill: plain data, so that it crosses to worker threads. */
 export interface SpillOptions {
@@ -56,6 +58,8 @@ export interface SpillSegment {
   readonly compactions: number;
   /** What a summary counts of them: runs with a finding at each level, and findings by level. */
   readonly counts: Readonly<RunLevelCounts>;
+  /** What they used (runsUsage.ts), when any recorded usage. */
+  readonly usage?: RunsUsage;
 }
 
 /** Nothing a report shows of a run but its identity and counts (see the module comment). */
@@ -65,8 +69,9 @@ export function isPlainRun(run: ReplayedRun): boolean {
 
 /** The fields of a plain run that vary; `plainRun` puts the others back. */
 function plainRecord(run: ReplayedRun): string {
-  const { run: id, agent, session, file, calls, compactions, startedAt, profile, facts } = run;
-  return JSON.stringify({ run: id, agent, session, file, calls, compactions, startedAt, profile, facts });
+  const { run: id, agent, session, file, calls, compactions, startedAt, profile, facts, usage } = run;
+  // A plain run has no finding and no stop: what it used is all it used (nothing flagged, nothing after a stop).
+  return JSON.stringify({ run: id, agent, session, file, calls, compactions, startedAt, profile, facts, usage });
 }
 
 /**
@@ -75,7 +80,8 @@ function plainRecord(run: ReplayedRun): string {
  * report pass reads every spilled run back.
  */
 function plainRun(record: string): ReplayedRun {
-  const fields = JSON.parse(record) as Pick<ReplayedRun, "run" | "agent" | "session" | "file" | "calls" | "compactions" | "startedAt" | "profile" | "facts">;
+  const fields = JSON.parse(record) as Pick<ReplayedRun, "run" | "agent" | "session" | "file" | "calls" | "compactions" | "startedAt" | "profile" | "facts" | "usage">;
+  if (fields.usage !== undefined) return withUsage(fields, fields.usage);
   return {
     run: fields.run,
     agent: fields.agent,
@@ -91,6 +97,29 @@ function plainRun(record: string): ReplayedRun {
     guardWindows: NONE,
     recordedVetoes: 0,
     recordedVetoCalls: NONE,
+  };
+}
+
+/** A plain run that recorded usage (a shape of its own, so that other plain runs keep theirs). */
+function withUsage(fields: Pick<ReplayedRun, "run" | "agent" | "session" | "file" | "calls" | "compactions" | "startedAt" | "profile" | "facts">, usage: UsageSum): ReplayedRun {
+  return {
+    run: fields.run,
+    agent: fields.agent,
+    session: fields.session,
+    file: fields.file,
+    calls: fields.calls,
+    compactions: fields.compactions,
+    startedAt: fields.startedAt,
+    profile: fields.profile,
+    facts: fields.facts,
+    findings: NONE,
+    firstStop: null,
+    guardWindows: NONE,
+    recordedVetoes: 0,
+    recordedVetoCalls: NONE,
+    usage,
+    usageOnFlagged: { turns: 0, tokenTurns: 0, costTurns: 0 },
+    usageAfterStop: { turns: 0, tokenTurns: 0, costTurns: 0 },
   };
 }
 
@@ -168,6 +197,7 @@ interface OpenSegment {
   calls: number;
   compactions: number;
   readonly counts: RunLevelCounts;
+  usage?: RunsUsage;
 }
 
 /** The runs of one unit as replay settles them: objects, then (past a budget) a spill segment. */
@@ -222,6 +252,7 @@ export class UnitRuns {
     segment.calls += run.calls;
     segment.compactions += run.compactions;
     countRun(segment.counts, run.findings);
+    if (run.usage !== undefined) segment.usage = withRunUsage(segment.usage ?? NO_RUNS_USAGE, run);
   }
 
   /** The unit is read again: what it delivered so far is void. */
@@ -255,11 +286,13 @@ export function spilledRuns(segments: readonly SpillSegment[]): SpilledRuns | un
   if (segments.length === 0) return undefined;
   const total = (key: "runs" | "calls" | "compactions") => segments.reduce((sum, s) => sum + s[key], 0);
   const counts = segments.reduce((sum, segment) => addRunLevels(sum, segment.counts), noRunLevels());
+  const usage = segments.reduce((sum, segment) => addRunsUsage(sum, segment.usage), NO_RUNS_USAGE);
   return {
     runs: total("runs"),
     calls: total("calls"),
     compactions: total("compactions"),
     counts,
+    ...(usage.runs > 0 && { usage }),
     *inOrder(kept) {
       const reader = new SegmentReader();
       try {

@@ -8,6 +8,7 @@ import type { LiveFinding, ReplayedRun } from "../core/findings.js";
 import { runsWithFindings, type LiveRunList } from "../core/liveRuns.js";
 import type { ReportModel, SpilledRuns, Summary } from "../reporters/model.js";
 import { addRunLevels, countFindings, countRun, countRunLevels, levelsOf, noRunLevels, type RunLevelCounts } from "./levelCounts.js";
+import { addRunsUsage, NO_RUNS_USAGE, withRunUsage, type RunsUsage } from "./runsUsage.js";
 
 /** What the summary counts of replayed runs. */
 export class ReplayedTally {
@@ -15,20 +16,23 @@ export class ReplayedTally {
   calls = 0;
   compactions = 0;
   levels: RunLevelCounts = noRunLevels();
+  usage: RunsUsage = NO_RUNS_USAGE;
 
   add(run: ReplayedRun): void {
     this.runs++;
     this.calls += run.calls;
     this.compactions += run.compactions;
     countRun(this.levels, run.findings);
+    this.usage = withRunUsage(this.usage, run);
   }
 
   /** The spilled runs of an analysis, as their segments counted them (or runs a cache hit left unread: runWindow.ts). */
-  addSpilled(spilled: Pick<SpilledRuns, "runs" | "calls" | "compactions" | "counts">): void {
+  addSpilled(spilled: Pick<SpilledRuns, "runs" | "calls" | "compactions" | "counts"> & Partial<Pick<SpilledRuns, "usage">>): void {
     this.runs += spilled.runs;
     this.calls += spilled.calls;
     this.compactions += spilled.compactions;
     this.levels = addRunLevels(this.levels, spilled.counts);
+    this.usage = addRunsUsage(this.usage, spilled.usage);
   }
 }
 
@@ -69,6 +73,8 @@ export function summarize(data: SummaryInput, replayed: ReplayedTally, live: { r
     lines: { ...data.lines },
     transcripts: { copiesSkipped: transcript.copies, duplicatesSkipped: transcript.duplicates, reconstructedCalls: transcript.reconstructedCalls },
     diagnostics: data.diagnosticsTotal,
+    // Live runs record no usage: the replayed runs' alone (absent when none recorded any).
+    ...(replayed.usage.runs > 0 && { usage: replayed.usage }),
     ...(live
       ? {
           live: {

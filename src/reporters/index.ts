@@ -19,6 +19,7 @@ import { runsJsonReporter, runsMarkdownReporter, runsNdjsonReporter, runsTableRe
 import { sarifReporter } from "./sarif.js";
 import { sweepJsonReporter, sweepNdjsonReporter, type SweepReporter } from "./sweepReport.js";
 import { sweepTableReporter } from "./sweepTable.js";
+import { sweepMarkdownReporter } from "./sweepMarkdown.js";
 import { tableReporter } from "./table.js";
 
 export const REPORTERS = {
@@ -34,7 +35,7 @@ export const REPORTERS = {
     gitlab: gitlabReporter,
   } satisfies Record<string, Reporter> as Readonly<Record<string, Reporter>>,
   runs: { table: runsTableReporter, json: runsJsonReporter, ndjson: runsNdjsonReporter, markdown: runsMarkdownReporter } satisfies Record<string, Reporter> as Readonly<Record<string, Reporter>>,
-  sweep: { table: sweepTableReporter, json: sweepJsonReporter, ndjson: sweepNdjsonReporter } satisfies Record<string, SweepReporter> as Readonly<Record<string, SweepReporter>>,
+  sweep: { table: sweepTableReporter, json: sweepJsonReporter, ndjson: sweepNdjsonReporter, markdown: sweepMarkdownReporter } satisfies Record<string, SweepReporter> as Readonly<Record<string, SweepReporter>>,
   check: { table: checkTableReporter, json: checkJsonReporter, ndjson: checkNdjsonReporter } satisfies Record<string, CheckReporter> as Readonly<Record<string, CheckReporter>>,
   explain: { table: explainTableReporter, json: explainJsonReporter } satisfies Record<string, ExplainReporter> as Readonly<Record<string, ExplainReporter>>,
   config: { table: configTableReporter, json: configJsonReporter } satisfies Record<string, ConfigReporter> as Readonly<Record<string, ConfigReporter>>,

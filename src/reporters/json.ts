@@ -6,6 +6,8 @@ import { publicFinding } from "./findingGroups.js";
 import type { ConfigSummary, ReportModel, Reporter, RunIdentity } from "./model.js";
 import { runIdentity } from "./runIdentity.js";
 
+import { runUsageFields, summaryDocument } from "./usageJson.js";
+
 /** The `config` block of a json document: effective values, where they came from, notices. */
 export function configDocument(config: ConfigSummary): Record<string, unknown> {
   const effective = config.effective;
@@ -37,7 +39,7 @@ export function configDocument(config: ConfigSummary): Record<string, unknown> {
  * nor its text is ever whole in memory (on a 400 MB transcript of 44 000 runs: 137 -> 122 MB peak RSS).
  */
 export const jsonReporter: Reporter = function* (data) {
-  const head = jsonText({ version: data.version, config: configDocument(data.config), summary: data.summary }, INDENT);
+  const head = jsonText({ version: data.version, config: configDocument(data.config), summary: summaryDocument(data.summary) }, INDENT);
   yield `${head.slice(0, -2)},\n${INDENT}"runs": [`; // the head without its closing "\n}"
   const withProfile = data.config.profile !== undefined;
   let batch: Array<Record<string, unknown>> = [];
@@ -162,6 +164,7 @@ function runDocument(run: RunReport, identity: RunIdentity, withProfile: boolean
     guardWindows: run.guardWindows,
     ...(withProfile && run.source === undefined && run.profile ? { profile: { name: run.profile.profile, reason: run.profile.reason } } : {}),
     ...(run.source === "log" ? { source: run.source, live: run.live } : {}),
+    ...runUsageFields(run),
     findings: run.findings.map(publicFinding),
   };
 }

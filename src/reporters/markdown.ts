@@ -6,6 +6,7 @@
  * entities.
  */
 import { identityParts } from "./runIdentityText.js";
+import { runUsagePhrase, summaryUsagePhrase } from "./usageText.js";
 import { levelLabel } from "../core/findings.js";
 import { agreementText, comparisonSide } from "./comparisonText.js";
 import { callRange } from "./findingGroups.js";
@@ -56,6 +57,7 @@ function runSection({ run, identity, rows: groups, liveStop: live }: ReportRun, 
     markdownText(run.file, Infinity), // the user's own path: escaped, never cut
     plural(run.calls, "call"),
     plural(run.compactions, "compaction"),
+    runUsagePhrase(run),
   ].filter((part) => part !== undefined);
   const lines = [`### Run ${markdownText(run.run, ID_WIDTH)}`, "", facts.join(" · ")];
   const when = identityParts(identity);
@@ -128,6 +130,7 @@ function summarySection(data: ReportModel, options: WriteOptions): string[] {
     ...(s.filtered !== undefined ? [row(["filters", markdownText(filterNotes(s).join("; "), Infinity)])] : []),
     row(["runs", String(s.runs)]),
     row(["calls", String(s.calls)]),
+    ...(s.usage !== undefined ? [row(["usage", summaryUsagePhrase(s.usage)])] : []),
     row(["runs with warnings / blocks / aborts", `${s.runsWith.warning} / ${s.runsWith.critical} / ${s.runsWith.abort}`]),
     row(["findings", `${s.findings.warning} warning, ${s.findings.critical} block, ${s.findings.abort} abort`]),
     row(["thresholds", thresholdList(data.config.effective)]),

@@ -31,9 +31,11 @@ import type { LiveRunList } from "../core/liveRuns.js";
 import type { ProfileRequest } from "../core/profiles/choice.js";
 import type { DetectorName } from "../core/detectors.js";
 import type { RunOutcome } from "../core/runIdentity.js";
-import type { Rank } from "../core/worstFirst.js";
+
+import type { Rank, RunOrder } from "../core/worstFirst.js";
 import type { Comparison } from "./comparison.js";
 import type { FindingGroup } from "./findingGroups.js";
+import type { RunsUsage } from "../pipeline/runsUsage.js";
 
 export type LevelCounts = Readonly<Record<FindingLevel, number>> & { readonly total: number };
 
@@ -86,6 +88,8 @@ export interface Summary {
   /** Transcript entries not replayed again (rewritten copies, entries several files held) and calls rebuilt from results alone. */
   readonly transcripts: { readonly copiesSkipped: number; readonly duplicatesSkipped: number; readonly reconstructedCalls: number };
   readonly diagnostics: number;
+  /** What the runs' model turns used (pipeline/runsUsage.ts); absent when no run recorded usage. */
+  readonly usage?: RunsUsage;
   /** The Gateway-log share of the counts above (present when a log was read). */
   readonly live?: {
     readonly runs: number;
@@ -259,6 +263,8 @@ export interface ReportChoices {
   readonly maxWarnings?: number;
   /** `--no-prompts`: no format shows a run's prompt (some are private). */
   readonly hidePrompts?: boolean;
+  /** `--sort tokens|cost`: the worst-runs list and `--top` by what runs spent (absent: `stops`). */
+  readonly sort?: RunOrder;
 }
 
 /** What a format needs the pipeline to keep beyond findings; others pay nothing for it. */
@@ -324,6 +330,8 @@ export interface SpilledRuns {
   readonly compactions: number;
   /** Their runs with a finding at each level, and their findings by level. */
   readonly counts: { readonly runsWith: Readonly<Record<FindingLevel, number>>; readonly findings: LevelCounts };
+  /** What they used, when any recorded usage. */
+  readonly usage?: RunsUsage;
   /** Every replayed run in input order: `kept` (the analysis's `runs`) with the spilled ones put back. */
   inOrder(kept: readonly ReplayedRun[]): Iterable<ReplayedRun>;
 }

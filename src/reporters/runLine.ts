@@ -2,11 +2,13 @@
  * `looplens runs`: a run in one line (issue 34 §4), so that a person finds the run before reading its
  * findings: when it started and how long it ran, who ran it (agent, channel, model), its calls, its
  * worst finding, and what it was asked. The one list of its fields (`RUN_LINE_FIELDS`) is what every
- * format of `runs` writes: a new per-run figure (a cost, issue 36) is one entry there.
+ * format of `runs` writes: a new per-run figure is one entry there (as tokens and cost are).
  */
 import { LEVEL_RANK, levelLabel, type ReplayedFinding } from "../core/findings.js";
 import type { ReportRun } from "./model.js";
 import { durationText, localTime } from "./runIdentityText.js";
+import { usageJson } from "../core/usage.js";
+import { compactCount, moneyText } from "./usageText.js";
 import { clip, ID_WIDTH, sanitize } from "./sanitize.js";
 
 /** A run's worst finding: its highest level, the first at that level. */
@@ -76,8 +78,20 @@ export const RUN_LINE_FIELDS: readonly RunLineField[] = [
     text: worstText,
     width: 28,
     min: 13,
-    drop: 5,
+    drop: 6,
   },
+  // What the run's turns used (cost.md §2): `null` when its input recorded none; json keeps the sum whole.
+  {
+    key: "usage",
+    head: "tokens",
+    value: (e) => (e.run.usage === undefined ? null : usageJson(e.run.usage)),
+    text: (e) => (e.run.usage?.total === undefined ? "–" : compactCount(e.run.usage.total)),
+    width: 7,
+    min: 6,
+    drop: 5,
+    align: "right",
+  },
+  { key: "cost", head: "cost", value: (e) => e.run.usage?.cost ?? null, text: (e) => (e.run.usage?.cost === undefined ? "–" : moneyText(e.run.usage.cost)), width: 8, min: 6, drop: 0, align: "right" },
   { key: "prompt", head: "prompt", value: (e) => e.identity.prompt, text: (e) => orNone(e.identity.prompt), width: Infinity, min: 16 },
 ];
 

@@ -43,10 +43,18 @@ export interface SweepReport {
 
 export type SweepReporter = (report: SweepReport, options: { readonly color: boolean; readonly width?: number }) => string;
 
-/** The spec's ndjson object, keys in the spec's order and nothing else. */
+/**
+ * The spec's ndjson object, keys in the spec's order; then, only when the runs recorded usage, what
+ * the runs the config stops spent after their first stop (cost.md §3): `tokensAfterStop`, and
+ * `costAfterStop` when the format records money (never a 0 that was not recorded).
+ */
 function specLine(row: SweepRow): Record<string, unknown> {
-  const { runs, warned, blocked, aborted, firstBlockMedianCall } = row.stats;
-  return { vary: row.vary, runs, warned, blocked, aborted, firstBlockMedianCall };
+  const { runs, warned, blocked, aborted, firstBlockMedianCall, afterStop } = row.stats;
+  const line: Record<string, unknown> = { vary: row.vary, runs, warned, blocked, aborted, firstBlockMedianCall };
+  // Recorded usage summed over no turn after a stop is a real 0 tokens.
+  if (afterStop !== undefined && (afterStop.total !== undefined || afterStop.cost === undefined)) line.tokensAfterStop = afterStop.total ?? 0;
+  if (afterStop?.cost !== undefined) line.costAfterStop = afterStop.cost;
+  return line;
 }
 
 export const sweepNdjsonReporter: SweepReporter = (report) => report.rows.map((row) => `${jsonText(specLine(row))}\n`).join("");

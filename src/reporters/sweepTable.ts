@@ -3,6 +3,7 @@
  * aborted, median call of the first blocks, precision/recall when runs are labelled, and the runs
  * whose verdict changed from the row above), then footnotes for clamped configs and the best one.
  */
+import { usageSummary } from "./usageText.js";
 import { Chalk, type ChalkInstance } from "chalk";
 import type { VerdictChange } from "../core/sweepStats.js";
 import { detectorState, plural, thresholdList } from "./phrases.js";
@@ -26,11 +27,27 @@ function changesCell(changes: readonly VerdictChange[]): string {
   return `${shown.join(", ")}${more}`;
 }
 
+/** The column of what the stopped runs spent after their first stop (cost.md §3), when the runs recorded usage. */
+const AFTER_STOP_HEAD = "spent after 1st stop";
+
+export function hasUsage(report: SweepReport): boolean {
+  return report.rows.some((row) => row.stats.afterStop !== undefined);
+}
+
+/** `1.7M ($0.51)`: tokens (and money) the runs this config stops spent after their first stop. */
+export function afterStopCell(row: SweepRow): string {
+  const sum = row.stats.afterStop;
+  if (sum === undefined) return "–";
+  if (sum.total === undefined && sum.cost === undefined) return "0";
+  return usageSummary(sum).replace(" tokens", "");
+}
+
 function rowCells(report: SweepReport, row: SweepRow, index: number, chalk: ChalkInstance): string[] {
   const values = report.axes.map((axis) => String(row.vary[axis.key]));
   if (row.clamped.length > 0) values[0] += CLAMP_MARK;
   const { warned, blocked, aborted, firstBlockMedianCall } = row.stats;
   const cells = [...values, String(warned), String(blocked), String(aborted), firstBlockMedianCall === null ? "–" : String(firstBlockMedianCall)];
+  if (hasUsage(report)) cells.push(afterStopCell(row));
   if (row.score) {
     const pr = `${fixed(row.score.precision)}/${fixed(row.score.recall)}`;
     cells.push(index === report.best ? chalk.green(`${pr} ${BEST_MARK}`) : pr);
@@ -49,6 +66,7 @@ function sweepShrinks(report: SweepReport, chalk: ChalkInstance): Array<Shrink |
   const shortHeads: Shrink[] = [
     ...report.axes.map((axis): Shrink => ({ kind: "head", key: axis.key, head: shortAxis(axis.key) })),
     { kind: "head", key: "median 1st block", head: "1st block" },
+    { kind: "head", key: AFTER_STOP_HEAD, head: "after stop" },
     { kind: "head", key: "changed (vs row above)", head: "changed" },
   ];
   const plainBest = report.rows.map((row, i) => {
@@ -105,6 +123,7 @@ export const sweepTableReporter: SweepReporter = (report, options) => {
   const chalk = new Chalk({ level: options.color ? 1 : 0 });
   const runs = report.rows[0]?.stats.runs ?? 0;
   const head = [...report.axes.map((a) => a.key), "warned", "blocked", "aborted", "median 1st block"];
+  if (hasUsage(report)) head.push(AFTER_STOP_HEAD);
   if (report.labels) head.push("P/R");
   head.push("changed (vs row above)");
   const width = options.width ?? DEFAULT_WIDTH;

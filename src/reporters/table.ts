@@ -4,6 +4,8 @@
  * the terminal width (80 when unknown): when the full table is too wide, the least telling columns
  * give way first (findingColumns), and on a terminal prose lines wrap at spaces, never inside a word.
  */
+import { costPatternKey } from "../core/runCost.js";
+import { patternUsagePhrase, runUsagePhrase, summaryUsagePhrase } from "./usageText.js";
 import { Chalk, type ChalkInstance } from "chalk";
 import { levelLabel, type LiveRun, type ReplayedRun } from "../core/findings.js";
 import { configHeaderLines, overrideLine, overrideOf, thresholdLines } from "./configView.js";
@@ -18,14 +20,33 @@ import { comparisonSection, liveSection } from "./tableLive.js";
 import { clipToWidth, DEFAULT_WIDTH, displayWidth, fitToWidth, wrapWords } from "./textFit.js";
 
 /**
- * Who the run was and where: the first two lines of its header (a compact run's one line). No line
- * wider than the terminal (80 columns on a pipe): the file's path gives way to fit (runFacts.ts
- * `headerPath`), the session id is shortened when the file name shows it.
+ * Who the run was and where: the first two lines of its header (a compact run's one line), with what
+ * its turns used when recorded. No line wider than the terminal (80 columns on a pipe): the file's
+ * path gives way to fit (runFacts.ts `headerPath`), the session id is shortened when the file name
+ * shows it.
  */
 function runIdentity(run: ReplayedRun, chalk: ChalkInstance, options: WriteOptions, room: number): { name: string; who: string[]; where: string } {
   const who = [run.agent !== null ? `agent ${clip(run.agent, ID_WIDTH)}` : "", run.session !== null ? `session ${headerSession(run.session, run.file)}` : ""].filter(Boolean);
-  const counts = ` · ${plural(run.calls, "call")} · ${plural(run.compactions, "compaction")}`;
+  const usage = runUsagePhrase(run);
+  const counts = ` · ${plural(run.calls, "call")} · ${plural(run.compactions, "compaction")}${usage !== undefined ? ` · ${usage}` : ""}`;
   return { name: chalk.bold(`run ${clip(run.run, ID_WIDTH)}`), who, where: `${headerPath(run.file, run.session, options, room - displayWidth(counts))}${counts}` };
+}
+
+/** What a collapsed row's loop used (its run's `patternUsage`), in words; `undefined`: not recorded or said already. */
+type RowUsage = (row: FindingRow) => string | undefined;
+const NO_ROW_USAGE: RowUsage = () => undefined;
+
+function rowUsage(run: ReplayedRun): RowUsage {
+  const patterns = run.patternUsage;
+  if (patterns === undefined) return NO_ROW_USAGE;
+  const byKey = new Map(patterns.map((p) => [p.pattern, p]));
+  // On the loop's first row only: its later rows (another level, after the stop) are the same loop.
+  return (row) => {
+    const key = costPatternKey(row.first);
+    const cost = byKey.get(key);
+    byKey.delete(key);
+    return cost && patternUsagePhrase(cost, run);
+  };
 }
 
 /** What a run header says beyond identity: an override, a profile, the stop, the runtime's own facts. */
@@ -98,7 +119,7 @@ function findingColumns(groups: readonly FindingRow[], chalk: ChalkInstance, cwd
 }
 
 /** A run's findings table (its rows) with their explanation lines (also the text of a junit failure). */
-export function runTable(groups: readonly FindingRow[], options: WriteOptions, chalk: ChalkInstance, width: number): string {
+export function runTable(groups: readonly FindingRow[], options: WriteOptions, chalk: ChalkInstance, width: number, usageOf: RowUsage = NO_ROW_USAGE): string {
   if (groups.length === 0) return chalk.dim("  no findings");
   const { columns, shrinks } = findingColumns(groups, chalk, options.cwd, options.explain !== false);
   const fitted = fitColumns(columns, width, shrinks);
@@ -112,7 +133,8 @@ export function runTable(groups: readonly FindingRow[], options: WriteOptions, c
     // Only whole: a clipped location opens nothing (the header names the file, the row the line).
     const at = location(group.first.file, group.first.line, options.cwd);
     const where = fileMoved && displayWidth(at) + 1 <= width - indent.length ? `${at}: ` : "";
-    return wrapWords(`${where}${thresholdNamed ? group.explanationNamed : group.explanation}`, width, indent).map((line) => chalk.dim(line));
+    const usage = usageOf(group);
+    return wrapWords(`${where}${thresholdNamed ? group.explanationNamed : group.explanation}${usage === undefined ? "" : ` · ${usage}`}`, width, indent).map((line) => chalk.dim(line));
   };
   return renderColumns(fitted.columns, options.color, options.explain === false ? undefined : below).join("\n");
 }
@@ -147,6 +169,7 @@ function summaryBlock(data: ReportModel, chalk: ChalkInstance, options: WriteOpt
     `  ${plural(s.runs, "run")}, ${plural(s.calls, "call")}, ${plural(s.compactions, "compaction")}`,
     ...live,
     `  runs with warnings ${s.runsWith.warning}, blocks ${s.runsWith.critical}, aborts ${s.runsWith.abort}`,
+    ...(s.usage !== undefined ? [`  usage: ${summaryUsagePhrase(s.usage)}`] : []),
     ...worstRunLines(data, options),
     chalk.dim(`  findings: ${s.findings.warning} warning, ${s.findings.critical} block, ${s.findings.abort} abort`),
     // Two lines so the summary fits 80 columns.
@@ -183,7 +206,7 @@ export const tableReporter: Reporter = function* (data, options) {
     const compact = entry.rows.length === 0 && notes.length === 0;
     const gap = afterCompact && !compact ? [""] : [];
     afterCompact = compact;
-    yield compact ? lines(compactRun(entry.run, chalk, options)) : lines(...gap, runHeader(entry, chalk, options, notes), runTable(entry.rows, options, chalk, width), "");
+    yield compact ? lines(compactRun(entry.run, chalk, options)) : lines(...gap, runHeader(entry, chalk, options, notes), runTable(entry.rows, options, chalk, width, rowUsage(entry.run)), "");
   }
   if (afterCompact) yield lines("");
   const { hidden, listed } = data.facts();

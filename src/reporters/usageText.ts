@@ -75,3 +75,43 @@ export function usageSummary(sum: UsageSum): string {
   const tokens = sum.total === undefined ? `tokens ${NOT_RECORDED}` : `${compactCount(sum.total)} tokens${partly(sum.tokenTurns, sum.turns)}`;
   return sum.cost === undefined ? tokens : `${tokens} (${costText(sum)})`;
 }
+
+/** The tokens of a part of a run (after its stop, on a loop's calls): `3.9M`; `0` for no turn at all; money when only money was recorded. */
+function partText(sum: UsageSum, whole: UsageSum): string {
+  if (whole.total === undefined && whole.cost !== undefined) return sum.cost === undefined ? (sum.turns === 0 ? "$0.00" : NOT_RECORDED) : costText(sum);
+  if (sum.total !== undefined) return compactCount(sum.total) + partly(sum.tokenTurns, sum.turns);
+  return sum.turns === 0 ? "0" : `tokens ${NOT_RECORDED}`;
+}
+
+/** What a run shows of its usage (findings.ts `ReplayedRun`): all absent when it recorded none. */
+export interface RunUsage {
+  readonly usage?: UsageSum;
+  readonly usageAfterStop?: UsageSum;
+  readonly firstStop: unknown;
+}
+
+/**
+ * A run's usage for its header (cost.md §3): `4.3M tokens ($12.40), 3.9M after the first stop`
+ * (the second part only for a run that a guard would have stopped); `undefined` when the run
+ * recorded no usage, so that inputs without any print as they always have.
+ */
+export function runUsagePhrase(run: RunUsage): string | undefined {
+  const { usage, usageAfterStop } = run;
+  if (usage === undefined) return undefined;
+  const spent = usageSummary(usage);
+  if (run.firstStop === null || run.firstStop === undefined || usageAfterStop === undefined) return spent;
+  return `${spent}, ${partText(usageAfterStop, usage)} after the first stop`;
+}
+
+/** A loop's (a collapsed row's) usage: `1.2M tokens on these calls, 0.9M after the first stop`. */
+export function patternUsagePhrase(cost: { readonly onFlagged: UsageSum; readonly afterStop: UsageSum }, run: RunUsage): string {
+  const on = usageSummary(cost.onFlagged).replace(/^usage not recorded$/, `usage ${NOT_RECORDED}`);
+  const after = run.firstStop !== null && run.usage !== undefined ? `, ${partText(cost.afterStop, run.usage)} after the first stop` : "";
+  return `${cost.onFlagged.turns === 0 ? "0 tokens" : on} on these calls${after}`;
+}
+
+/** The summary's line (cost.md §3): `14.5M tokens ($3.20) in 143 runs; 2.1M on flagged calls, 1.9M after the first stops`. */
+export function summaryUsagePhrase(total: { readonly runs: number; readonly spent: UsageSum; readonly onFlagged: UsageSum; readonly afterStop: UsageSum }): string {
+  const runs = `${total.runs} run${total.runs === 1 ? "" : "s"}`;
+  return `${usageSummary(total.spent)} in ${runs}; ${partText(total.onFlagged, total.spent)} on flagged calls, ${partText(total.afterStop, total.spent)} after the first stops`;
+}

@@ -21,6 +21,8 @@ import { FORMAT, SessionNames } from "./identity.js";
 import { SessionReplay } from "./sessionReplay.js";
 import { LineEvents } from "../shared/lineEvents.js";
 import { outcomeOf } from "./toolResults.js";
+import { claudeTurnLine, type ClaudeTurnLine } from "./usage.js";
+import { READS_USAGE } from "../shared/runFacts.js";
 
 type LineOf<K extends ClaudeLine["kind"]> = Extract<ClaudeLine, { kind: K }>;
 
@@ -44,6 +46,11 @@ class ClaudeCodeReader {
     if (object === undefined) return;
     const form = lineForm(object);
     const entry = classifyClaudeLine(object.value, form);
+    // Every assistant line is part of a model turn (cost.md §1), calls or not.
+    const turn = READS_USAGE && (entry.kind === "quiet" || entry.kind === "calls") ? claudeTurnLine(object.value) : undefined;
+    if (turn !== undefined && "meta" in entry && (turn.usage !== undefined || turn.id !== undefined)) {
+      this.session(entry.meta).turnLine(line, turn, this.counted);
+    }
     switch (entry.kind) {
       case "bad":
         return tally.skipped(this.file, line, entry.reason);
@@ -58,16 +65,23 @@ class ClaudeCodeReader {
       case "compaction":
         return this.compaction(line, entry);
       case "calls":
-        return this.calls(line, entry, form);
+        return this.calls(line, entry, form, turn);
       case "results":
         return this.results(line, entry);
     }
   }
 
   end(): void {
-    for (const session of this.sessions.values()) session.end();
+    for (const session of this.sessions.values()) session.end(this.counted);
     this.copies.commit();
   }
+
+  /** Whether a response was counted already by the unit (a fork or a copy of the session holds it too); counts it if not. */
+  private readonly counted = (id: string): boolean => {
+    if (this.copies.turnIds.has(id)) return true;
+    this.copies.turnIds.add(id);
+    return false;
+  };
 
   private session(meta: LineMeta): SessionReplay {
     const identity = this.names.identify(meta);
@@ -93,7 +107,7 @@ class ClaudeCodeReader {
 
   private prompt(line: number, entry: LineOf<"prompt">): void {
     if (this.seen(entry.key)) return this.copy(true);
-    this.session(entry.meta).prompt(line, entry.promptId, entry.meta.timestamp, entry.prompt);
+    this.session(entry.meta).prompt(line, entry.promptId, entry.meta.timestamp, this.counted, entry.prompt);
     this.context.tally.used();
   }
 
@@ -102,7 +116,7 @@ class ClaudeCodeReader {
     this.session(entry.meta).compaction(line, entry.meta.timestamp); // tallies the line with the event
   }
 
-  private calls(line: number, entry: LineOf<"calls">, form: StringForm): void {
+  private calls(line: number, entry: LineOf<"calls">, form: StringForm, turn: ClaudeTurnLine | undefined): void {
     const { tally } = this.context;
     const unnamed = `${entry.unnamed} tool_use block${entry.unnamed === 1 ? "" : "s"} without a "name"; not replayed`;
     if (entry.calls.length === 0) return tally.skipped(this.file, line, unnamed);
@@ -111,7 +125,9 @@ class ClaudeCodeReader {
     for (const call of fresh) if (call.id !== undefined) this.copies.addCall(call.id);
     if (entry.unnamed > 0) tally.note({ file: this.file, line, reason: unnamed });
     const session = this.session(entry.meta);
-    session.calls(line, entry.group ?? entry.meta.uuid ?? `line ${line}`, fresh, form, entry.meta.timestamp);
+    // The calls carry their response's id when it records usage: its turn, written once it is over.
+    const key = turn?.usage !== undefined ? turn.id : undefined;
+    session.calls(line, entry.group ?? entry.meta.uuid ?? `line ${line}`, fresh, form, entry.meta.timestamp, key);
     session.replied(entry.facts, entry.meta.timestamp);
     tally.used();
   }

@@ -23,6 +23,8 @@ export class CopyState {
   readonly callIds: IdSet;
   /** Call ids whose result was replayed. */
   readonly answered = new Set<string>();
+  /** Responses (`message.id`) whose turn was counted: a fork or copy of the session holds them again. */
+  readonly turnIds = new Set<string>();
   /** The call ids of this file, and those it answered: an id held only by an earlier file is a duplicate, not a copy. */
   private fileCalls = new Set<string>();
   private fileAnswers = new Set<string>();

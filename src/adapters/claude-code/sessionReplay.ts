@@ -22,6 +22,7 @@ import type { EventPlace } from "../shared/runFacts.js";
 import { LineEvents } from "../shared/lineEvents.js";
 import { FORMAT, type Identity } from "./identity.js";
 import type { ClaudeOutcome } from "./toolResults.js";
+import { StreamedTurns, type ClaudeTurn, type ClaudeTurnLine } from "./usage.js";
 
 /** A result as handed to the sequencer, with the line it is counted on. */
 interface ClaudeResult extends SequencedResult {
@@ -45,6 +46,8 @@ export class SessionReplay {
   private group: { key: string; seqKey: string; calls: number; answered: number; generation: number } | undefined;
   /** Calls without a result yet, in order (callPairing.ts: a result that names no call answers the oldest without an id). */
   private readonly pending = new AwaitedCalls<PendingCall>();
+  /** The session's responses, one turn per `message.id` however many lines stream it (cost.md §1). */
+  private readonly turns = new StreamedTurns();
 
   constructor(
     private readonly context: AdapterContext,
@@ -60,8 +63,10 @@ export class SessionReplay {
   }
 
   /** `time`: the prompt line's `timestamp`; it dates the run (`--since`). */
-  prompt(line: number, promptId: string | undefined, time?: string | number, prompt?: string): void {
+  prompt(line: number, promptId: string | undefined, time: string | number | undefined, counted: (id: string) => boolean, prompt?: string): void {
     this.sequencer.flush();
+    // The responses of the run before are over: their turns are that run's.
+    this.endTurns(line, counted);
     this.group = undefined;
     this.runs++;
     const named = promptId !== undefined && !this.identity.subAgent && !this.runNames.has(promptId) ? promptId : undefined;
@@ -84,7 +89,7 @@ export class SessionReplay {
    * then starts a new group, since no call of the group is held back (it holds calls only until the
    * results before them came).
    */
-  calls(line: number, group: string, calls: ReadonlyArray<{ id: string | undefined; tool: string; args: unknown }>, form: StringForm, time?: string | number): void {
+  calls(line: number, group: string, calls: ReadonlyArray<{ id: string | undefined; tool: string; args: unknown }>, form: StringForm, time: string | number | undefined, turn: string | undefined): void {
     // A run without a dated prompt (a cut or resumed file) is dated by its first dated line.
     this.writer.offerTime(this.currentRun(), time);
     if (this.group?.key !== group || this.group.answered === this.group.calls) {
@@ -95,7 +100,7 @@ export class SessionReplay {
     for (const call of calls) {
       this.group.calls++;
       this.pending.add({ id: call.id, tool: call.tool, group: key });
-      this.sequencer.call(key, { line, id: call.id, tool: call.tool, args: call.args, form });
+      this.sequencer.call(key, { line, id: call.id, tool: call.tool, args: call.args, form, ...(turn !== undefined && { turn }) });
     }
   }
 
@@ -132,10 +137,34 @@ export class SessionReplay {
     else this.context.tally.ignored();
   }
 
-  /** At the end of the file: every call still held back is shown. */
-  end(): void {
+  /**
+   * An assistant line (calls or not): its part of its response's turn. A turn is written when the
+   * response is over (its last line's usage), unless `counted` says an earlier file of the unit
+   * (a fork, a rewritten copy) counted that response already.
+   */
+  turnLine(line: number, turn: ClaudeTurnLine, counted: (id: string) => boolean): void {
+    this.lastLine = line;
+    for (const done of this.turns.push(turn)) this.endTurn(line, done, counted);
+  }
+
+  /** At the end of the file: every call still held back is shown, then the responses still open end. */
+  end(counted: (id: string) => boolean): void {
     this.sequencer.flush();
+    this.endTurns(this.lastLine, counted);
     this.writer.endFile();
+  }
+
+  /** The last line a turn was fed: where the turns still open at the end of the file are written. */
+  private lastLine = 0;
+
+  private endTurns(line: number, counted: (id: string) => boolean): void {
+    for (const done of this.turns.finish()) this.endTurn(line, done, counted);
+  }
+
+  private endTurn(line: number, turn: ClaudeTurn, counted: (id: string) => boolean): void {
+    if (turn.usage === undefined || (turn.id !== undefined && counted(turn.id))) return;
+    // Without an id, its calls carried no key: the turn claims the calls since the last one.
+    this.writer.turn(this.currentRun(), this.at(line), { id: turn.id ?? `line ${line}`, usage: turn.usage });
   }
 
   private currentRun(): string {

@@ -21,6 +21,8 @@
  * blank lines) or skipped (not JSON, not a rollout line, a call without a name, an output without
  * a call_id).
  */
+import { TokenCounts } from "./usage.js";
+import { READS_USAGE } from "../shared/runFacts.js";
 import { recordedTime } from "../shared/recordedTime.js";
 import { quote } from "../../core/quote.js";
 import type { StringForm } from "../../core/byteText.js";
@@ -40,6 +42,8 @@ class RolloutReader {
   private readonly fallbackSession: string;
   private readonly turns = new CodexTurns();
   private readonly replay: TranscriptReplay;
+  /** The rollout's token_count lines: one turn per model response (codex/usage.ts). */
+  private readonly tokenCounts = new TokenCounts();
   /** Calls of one model response share a group; an output closes it. */
   private group = 0;
   /** Exit codes of `exec_command_end` events whose output is still to come. */
@@ -77,6 +81,9 @@ class RolloutReader {
     const { tally } = this.context;
     if (record.kind === "sessionMeta" && this.session === undefined && !this.sawEvent) return this.sessionMeta(line, record.meta, value, form);
     if (this.forks.isCopy(value, form)) return this.duplicate();
+    // A model response's usage (cost.md §1), written after its calls; counted as the line was before.
+    const turn = READS_USAGE && record.kind === "other" ? this.tokenCounts.of(value) : undefined;
+    if (turn?.usage !== undefined) this.replay.usageAfterCalls(line, turn.usage);
     switch (record.kind) {
       case "bad":
         return tally.skipped(this.file, line, record.reason);

@@ -70,6 +70,13 @@ function runningKey(total: unknown): string | undefined {
 export class TokenCounts {
   private lastRunning: string | undefined;
 
+  /** `next` for a rollout line, when it is an `event_msg` `token_count`. */
+  of(line: Record<string, unknown>): { readonly usage: Usage | undefined } | undefined {
+    if (own(line, "type") !== "event_msg") return undefined;
+    const payload = own(line, "payload");
+    return isPlainObject(payload) && own(payload, "type") === "token_count" ? this.next(payload) : undefined;
+  }
+
   next(payload: Record<string, unknown>): { readonly usage: Usage | undefined } | undefined {
     const count = tokenCount(payload);
     if (count.kind === "none") return undefined;

@@ -28,6 +28,7 @@ import { TOO_LONG_LINE, type LineProblem, type LineSource } from "../io/lineSour
 import { decodeLine, tooLongProblem } from "../io/decoding.js";
 import { toLiveEvent } from "./liveEventsJson.js";
 import { runNameForFile } from "../shared/fileRunName.js";
+import { callUsage } from "./usage.js";
 
 
 const EVENT_TYPES = new Set<string>([...LOOP_EVENT_TYPES, ...LIVE_EVENT_TYPES]);
@@ -94,7 +95,20 @@ function toLoopEvent(value: Record<string, unknown>, type: LoopEventType, file: 
       if (typeof rawTool !== "string" || rawTool === "") return { ok: false, reason: '"tool" is not a non-empty string' };
       // Another agent's call (agents.md): its tools are hashed by the generic rules.
       const format = optionalString(own(value, "format"), form);
-      return { ok: true, event: recordedEvent({ type, file, line, run, session, agent, ts, id, tool: textOf(form, rawTool), format, args: own(value, "args"), form }) };
+      // A bad `usage` or `turn` leaves a call without usage, said in a notice: the call is still a call.
+      const turn = callUsage(value, form);
+      const { usage, turn: key } = turn.ok ? turn : { usage: undefined, turn: undefined };
+      const event = recordedEvent({ type, file, line, run, session, agent, ts, id, tool: textOf(form, rawTool), format, args: own(value, "args"), form, turn: key, usage });
+      const notice = turn.ok ? turn.notice : `${turn.reason}; the call is replayed without usage`;
+      return notice === undefined ? { ok: true, event } : { ok: true, event, notice };
+    }
+    case "turn": {
+      // What `looplens events` writes for a model turn (cost.md §1): its key and usage, after its calls.
+      const turn = callUsage(value, form);
+      if (!turn.ok) return { ok: false, reason: turn.reason };
+      if (turn.turn === undefined) return { ok: false, reason: 'turn without a "turn" id' };
+      const event = recordedEvent({ type, file, line, run, session, agent, ts, turn: turn.turn, usage: turn.usage });
+      return turn.notice === undefined ? { ok: true, event } : { ok: true, event, notice: turn.notice };
     }
     case "tool_result": {
       const rawTool = own(value, "tool");
@@ -111,7 +125,8 @@ function toLoopEvent(value: Record<string, unknown>, type: LoopEventType, file: 
       const harnessVersion = typeof version === "string" && version.trim() !== "" ? textOf(form, version) : undefined;
       return { ok: true, event: recordedEvent({ type, file, line, run, session, agent, ts, harnessVersion }) };
     }
-    default:
+    case "run_end":
+    case "compaction":
       return { ok: true, event: recordedEvent({ type, file, line, run, session, agent, ts }) };
   }
 }

@@ -3,7 +3,8 @@
  * `usage: {input, output, cacheRead, cacheWrite, total, cost}` — already the normalised fields, so
  * the mapping is one to one — and `turn`, the id of the model response that made the call. One turn
  * per distinct `turn` id within a run, else one per call; a turn's usage is counted once, the first
- * one its calls carry (a writer may repeat it on every call of the turn).
+ * one its calls carry (a writer may repeat it on every call of the turn): core/runTurns.ts. A
+ * `{"type":"turn", turn, usage}` event (what `looplens events` writes) ends the turn with its usage.
  *
  * | event (`usage.…`) | normalised   | rule                                                    |
  * |-------------------|--------------|---------------------------------------------------------|
@@ -63,64 +64,4 @@ function fieldProblem(field: (typeof USAGE_FIELDS)[number], value: unknown): str
     return typeof value === "number" && Number.isFinite(value) && value >= 0 ? undefined : '"usage.cost" is not an amount (a number ≥ 0)';
   }
   return Number.isSafeInteger(value) && (value as number) >= 0 ? undefined : `"usage.${field}" is not a token count (an integer ≥ 0)`;
-}
-
-/** What a call adds to its run's turns. */
-export interface CallTurn {
-  /** The call starts a turn: its `turn` id was not seen in the run yet, or it has none. */
-  readonly newTurn: boolean;
-  /** The usage to count for the call's turn now: its first recorded one, once. */
-  readonly usage: Usage | undefined;
-  /** A later call of the turn recorded a different usage (the first one counts). */
-  readonly notice?: string;
-}
-
-/** Turn ids a run remembers: calls of one turn come together, so a few recent ones are plenty. */
-const RECENT_TURNS = 64;
-
-/** The turns of one run, from its calls' `turn` ids. */
-class RunTurns {
-  private readonly ids: string[] = [];
-  /** Each recent turn id, with the usage it was counted with (`undefined`: none yet). */
-  private readonly usage = new Map<string, Usage | undefined>();
-
-  call(turn: string | undefined, usage: Usage | undefined): CallTurn {
-    if (turn === undefined) return { newTurn: true, usage };
-    if (!this.usage.has(turn)) {
-      this.remember(turn, usage);
-      return { newTurn: true, usage };
-    }
-    const counted = this.usage.get(turn);
-    if (counted === undefined) {
-      this.usage.set(turn, usage);
-      return { newTurn: false, usage };
-    }
-    if (usage === undefined || sameUsage(usage, counted)) return { newTurn: false, usage: undefined };
-    return { newTurn: false, usage: undefined, notice: `"usage" differs from the one an earlier call of turn ${quote(turn)} recorded; that one is counted` };
-  }
-
-  private remember(turn: string, usage: Usage | undefined): void {
-    this.ids.push(turn);
-    this.usage.set(turn, usage);
-    if (this.ids.length > RECENT_TURNS) this.usage.delete(this.ids.shift()!);
-  }
-}
-
-function sameUsage(a: Usage, b: Usage): boolean {
-  return USAGE_FIELDS.every((field) => a[field] === b[field]);
-}
-
-/** Turns of every run of a file, fed its calls in order; `endRun` forgets a run that ended. */
-export class CanonicalTurns {
-  private readonly runs = new Map<string, RunTurns>();
-
-  call(run: string, turn: string | undefined, usage: Usage | undefined): CallTurn {
-    let turns = this.runs.get(run);
-    if (turns === undefined) this.runs.set(run, (turns = new RunTurns()));
-    return turns.call(turn, usage);
-  }
-
-  endRun(run: string): void {
-    this.runs.delete(run);
-  }
 }

@@ -19,6 +19,7 @@
  * used; bad lines (and lines of a legacy document that does not parse) are skipped.
  */
 import { promptOf, textField } from "../shared/messageFacts.js";
+import { geminiUsage } from "./usage.js";
 import { recordedTime } from "../shared/recordedTime.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { quote } from "../../core/quote.js";
@@ -172,13 +173,20 @@ class RecordingReader {
     return { kind: "ignored", reason: `unknown message type ${quote(record.type)}` };
   }
 
+  /** Only the record's last copy gets here (`message`): its tokens are the turn's, once (cost.md §1). */
   private modelMessage(line: number, message: Record<string, unknown>, callLines: readonly number[]): Disposition {
     const { calls, unnamed } = toolCallsOf(message);
     const unnamedReason = `${unnamed} tool call(s) without a "name"; not replayed`;
-    if (calls.length === 0) return unnamed > 0 ? { kind: "skipped", reason: unnamedReason } : IGNORED;
+    const usage = geminiUsage(own(message, "tokens"));
+    if (calls.length === 0) {
+      if (unnamed > 0) return { kind: "skipped", reason: unnamedReason };
+      if (usage !== undefined) this.replay.turn(line, usage);
+      return IGNORED;
+    }
     if (unnamed > 0) this.note(line, unnamedReason);
     const located = calls.map((call) => ({ call, line: callLines[call.index] ?? line }));
     const lines = this.replay.toolCalls(located);
+    if (usage !== undefined) this.replay.turn(line, usage);
     return lines.length > 0 ? { kind: "used", lines } : IGNORED;
   }
 }

@@ -8,6 +8,7 @@
  * file is not replayed again. Every call carries `format: "gemini-cli"`, so OpenClaw's
  * tool-specific hashing and known-poll tools never apply to Gemini's tools.
  */
+import type { Usage } from "../../core/usage.js";
 import type { AdapterContext } from "../adapter.js";
 import { RunSegments } from "../shared/runSegments.js";
 import { RunWriter } from "../shared/runWriter.js";
@@ -69,6 +70,11 @@ export class GeminiReplay {
       if (used && lines.at(-1) !== line) lines.push(line);
     }
     return lines;
+  }
+
+  /** A `gemini` message's tokens, after its calls: the turn claims them (core/runTurns.ts). */
+  turn(line: number, usage: Usage): void {
+    this.writer.turn(this.runs.current(), this.at(line), { id: `${line}`, usage });
   }
 
   /** The file holds the whole recording: its last run is over. */

@@ -47,6 +47,8 @@ import { TranscriptReplay } from "../shared/transcriptReplay.js";
 import { assistantFacts, userFacts } from "./runFacts.js";
 import { storeChannel } from "./sessionStore.js";
 import { textField } from "../shared/messageFacts.js";
+import { openclawUsage } from "./usage.js";
+import { READS_USAGE } from "../shared/runFacts.js";
 
 const SESSION_FORMAT_VERSION = 3;
 const ENTRY_TYPES = new Set(["message", "custom", "compaction", ...QUIET_ENTRY_TYPES]);
@@ -156,14 +158,15 @@ class SessionReader {
     if (this.ids !== undefined) for (const id of this.ids) this.context.unit.entryIds!.add(id);
   }
 
-  /** A rewritten copy of an earlier message (counted; not replayed again). */
-  private isCopy(role: string, message: Record<string, unknown>, form: StringForm, ids: ReadonlyArray<string | undefined>): boolean {
+  /** A rewritten copy of an earlier message (counted, unless `counted` is false; not replayed again). */
+  private isCopy(role: string, message: Record<string, unknown>, form: StringForm, ids: ReadonlyArray<string | undefined>, counted = true): boolean {
     if (this.copies === undefined) return false;
     const time = own(message, "timestamp");
     // A timestamp no other message of this file has: only an earlier file can hold the original.
     const kept = this.repeated?.mayRepeat(time, form) ?? true;
     if (!kept && this.context.unit.messageKeys.size === 0) return false;
     if (!this.copies.isCopy(copyKeyOf(role, time, form, ids), kept)) return false;
+    if (!counted) return true;
     this.context.tally.transcript.copies++;
     this.context.tally.ignored();
     return true;
@@ -199,10 +202,17 @@ class SessionReader {
     const { tally } = this.context;
     const { calls, unnamed } = toolCallBlocks(message, form);
     const unnamedReason = `${unnamed} toolCall block${unnamed === 1 ? "" : "s"} without a "name"; not replayed`;
-    if (calls.length === 0) return unnamed > 0 ? tally.skipped(this.file, line, unnamedReason) : tally.ignored();
+    // Every assistant message is a model turn (cost.md §1): its usage counts once, calls or not.
+    const usage = READS_USAGE ? openclawUsage(own(message, "usage")) : undefined;
+    if (calls.length === 0) {
+      if (unnamed > 0) return tally.skipped(this.file, line, unnamedReason);
+      // A copy of a response without calls is ignored as before, only not counted as a turn again.
+      if (usage !== undefined && !this.isCopy("assistant", message, form, [], false)) this.replay.turn(line, usage);
+      return tally.ignored();
+    }
     if (this.isCopy("assistant", message, form, calls.map((call) => call.id))) return;
     if (unnamed > 0) tally.note({ file: this.file, line, reason: unnamedReason });
-    this.replay.toolCalls(line, line, calls);
+    this.replay.toolCalls(line, line, calls, usage);
     tally.used();
   }
 

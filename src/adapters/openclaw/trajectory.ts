@@ -53,6 +53,7 @@
  * identical values are shortened identically, so repeats still compare equal.
  * Its lines are parsed from decoded text: every string read from them is in form "text".
  */
+import { completedUsage } from "./usage.js";
 import { recordedTime } from "../shared/recordedTime.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { quote } from "../../core/quote.js";
@@ -251,14 +252,20 @@ class TrajectoryReader {
     // A count with no compaction event in the file does not say when they happened: not guessed.
     const why = `model.completed reports ${count} compaction(s) but the trajectory does not say when; the post-compaction guard is not armed`;
     const snapshot = this.snapshots ? messagesSnapshot(data) : undefined;
+    // The attempt's usage is one turn when no snapshot message records any (its messages are turns then: trajectorySnapshots.ts).
+    // After the attempt's calls, so that the turn claims them.
+    const usage = completedUsage(data);
+    const run = runIdOf(value) ?? this.run;
+    const turn = () => usage.kind === "run" && usage.usage !== undefined && run !== undefined && this.writer.turn(run, this.at(line), { id: `${line}`, usage: usage.usage });
     if (this.snapshots && snapshot) {
-      const run = runIdOf(value) ?? this.run;
       if (run === undefined) return tally.skipped(this.file, line, "model.completed without runId, outside any started run; its messagesSnapshot is not replayed");
-      if (this.snapshots.snapshot(line, snapshot, { run, session: this.session, agent: this.agent })) {
+      const used = this.snapshots.snapshot(line, snapshot, { run, session: this.session, agent: this.agent });
+      turn();
+      if (used) {
         if (unplaced) tally.note({ file: this.file, line, reason: why });
         return tally.used();
       }
-    }
+    } else turn();
     if (!unplaced) return tally.ignored();
     tally.ignored(this.file, line, why);
   }

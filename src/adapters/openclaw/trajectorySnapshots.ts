@@ -32,6 +32,8 @@
  * says whether any was used, and the caller tallies the line once. Events replay did not take are
  * noted with their reason.
  */
+import type { Usage } from "../../core/usage.js";
+import { assistantTurnUsage } from "./usage.js";
 import { createHash } from "node:crypto";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { quote } from "../../core/quote.js";
@@ -61,6 +63,8 @@ export class SnapshotReplay {
   private identity: SnapshotIdentity | undefined;
   private line = 0;
   private used = false;
+  /** The usage of the assistant message whose calls the sequencer holds: its turn, written after them (cost.md §1). */
+  private pendingUsage: Usage | undefined;
 
   constructor(
     private readonly context: AdapterContext,
@@ -91,20 +95,29 @@ export class SnapshotReplay {
       if (muted) this.takeIn(message);
       else this.message(message);
     }
-    this.sequencer.flush();
+    this.flush();
     return this.used;
   }
 
   /** Nothing is held back past a snapshot; kept for the reader's symmetry with TranscriptReplay. */
   end(): void {
+    this.flush();
+  }
+
+  /** Calls held back shown, then the turn of the message that made them. */
+  private flush(): void {
     this.sequencer.flush();
+    const usage = this.pendingUsage;
+    if (usage === undefined) return;
+    this.pendingUsage = undefined;
+    this.writer.turn(this.identity!.run, { file: this.file, line: this.line }, { id: `${this.line}`, usage });
   }
 
   private message(message: Record<string, unknown>): void {
     switch (own(message, "role")) {
       case "user":
         // A new prompt: calls still held back are due now, as in a transcript.
-        return this.sequencer.flush();
+        return this.flush();
       case "assistant":
         return this.assistant(message);
       case "toolResult":
@@ -121,7 +134,10 @@ export class SnapshotReplay {
     for (const call of toolCallBlocks(message, "text").calls) if (call.id !== undefined) this.callIds.add(call.id);
   }
 
+  /** Each message of the snapshots once (`seen`): its usage is one turn (openclaw/usage.ts). */
   private assistant(message: Record<string, unknown>): void {
+    this.flush();
+    this.pendingUsage = assistantTurnUsage(message)?.usage;
     const { calls, unnamed } = toolCallBlocks(message, "text");
     if (unnamed > 0) this.note(this.line, `${unnamed} toolCall block${unnamed === 1 ? "" : "s"} without a "name" in messagesSnapshot; not replayed`);
     for (const call of calls) {

@@ -64,7 +64,7 @@ export function readInstance(value: Record<string, unknown>, at: InstanceLine, c
   replay.startRun({ file, line, tallies: false, time: firstTime(events) }, instanceFacts(value));
   forEachEvent(events, (event, within) => {
     const place: RecordPlace = { file, line, tallies: false, time: isPlainObject(event) ? zonelessTime(own(event, "timestamp")) : undefined, within };
-    replay.record(isPlainObject(event) ? classifyRecord(event) : { kind: "bad", reason: "not a JSON object" }, place);
+    replay.record(isPlainObject(event) ? classifyRecord(event) : { kind: "bad", reason: "not a JSON object" }, place, isPlainObject(event) ? event : undefined);
   });
   replay.endAll();
   if (used) tally.used();

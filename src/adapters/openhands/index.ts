@@ -61,7 +61,7 @@ export const openhandsAdapter: InputAdapter = {
     await forEachRecord(source, context.tally, (record) => {
       const time = record.kind === "bad" ? undefined : zonelessTime(own(record.value, "timestamp"));
       const place: RecordPlace = { file, line: record.line, tallies: record.tallies, time };
-      replay.record(record.kind === "bad" ? { kind: "bad", reason: record.reason } : classifyRecord(record.value), place);
+      replay.record(record.kind === "bad" ? { kind: "bad", reason: record.reason } : classifyRecord(record.value), place, record.kind === "bad" ? undefined : record.value);
     });
     if (endsUnit(context.unit, file)) {
       replay.end();

@@ -16,6 +16,8 @@
  * gets one of its own, which cuts the conversation into one run (`ConversationRuns`).
  */
 import type { RunFacts } from "../../core/runIdentity.js";
+import { OpenHandsTurns } from "./turns.js";
+import type { Usage } from "../../core/usage.js";
 import type { AdapterContext } from "../adapter.js";
 import { CallSequencer, type SequencedCall, type SequencedResult } from "../shared/callSequencer.js";
 import type { Emitted } from "../shared/runFacts.js";
@@ -50,6 +52,10 @@ export class OpenHandsReplay {
   private readonly seen = new Set<string>();
   /** V0: action event id → its call id, to link observations by `cause`. */
   private readonly callOfEvent = new Map<string, string>();
+  private readonly turns = new OpenHandsTurns();
+  /** Turns waiting for their response's calls to be replayed, and that response's group. */
+  private heldTurns: Array<{ readonly usage: Usage; readonly place: RecordPlace; readonly session: OpenHandsSession }> = [];
+  private heldGroup: string | undefined;
 
   constructor(
     private readonly context: AdapterContext,
@@ -67,16 +73,29 @@ export class OpenHandsReplay {
     return this.stack[this.stack.length - 1]!;
   }
 
-  record(record: OpenHandsRecord, place: RecordPlace): void {
+  /** `event`: the record's object, whose model usage the turns read (cost.md §1). */
+  record(record: OpenHandsRecord, place: RecordPlace, event?: Record<string, unknown>): void {
     if (record.kind === "bad") return this.skip(place, record.reason);
     if (record.eventId !== undefined && this.seen.has(record.eventId)) {
       this.context.tally.transcript.copies++; // the same event written again (a copied event)
       return this.ignore(place);
     }
     if (record.eventId !== undefined) this.seen.add(record.eventId);
+    const turns = event === undefined ? [] : this.turns.of(event);
+    // A response's turn is written once the calls of its group are all replayed (it claims them).
+    if (record.kind === "call" && this.heldTurns.length > 0 && (record.group ?? record.callId) !== this.heldGroup) this.flush();
+    // The session the event is of (a delegating action opens its delegate's after it).
+    const session = this.current;
+    this.handle(record, place);
+    if (turns.length === 0) return;
+    for (const usage of turns) this.heldTurns.push({ usage, place, session });
+    this.heldGroup = record.kind === "call" ? (record.group ?? record.callId) : undefined;
+  }
+
+  private handle(record: Exclude<OpenHandsRecord, { kind: "bad" }>, place: RecordPlace): void {
     switch (record.kind) {
       case "user":
-        this.sequencer.flush();
+        this.flush();
         if (this.runs.kind === "one" && this.stack.length === 1) return this.ignore(place); // the run is started already
         return this.account(place, this.current.userTurn(place, record.prompt !== undefined ? { prompt: record.prompt } : undefined));
       case "call":
@@ -101,7 +120,14 @@ export class OpenHandsReplay {
 
   /** After the unit's last file: calls still held back are shown. */
   end(): void {
+    this.flush();
+  }
+
+  /** Calls held back shown, then the turns that made them. */
+  private flush(): void {
     this.sequencer.flush();
+    for (const { usage, place, session } of this.heldTurns) session.turn(place, usage);
+    this.heldTurns = [];
   }
 
   /**
@@ -109,7 +135,7 @@ export class OpenHandsReplay {
    * still open, then the conversation's) are over, so that replay frees them before the next line.
    */
   endAll(): void {
-    this.sequencer.flush();
+    this.flush();
     while (this.stack.length > 0) this.stack.pop()!.endRun();
   }
 
@@ -143,7 +169,7 @@ export class OpenHandsReplay {
   private closeDelegate(cause: string): void {
     const index = this.stack.findIndex((session) => session.delegateAction === cause);
     if (index <= 0) return;
-    this.sequencer.flush();
+    this.flush();
     while (this.stack.length > index) this.stack.pop()!.endRun();
   }
 
@@ -163,7 +189,7 @@ export class OpenHandsReplay {
   }
 
   private compaction(place: RecordPlace): void {
-    this.sequencer.flush();
+    this.flush();
     const session = this.current;
     if (session.compactedLast) return this.ignore(place); // the same condensation's second marker
     session.compactedLast = true;

@@ -6,6 +6,7 @@
  * and attributed to it (agents.md rule 4). Runs are user turns; OpenHands has no turn id, so they
  * are named `<session>#<n>` (activity before the first user message is a run of its own).
  */
+import type { Usage } from "../../core/usage.js";
 import type { AdapterContext } from "../adapter.js";
 import { RunSegments } from "../shared/runSegments.js";
 import { RunWriter } from "../shared/runWriter.js";
@@ -60,6 +61,11 @@ export class OpenHandsSession {
 
   result(place: RecordPlace, result: ResultFacts): Emitted {
     return this.writer.result(this.dated(place), place, result);
+  }
+
+  /** A model turn's usage, after the calls it made (runWriter.ts `turn`). */
+  turn(place: RecordPlace, usage: Usage): void {
+    this.writer.turn(this.dated(place), place, { id: `${place.line}${place.within ?? ""}`, usage });
   }
 
   compaction(place: RecordPlace): Emitted {

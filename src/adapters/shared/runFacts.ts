@@ -8,6 +8,13 @@ import type { RunFacts } from "../../core/runIdentity.js";
 import type { Usage } from "../../core/usage.js";
 import type { AdapterContext } from "../adapter.js";
 
+/**
+ * Whether adapters read model usage (cost.md). `LOOPLENS_USAGE=off` turns the reading off, for the
+ * bench's side-by-side row only (bench/usage.mjs: what reading usage costs analyze); not documented
+ * for users, who always get it.
+ */
+export const READS_USAGE = process.env.LOOPLENS_USAGE !== "off";
+
 /** What handing an event to replay gave: used, or not with the reason. */
 export type Emitted = Disposition;
 
@@ -38,6 +45,8 @@ export interface CallFacts {
   readonly args: unknown;
   /** The form of the strings of `args` (byteText.ts). */
   readonly form: StringForm;
+  /** The key of the model turn that made the call (`TurnFacts.id`), when that turn recorded usage. */
+  readonly turn?: string;
 }
 
 export interface ResultFacts {
@@ -52,12 +61,15 @@ export interface ResultFacts {
 export type { RunFacts, RunOutcome } from "../../core/runIdentity.js";
 
 /**
- * One turn (spec/cost.md §1): one model response, its usage counted once (core/usage.ts), the calls
- * it made are the calls the writer is handed after it until the next turn. A slot: `turn` takes it.
+ * One turn (spec/cost.md §1): one model response, its usage counted once (core/usage.ts); the calls
+ * it made were handed to the writer before it, each with `turn: id`.
  */
 export interface TurnFacts {
-  /** What tells the format's turns apart (Claude Code's `message.id`, OpenHands' `llm_response_id`), if it has one. */
-  readonly id?: string;
+  /**
+   * Tells the turn apart from the run's other turns not ended yet: the format's response id (Claude
+   * Code's `message.id`), else something of the adapter's own (the entry's line).
+   */
+  readonly id: string;
   readonly usage: Usage | undefined;
 }
 

@@ -39,17 +39,16 @@
  *   `offerTime`) are gathered per run and handed on (`sink.facts`) when the file is through or the
  *   run is over, after the run's events, so that replay knows the run; replay merges what several
  *   hand-overs (and files) say of one run.
- *
- * A slot for what comes next (left typed, not wired yet): a turn's usage (`TurnFacts`, issue 36,
- * spec/cost.md: a turn is one model response, its usage counted once, with the calls it made; the
- * final answer is a turn without a call) with `turn`. Each format's extraction exists
- * (adapters/<format>/usage.ts); the writer is where it lands, once, for every format.
+ * - **Turns** (spec/cost.md): one model response, its usage counted once, with the calls it made
+ *   (each handed over with the turn's key); the final answer is a turn without a call. `turn`
+ *   writes it after its calls. Each format's extraction is adapters/<format>/usage.ts.
  */
 import type { StringForm } from "../../core/byteText.js";
-import type { CompactionEvent, LoopEvent, RunEndEvent, RunStartEvent, ToolCallEvent, ToolResultEvent } from "../../core/events.js";
+import type { CompactionEvent, LoopEvent, RunEndEvent, RunStartEvent, ToolCallEvent, ToolResultEvent, TurnEvent } from "../../core/events.js";
 import type { RunFacts } from "../../core/runIdentity.js";
+import type { Usage } from "../../core/usage.js";
 import { RunIdentities } from "./runIdentities.js";
-import type { Emitted, EventPlace, EventSink, Outcome, RunOwner, RunStart, CallFacts, ResultFacts, TurnFacts, WriterPolicy } from "./runFacts.js";
+import { READS_USAGE, type Emitted, type EventPlace, type EventSink, type Outcome, type RunOwner, type RunStart, type CallFacts, type ResultFacts, type TurnFacts, type WriterPolicy } from "./runFacts.js";
 
 const NEVER = () => false;
 
@@ -124,8 +123,21 @@ export class RunWriter {
     this.identities?.time(run, time);
   }
 
-  /** A slot for a model turn (issue 36): not recorded yet. */
-  turn(_run: string, _place: EventPlace, _turn: TurnFacts): void {}
+  /**
+   * Model turn `turn.id` of `run` is over (cost.md §1), after every call it made was handed over with
+   * `turn: turn.id` (CallFacts): its usage, counted once. A turn that recorded no usage is not
+   * written (its calls carry no turn either: `turnKey`), so that inputs without usage give the
+   * events they always gave. A silent run is announced first: its turn is its first event. Not a
+   * line of its own: the caller counts the line as it did before (replay always takes a turn).
+   */
+  turn(run: string, place: EventPlace, turn: TurnFacts): void {
+    if (turn.usage === undefined || !READS_USAGE) return;
+    if (this.silent !== undefined && nameOf(this.silent.run) === run) this.announceSilent();
+    const event = this.head("turn", run, place) as Writable<TurnEvent>;
+    event.turn = turn.id;
+    event.usage = turn.usage;
+    this.sink.emit(event);
+  }
 
   call(run: string, place: EventPlace, call: CallFacts): Emitted {
     const event = this.head("tool_call", run, place) as Writable<ToolCallEvent>;
@@ -134,6 +146,7 @@ export class RunWriter {
     if (this.format !== undefined) event.format = this.format;
     if (call.args !== undefined) event.args = call.args;
     if (call.form === "bytes") event.form = call.form;
+    if (call.turn !== undefined) event.turn = call.turn;
     return this.emit(event, place);
   }
 
@@ -176,10 +189,15 @@ export class RunWriter {
    * their file (Gemini CLI) call `endRun`.
    */
   endFile(): void {
+    this.announceSilent();
+    this.identities?.handOn();
+  }
+
+  /** A silent run's lone `run_start`, at its start's line, once. */
+  private announceSilent(): void {
     const silent = this.silent;
     this.silent = undefined;
     if (silent !== undefined) this.emitStart(nameOf(silent.run), silent.place, undefined);
-    this.identities?.handOn();
   }
 
   private emitStart(run: string, place: EventPlace, harnessVersion: string | undefined): Emitted {
@@ -249,6 +267,12 @@ export function recordedEvent(fields: RecordedFields): LoopEvent {
       if (fields.format !== undefined) event.format = fields.format;
       if (fields.args !== undefined) event.args = fields.args;
       if (fields.form === "bytes") event.form = fields.form;
+      if (fields.turn !== undefined) event.turn = fields.turn;
+      if (fields.usage !== undefined) event.usage = fields.usage;
+      break;
+    case "turn":
+      event.turn = fields.turn;
+      if (fields.usage !== undefined) event.usage = fields.usage;
       break;
     case "tool_result":
       if (fields.id !== undefined) event.id = fields.id;
@@ -281,7 +305,17 @@ interface RecordedHead {
 export type RecordedFields =
   | (RecordedHead & { readonly type: "run_start"; readonly harnessVersion: string | undefined })
   | (RecordedHead & { readonly type: "run_end" | "compaction" })
-  | (RecordedHead & { readonly type: "tool_call"; readonly id: string | undefined; readonly tool: string; readonly format: string | undefined; readonly args: unknown; readonly form: StringForm })
+  | (RecordedHead & {
+      readonly type: "tool_call";
+      readonly id: string | undefined;
+      readonly tool: string;
+      readonly format: string | undefined;
+      readonly args: unknown;
+      readonly form: StringForm;
+      readonly turn: string | undefined;
+      readonly usage: Usage | undefined;
+    })
+  | (RecordedHead & { readonly type: "turn"; readonly turn: string; readonly usage: Usage | undefined })
   | (RecordedHead & {
       readonly type: "tool_result";
       readonly id: string | undefined;

@@ -18,6 +18,10 @@
  * earlier call of the session carries and that refuses an unavailable tool (unavailableTool.ts) is
  * replayed as a call of its tool with absent arguments, immediately followed by the result. Other
  * orphans go to replay as they are (which ignores them with a diagnostic).
+ *
+ * Turns (cost.md §1): a message's usage is written as a turn once the message's calls are all
+ * handed over (the sequencer flushed), so that the turn claims them (core/runTurns.ts); a response
+ * without calls is a turn alone. Copies and duplicates never reach here, so each turn comes once.
  */
 import type { AdapterContext } from "../adapter.js";
 import { CallSequencer, type SequencedCall, type SequencedResult } from "./callSequencer.js";
@@ -26,6 +30,7 @@ import { RunSegments } from "./runSegments.js";
 import { RunWriter } from "./runWriter.js";
 import type { CallFacts, ResultFacts, RunFacts, RunOwner } from "./runFacts.js";
 import { refusesUnavailableTool } from "./unavailableTool.js";
+import type { Usage } from "../../core/usage.js";
 
 export interface TranscriptOptions {
   /** The foreign agent's format put on every call (Codex); absent for OpenClaw. */
@@ -46,6 +51,10 @@ export class TranscriptReplay {
   private readonly currentRun = () => this.runs.current();
   /** Call ids of the session so far, to recognise a result that no call carries. */
   private readonly callIds: Pick<IdSet, "add" | "has">;
+  /** The usage of the message whose calls are being replayed, written once they all are. */
+  private pendingTurn: { readonly group: unknown; readonly line: number; readonly usage: Usage } | undefined;
+  /** The group of the last calls handed over. */
+  private lastGroup: unknown;
 
   constructor(
     private readonly context: AdapterContext,
@@ -65,7 +74,7 @@ export class TranscriptReplay {
   }
 
   userMessage(line: number, time?: string | number, facts?: RunFacts): void {
-    this.sequencer.flush();
+    this.flush();
     this.writer.endRun();
     this.runs.userMessage();
     const { harnessVersion } = this.options;
@@ -81,8 +90,11 @@ export class TranscriptReplay {
     this.writer.lineTime(this.currentRun, time);
   }
 
-  /** The calls of one assistant message (`group` tells messages apart). */
-  toolCalls(group: unknown, line: number, calls: readonly CallFacts[]): void {
+  /** The calls of one assistant message (`group` tells messages apart), and the usage it recorded. */
+  toolCalls(group: unknown, line: number, calls: readonly CallFacts[], usage?: Usage): void {
+    if (this.pendingTurn !== undefined && this.pendingTurn.group !== group) this.flush();
+    if (usage !== undefined) this.pendingTurn = { group, line, usage };
+    this.lastGroup = group;
     for (const call of calls) {
       if (call.id !== undefined) this.callIds.add(call.id);
       this.options.onCall?.(call.id);
@@ -104,16 +116,40 @@ export class TranscriptReplay {
     this.emitResult(held);
   }
 
+  /** A model response that made no call (a final answer) and recorded `usage`: a turn of its own. */
+  turn(line: number, usage: Usage): void {
+    this.flush();
+    this.writer.turn(this.runs.current(), this.at(line), { id: `${line}`, usage });
+  }
+
+  /**
+   * The usage of the response whose calls came last, recorded after them (Codex's token_count):
+   * written once those calls are all replayed. Two in a row: the first response made no more calls.
+   */
+  usageAfterCalls(line: number, usage: Usage): void {
+    if (this.pendingTurn !== undefined) this.flush();
+    this.pendingTurn = { group: this.lastGroup, line, usage };
+  }
+
   /** A compaction: counted here like the results, since it is an event of its own. */
   compaction(line: number): void {
-    this.sequencer.flush();
+    this.flush();
     this.count(this.writer.compaction(this.runs.current(), this.at(line)).used);
   }
 
   end(): void {
-    this.sequencer.flush();
+    this.flush();
     this.writer.endFile();
     this.context.unit.runsBefore = this.runs.count();
+  }
+
+  /** Every held call handed over, then the turn that made them. */
+  private flush(): void {
+    this.sequencer.flush();
+    const turn = this.pendingTurn;
+    if (turn === undefined) return;
+    this.pendingTurn = undefined;
+    this.writer.turn(this.runs.current(), this.at(turn.line), { id: `${turn.line}`, usage: turn.usage });
   }
 
   private at(line: number) {

@@ -23,6 +23,7 @@ import { deserialize, serialize } from "node:v8";
 import type { ReplayedRun } from "../../core/findings.js";
 import type { FileAnalysis } from "../analysis.js";
 import { countRun, noRunLevels, type RunLevelCounts } from "../levelCounts.js";
+import { NO_RUNS_USAGE, withRunUsage, type RunsUsage } from "../runsUsage.js";
 import { findingsWeight, isPlainRun, runRecords, runsOf, UnitRuns, type SpillOptions } from "../runSpill.js";
 import { SegmentReader, spillFileIn } from "../spillFiles.js";
 import { CorruptEntry, type OpenEntry } from "./entryFile.js";
@@ -34,6 +35,7 @@ interface RunTotals {
   readonly calls: number;
   readonly compactions: number;
   readonly counts: RunLevelCounts;
+  readonly usage?: RunsUsage;
   readonly plain: number;
   readonly weight: number;
   /** When the runs started, so that `--since`/`--until` can leave the unit unread (runWindow.ts). */
@@ -58,8 +60,10 @@ function totalsOf({ runs, spilled }: FileAnalysis): RunTotals {
   let plain = 0;
   let weight = 0;
   const times = new RunTimesTally();
+  let usage = NO_RUNS_USAGE;
   const add = (run: ReplayedRun) => {
     times.add(run);
+    usage = withRunUsage(usage, run);
     calls += run.calls;
     compactions += run.compactions;
     countRun(counts, run.findings);
@@ -75,7 +79,7 @@ function totalsOf({ runs, spilled }: FileAnalysis): RunTotals {
       reader.close();
     }
   }
-  return { runs: runs.length + (spilled?.runs ?? 0), calls, compactions, counts, plain, weight, times: times.finish() };
+  return { runs: runs.length + (spilled?.runs ?? 0), calls, compactions, counts, ...(usage.runs > 0 && { usage }), plain, weight, times: times.finish() };
 }
 
 /** The body's lines: the summary, then each run (the spilled ones read back from the spill file). */
@@ -135,8 +139,8 @@ export function analysisOfEntry(entry: OpenEntry, spill: SpillOptions | undefine
     return { ...rest, runs: [], outside: { runs, calls, compactions, counts, undated: times.undated } };
   }
   if (kept !== undefined) return { ...rest, runs: keptRuns(kept, totals, spill) };
-  const { runs, calls, compactions, counts } = totals;
-  return { ...rest, runs: [], ...(runs > 0 && { spilled: { path: file!.path, start, end: file!.length, at: 0, runs, calls, compactions, counts } }) };
+  const { runs, calls, compactions, counts, usage } = totals;
+  return { ...rest, runs: [], ...(runs > 0 && { spilled: { path: file!.path, start, end: file!.length, at: 0, runs, calls, compactions, counts, ...(usage !== undefined && { usage }) } }) };
 }
 
 /** The runs of the body's bytes as objects, counted against the thread's budget as a fresh analysis counts its own. */

@@ -194,6 +194,30 @@ export const CLIENT_SCRIPT = String.raw`
     return row;
   }
 
+  // Tokens per model turn along the calls' axis (cost.md §3): a bar at the call each turn ended after,
+  // so what a loop cost stands under the loop; dimmed after the first would-be stop.
+  function tokensChart(run) {
+    var n = Math.max(run.calls, 1), H = 40;
+    var most = 1;
+    for (var i = 1; i < run.turnTokens.length; i += 2) most = Math.max(most, run.turnTokens[i]);
+    var row = el("div", "row pattern");
+    var label = el("div", "plabel", "tokens per turn");
+    label.appendChild(el("small", "", run.usage));
+    row.appendChild(label);
+    var box = el("div", "chart");
+    var svg = canvas(H);
+    for (var t = 0; t < run.turnTokens.length; t += 2) {
+      var after = run.turnTokens[t], tokens = run.turnTokens[t + 1];
+      if (tokens < 0) continue;
+      var h = Math.max((tokens / most) * (H - 4), 1);
+      var late = run.firstStop && after > run.firstStop.call;
+      svg.appendChild(tip(svgEl("rect", "turn" + (late ? " late" : ""), { x: (Math.max(after - 0.5, 0) / n) * W, y: H - h, width: Math.max(W / n * 0.6, 1), height: h }), tokens + " tokens, turn ended after call " + after));
+    }
+    box.appendChild(svg);
+    row.appendChild(box);
+    return row;
+  }
+
   function findingsTable(run) {
     var table = el("table", "findings");
     var head = el("tr");
@@ -227,6 +251,7 @@ export const CLIENT_SCRIPT = String.raw`
     var who = [run.agent !== null ? "agent " + run.agent : "", run.session !== null ? "session " + run.session : "", run.file, plural(run.calls, "call"), plural(run.compactions, "compaction")];
     if (run.recordedVetoes > 0) who.push(plural(run.recordedVetoes, "call") + " really blocked by the live runtime");
     if (run.profile) who.push(run.profile);
+    if (run.usage) who.push(run.usage);
     card.appendChild(el("div", "meta", who.filter(Boolean).join(" \u00b7 ")));
     if (run.when) card.appendChild(el("div", "meta", run.when));
     if (run.prompt) card.appendChild(el("div", "meta", "prompt: " + run.prompt));
@@ -238,6 +263,7 @@ export const CLIENT_SCRIPT = String.raw`
       lane.appendChild(timeline(run));
       rows.appendChild(lane);
     }
+    if (run.turnTokens.length > 0) rows.appendChild(tokensChart(run));
     run.patterns.forEach(function (pattern) { rows.appendChild(chart(run, pattern)); });
     card.appendChild(rows);
     if (run.rows.length > 0) card.appendChild(findingsTable(run));

@@ -7,6 +7,7 @@
  * only places text, and a multi-megabyte name costs no more than a short one.
  */
 import { identityParts } from "../runIdentityText.js";
+import { runUsagePhrase } from "../usageText.js";
 import type { ResolvedConfig } from "../../core/config.js";
 import type { ThresholdName } from "../../core/detectors.js";
 import { detectorInfo } from "../../core/detectorInfo.js";
@@ -88,6 +89,10 @@ export interface DrawnRun extends RunIdentity {
   readonly patterns: readonly PagePattern[];
   readonly rows: readonly PageRow[];
   readonly rowsNotShown: number;
+  /** `4.3M tokens ($12.40), 3.9M after the first stop` (usageText.ts); null when the run recorded none. */
+  readonly usage: string | null;
+  /** Flattened [calls made when the turn ended, its tokens (-1: not recorded)] (core/runTurns.ts marks). */
+  readonly turnTokens: readonly number[];
 }
 
 export interface ListedRun extends RunIdentity {
@@ -216,6 +221,8 @@ function drawnRun(entry: ReportRun, data: ReportModel): DrawnRun {
     compactionsAfter: timeline?.compactionsAfter ?? run.guardWindows.map((w) => w.armedAfterCall),
     guardWindows: run.guardWindows.flatMap((w) => [w.armedAfterCall, w.armedAfterCall + w.calls, w.result === "aborted" ? 1 : 0]),
     marks: marksOf(run.findings),
+    usage: runUsagePhrase(run) ?? null,
+    turnTokens: run.usage === undefined ? [] : (timeline?.turns?.after.flatMap((after, i) => [after, timeline.turns!.tokens[i]!]) ?? []),
     patterns: patternsOf(run, configFor(run, data.config)),
     ...rowsOf(entry),
   };

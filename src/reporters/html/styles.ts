@@ -54,6 +54,7 @@ svg .threshold { stroke: #98a2b3; stroke-width: 1; stroke-dasharray: 5 4; }
 svg .threshold.stopping { stroke: var(--block); }
 svg .count { fill: none; stroke-width: 2; } svg .count.l1 { stroke: var(--warning); } svg .count.l2 { stroke: var(--block); } svg .count.l3 { stroke: var(--abort); }
 svg .dot { stroke-width: 7; stroke-linecap: round; } svg .dot.l1 { stroke: var(--warning); } svg .dot.l2 { stroke: var(--block); } svg .dot.l3 { stroke: var(--abort); }
+svg .turn { fill: #667085; } svg .turn.late { fill: var(--block); opacity: 0.6; }
 svg .ns { vector-effect: non-scaling-stroke; }
 table { border-collapse: collapse; width: 100%; font-size: 12.5px; }
 th { text-align: left; color: var(--dim); font-weight: 600; border-bottom: 1px solid var(--line); padding: 3px 8px 3px 0; }

@@ -1,6 +1,6 @@
 /** Usage on canonical events (adapters/events/usage.ts): validation, and one turn per turn id. */
 import { describe, expect, it } from "vitest";
-import { callUsage, CanonicalTurns } from "../../../src/adapters/events/usage.js";
+import { callUsage } from "../../../src/adapters/events/usage.js";
 
 const call = (extra: Record<string, unknown>) => ({ type: "tool_call", run: "r1", id: "c1", tool: "exec", args: { command: "make" }, ...extra });
 
@@ -36,35 +36,5 @@ describe("callUsage", () => {
     const parsed = callUsage(call({ usage: { input: 4, outptu: 9 } }), "text");
     expect(parsed).toMatchObject({ ok: true, usage: { input: 4, total: 4 } });
     expect(parsed.ok && parsed.notice).toContain('"outptu"');
-  });
-});
-
-describe("CanonicalTurns", () => {
-  it("makes one turn per distinct turn id in a run, its first usage counted once", () => {
-    const turns = new CanonicalTurns();
-    const u = { total: 100 };
-    expect(turns.call("r1", "t1", u)).toEqual({ newTurn: true, usage: u });
-    // The usage repeated on the turn's other calls is not counted again.
-    expect(turns.call("r1", "t1", u)).toEqual({ newTurn: false, usage: undefined });
-    expect(turns.call("r1", "t1", undefined)).toEqual({ newTurn: false, usage: undefined });
-    // Turn ids are per run.
-    expect(turns.call("r2", "t1", { total: 5 })).toEqual({ newTurn: true, usage: { total: 5 } });
-  });
-
-  it("takes a turn's usage from a later call when the first carried none, and says when calls disagree", () => {
-    const turns = new CanonicalTurns();
-    expect(turns.call("r1", "t1", undefined)).toEqual({ newTurn: true, usage: undefined });
-    expect(turns.call("r1", "t1", { total: 9 })).toEqual({ newTurn: false, usage: { total: 9 } });
-    const differing = turns.call("r1", "t1", { total: 10 });
-    expect(differing).toMatchObject({ newTurn: false, usage: undefined });
-    expect(differing.notice).toContain('turn "t1"');
-  });
-
-  it("makes every call without a turn id a turn of its own", () => {
-    const turns = new CanonicalTurns();
-    expect([turns.call("r1", undefined, { total: 1 }), turns.call("r1", undefined, { total: 1 })]).toEqual([
-      { newTurn: true, usage: { total: 1 } },
-      { newTurn: true, usage: { total: 1 } },
-    ]);
   });
 });

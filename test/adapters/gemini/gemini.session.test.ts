@@ -9,9 +9,10 @@ import { NO_COMPACTION_MARKER } from "../../../src/adapters/gemini/geminiAdapter
 import { analyzePaths } from "../../helpers/inProcess.js";
 import { GeminiRecording, writeChat, type CallSpec } from "./geminiRecording.js";
 
+/** The events but the model turns (what they carry: test/adapters/usageSums.test.ts). */
 async function eventsOf(paths: string[]) {
   const events: LoopEvent[] = [];
-  const summary = await readEvents(paths, await loadXxhashDigest(), {}, (event) => events.push(event as LoopEvent));
+  const summary = await readEvents(paths, await loadXxhashDigest(), {}, (event) => (event as LoopEvent).type !== "turn" && events.push(event as LoopEvent));
   return { events, ...summary };
 }
 

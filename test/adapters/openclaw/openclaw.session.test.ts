@@ -12,8 +12,9 @@ async function eventsOf(path: string | string[], activeBranch = false) {
   return { events, ...result };
 }
 
+/** The events but the model turns (what they carry is tested in openclaw.usage.test.ts). */
 const summary = (events: LoopEvent[]) =>
-  events.map((e) => (e.type === "tool_call" ? `${e.run} call ${e.id}` : e.type === "tool_result" ? `${e.run} result ${e.id}` : `${e.run} ${e.type}`));
+  events.filter((e) => e.type !== "turn").map((e) => (e.type === "tool_call" ? `${e.run} call ${e.id}` : e.type === "tool_result" ? `${e.run} result ${e.id}` : `${e.run} ${e.type}`));
 
 const read = (id: string) => ({ id, name: "read", args: { path: "x" } });
 
@@ -98,7 +99,11 @@ describe("session transcripts", () => {
     t.user("one");
     t.calls([read("a")]);
     const { events, diagnostics } = await eventsOf(writeSessionFile(t.text(), "name-id.jsonl.reset.2026-04-16T02-47-32.555Z"));
-    expect(events.map((e) => [e.session, e.run])).toEqual([["name-id", "name-id#1"]]);
+    // The call, then the model turn that made it: both the run's.
+    expect(events.map((e) => [e.session, e.run])).toEqual([
+      ["name-id", "name-id#1"],
+      ["name-id", "name-id#1"],
+    ]);
     expect(diagnostics).toEqual([]);
   });
 

@@ -87,6 +87,20 @@ describe("a session's transcripts and its sidecar are one set of runs", () => {
     expect(findings.length).toBeGreaterThan(0);
   });
 
+  it("usage: a transcript read with its sidecar counts each model turn once, as the transcript alone does", () => {
+    const written = writePairedSession(STORY, unnamed);
+    const alone = sessionsDir();
+    write(alone, { [LIVE]: written.transcripts[0]! });
+    const dir = sessionsDir();
+    write(dir, { [LIVE]: written.transcripts[0]!, [SIDECAR]: written.sidecar });
+    const summary = (paths: string[]) => analyzed(paths).report.summary as unknown as Record<string, { turns: number; total?: number }>;
+    const transcript = summary([alone]);
+    expect(transcript.usage?.turns).toBeGreaterThan(0);
+    expect(summary([dir]).usage).toEqual(transcript.usage);
+    // The sidecar alone records the same turns (its snapshots' messages, each once).
+    expect(summary([join(dir, SIDECAR)]).usage?.total).toBe(transcript.usage!.total);
+  });
+
   it("an archive only, beside its sidecar: each run once, named by the sidecar, its calls at the archive's lines", () => {
     const written = writePairedSession(STORY, unnamed);
     const alone = sessionsDir();

@@ -1,0 +1,134 @@
+/**
+ * A run's model turns as replay meets them (cost.md): which calls each turn made, fed to the run's
+ * cost tally (runCost.ts) once the turn is over, with the findings and the first stop as they come.
+ *
+ * What the events say (events.ts):
+ * - a call carrying `turn: K` was made by turn K, which stays open until its `turn` event (a format
+ *   may know a response's usage only after other responses' calls: Claude Code's streamed lines);
+ * - a `turn` event K ends turn K with its usage. When no call carried K, the turn made the calls
+ *   that carry no key since the previous `turn` event (a format that writes a response's calls and
+ *   then its usage: Codex's token_count, an OpenClaw message once its calls are replayed), none for
+ *   a final answer. Turns end in the order of their `turn` events;
+ * - a call's own `usage` (canonical events) is its turn's when the turn event brings none; such a
+ *   turn ends at the next event of another turn (calls of one turn come together there); a call
+ *   with usage and no `turn` is a turn of its own (and ends what a later turn event could claim).
+ * Turns still open when the run is handed out end then (canonical events may name turns without
+ * ever ending them); more than `OPEN_TURNS` open at once end oldest first, so memory stays bounded.
+ * Every call is in at most one turn, each turn is fed once, and nothing is guessed: a turn that
+ * recorded no usage is a turn without usage.
+ */
+import { costPatternKey, RunCostTally, type RunCost } from "./runCost.js";
+import type { DetectorName } from "./detectors.js";
+import type { Usage } from "./usage.js";
+
+/** Turns, in order, as a picture of the run draws them: calls made when each ended, and its tokens. */
+export interface TurnMarks {
+  readonly after: number[];
+  /** The turn's recorded `total`; -1 when it recorded none. */
+  readonly tokens: number[];
+}
+
+/** Turns named by calls and not ended yet, held at most (responses interleave two or three deep). */
+const OPEN_TURNS = 64;
+
+interface OpenTurn {
+  readonly calls: number[];
+  usage: Usage | undefined;
+  /** Its usage came with its calls (canonical events): it ends where its calls stop coming. */
+  fromCalls: boolean;
+}
+
+export class RunTurns {
+  private readonly tally = new RunCostTally();
+  /** Turns named by a call and not ended yet, oldest first. */
+  private readonly open = new Map<string, OpenTurn>();
+  /** The run's calls when the last turn ended: later calls without a key are the next turn's to claim. */
+  private claimedUpTo = 0;
+  /** The key of the last call that carried one. */
+  private lastKey: string | undefined;
+
+  constructor(private readonly marks?: TurnMarks) {}
+
+  /** Call `ordinal` was made by turn `key` (`undefined`: a turn of its own when it has `usage`). */
+  call(ordinal: number, key: string | undefined, usage: Usage | undefined): void {
+    if (key === undefined) {
+      if (usage === undefined) return;
+      this.claimedUpTo = ordinal;
+      return this.feed(usage, [ordinal], ordinal);
+    }
+    this.endCallTurn(key, ordinal - 1);
+    let turn = this.open.get(key);
+    if (turn === undefined) {
+      this.open.set(key, (turn = { calls: [], usage: undefined, fromCalls: false }));
+      if (this.open.size > OPEN_TURNS) this.end(this.open.keys().next().value!, undefined, ordinal - 1);
+    }
+    turn.calls.push(ordinal);
+    if (turn.usage === undefined && usage !== undefined) {
+      turn.usage = usage;
+      turn.fromCalls = true;
+    }
+    this.lastKey = key;
+  }
+
+  /** Turn `key` is over; `callsSoFar`: the run's calls when it ended. */
+  turn(key: string, usage: Usage | undefined, callsSoFar: number): void {
+    this.endCallTurn(key, callsSoFar);
+    this.end(key, usage, callsSoFar);
+  }
+
+  /**
+   * Canonical events name a turn on its calls and end it with nothing: a turn whose usage its calls
+   * carried ends at the first event of another turn, so that turns are summed in their order.
+   */
+  private endCallTurn(key: string, callsSoFar: number): void {
+    const last = this.lastKey;
+    if (last === undefined || last === key) return;
+    this.lastKey = undefined;
+    if (this.open.get(last)?.fromCalls === true) this.end(last, undefined, callsSoFar);
+  }
+
+  finding(call: number, finding: { readonly detector: DetectorName; readonly tool: string; readonly argsHash: string }): void {
+    this.tally.finding(call, costPatternKey(finding));
+  }
+
+  stop(call: number): void {
+    this.tally.stop(call);
+  }
+
+  answered(call: number): void {
+    this.tally.answered(call);
+  }
+
+  /** The run is handed out: its figures, the turns still open ended first (in the order they opened). */
+  finish(callsSoFar: number): RunCost {
+    for (const [key, turn] of [...this.open]) {
+      this.open.delete(key);
+      this.feed(turn.usage, turn.calls, callsSoFar);
+    }
+    return this.tally.finish();
+  }
+
+  private end(key: string, usage: Usage | undefined, callsSoFar: number): void {
+    const turn = this.open.get(key);
+    if (turn !== undefined) this.open.delete(key);
+    const calls = turn?.calls ?? this.unclaimed(callsSoFar);
+    this.claimedUpTo = Math.max(this.claimedUpTo, callsSoFar);
+    this.feed(usage ?? turn?.usage, calls, callsSoFar);
+  }
+
+  /** Calls since the last turn ended that no open turn holds (the ones made with no key). */
+  private unclaimed(callsSoFar: number): number[] {
+    const calls: number[] = [];
+    if (callsSoFar <= this.claimedUpTo) return calls;
+    const keyed = this.open.size === 0 ? undefined : new Set([...this.open.values()].flatMap((turn) => turn.calls));
+    for (let call = this.claimedUpTo + 1; call <= callsSoFar; call++) if (keyed?.has(call) !== true) calls.push(call);
+    return calls;
+  }
+
+  private feed(usage: Usage | undefined, calls: readonly number[], callsSoFar: number): void {
+    this.tally.turn(usage, calls);
+    if (this.marks === undefined) return;
+    this.marks.after.push(callsSoFar);
+    this.marks.tokens.push(usage?.total ?? -1);
+  }
+}

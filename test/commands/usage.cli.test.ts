@@ -1,0 +1,79 @@
+/**
+ * What a loop cost where it shows (cost.md §3): json fields and summary totals, the table's run
+ * header, `--sort tokens|cost`, sweep's after-stop figures; and nothing at all where nothing was
+ * recorded. fixtures/cost/deploy-poll.jsonl: 46 polls, a final answer, usage with cost per turn.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ROOT, runMain } from "../helpers/cli.js";
+import { tempDir } from "../helpers/tempDir.js";
+
+const FIXTURE = "fixtures/cost/deploy-poll.jsonl";
+
+/** The fixture's turns, as written: [total tokens, cost], in order. */
+function knownTurns(): Array<[number, number]> {
+  return readFileSync(join(ROOT, FIXTURE), "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as { message?: { role?: string; usage?: { totalTokens: number; cost: { total: number } } } })
+    .filter((entry) => entry.message?.role === "assistant")
+    .map((entry) => [entry.message!.usage!.totalTokens, entry.message!.usage!.cost.total]);
+}
+
+describe("usage in the outputs", () => {
+  it("json: run.usage, usageOnFlagged, usageAfterStop and the summary totals, as the turns add up", async () => {
+    const { stdout } = await runMain(["analyze", FIXTURE, "--format", "json", "--no-cache"]);
+    const document = JSON.parse(stdout) as { summary: Record<string, unknown>; runs: Array<Record<string, { turns: number; total?: number; cost?: number }> & { firstStop: { call: number } }> };
+    const run = document.runs[0]!;
+    const turns = knownTurns();
+    expect(run.usage).toMatchObject({ turns: turns.length, total: turns.reduce((s, [t]) => s + t, 0) });
+    // Turn k (from 0) made call k + 1; the last is the final answer. The first stop is at call 22.
+    expect(run.firstStop.call).toBe(22);
+    const after = turns.slice(22);
+    expect(run.usageAfterStop).toMatchObject({ turns: after.length, total: after.reduce((s, [t]) => s + t, 0) });
+    expect(run.usageAfterStop!.cost).toBe(after.reduce((s, [, c]) => s + c, 0));
+    expect(document.summary).toMatchObject({ runsWithUsage: 1, usage: run.usage, usageOnFlagged: run.usageOnFlagged, usageAfterStop: run.usageAfterStop });
+  });
+
+  it("json: nothing at all for input that recorded no usage", async () => {
+    const { stdout } = await runMain(["analyze", "fixtures/poll-loop.jsonl", "--format", "json", "--no-cache"]);
+    expect(stdout).not.toMatch(/"usage|runsWithUsage|turns"/);
+  });
+
+  it("json: the same figures when runs wait on disk (spilled) and when read back from the result cache", async () => {
+    const args = ["analyze", FIXTURE, "fixtures/poll-loop.jsonl", "--format", "json"];
+    const fresh = await runMain([...args, "--no-cache"], { env: { LOOPLENS_WORKERS: "0" } });
+    const spilled = await runMain([...args, "--no-cache"], { env: { LOOPLENS_WORKERS: "0", LOOPLENS_PLAIN_RUNS_IN_MEMORY: "0", LOOPLENS_FINDINGS_IN_MEMORY: "0" } });
+    const cacheDir = tempDir("looplens-usage-cache-");
+    await runMain(args, { env: { LOOPLENS_CACHE_DIR: cacheDir } });
+    const cached = await runMain(args, { env: { LOOPLENS_CACHE_DIR: cacheDir } });
+    expect(fresh.stdout).toContain('"usageAfterStop"');
+    expect([spilled.stdout, cached.stdout]).toEqual([fresh.stdout, fresh.stdout]);
+  });
+
+  it("table: the run header says what the run spent and what came after its first stop", async () => {
+    const { stdout } = await runMain(["analyze", FIXTURE, "--no-cache"]);
+    expect(stdout).toMatch(/1\.2M tokens\s+\(\$0\.50\), 715k after the first stop/);
+    expect(stdout).toMatch(/usage: 1\.2M tokens \(\$0\.50\) in 1 run/);
+  });
+
+  it("--sort tokens puts the run that spent most first in --top", async () => {
+    const stops = await runMain(["analyze", FIXTURE, "fixtures/poll-loop.jsonl", "--top", "1", "--format", "json", "--no-cache"]);
+    const tokens = await runMain(["analyze", FIXTURE, "fixtures/poll-loop.jsonl", "--top", "1", "--sort", "tokens", "--format", "json", "--no-cache"]);
+    const first = (out: string) => (JSON.parse(out) as { runs: Array<{ run: string }> }).runs[0]!.run;
+    // By stops poll-1 (blocked at call 21) is worse than the deploy (call 22); by tokens the deploy is first.
+    expect([first(stops.stdout), first(tokens.stdout)]).toEqual(["poll-1", "deploy-poll#1"]);
+  });
+
+  it("sweep ndjson: tokens and money after the first stop of the runs each config stops, the spec's keys first", async () => {
+    const { stdout } = await runMain(["sweep", FIXTURE, "--vary", "criticalThreshold=20,40", "--vary", "globalCircuitBreakerThreshold=50", "--format", "ndjson", "--no-cache"]);
+    const lines = stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(Object.keys(lines[0]!)).toEqual(["vary", "runs", "warned", "blocked", "aborted", "firstBlockMedianCall", "tokensAfterStop", "costAfterStop"]);
+    const after = knownTurns().slice(22);
+    expect(lines[0]).toMatchObject({ blocked: 1, tokensAfterStop: after.reduce((s, [t]) => s + t, 0) });
+    // A config that stops nothing: nothing spent after a stop (no money key: none was summed).
+    expect(lines[1]).toMatchObject({ blocked: 0, tokensAfterStop: 0 });
+    expect(lines[1]).not.toHaveProperty("costAfterStop");
+  });
+});
