@@ -20,15 +20,13 @@ import { comparisonSection, liveSection } from "./tableLive.js";
 import { clipToWidth, DEFAULT_WIDTH, displayWidth, fitToWidth, wrapWords } from "./textFit.js";
 
 /**
- * Who the run was and where: the first two lines of its header (a compact run's one line), with what
- * its turns used when recorded. No line wider than the terminal (80 columns on a pipe): the file's
- * path gives way to fit (runFacts.ts `headerPath`), the session id is shortened when the file name
- * shows it.
+ * Who the run was and where: the first two lines of its header (a compact run's one line). No line
+ * wider than the terminal (80 columns on a pipe): the file's path gives way to fit (runFacts.ts
+ * `headerPath`), the session id is shortened when the file name shows it.
  */
 function runIdentity(run: ReplayedRun, chalk: ChalkInstance, options: WriteOptions, room: number): { name: string; who: string[]; where: string } {
   const who = [run.agent !== null ? `agent ${clip(run.agent, ID_WIDTH)}` : "", run.session !== null ? `session ${headerSession(run.session, run.file)}` : ""].filter(Boolean);
-  const usage = runUsagePhrase(run);
-  const counts = ` · ${plural(run.calls, "call")} · ${plural(run.compactions, "compaction")}${usage !== undefined ? ` · ${usage}` : ""}`;
+  const counts = ` · ${plural(run.calls, "call")} · ${plural(run.compactions, "compaction")}`;
   return { name: chalk.bold(`run ${clip(run.run, ID_WIDTH)}`), who, where: `${headerPath(run.file, run.session, options, room - displayWidth(counts))}${counts}` };
 }
 
@@ -63,7 +61,12 @@ function runNotes(run: ReplayedRun, data: ReportModel, options: WriteOptions, li
 function runHeader({ run, identity }: ReportRun, chalk: ChalkInstance, options: WriteOptions, notes: readonly string[]): string {
   const width = options.width ?? DEFAULT_WIDTH;
   const { name, who, where } = runIdentity(run, chalk, options, width - 2);
-  const lines = [[name, ...who].join(chalk.dim(" · ")), chalk.dim(`  ${where}`)];
+  const lines = [[name, ...who].join(chalk.dim(" · "))];
+  // What the run's turns used goes on the path's line when both fit whole, else on a line of its own.
+  const usage = runUsagePhrase(run);
+  if (usage === undefined) lines.push(chalk.dim(`  ${where}`));
+  else if (displayWidth(`${where} · ${usage}`) <= width - 2) lines.push(chalk.dim(`  ${where} · ${usage}`));
+  else lines.push(chalk.dim(`  ${where}`), chalk.dim(`  ${clipToWidth(usage, width - 2)}`));
   const parts = identityParts(identity);
   if (parts.length > 0) lines.push(`  ${clipToWidth(parts.join(" · "), width - 2)}`);
   if (identity.prompt !== null) lines.push(chalk.dim(`  ${clipToWidth(`prompt: ${identity.prompt}`, width - 2)}`));
