@@ -96,7 +96,7 @@ describe("runs a person can recognise", () => {
       if (width >= 80) expect(header).toContain("session 0ff7b343");
       expect(header).not.toContain(`session ${SESSION}`);
       const index = lines.indexOf(header);
-      const block = lines.slice(index, index + 5).join("\n");
+      const block = lines.slice(index, index + 7).join("\n");
       expect(block).toContain("prompt: fix the failing test in");
       expect(block).toMatch(/2026-05-0\d \d\d:\d\d:\d\d · 25s/);
     });
@@ -111,12 +111,12 @@ describe("runs a person can recognise", () => {
     const result = await runMain(["runs", dir], { stdoutIsTTY: true, columns: 200 });
     expect(result.status).toBe(0);
     const lines = result.stdout.split("\n");
-    expect(lines[0]).toMatch(/^start +took +run +agent +channel +model +calls +worst finding +prompt$/);
+    expect(lines[0]).toMatch(/^start +took +run +agent +channel +model +calls +worst finding +tokens +cost +prompt$/);
     for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(200);
     const rows = lines.filter((line) => /^2026-/.test(line));
     expect(rows).toHaveLength(3);
-    expect(rows[0]).toMatch(/25s +0ff7b343…#1 +main +telegram direct +gpt-5 +12 +warning generic_repeat +fix the/);
-    expect(rows[2]).toMatch(/5e1c0a2b…#1 +main +– +gpt-5 +0 +– +what is on my calendar$/);
+    expect(rows[0]).toMatch(/25s +0ff7b343…#1 +main +telegram direct +gpt-5 +12 +warning generic_repeat +17k +– +fix the/);
+    expect(rows[2]).toMatch(/5e1c0a2b…#1 +main +– +gpt-5 +0 +– +1.3k +– +what is on my calendar$/);
     expect(result.stdout).toContain("3 runs, 12 calls in 2 files");
   });
 
@@ -126,10 +126,13 @@ describe("runs a person can recognise", () => {
     expect(ndjson).toEqual(json.runs);
     expect(json.summary.runs).toBe(3);
     expect(json.runs[0]).toMatchObject({ run: `${SESSION}#1`, agent: "main", calls: 12, channel: "telegram direct", durationMs: 25_000, worst: { level: "warning", detector: "generic_repeat", call: 11 } });
+    // What the run's turns used, as json writes a sum; no money recorded: `cost` null, never 0.
+    expect(json.runs[0]).toMatchObject({ usage: { turns: expect.any(Number), total: expect.any(Number) }, cost: null });
+    expect(json.runs[2]!.usage).toMatchObject({ total: expect.any(Number) });
     const markdown = (await runMain(["runs", dir, "-f", "markdown"])).stdout;
     noControls(markdown);
     noControls((await runMain(["runs", dir])).stdout);
-    expect(markdown).toContain("| start | took | run | agent | channel | model | calls | worst finding | prompt |");
+    expect(markdown).toContain("| start | took | run | agent | channel | model | calls | worst finding | tokens | cost | prompt |");
     expect(markdown.split("\n").filter((line) => line.startsWith("| 2026-"))).toHaveLength(3);
     const top = JSON.parse((await runMain(["runs", dir, "-f", "json", "--top", "1"])).stdout) as { runs: Array<Record<string, unknown>> };
     expect(top.runs.map((run) => run.run)).toEqual([`${SESSION}#1`]);
