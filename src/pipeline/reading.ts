@@ -18,7 +18,7 @@ import { isLiveEvent, type LiveEvent } from "../core/liveEvents.js";
 import { EventPreparer, type PreparedEvent } from "../core/prepare.js";
 import type { RunFacts } from "../core/runIdentity.js";
 import type { InputProgress } from "./progress.js";
-import { readingSource } from "./readingSource.js";
+import { readingSource, type StreamProblemSeen } from "./readingSource.js";
 import { tuneHeapForStreaming } from "./v8Tuning.js";
 
 export interface InputOptions extends AdapterOptions {
@@ -165,7 +165,8 @@ async function readSource(source: LineSource, tally: LineTally, options: InputOp
   const { preparer, deliver, live, forReplay, lastOfUnit } = reading;
   reading.onFile?.(source.file, adapter.format);
   const before = tally.counts.read;
-  await adapter.read(readingSource(source, tally, options.progress, options.afterChunk), {
+  const problem: StreamProblemSeen = {};
+  await adapter.read(readingSource(source, tally, options.progress, options.afterChunk, problem), {
     tally,
     unit: reading.history,
     // `canReadAgain`, `bytePayloads`, `closeRuns: false` in the options turn those off (tests compare both ways).
@@ -183,8 +184,13 @@ async function readSource(source: LineSource, tally: LineTally, options: InputOp
     },
     ...(deliver.facts && { facts: deliver.facts }),
   });
-  // Not an error (exit status unchanged), but an empty input is worth one line on stderr.
-  if (tally.counts.read === before) tally.note({ file: source.file, line: 1, reason: "empty file: nothing to analyse" });
+  if (tally.counts.read === before) {
+    // A compressed stream corrupt before its first line (a file of gzip's magic bytes and garbage):
+    // nothing of it could be read, so it is a file not read (its problem said above), not an empty one.
+    if (problem.reason !== undefined) return { file: source.file, reason: problem.reason.replace(/; read up to here$/, "") };
+    // Not an error (exit status unchanged), but an empty input is worth one line on stderr.
+    tally.note({ file: source.file, line: 1, reason: "empty file: nothing to analyse" });
+  }
   return { file: source.file, format: adapter.format };
 }
 

@@ -3,15 +3,25 @@ import type { LineTally } from "../adapters/adapter.js";
 import type { LineSource, RawLineHandler, ReadOptions } from "../adapters/io/lineSource.js";
 import type { InputProgress } from "./progress.js";
 
+/** The first problem of a compressed stream met while the source was read (`reason` unset: none). */
+export interface StreamProblemSeen {
+  reason?: string;
+}
+
 /**
  * The source as the pipeline reads it: a cut-off compressed stream is noted once in the tally
  * (adapters may read a file twice), and progress, when asked for, gets bytes and lines per chunk.
  */
-export function readingSource(source: LineSource, tally: LineTally, progress: InputProgress | undefined, afterChunk: ReadOptions["afterChunk"]): LineSource {
-  let problemNoted = false;
+export function readingSource(
+  source: LineSource,
+  tally: LineTally,
+  progress: InputProgress | undefined,
+  afterChunk: ReadOptions["afterChunk"],
+  seen: StreamProblemSeen = {},
+): LineSource {
   const onStreamProblem = (afterLine: number, reason: string) => {
-    if (problemNoted) return;
-    problemNoted = true;
+    if (seen.reason !== undefined) return;
+    seen.reason = reason;
     tally.note({ file: source.file, line: Math.max(afterLine, 1), reason });
   };
   /** Read options for one pass, and a line counter for progress (called once per line). */

@@ -54,15 +54,20 @@ describe("errors", () => {
     expect(result.stdout).toMatch(/0 runs/);
   });
 
-  it("a corrupt .gz is bad input, not an error: exit 0, what it holds is read, one line says where it broke", async () => {
+  it("a .gz corrupt from its start holds nothing to read: a file not read, exit 2 when it is the only input", async () => {
     const corrupt = tmp.write("corrupt.jsonl.gz", Buffer.concat([gzipSync(CALL).subarray(0, 10), Buffer.from("this is not deflate data")]));
     const result = await runMain(["events", corrupt]);
-    expect(result.status).toBe(0);
+    expect(result.status).toBe(2);
     expect(result.stdout).toBe("");
     expect(result.stderr.split("\n").filter(Boolean)).toEqual([
       expect.stringMatching(new RegExp(`^${corrupt}:1: gzip data ends early or is corrupt \\(.+\\); read up to here$`)),
-      `${corrupt}:1: empty file: nothing to analyse`,
+      expect.stringMatching(/^looplens: nothing in the input could be used: 1 file\(s\) not read \(gzip data ends early or is corrupt \(.+\)\)$/),
     ]);
+    // Beside a transcript it is one file not read; the transcript is reported, exit 0.
+    const both = await runMain(["analyze", "-f", "json", corrupt, tmp.write("good.jsonl", CALL)]);
+    expect(both.status).toBe(0);
+    const summary = (JSON.parse(both.stdout) as { summary: { files: number; filesNotRead: number } }).summary;
+    expect([summary.files, summary.filesNotRead]).toEqual([1, 1]);
   });
 
   it("an empty .gz file reads as an empty file", async () => {
@@ -114,9 +119,10 @@ describe("errors through the real binary", () => {
     expect(empty.status).toBe(0);
     expect(empty.stderr).toBe("-:1: empty file: nothing to analyse\n");
     const garbage = runCli(["analyze", "--format", "ndjson"], { input: Buffer.from([0x1f, 0x8b, 0x00, 0xff, 0xff]), stdin: "pipe" });
-    expect(garbage.status).toBe(0);
+    // Nothing of it could be read: wholly unusable input, exit 2 (an empty pipe is an empty input).
+    expect(garbage.status).toBe(2);
     expect(garbage.stdout).toBe("");
-    expect(garbage.stderr).toMatch(/^-:1: gzip data ends early or is corrupt \(.+\); read up to here\n-:1: empty file: nothing to analyse\n$/);
+    expect(garbage.stderr).toMatch(/^-:1: gzip data ends early or is corrupt \(.+\); read up to here\nlooplens: nothing in the input could be used: 1 file\(s\) not read \(.+\)\n$/);
     expect(garbage.stderr).not.toMatch(STACK_FRAME);
   });
 });

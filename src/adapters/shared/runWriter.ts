@@ -21,9 +21,8 @@
  *   the open run at the next start (and where the format says its run is over: `endRun`) with
  *   `final: true`, unless the format says a later start of the file may carry the same name
  *   (`mayRecur`): replay then frees the run's state (a transcript of 100 000 runs kept ~150 MB of it
- *   to the end otherwise). Reading keeps `final` only
- *   in the last file of a unit (pipeline/reading.ts). Not a line of its own: it is placed at the
- *   run's last event.
+ *   to the end otherwise). Reading keeps `final` only in the last file of a unit (pipeline/reading.ts).
+ *   Not a line of its own: it is placed at the run's last event.
  * - **Foreign formats**: every call carries the writer's `format` (agents.md rule 1: OpenClaw's
  *   tool-specific hashing and known polls do not apply to other agents' tools).
  * - **Line accounting** (inputs.md: read = used + ignored + skipped): every event replay refuses is
@@ -32,13 +31,11 @@
  *   ignored, with a diagnostic", inputs.md §1). A line whose one event is handed over at once is
  *   settled from what `emit` returns; a line whose events are held back (parallel calls replayed one
  *   by one) is settled by a `LineEvents` once its last event is handed over.
- *
  * - **Run identity** (issue 34 §4, core/runIdentity.ts): what a start says of its run (`facts`: its
  *   prompt, channel, model), what the format notes of it later (`facts`: the model that answered,
  *   how the run ended), and the first and last times offered for it (`startRun`'s `time`,
- *   `offerTime`) are gathered per run and handed on (`sink.facts`) when the file is through or the
- *   run is over, after the run's events, so that replay knows the run; replay merges what several
- *   hand-overs (and files) say of one run.
+ *   `offerTime`) are gathered per run and handed on (`sink.facts`) after the run's events, when the
+ *   file is through or the run is over; replay merges what several hand-overs (and files) say of it.
  * - **Turns** (spec/cost.md): one model response, its usage counted once, with the calls it made
  *   (each handed over with the turn's key); the final answer is a turn without a call. `turn`
  *   writes it after its calls. Each format's extraction is adapters/<format>/usage.ts.
@@ -124,11 +121,9 @@ export class RunWriter {
   }
 
   /**
-   * Model turn `turn.id` of `run` is over (cost.md §1), after every call it made was handed over with
-   * `turn: turn.id` (CallFacts): its usage, counted once. A turn that recorded no usage is not
-   * written (its calls carry no turn either: `turnKey`), so that inputs without usage give the
-   * events they always gave. A silent run is announced first: its turn is its first event. Not a
-   * line of its own: the caller counts the line as it did before (replay always takes a turn).
+   * Model turn `turn.id` of `run` is over (cost.md §1), after the calls it made (`CallFacts.turn`):
+   * its usage, counted once. A turn that recorded none is not written, so inputs without usage give
+   * the events they always gave. Not a line of its own: the caller counts the line as before.
    */
   turn(run: string, place: EventPlace, turn: TurnFacts): void {
     if (turn.usage === undefined || !READS_USAGE) return;
