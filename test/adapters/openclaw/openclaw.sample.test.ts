@@ -138,14 +138,25 @@ describe("the sample session transcript", () => {
     for (const session of ["a", "b", "c"]) expectSampleFindings(findingRows({ ...report, runs: report.runs.filter((r) => r.session === session) }));
   });
 
-  it("a zstd transcript cut mid-stream keeps what it holds and says where it ends", () => {
+  it("a zstd transcript cut mid-stream says where it ends; one that decodes to nothing is a file not read", () => {
     const dir = tempDir("looplens-cut-");
     const cut = join(dir, "cut.jsonl.zst");
     const bytes = readFileSync(ZST);
+    // The sample is one zstd block: cut in it, nothing decodes.
     writeFileSync(cut, bytes.subarray(0, Math.floor(bytes.length * 0.6)));
-    const { report, stderr } = jsonReport([cut]);
+    const alone = runCli(["analyze", cut, "--format", "json"]);
+    expect(alone.status).toBe(2);
+    expect(alone.stdout).toBe("");
+    expect(alone.stderr).toMatch(/cut\.jsonl\.zst:\d+: zstd data ends early or is corrupt/);
+    expect(alone.stderr).toMatch(/nothing in the input could be used: 1 file\(s\) not read \(zstd data ends early or is corrupt/);
+    // Beside a whole transcript it is counted as a file not read, and the rest is reported.
+    const whole = join(dir, "whole.jsonl.zst");
+    copyFileSync(ZST, whole);
+    const { report, stderr } = jsonReport([whole, cut]);
     expectLinesAddUp(report);
     expect(stderr).toMatch(/cut\.jsonl\.zst:\d+: zstd data ends early or is corrupt/);
     expect(report.diagnostics.some((d) => /zstd data ends early/.test(d.reason))).toBe(true);
+    expect((report.summary as { filesNotRead?: number }).filesNotRead).toBe(1);
+    expect(report.runs.length).toBeGreaterThan(0);
   });
 });
