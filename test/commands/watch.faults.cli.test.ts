@@ -63,9 +63,11 @@ describe("watch: faults", () => {
     const pad = "x".repeat(4000);
     const lines = Array.from({ length: 10_000 }, (_, i) => `${JSON.stringify({ type: "tool_call", run: "other", id: `x${i}`, tool: "read", args: { path: `f${i}`, pad } })}\n`);
     appendFileSync(file, lines.join(""));
-    const deadline = Date.now() + 20_000;
+    // Deleted while the watch has it open when that is seen (it nearly always is); on a loaded machine
+    // the read may be over before the first look, and then the file is deleted after it: what is
+    // checked below holds either way (the runs end with what was read, said once, no read error).
+    const deadline = Date.now() + 5_000;
     while (!hasOpen(watch, file) && Date.now() < deadline) await sleep(1);
-    expect(hasOpen(watch, file)).toBe(true);
     rmSync(file);
     writeFileSync(join(root, "next.jsonl"), PING_PONG.replaceAll("pingpong-1", "next-run"));
     await watch.waitFor((text) => text.includes("next-run") && text.includes('"level":"critical"'), 30_000);
