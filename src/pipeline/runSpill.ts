@@ -25,7 +25,7 @@ import { SegmentReader, spillFileIn, type SpillFile } from "./spillFiles.js";
 import { SharedValues } from "./sharedValues.js";
 import { addRunLevels, countRun, noRunLevels, type RunLevelCounts } from "./levelCounts.js";
 import { addRunsUsage, NO_RUNS_USAGE, withRunUsage, type RunsUsage } from "./runsUsage.js";
-import type { UsageSum } from "../core/usage.js";
+import { EMPTY_SUM } from "../core/usage.js";
 
 /** Where and when to spill: plain data, so that it crosses to worker threads. */
 export interface SpillOptions {
@@ -81,8 +81,7 @@ function plainRecord(run: ReplayedRun): string {
  */
 function plainRun(record: string): ReplayedRun {
   const fields = JSON.parse(record) as Pick<ReplayedRun, "run" | "agent" | "session" | "file" | "calls" | "compactions" | "startedAt" | "profile" | "facts" | "usage">;
-  if (fields.usage !== undefined) return withUsage(fields, fields.usage);
-  return {
+  const run: Mutable<ReplayedRun> = {
     run: fields.run,
     agent: fields.agent,
     session: fields.session,
@@ -98,30 +97,16 @@ function plainRun(record: string): ReplayedRun {
     recordedVetoes: 0,
     recordedVetoCalls: NONE,
   };
+  // A plain run has no finding and no stop: what it used is all it used (nothing flagged, nothing after a stop).
+  if (fields.usage !== undefined) {
+    run.usage = fields.usage;
+    run.usageOnFlagged = EMPTY_SUM;
+    run.usageAfterStop = EMPTY_SUM;
+  }
+  return run;
 }
 
-/** A plain run that recorded usage (a shape of its own, so that other plain runs keep theirs). */
-function withUsage(fields: Pick<ReplayedRun, "run" | "agent" | "session" | "file" | "calls" | "compactions" | "startedAt" | "profile" | "facts">, usage: UsageSum): ReplayedRun {
-  return {
-    run: fields.run,
-    agent: fields.agent,
-    session: fields.session,
-    file: fields.file,
-    calls: fields.calls,
-    compactions: fields.compactions,
-    startedAt: fields.startedAt,
-    profile: fields.profile,
-    facts: fields.facts,
-    findings: NONE,
-    firstStop: null,
-    guardWindows: NONE,
-    recordedVetoes: 0,
-    recordedVetoCalls: NONE,
-    usage,
-    usageOnFlagged: { turns: 0, tokenTurns: 0, costTurns: 0 },
-    usageAfterStop: { turns: 0, tokenTurns: 0, costTurns: 0 },
-  };
-}
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** Starts the record of a run written whole (JSON of the run: plain data, numbers finite). */
 const WHOLE = "R";

@@ -6,14 +6,14 @@
  * `cost`, never 0). Absent altogether where nothing was recorded (Gateway logs, events without
  * usage), so those documents stay as they were.
  */
-import { usageJson, type UsageSum } from "../core/usage.js";
+import { EMPTY_SUM, usageJson, type UsageSum } from "../core/usage.js";
 import type { RunReport } from "../core/findings.js";
 import type { Summary } from "./model.js";
 
 /** The usage fields of a run's document (an object to spread: empty when it recorded none). */
 export function runUsageFields(run: RunReport): Record<string, unknown> {
   if (run.source !== undefined || run.usage === undefined) return {};
-  return { usage: usageJson(run.usage), usageOnFlagged: usageJson(run.usageOnFlagged ?? ZERO), usageAfterStop: usageJson(run.usageAfterStop ?? ZERO) };
+  return { usage: usageJson(run.usage), usageOnFlagged: usageJson(run.usageOnFlagged ?? EMPTY_SUM), usageAfterStop: usageJson(run.usageAfterStop ?? EMPTY_SUM) };
 }
 
 /** The summary as the document writes it: its usage totals in the public shape. */
@@ -23,4 +23,3 @@ export function summaryDocument(summary: Summary): Record<string, unknown> {
   return { ...rest, runsWithUsage: usage.runs, usage: usageJson(usage.spent), usageOnFlagged: usageJson(usage.onFlagged), usageAfterStop: usageJson(usage.afterStop) };
 }
 
-const ZERO: UsageSum = { turns: 0, tokenTurns: 0, costTurns: 0 };
