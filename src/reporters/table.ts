@@ -19,15 +19,16 @@ import { fitColumns, levelColor, renderColumns, tableWidth, type Column, type Sh
 import { comparisonSection, liveSection } from "./tableLive.js";
 import { clipToWidth, DEFAULT_WIDTH, displayWidth, fitToWidth, wrapWords } from "./textFit.js";
 
-/**
- * Who the run was and where: the first two lines of its header (a compact run's one line). No line
- * wider than the terminal (80 columns on a pipe): the file's path gives way to fit (runFacts.ts
- * `headerPath`), the session id is shortened when the file name shows it.
- */
-function runIdentity(run: ReplayedRun, chalk: ChalkInstance, options: WriteOptions, room: number): { name: string; who: string[]; where: string } {
+/** Who the run was: the first line of its header (a compact run's line begins with it). */
+function runWho(run: ReplayedRun, chalk: ChalkInstance): string {
   const who = [run.agent !== null ? `agent ${clip(run.agent, ID_WIDTH)}` : "", run.session !== null ? `session ${headerSession(run.session, run.file)}` : ""].filter(Boolean);
+  return [chalk.bold(`run ${clip(run.run, ID_WIDTH)}`), ...who].join(chalk.dim(" · "));
+}
+
+/** Where the run is, in at most `room` columns (the path gives way: runFacts.ts `headerPath`), then its calls and compactions. */
+function runWhere(run: ReplayedRun, options: WriteOptions, room: number): string {
   const counts = ` · ${plural(run.calls, "call")} · ${plural(run.compactions, "compaction")}`;
-  return { name: chalk.bold(`run ${clip(run.run, ID_WIDTH)}`), who, where: `${headerPath(run.file, run.session, options, room - displayWidth(counts))}${counts}` };
+  return `${headerPath(run.file, run.session, options, room - displayWidth(counts))}${counts}`;
 }
 
 /** What a collapsed row's loop used (its run's `patternUsage`), in words; `undefined`: not recorded or said already. */
@@ -60,8 +61,8 @@ function runNotes(run: ReplayedRun, data: ReportModel, options: WriteOptions, li
 /** A run's header: who, where, when and on what, what it was asked (prompt), then its notes. */
 function runHeader({ run, identity }: ReportRun, chalk: ChalkInstance, options: WriteOptions, notes: readonly string[]): string {
   const width = options.width ?? DEFAULT_WIDTH;
-  const { name, who, where } = runIdentity(run, chalk, options, width - 2);
-  const lines = [[name, ...who].join(chalk.dim(" · "))];
+  const where = runWhere(run, options, width - 2);
+  const lines = [runWho(run, chalk)];
   // What the run's turns used goes on the path's line when both fit whole, else on a line of its own.
   const usage = runUsagePhrase(run);
   if (usage === undefined) lines.push(chalk.dim(`  ${where}`));
@@ -81,11 +82,9 @@ function runHeader({ run, identity }: ReportRun, chalk: ChalkInstance, options: 
  * prompt are `looplens runs`' to list.
  */
 function compactRun(run: ReplayedRun, chalk: ChalkInstance, options: WriteOptions): string {
-  const head = runIdentity(run, chalk, options, Number.POSITIVE_INFINITY);
-  const start = [head.name, ...head.who].join(chalk.dim(" · "));
-  const room = (options.width ?? DEFAULT_WIDTH) - displayWidth(start) - displayWidth(" · ") - displayWidth(" · no findings");
-  const { where } = runIdentity(run, chalk, options, room);
-  return `${start}${chalk.dim(` · ${where} · no findings`)}`;
+  const who = runWho(run, chalk);
+  const room = (options.width ?? DEFAULT_WIDTH) - displayWidth(who) - displayWidth(" · ") - displayWidth(" · no findings");
+  return `${who}${chalk.dim(` · ${runWhere(run, options, room)} · no findings`)}`;
 }
 
 /** The columns of a run's findings at full width, and the shorter forms the shrinks switch to. */
