@@ -6,7 +6,7 @@
 import type { AgentBlock } from "../adapters/openclaw/configFile.js";
 import type { ProfileRequest } from "../core/profiles/choice.js";
 import type { ConfigReport } from "../reporters/configReport.js";
-import type { AgentConfigView, ConfigSummary } from "../reporters/model.js";
+import type { AgentConfigView, ConfigSummary } from "../reporters/reportConfig.js";
 import type { ConfigResolver } from "./configResolution.js";
 import type { ConfigOfRuns } from "./report.js";
 

@@ -9,7 +9,8 @@
  * agent overrides they used. The summary of unfiltered runs reads none (their segments counted them).
  */
 import type { ReplayedRun } from "../core/findings.js";
-import type { ConfigSummary, ReportChoices, ReportFilters, ReportModel, ReportNeeds } from "../reporters/model.js";
+import type { ReportChoices, ReportFilters, ReportModel, ReportNeeds } from "../reporters/model.js";
+import type { ConfigSummary } from "../reporters/reportConfig.js";
 import type { Analysis } from "./analysis.js";
 import { hasFilters, RunSelection } from "./filters.js";
 import { liveReport, RunWalk } from "./reportRuns.js";

@@ -4,7 +4,7 @@
  * form of a config with its value sources.
  */
 import { configEntries, guardOn, rollingDetectorsOn, type ResolvedConfig, type ValueSource } from "../core/config.js";
-import type { AgentConfigView, ConfigSummary } from "./model.js";
+import type { AgentConfigView, ConfigSummary } from "./reportConfig.js";
 import { sanitize } from "./sanitize.js";
 
 /**

@@ -3,7 +3,8 @@ import { configJson, sourcesJson } from "./configView.js";
 import { stopJson, type RunReport } from "../core/findings.js";
 import { jsonText } from "./jsonText.js";
 import { publicFinding } from "./findingGroups.js";
-import type { ConfigSummary, ReportModel, Reporter, RunIdentity } from "./model.js";
+import type { ReportModel, Reporter, RunIdentity } from "./model.js";
+import type { ConfigSummary } from "./reportConfig.js";
 import { runIdentity } from "./runIdentity.js";
 
 import { runUsageFields, summaryDocument } from "./usageJson.js";

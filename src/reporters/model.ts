@@ -25,54 +25,18 @@
  *    `drawnRun`, junit `testcase`, sarif and gitlab from the row; the snapshot of `check`
  *    (snapshot.ts) only if it is a replay result worth pinning.
  */
-import type { ConfigNotice, ResolvedConfig, ValueSource } from "../core/config.js";
 import type { Diagnostic, FindingLevel, LineCounts, LiveFinding, LiveRun, ReplayedFinding, ReplayedRun, RunStop, TranscriptCounts } from "../core/findings.js";
 import type { LiveRunList } from "../core/liveRuns.js";
-import type { ProfileRequest } from "../core/profiles/choice.js";
 import type { DetectorName } from "../core/detectors.js";
 import type { RunOutcome } from "../core/runIdentity.js";
 
 import type { Rank, RunOrder } from "../core/worstFirst.js";
 import type { Comparison } from "./comparison.js";
+import type { ConfigSummary } from "./reportConfig.js";
 import type { FindingGroup } from "./findingGroups.js";
 import type { RunsUsage } from "../pipeline/runsUsage.js";
 
 export type LevelCounts = Readonly<Record<FindingLevel, number>> & { readonly total: number };
-
-/** The config an agent override produced, and the run agents it applied to. */
-export interface AgentConfigView {
-  /** The agent id as written in the config file. */
-  readonly agent: string;
-  /** Where the override is in the file (`agents.list[0].tools.loopDetection`). */
-  readonly where: string;
-  /** Agent ids of the runs that used it, as the input names them. */
-  readonly runAgents: readonly string[];
-  readonly effective: ResolvedConfig;
-  readonly sources: Readonly<Record<string, ValueSource>>;
-}
-
-export interface ConfigSummary {
-  readonly effective: ResolvedConfig;
-  readonly sources: Readonly<Record<string, ValueSource>>;
-  readonly notices: readonly ConfigNotice[];
-  /** The config file given with --config, if any. */
-  readonly file: string | null;
-  /** No --config: looplens turned the rolling detectors on itself. */
-  readonly usesLooplensDefault: boolean;
-  /** Agent ids whose own override was applied to some run. */
-  readonly agentOverrides: readonly string[];
-  /** The configs those overrides produced (when the command resolved them). */
-  readonly agentConfigs?: readonly AgentConfigView[];
-  /** `--agent`: one agent's override applied to every run (already in `effective`). */
-  readonly forcedAgent?: string | null;
-  /** No --config, but the state directory's `openclaw.json` exists: named in the header, not applied. */
-  readonly unappliedConfig?: string;
-  /**
-   * `--profile` when given; then headers say which profile each run was replayed under and why.
-   * Absent (the default generation, not asked for): every output stays as it was before profiles.
-   */
-  readonly profile?: ProfileRequest;
-}
 
 export interface Summary {
   readonly files: number;

@@ -1,7 +1,8 @@
 /** Phrases the human-readable reports share: counts in words, thresholds, detector and profile state. */
 import type { ResolvedConfig } from "../core/config.js";
 import type { ReplayedRun } from "../core/findings.js";
-import type { ConfigSummary, Summary } from "./model.js";
+import type { Summary } from "./model.js";
+import type { ConfigSummary } from "./reportConfig.js";
 
 /**
  * The summary on transcript entries not replayed again and calls rebuilt, in one line a reader

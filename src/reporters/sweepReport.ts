@@ -9,7 +9,7 @@ import type { Diagnostic } from "../core/findings.js";
 import type { ConfigStats, LabelScore, VerdictChange } from "../core/sweepStats.js";
 import { configDocument } from "./json.js";
 import { jsonText } from "./jsonText.js";
-import type { ConfigSummary } from "./model.js";
+import type { ConfigSummary } from "./reportConfig.js";
 
 /** A config value of a grid point, or a profile name (`--vary profile=…`). */
 export type SweepValue = number | boolean | string;

@@ -2,20 +2,15 @@
  * An adapter is a descriptor (adapter.ts `InputAdapter`): what discovery, `--agent`, `--agent-home`
  * and check know of a format comes from the registry, and no format folder reaches into another's.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { dirname, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ADAPTERS, AGENT_KINDS, agentKindOf } from "../../src/adapters/registry.js";
+import { sourcesUnder } from "../helpers/sourceFiles.js";
 
 const ADAPTERS_DIR = resolve("src/adapters");
 /** Folders every format may use: the shared library, the line sources, and the adapter contract. */
 const COMMON = new Set(["shared", "io"]);
-
-function sourcesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourcesUnder(join(dir, entry.name)) : entry.name.endsWith(".ts") ? [join(dir, entry.name)] : [],
-  );
-}
 
 /** The adapters folder a module of src/adapters belongs to ("" for the modules at its top). */
 const folderOf = (file: string) => relative(ADAPTERS_DIR, file).split("/").slice(0, -1)[0] ?? "";

@@ -4,7 +4,8 @@ import type { ReplayedRun } from "../../src/core/findings.js";
 import type { Analysis } from "../../src/pipeline/analysis.js";
 import { buildReport } from "../../src/pipeline/report.js";
 import { REPORTERS } from "../../src/reporters/index.js";
-import { reportText, type ConfigSummary, type ReportChoices, type ReportFilters, type ReportModel, type WriteOptions } from "../../src/reporters/model.js";
+import { reportText, type ReportChoices, type ReportFilters, type ReportModel, type WriteOptions } from "../../src/reporters/model.js";
+import type { ConfigSummary } from "../../src/reporters/reportConfig.js";
 
 /** A config header with no file and no agent override. */
 export const configHeader = (effective: ResolvedConfig = { ...DEFAULT_CONFIG, enabled: true }): ConfigSummary => ({

@@ -1,6 +1,7 @@
 /**
- * What an adapter tells the run writer (runWriter.ts): where an event is, whose run it is, a call's
- * and a result's facts, how a run starts, and the slots for a run's identity and a turn's usage.
+ * What an adapter tells the run writer (runWriter.ts): where an event is, whose run it is and its
+ * name, a call's and a result's facts, how a run starts, and the slots for a run's identity and a
+ * turn's usage.
  */
 import type { StringForm } from "../../core/byteText.js";
 import type { Disposition } from "../../core/disposition.js";
@@ -71,6 +72,13 @@ export interface TurnFacts {
    */
   readonly id: string;
   readonly usage: Usage | undefined;
+}
+
+/** A run's name, or how to ask for it once it is settled (runWriter.ts `startRun`). */
+export type RunName = string | (() => string);
+
+export function nameOf(run: RunName): string {
+  return typeof run === "string" ? run : run();
 }
 
 export interface RunStart {

@@ -4,15 +4,8 @@
  * events, in one shape, under one set of rules. No adapter builds an event or casts one.
  *
  * The rules it keeps, the same for every format:
- * - **Run dating** (what `--since`/`--until` read: prepare.ts puts the first `ts` of a run on it as
- *   its `startedAt`). A run is dated by the time its start was recorded at (`startRun`'s `time`: a
- *   prompt's, a user message's, a `session.started` line's), else by the first line of the run that
- *   records one (`offerTime`: a run that begins without a dated start, as a cut file does). The time
- *   goes as `ts` on the next event the writer emits for that run, once. A start dates its run anew
- *   (a trajectory's compaction retry starts its run again under the same id; a prompt retried on a
- *   fallback model writes its user message again): its own time goes on the next event. Canonical
- *   events are the exception: they are recorded events, and each keeps the `ts` it was written with
- *   (`recorded`).
+ * - **Run dating** (what `--since`/`--until` read): runDating.ts. Canonical events keep the `ts`
+ *   they were recorded with (`recordedEvent`).
  * - **Runs without calls** are runs: every start is counted. `announce: "now"` emits the run's
  *   `run_start` at once; `"ifSilent"` (OpenClaw transcripts and Codex rollouts, whose events
  *   `looplens events` has always printed without one) only when the run ends having emitted nothing
@@ -44,8 +37,9 @@ import type { StringForm } from "../../core/byteText.js";
 import type { CompactionEvent, LoopEvent, RunEndEvent, RunStartEvent, ToolCallEvent, ToolResultEvent, TurnEvent } from "../../core/events.js";
 import type { RunFacts } from "../../core/runIdentity.js";
 import type { Usage } from "../../core/usage.js";
+import { RunDating } from "./runDating.js";
 import { RunIdentities } from "./runIdentities.js";
-import { READS_USAGE, type Emitted, type EventPlace, type EventSink, type Outcome, type RunOwner, type RunStart, type CallFacts, type ResultFacts, type TurnFacts, type WriterPolicy } from "./runFacts.js";
+import { READS_USAGE, nameOf, type RunName, type Emitted, type EventPlace, type EventSink, type Outcome, type RunOwner, type RunStart, type CallFacts, type ResultFacts, type TurnFacts, type WriterPolicy } from "./runFacts.js";
 
 const NEVER = () => false;
 
@@ -60,10 +54,7 @@ export class RunWriter {
   private openPlace: EventPlace | undefined;
   /** A run started with `announce: "ifSilent"` that replay has used nothing of yet. */
   private silent: { readonly run: RunName; readonly place: EventPlace } | undefined;
-  /** Run dating: the run dated last, and the time waiting for a run's next event. */
-  private datedRun: string | undefined;
-  private waitingRun: RunName | undefined;
-  private waitingTime: string | number | undefined;
+  private readonly dating = new RunDating();
   private readonly format: string | undefined;
   private readonly mayRecur: (run: string) => boolean;
   /** What was told of each run since it was last handed on (module comment: run identity); none when nothing reports it. */
@@ -87,13 +78,9 @@ export class RunWriter {
    */
   startRun(run: RunName, place: EventPlace, start: RunStart): Emitted | undefined {
     this.endRun();
-    this.datedRun = undefined;
+    this.dating.started(run, start.time);
     if (start.facts !== undefined) this.facts(run, start.facts);
     this.identities?.time(run, start.time);
-    if (start.time !== undefined) {
-      this.waitingRun = run;
-      this.waitingTime = start.time;
-    }
     if (start.announce === "ifSilent" && start.harnessVersion === undefined) {
       this.silent = { run, place };
       return undefined;
@@ -101,13 +88,10 @@ export class RunWriter {
     return this.emitStart(nameOf(run), place, start.harnessVersion);
   }
 
-  /** A line of `run` recorded `time`: it dates the run if nothing dated it yet (see the module comment). */
+  /** A line of `run` recorded `time`: it dates the run if nothing dated it yet (runDating.ts). */
   offerTime(run: string, time: string | number | undefined): void {
     this.identities?.time(run, time);
-    if (time === undefined || run === this.datedRun) return;
-    if (this.waitingTime !== undefined && this.waitingRun !== undefined && nameOf(this.waitingRun) === run) return;
-    this.waitingRun = run;
-    this.waitingTime = time;
+    this.dating.offer(run, time);
   }
 
   /** What the format learned of a run (its model, how it ended…): handed on with the rest (module comment). */
@@ -210,11 +194,8 @@ export class RunWriter {
     const event: Writable<EventHead> = { type, run } as Writable<EventHead>;
     if (session !== undefined) event.session = session;
     if (agent !== undefined) event.agent = agent;
-    if (this.waitingTime !== undefined && run !== this.datedRun && run === nameOf(this.waitingRun!)) {
-      event.ts = this.waitingTime;
-      this.datedRun = run;
-      this.waitingTime = undefined;
-    }
+    const ts = this.dating.take(run);
+    if (ts !== undefined) event.ts = ts;
     event.file = place.file;
     event.line = place.line;
     if (type !== "run_end") {
@@ -233,13 +214,6 @@ export class RunWriter {
     }
     return emitted;
   }
-}
-
-/** A run's name, or how to ask for it once it is settled (see `startRun`). */
-export type RunName = string | (() => string);
-
-function nameOf(run: RunName): string {
-  return typeof run === "string" ? run : run();
 }
 
 type EventHead = Pick<LoopEvent, "type" | "run" | "session" | "agent" | "ts" | "file" | "line">;
