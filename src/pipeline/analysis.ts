@@ -3,41 +3,30 @@
  * through replay (sweep replays under many configs at once: sweepReplay.ts); `mergeAnalyses` joins
  * per-unit results in input order, whichever thread made them.
  */
-import type { InputFormat, LineCounts, TranscriptCounts } from "../adapters/adapter.js";
 import { LineTally } from "../adapters/adapter.js";
 import { expandUnits, type InputUnit } from "../adapters/discovery.js";
-import type { Diagnostic, LiveFinding, ReplayedRun } from "../core/findings.js";
+import type { LiveFinding, ReplayedRun } from "../core/findings.js";
 import type { Digest } from "../core/hashing.js";
 import type { ProfileName } from "../core/profiles/profile.js";
 import { selectProfiles } from "../core/profiles/selection.js";
 import type { LiveEvent } from "../core/liveEvents.js";
-import { LiveRunBook, type LiveBookPart, type LiveRunList } from "../core/liveRuns.js";
+import { LiveRunBook, type LiveRunList } from "../core/liveRuns.js";
 import type { LoopEvent } from "../core/events.js";
 import type { PreparedEvent } from "../core/prepare.js";
 import type { RunFacts } from "../core/runIdentity.js";
-import { Replayer, type ConfigForAgent, type ReplayOptions } from "../core/replay.js";
+import { Replayer, type ConfigForAgent } from "../core/replay.js";
 import type { SpilledRuns } from "../reporters/model.js";
 import { UnitRuns, shiftedSegment, spilledRuns, type SpillOptions, type SpillSegment } from "./runSpill.js";
 import { LiveRowFile } from "./liveRowFile.js";
-import { joinSummaries, readSummary, readUnit, type FileFormatSink, type InputOptions, type PreparedSink, type ReadSummary, type UnusableFile } from "./reading.js";
+import { joinSummaries, readSummary, readUnit, type PreparedSink, type ReadSummary } from "./reading.js";
 import { analyzeAndKeep, cachedAnalysis } from "./cache/analysisCache.js";
 import type { UnitCache } from "./cache/unitCache.js";
 import { addOutside, type OutsideRuns } from "./cache/runWindow.js";
+import type { AnalysisOptions, FileAnalysis } from "./fileAnalysis.js";
 
 export type { InputOptions, ReadSummary, UnusableFile } from "./reading.js";
+export type { AnalysisOptions, FileAnalysis } from "./fileAnalysis.js";
 
-/** How to read and replay: plain data, so that it crosses to worker threads. */
-export interface AnalysisOptions extends InputOptions {
-  /** Keep each replayed run's calls in order (`ReplayedRun.timeline`), for the formats that draw them. */
-  readonly timelines?: boolean;
-  /** Write plain runs past a budget to disk (runSpill.ts) instead of holding them all. */
-  readonly spill?: SpillOptions;
-  /** Told each replayed finding as it is made (a function: serial analysis only, never for workers). */
-  readonly onFinding?: ReplayOptions["onFinding"];
-  /** Told each file's format before its events (serial only), and each live event as it is read. */
-  readonly onFile?: FileFormatSink;
-  readonly onLiveEvent?: (event: LiveEvent) => void;
-}
 export { readEvents } from "./reading.js";
 
 /** Replayed runs and live ones, with what reading accounted for. */
@@ -51,25 +40,6 @@ export interface Analysis extends ReadSummary {
   readonly liveFindings: LiveFinding[];
   /** Replayed runs left unread, all outside `--since`/`--until` (a cache hit's: runWindow.ts), counted only. */
   readonly outside?: OutsideRuns;
-}
-
-/** What one input unit yields; units are independent, so they can be analysed in any thread. */
-export interface FileAnalysis {
-  readonly files: ReadonlyArray<{ file: string; format: InputFormat }>;
-  readonly unusable: readonly UnusableFile[];
-  readonly runs: ReplayedRun[];
-  /** The unit's runs written to disk after `runs[at]` (with `-` marks for the kept ones after it). */
-  readonly spilled?: SpillSegment;
-  /** The unit's live runs (Gateway logs), folded into the analysis's book when merging: a run may go on in the next file. */
-  readonly liveBook?: LiveBookPart;
-  /** The unit's runs when the cache left them unread, all outside `--since`/`--until` (runWindow.ts). */
-  readonly outside?: OutsideRuns;
-  readonly lines: LineCounts;
-  readonly transcript: TranscriptCounts;
-  readonly diagnostics: Diagnostic[];
-  readonly diagnosticsTotal: number;
-  /** Agents (and profiles) whose config replay asked for, in first-asked order (to replay config notices in order). */
-  readonly agentsResolved: Array<{ readonly agent: string | null; readonly profile: ProfileName }>;
 }
 
 /** One input file as a unit of its own (tests, and inputs that name a single file). */

@@ -4,7 +4,8 @@ import { appendFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { watchTargets, type TreeWatcher } from "../../src/pipeline/watch/treeWatcher.js";
+import { watchTargets } from "../../src/pipeline/watch/treeWatcher.js";
+import type { TreeWatcher } from "../../src/pipeline/watch/watcher.js";
 
 let dir: string;
 let watcher: TreeWatcher | undefined;

@@ -16,7 +16,7 @@
  * records only these few markers (one or two per run), never whole entries.
  */
 import { textOf, type StringForm } from "../../core/byteText.js";
-import type { UserTime } from "./sidecarRuns.js";
+import type { UserTime } from "./userTime.js";
 
 export type RunMarker =
   /** `time`: when the user message was written, where the pass read it (a sidecar's runs are matched by it). */

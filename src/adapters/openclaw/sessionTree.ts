@@ -41,7 +41,7 @@ import { classifySessionLine, entryMessage, entryRunMarker, type SessionLine } f
 import { SessionLineScanner, type ScannedLine } from "./sessionLineScan.js";
 import { KeySet } from "../shared/keySets.js";
 import { KeyHash } from "../shared/textHash.js";
-import { userTime, type UserTime } from "./sidecarRuns.js";
+import { userTime, type UserTime } from "./userTime.js";
 import { CopyDetector, copyKeyOf, entryKey, entryKeyOf, keyTime, messageCopyKey } from "./transcriptCopies.js";
 
 export type { DanglingParent } from "./branchTree.js";

@@ -34,8 +34,9 @@ import { isPlainObject, own } from "../../core/plainObject.js";
 import { quote } from "../../core/quote.js";
 import { recordedTime } from "../shared/recordedTime.js";
 import { toolCallBlocks } from "./messages.js";
-import type { TrajectoryScan } from "./trajectoryLines.js";
+import type { SidecarRunFacts, TrajectoryScan } from "./trajectoryScan.js";
 import { keyTime } from "./transcriptCopies.js";
+import { epochMs, type UserTime } from "./userTime.js";
 
 /** How long (ms) before its transcript user message a prompt may be recorded to be matched by their times. */
 export const PROMPT_WINDOW_MS = 30_000;
@@ -45,35 +46,6 @@ export const RUN_START_SLACK_MS = 1_000;
 
 /** Call ids kept per sidecar run as evidence that a transcript holds it. */
 const EVIDENCE_CALLS = 4;
-
-/** When a transcript user message was written: its `message.timestamp` as keys take it, and in ms. */
-export interface UserTime {
-  /** `message.timestamp` (transcriptCopies.ts `keyTime`): what a snapshot's copy of the message has too. */
-  readonly key: number | string | undefined;
-  /** `message.timestamp`, else the entry's `timestamp`, in epoch ms. */
-  readonly ms: number | undefined;
-}
-
-/** The user time of a message from its `message.timestamp` and its entry's `timestamp` (as keys take them). */
-export function userTime(messageTime: number | string | undefined, entryTime: number | string | undefined): UserTime {
-  return { key: messageTime, ms: epochMs(messageTime) ?? epochMs(entryTime) };
-}
-
-function epochMs(time: number | string | undefined): number | undefined {
-  if (time === undefined) return undefined;
-  const ms = typeof time === "number" ? time : Date.parse(time);
-  return Number.isFinite(ms) ? ms : undefined;
-}
-
-/** What a sidecar's first pass learns of its runs, for the transcripts read with it. */
-export interface SidecarRunFacts {
-  /** Every runtime `prompt.submitted` with a runId, in file order, with its time. */
-  readonly prompts: ReadonlyArray<{ readonly runId: string; readonly ms: number | undefined }>;
-  /** A snapshot's user message `timestamp` → the run of the first snapshot that held it. */
-  readonly userTimes: ReadonlyMap<number | string, string>;
-  /** The first EVIDENCE_CALLS call ids of each run (in its snapshots or tool events) → the run. */
-  readonly evidence: ReadonlyMap<string, string>;
-}
 
 /** Gathers `SidecarRunFacts` as the trajectory's first pass goes (trajectoryLines.ts). */
 export class SidecarRunCollector {

@@ -80,8 +80,8 @@ import {
   runIdOf,
   runtimeOutcome,
   scanTrajectory,
-  type TrajectoryScan,
 } from "./trajectoryLines.js";
+import type { TrajectoryScan } from "./trajectoryScan.js";
 import { TranscriptReplay } from "../shared/transcriptReplay.js";
 
 class TrajectoryReader {

@@ -9,7 +9,8 @@ import type { LineProblem, LineSource } from "../io/lineSource.js";
 import type { Outcome } from "../shared/runFacts.js";
 import { idText, outcomeOf, toolCallBlocks } from "./messages.js";
 import { customRunMarker, segmentNames, type RunMarker } from "./runNaming.js";
-import { SidecarRunCollector, type SidecarRunFacts } from "./sidecarRuns.js";
+import { SidecarRunCollector } from "./sidecarRuns.js";
+import type { TrajectoryScan } from "./trajectoryScan.js";
 
 export const TRACE_SCHEMA = "openclaw-trajectory";
 
@@ -91,29 +92,6 @@ export function runtimeOutcome(data: Record<string, unknown>): Outcome | undefin
   }
   if (Object.prototype.hasOwnProperty.call(data, "error")) return { error: own(data, "error") };
   return undefined;
-}
-
-/** What the first pass learns about the file, before any line is replayed. */
-export interface TrajectoryScan {
-  /** The file has runtime tool events (so transcript tool events, and snapshots, are copies). */
-  readonly runtimeTools: boolean;
-  /** The file has transcript `tool.call`/`tool.result` events (an export bundle's copy of the session). */
-  readonly transcriptTools: boolean;
-  /** A runtime `model.completed` has a `messagesSnapshot` holding a tool call or a tool result. */
-  readonly snapshotTools: boolean;
-  /** The file has compaction events. */
-  readonly compactions: boolean;
-  /** Run names of the transcript events (segments of `user.message`), see runNaming.ts. */
-  readonly names: Array<string | undefined>;
-  /**
-   * `trace.metadata.data.harness.version` (the OpenClaw build that wrote the file, e.g. `2026.4.29`),
-   * from the first `trace.metadata` that has one: `--profile auto` picks the generation by it.
-   */
-  readonly harnessVersion: string | undefined;
-  /** The first `sessionKey` of a runtime line: where the session's runs came in (sessionStore.ts `channelOf`). */
-  readonly sessionKey: string | undefined;
-  /** What names the runs of the transcripts read with the file (sidecarRuns.ts), when the scan was asked for it. */
-  readonly runFacts: SidecarRunFacts | undefined;
 }
 
 /** The `messagesSnapshot` of a `model.completed`, if it has one (an array). */

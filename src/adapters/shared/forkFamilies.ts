@@ -13,36 +13,10 @@
  */
 import { dirname } from "node:path";
 import { fileContains } from "../io/sources.js";
-import { HEAD_FILE } from "./forkHeads.js";
+import { HEAD_FILE, type ForkTag } from "./forkHeads.js";
 
-export type { ForkLineReader, ForkTagger, HeadLine } from "./forkHeads.js";
+export type { ForkLineReader, ForkTag, ForkTagger, HeadLine } from "./forkHeads.js";
 export { forkTagOf, forkTagsOf } from "./forkHeads.js";
-
-/** What the first lines of a file say about the family it belongs to. */
-export interface ForkTag {
-  /** Keys the file is known by: files sharing any key are one family. */
-  readonly keys: readonly string[];
-  /**
-   * A key that ties less: a file whose head told only this one (no `keys`) joins the files that
-   * have the same weak key; files that both have keys are not joined by it.
-   */
-  readonly weak?: string;
-  /** A key that names the file itself, and one that names the file it was forked from: the parent is read first. */
-  readonly self?: string;
-  readonly parent?: string;
-  /**
-   * The head cannot name the parent, but a line of it would be in the parent's file (`needle`, its
-   * bytes as written): the files beside this one are searched for it (`seekParents`), and the one
-   * holding it is taken as the parent.
-   */
-  readonly seek?: string;
-  /**
-   * The needle of the file's last entry, read when asked: when nothing names the parent among files
-   * tied by their heads, a file whose last entry another holds (and not the other way round) is a
-   * prefix of it, so its parent (a session forked where it ended).
-   */
-  readonly lastEntry?: () => string | undefined;
-}
 
 /** Whether the file holds these bytes; an unreadable file holds nothing (reading it says why). */
 function holds(path: string, needle: Buffer): boolean {

@@ -11,7 +11,7 @@
  */
 import type { InputUnit } from "../../adapters/discovery.js";
 import type { ConfigForAgent } from "../../core/replay.js";
-import type { AnalysisOptions, FileAnalysis } from "../analysis.js";
+import type { AnalysisOptions, FileAnalysis } from "../fileAnalysis.js";
 import { analysisBody, analysisOfEntry, isCacheable } from "./analysisEntry.js";
 import { configsDigest, keyText, type AskedConfig } from "./cacheKey.js";
 import type { UnitCache } from "./unitCache.js";

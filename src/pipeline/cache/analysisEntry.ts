@@ -21,7 +21,7 @@
  */
 import { deserialize, serialize } from "node:v8";
 import type { ReplayedRun } from "../../core/findings.js";
-import type { FileAnalysis } from "../analysis.js";
+import type { FileAnalysis } from "../fileAnalysis.js";
 import { countRun, noRunLevels, type RunLevelCounts } from "../levelCounts.js";
 import { NO_RUNS_USAGE, withRunUsage, type RunsUsage } from "../runsUsage.js";
 import { findingsWeight, isPlainRun, runRecords, runsOf, UnitRuns, type SpillOptions } from "../runSpill.js";

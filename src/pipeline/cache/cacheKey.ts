@@ -8,7 +8,7 @@
 import { MAX_LINE_BYTES } from "../../adapters/io/lineSource.js";
 import type { ResolvedConfig } from "../../core/config.js";
 import type { ProfileName } from "../../core/profiles/profile.js";
-import type { AnalysisOptions } from "../analysis.js";
+import type { AnalysisOptions } from "../fileAnalysis.js";
 import type { ByteHasher } from "./byteHash.js";
 
 /**

@@ -5,7 +5,7 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { TreeWatcher, TreeWatchOptions, WatchTarget } from "./treeWatcher.js";
+import type { TreeWatcher, TreeWatchOptions, WatchTarget } from "./watcher.js";
 
 /** `folderMarks` of these folders. */
 export function marksOf(folders: Iterable<string>): string {

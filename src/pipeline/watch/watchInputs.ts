@@ -14,7 +14,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { expandPaths, expandUnits, InputError, isInputFile, type InputUnit } from "../../adapters/discovery.js";
-import type { WatchTarget } from "./treeWatcher.js";
+import type { WatchTarget } from "./watcher.js";
 
 const GATEWAY_LOG = /^openclaw-(\d{4}-\d{2}-\d{2})\.log$/;
 const STORE_FILE = /\.sqlite$/i;
