@@ -37,6 +37,21 @@ export class GateTally {
     return failing;
   }
 
+  /**
+   * Counts runs not at hand from what was counted of them (a spill segment's: spillFacts.ts): their
+   * findings and the runs reaching each level, both by level rank - 1.
+   */
+  addCounted(findings: readonly number[], reaching: number): void {
+    for (let rank = this.floorRank; rank <= 3; rank++) this.findings += findings[rank - 1]!;
+    this.warnings += findings[0]!;
+    this.runs += reaching;
+  }
+
+  /** The level rank runs are judged at (1 warning, 2 block, 3 abort). */
+  get rank(): number {
+    return this.floorRank;
+  }
+
   finish(): Gate {
     const { failOn, maxWarnings } = this.asked;
     return {

@@ -6,7 +6,8 @@
  *
  * Runs an analysis spilled to disk are read back once for the model, and only when it needs them
  * before its first run is written: when filters select among them, or when the header names the
- * agent overrides they used. The summary of unfiltered runs reads none (their segments counted them).
+ * agent overrides they used. The summary of unfiltered runs reads none (their segments counted them),
+ * nor do the facts junit and ndjson write before their runs (`ahead`: what the spill noted).
  */
 import type { ReplayedRun } from "../core/findings.js";
 import type { ReportChoices, ReportFilters, ReportModel, ReportNeeds } from "../reporters/model.js";
@@ -84,7 +85,10 @@ export function buildReport(analysis: Analysis, request: ReportRequest): ReportM
   const top = selected?.top;
   const source = top ? () => top : selection ? () => picked(replayed(), selection) : replayed;
   const replayedRuns = selected ? selected.replayedRuns : all.runs;
-  const runs = new RunWalk(source, { files: data.files, unusable: data.unusable, choices, needs: request.needs, live: shownLive, replayedRuns, gate: selected?.gate });
+  // Unfiltered, the runs walked are the analysis's: what the spill noted of its runs stands for them ahead.
+  const noted = selection === undefined ? analysis.spilled?.noted : undefined;
+  const context = { files: data.files, unusable: data.unusable, choices, needs: request.needs, live: shownLive, replayedRuns, gate: selected?.gate };
+  const runs = new RunWalk(source, context, noted && (() => noted(analysis.runs)));
   return {
     ...data,
     summary: selected ? selected.summary : summary,
@@ -92,6 +96,7 @@ export function buildReport(analysis: Analysis, request: ReportRequest): ReportM
     replayedRuns,
     runs,
     facts: () => runs.facts(),
+    ahead: () => runs.ahead(),
   };
 }
 

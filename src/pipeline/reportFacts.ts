@@ -9,9 +9,10 @@ import type { LiveFinding, LiveRun, ReplayedRun } from "../core/findings.js";
 import { runsWithFindings, type LiveRunList } from "../core/liveRuns.js";
 import { FirstKept } from "../core/firstKept.js";
 import { compareRanks, compareRanksVetoesFirst, rankOf, type Rank } from "../core/worstFirst.js";
-import type { FileRuns, Gate, RankedRuns, ReportChoices, ReportModel, ReportNeeds, ReportRun, RunBrief, ReportFacts } from "../reporters/model.js";
+import type { AheadFacts, FileRuns, Gate, RankedRuns, ReportChoices, ReportModel, ReportNeeds, ReportRun, RunBrief, ReportFacts } from "../reporters/model.js";
 import { LiveComparison } from "./comparison.js";
 import { GateTally } from "./gate.js";
+import type { FindingBlock, SegmentFacts } from "./spillFacts.js";
 
 /** Runs named in the list of worst runs under a summary. */
 export const WORST_RUNS = 5;
@@ -49,6 +50,13 @@ class FindingOrder {
       this.previous = finding;
     }
   }
+
+  /** Findings of one file as a spill noted them: as if each were added. */
+  addBlock({ file, first, last, sorted }: FindingBlock): void {
+    this.add([{ file, line: first }]);
+    if (!sorted) this.sorted = false;
+    this.previous = { file, line: last };
+  }
 }
 
 /** Every file's runs, in suite order, and whether each file's runs come together in that order. */
@@ -69,9 +77,14 @@ class FileTally {
   }
 
   add(file: string, failing: number): void {
+    this.addRuns(file, 1, failing > 0 ? 1 : 0);
+  }
+
+  /** `runs` consecutive runs of one file, `failing` of them at or above the gate's floor. */
+  addRuns(file: string, runs: number, failing: number): void {
     const c = this.suite(file);
-    c.runs++;
-    if (failing > 0) c.failing++;
+    c.runs += runs;
+    c.failing += failing;
     // Files have places of their own: places that never go back mean each file's runs are together.
     if (c.at < this.last) this.grouped = false;
     this.last = c.at;
@@ -154,28 +167,64 @@ export class FactsTally {
   }
 
   finish(): ReportFacts {
-    const live = this.context.live;
-    // Live runs are judged too: a block the runtime really logged is a finding at that level.
-    if (live) for (const run of runsWithFindings(live.runs)) this.gate.add(run);
-    if (live) this.order.add(live.findings);
-    const gate = this.context.gate ?? this.gate.finish();
+    const ahead = finishAhead(this.context, this.gate, this.order, this.files);
     const worst = this.stopped.items().map((run) => ({ run, stop: run.findings.find((f) => f.level !== "warning" && f.call === run.firstStop!.call) }));
-    const files = this.files;
-    let fileRuns: FileRuns | undefined;
     return {
       listed: this.listed,
       hidden: this.walked - this.listed,
       worstRuns: { shown: worst, total: this.stoppedTotal },
-      gate,
+      gate: ahead.gate,
       ...(this.comparison && { comparison: this.comparison.finish() }),
-      findingsInInputOrder: this.order.sorted,
-      // Every live run is read for it, so only when asked (junit's suites).
+      findingsInInputOrder: ahead.findingsInInputOrder,
       get files(): FileRuns {
-        return (fileRuns ??= liveFiles(files, live?.runs, gate.floor));
+        return ahead.files;
       },
       ...(this.ranking && { ranked: this.ranking.finish() }),
     };
   }
+}
+
+/**
+ * The facts junit and ndjson write before their runs, from the runs at hand and what a spill noted of
+ * the runs it wrote out (spillFacts.ts): the same as a walk's, with no spilled run read back.
+ */
+export function aheadFacts(context: FactsContext, runs: Iterable<ReplayedRun | SegmentFacts>): AheadFacts {
+  const gate = new GateTally(context.choices);
+  const order = new FindingOrder(context.files);
+  const files = new FileTally(context.files, context.unusable);
+  for (const item of runs) {
+    if ("run" in item) {
+      files.add(item.file, gate.add(item));
+      order.add(item.findings);
+      continue;
+    }
+    let reaching = 0;
+    for (const block of item.runs) {
+      reaching += block.reaching[gate.rank - 1]!;
+      files.addRuns(block.file, block.runs, block.reaching[gate.rank - 1]!);
+    }
+    gate.addCounted(item.levels, reaching);
+    for (const block of item.findings) order.addBlock(block);
+  }
+  return finishAhead(context, gate, order, files);
+}
+
+/** The gate, the order and the files' runs once the replayed runs are counted: the live ones added. */
+function finishAhead(context: FactsContext, tally: GateTally, order: FindingOrder, files: FileTally): AheadFacts {
+  const live = context.live;
+  // Live runs are judged too: a block the runtime really logged is a finding at that level.
+  if (live) for (const run of runsWithFindings(live.runs)) tally.add(run);
+  if (live) order.add(live.findings);
+  const gate = context.gate ?? tally.finish();
+  let fileRuns: FileRuns | undefined;
+  return {
+    gate,
+    findingsInInputOrder: order.sorted,
+    // Every live run is read for it, so only when asked (junit's suites).
+    get files(): FileRuns {
+      return (fileRuns ??= liveFiles(files, live?.runs, gate.floor));
+    },
+  };
 }
 
 /** The file tally with the live runs added (each judged at the gate's floor). */

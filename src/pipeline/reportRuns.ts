@@ -3,14 +3,16 @@
  * time from the replayed runs shown, each with its rows (findingRows.ts, made when first read) and
  * the live stop of its id, while the facts over all of them are gathered (reportFacts.ts). A walk
  * reads every run once (runs spilled to disk are read back as it goes) and keeps none; the facts of
- * the first complete walk are kept, and `facts()` walks once for them when asked first.
+ * the first complete walk are kept, and `facts()` walks once for them when asked first. `ahead()`
+ * walks none when the spill noted what it needs of its runs (reportFacts.ts `aheadFacts`).
  */
 import type { LiveFinding, LiveRun, ReplayedFinding, ReplayedRun } from "../core/findings.js";
 import { runsWithFindings, type LiveRunList } from "../core/liveRuns.js";
-import type { FindingRow, LiveReport, LiveReportRun, ReportChoices, ReportRun, ReportFacts, RunIdentity } from "../reporters/model.js";
+import type { AheadFacts, FindingRow, LiveReport, LiveReportRun, ReportChoices, ReportRun, ReportFacts, RunIdentity } from "../reporters/model.js";
 import { runIdentity } from "../reporters/runIdentity.js";
 import { findingRows } from "./findingRows.js";
-import { FactsTally, type FactsContext } from "./reportFacts.js";
+import { aheadFacts, FactsTally, type FactsContext } from "./reportFacts.js";
+import type { SegmentFacts } from "./spillFacts.js";
 
 class Entry implements ReportRun {
   private made: FindingRow<ReplayedFinding>[] | undefined;
@@ -48,6 +50,8 @@ export class RunWalk implements Iterable<ReportRun> {
   constructor(
     private readonly source: () => Iterable<ReplayedRun>,
     private readonly context: FactsContext,
+    /** The runs the walk offers with what the spill noted in place of its runs, when it noted them all. */
+    private readonly noted?: () => Iterable<ReplayedRun | SegmentFacts>,
   ) {
     this.liveStops = liveStopsByRun(context.live?.runs);
   }
@@ -67,6 +71,11 @@ export class RunWalk implements Iterable<ReportRun> {
   facts(): ReportFacts {
     if (this.gathered === undefined) for (const entry of this) void entry;
     return this.gathered!;
+  }
+
+  ahead(): AheadFacts {
+    if (this.gathered === undefined && this.noted !== undefined) return aheadFacts(this.context, this.noted());
+    return this.facts();
   }
 }
 

@@ -26,6 +26,7 @@ import { SharedValues } from "./sharedValues.js";
 import { addRunLevels, countRun, noRunLevels, type RunLevelCounts } from "./levelCounts.js";
 import { addRunsUsage, NO_RUNS_USAGE, withRunUsage, type RunsUsage } from "./runsUsage.js";
 import { EMPTY_SUM } from "../core/usage.js";
+import { SegmentFactsNote, type SegmentFacts } from "./spillFacts.js";
 
 /** Where and when to spill: plain data, so that it crosses to worker threads. */
 export interface SpillOptions {
@@ -60,6 +61,8 @@ export interface SpillSegment {
   readonly counts: Readonly<RunLevelCounts>;
   /** What they used (runsUsage.ts), when any recorded usage. */
   readonly usage?: RunsUsage;
+  /** What a report states of them before its runs (spillFacts.ts); absent when the runs were not noted as written (a cache hit's). */
+  readonly facts?: SegmentFacts;
 }
 
 /** Nothing a report shows of a run but its identity and counts (see the module comment). */
@@ -183,6 +186,7 @@ interface OpenSegment {
   compactions: number;
   readonly counts: RunLevelCounts;
   usage?: RunsUsage;
+  readonly note: SegmentFactsNote;
 }
 
 /** The runs of one unit as replay settles them: objects, then (past a budget) a spill segment. */
@@ -201,7 +205,7 @@ export class UnitRuns {
     const plain = isPlainRun(run);
     const file = this.file;
     if (file && !this.segment && this.overBudget(file, plain, run)) {
-      this.segment = { start: file.length, at: this.runs.length, runs: 0, calls: 0, compactions: 0, counts: noRunLevels() };
+      this.segment = { start: file.length, at: this.runs.length, runs: 0, calls: 0, compactions: 0, counts: noRunLevels(), note: new SegmentFactsNote() };
     }
     if (this.segment) {
       for (const line of runRecords(run)) file!.append(line);
@@ -237,6 +241,7 @@ export class UnitRuns {
     segment.calls += run.calls;
     segment.compactions += run.compactions;
     countRun(segment.counts, run.findings);
+    segment.note.add(run);
     if (run.usage !== undefined) segment.usage = withRunUsage(segment.usage ?? NO_RUNS_USAGE, run);
   }
 
@@ -257,7 +262,8 @@ export class UnitRuns {
   finish(): SpillSegment | undefined {
     if (!this.segment || !this.file) return undefined;
     this.file.flush();
-    return { path: this.file.path, end: this.file.length, ...this.segment };
+    const { note, ...segment } = this.segment;
+    return { path: this.file.path, end: this.file.length, ...segment, facts: note.finish() };
   }
 }
 
@@ -278,18 +284,34 @@ export function spilledRuns(segments: readonly SpillSegment[]): SpilledRuns | un
     compactions: total("compactions"),
     counts,
     ...(usage.runs > 0 && { usage }),
+    noted: segments.every((segment) => segment.facts !== undefined) ? (kept) => noted(segments, kept) : undefined,
     *inOrder(kept) {
       const reader = new SegmentReader();
       try {
-        let next = 0;
-        for (const segment of segments) {
-          while (next < segment.at) yield kept[next++]!;
-          yield* runsOf(reader.lines(segment));
+        for (const item of inPlaces(segments, kept)) {
+          if (isSegment(item)) yield* runsOf(reader.lines(item));
+          else yield item;
         }
-        while (next < kept.length) yield kept[next++]!;
       } finally {
         reader.close();
       }
     },
   };
+}
+
+/** The kept runs in order, and each segment where its runs go. */
+function* inPlaces(segments: readonly SpillSegment[], kept: readonly ReplayedRun[]): Generator<ReplayedRun | SpillSegment> {
+  let next = 0;
+  for (const segment of segments) {
+    while (next < segment.at) yield kept[next++]!;
+    yield segment;
+  }
+  while (next < kept.length) yield kept[next++]!;
+}
+
+const isSegment = (item: ReplayedRun | SpillSegment): item is SpillSegment => "path" in item;
+
+/** The kept runs, and in their places what each segment noted of its runs (none read back). */
+function* noted(segments: readonly SpillSegment[], kept: readonly ReplayedRun[]): Generator<ReplayedRun | SegmentFacts> {
+  for (const item of inPlaces(segments, kept)) yield isSegment(item) ? item.facts! : item;
 }

@@ -57,8 +57,8 @@ interface SuiteCounts {
 }
 
 export const junitReporter: Reporter = function* (data, options) {
-  // A suite's counts come before its cases: the model's facts walk the runs for them first.
-  const { gate, files } = data.facts();
+  // A suite's counts come before its cases: the facts ahead of the runs (no spilled run read for them).
+  const { gate, files } = data.ahead();
   const floor = gate.floor;
   const counts = suiteCounts(data, files);
   const total = [...counts.values()].reduce((sum, c) => ({ tests: sum.tests + c.tests, failures: sum.failures + c.failures, errors: sum.errors + c.errors }), { tests: 0, failures: 0, errors: 0 });

@@ -8,9 +8,11 @@
  * Runs are many and may wait on disk (pipeline/runSpill.ts), so they are not a list: `runs` hands
  * them out one at a time, each as a `ReportRun` with its rows, and every walk of it reads them once.
  * Facts over all of them (`ReportFacts`) are gathered during the first complete walk: a reporter that
- * writes them after its runs (table, markdown, json, the CI formats) reads each run once; one that
- * needs them before its first run (junit's suite counts, ndjson's order, html's ranking) asks for
- * `facts()` first, which walks the runs for them.
+ * writes them after its runs (table, markdown, json, the CI formats) reads each run once; html, which
+ * needs its ranking before it draws, asks for `facts()` first and walks no more. The few facts junit
+ * (suite counts) and ndjson (its order) write before their runs are `ahead()`: counted from what the
+ * spill noted of the runs it wrote out (pipeline/spillFacts.ts), so that those runs are read back
+ * once, by the walk that writes them.
  *
  * How a new per-run fact (a start and end time, a prompt, a model, a cost) reaches every format:
  * 1. It is a field of `ReplayedRun` (core/findings.ts), set where runs are made (core/replay.ts,
@@ -35,6 +37,7 @@ import type { Comparison } from "./comparison.js";
 import type { ConfigSummary } from "./reportConfig.js";
 import type { FindingGroup } from "./findingGroups.js";
 import type { RunsUsage } from "../pipeline/runsUsage.js";
+import type { SegmentFacts } from "../pipeline/spillFacts.js";
 
 export type LevelCounts = Readonly<Record<FindingLevel, number>> & { readonly total: number };
 
@@ -258,7 +261,12 @@ export interface ReportModel {
   readonly runs: Iterable<ReportRun>;
   /** Facts over the runs shown: gathered by the first complete walk of `runs`, or by one now. */
   facts(): ReportFacts;
+  /** The facts a format writes before its runs, without reading spilled runs back when the spill noted them (else `facts()`'s). */
+  ahead(): AheadFacts;
 }
+
+/** The facts of `ReportFacts` that junit and ndjson need before their first run. */
+export type AheadFacts = Pick<ReportFacts, "gate" | "files" | "findingsInInputOrder">;
 
 /** How a reporter writes the report. */
 export interface WriteOptions {
@@ -298,4 +306,6 @@ export interface SpilledRuns {
   readonly usage?: RunsUsage;
   /** Every replayed run in input order: `kept` (the analysis's `runs`) with the spilled ones put back. */
   inOrder(kept: readonly ReplayedRun[]): Iterable<ReplayedRun>;
+  /** `kept`, with what the spill noted of its runs in their places (none read back); absent when a segment noted nothing. */
+  readonly noted: ((kept: readonly ReplayedRun[]) => Iterable<ReplayedRun | SegmentFacts>) | undefined;
 }

@@ -17,11 +17,11 @@ function* allFindings(data: ReportModel): Generator<Finding> {
  * Every finding in input order (its file's place among the inputs, then its line). Replay hands
  * them out run after run, which is input order already when runs do not interleave (transcripts: a
  * run ends where the next begins): then they are written as they are read, and none is held (the
- * model's facts, which say so, read the runs once before). Otherwise they are all gathered and
+ * facts ahead of the runs say so: reporters/model.ts `ahead`). Otherwise they are all gathered and
  * sorted, stably: findings of one line (a call and its outcome share none) keep their replay order.
  */
 export function* inInputOrder(data: ReportModel): Generator<Finding> {
-  if (data.facts().findingsInInputOrder) return yield* allFindings(data);
+  if (data.ahead().findingsInInputOrder) return yield* allFindings(data);
   const fileOrder = new Map(data.files.map((f, i) => [f.file, i]));
   const all = [...allFindings(data)].map((finding, index) => ({ finding, index }));
   all.sort((a, b) => (fileOrder.get(a.finding.file) ?? 0) - (fileOrder.get(b.finding.file) ?? 0) || a.finding.line - b.finding.line || a.index - b.index);

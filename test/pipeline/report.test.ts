@@ -5,10 +5,15 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ReplayedFinding, ReplayedRun } from "../../src/core/findings.js";
-import type { Analysis } from "../../src/pipeline/analysis.js";
+import { loadXxhashDigest } from "../../src/core/xxhashDigest.js";
+import { analyzeInputs, type Analysis, type AnalysisOptions } from "../../src/pipeline/analysis.js";
+import { createConfigResolver } from "../../src/pipeline/configResolution.js";
+import { SegmentFactsNote } from "../../src/pipeline/spillFacts.js";
+import { withSpillFolder } from "../../src/pipeline/spillFiles.js";
+import { REPORTERS } from "../../src/reporters/index.js";
 import type { SpilledRuns } from "../../src/reporters/model.js";
 import { analysisOfRuns } from "../helpers/inProcess.js";
-import { reportModel, shownRuns } from "../helpers/reportModel.js";
+import { renderFormat, reportModel, shownRuns } from "../helpers/reportModel.js";
 
 const FILE = "runs.jsonl";
 
@@ -27,6 +32,8 @@ function spilledAnalysis(): { analysis: Analysis; reads: () => number } {
     calls: onDisk.reduce((sum, r) => sum + r.calls, 0),
     compactions: 0,
     counts: { runsWith: { warning: 2, critical: 0, abort: 0 }, findings: { warning: 2, critical: 0, abort: 0, total: 2 } },
+    // A fake segment notes nothing: facts asked ahead walk the runs (the real spill's are below).
+    noted: undefined,
     *inOrder(held) {
       reads++;
       yield* held;
@@ -66,5 +73,85 @@ describe("spilled runs read back by the report model", () => {
     expect(shownRuns(report).map((r) => r.run)).toEqual(["r1", "r4"]);
     expect(report.facts().gate.failing).toEqual({ findings: 1, runs: 1 });
     expect(reads()).toBe(2);
+  });
+});
+
+async function analyse(paths: string[], options: AnalysisOptions): Promise<Analysis> {
+  const resolver = await createConfigResolver({});
+  return analyzeInputs(paths, await loadXxhashDigest(), (agent, profile) => resolver.effectiveFor(agent, profile).config, options);
+}
+
+/** The analysis with every read-back of its spilled runs counted. */
+function counted(analysis: Analysis): { analysis: Analysis; reads: () => number } {
+  let reads = 0;
+  const spilled = analysis.spilled!;
+  const inOrder = (kept: readonly ReplayedRun[]) => {
+    reads++;
+    return spilled.inOrder(kept);
+  };
+  return { analysis: { ...analysis, spilled: { ...spilled, inOrder, noted: spilled.noted } }, reads: () => reads };
+}
+
+describe("spilled runs read back by each output", () => {
+  it("every format reads a spilled run back once, and writes what it writes of runs held in memory", async () => {
+    const paths = ["fixtures", "test/data"];
+    const held = await analyse(paths, {});
+    await withSpillFolder(async (dir) => {
+      const spilling = await analyse(paths, { spill: { dir: dir!, plainRunsInMemory: 0, findingsInMemory: 0 } });
+      // Runs with findings in several files went to disk: what junit and ndjson count ahead is theirs.
+      expect(spilling.spilled!.counts.findings.total).toBeGreaterThan(10);
+      expect(spilling.spilled!.noted).toBeDefined();
+      for (const format of Object.keys(REPORTERS.analyze)) {
+        for (const request of [{ all: true }, { failOn: "critical" as const }]) {
+          const { analysis, reads } = counted(spilling);
+          expect(renderFormat(format, analysis, request), format).toBe(renderFormat(format, held, request));
+          expect({ format, reads: reads() }).toEqual({ format, reads: 1 });
+        }
+      }
+    });
+  });
+});
+
+describe("facts ahead of the runs", () => {
+  /** Runs of two files, their findings out of input order, spilled as one noted segment after r0. */
+  function noted(order: "sorted" | "unsorted"): { analysis: Analysis; reads: () => number } {
+    const { analysis } = spilledAnalysis();
+    const at = (r: ReplayedRun, file: string, lines: number[], level: ReplayedFinding["level"]): ReplayedRun => ({
+      ...r,
+      file,
+      findings: lines.map((line) => ({ ...(r.findings[0] ?? run(0, true).findings[0]!), run: r.run, file, line, level })),
+    });
+    const kept = [at(run(0, true), FILE, [5], "warning")];
+    const onDisk = [at(run(1, true), FILE, order === "sorted" ? [20, 30] : [30, 20], "critical"), at(run(2, false), "other.jsonl", [], "warning"), at(run(3, true), FILE, [40], "abort")];
+    const note = new SegmentFactsNote();
+    for (const r of onDisk) note.add(r);
+    const levels = { warning: 0, critical: 0, abort: 0 };
+    for (const r of onDisk) for (const f of r.findings) levels[f.level]++;
+    let reads = 0;
+    const spilled: SpilledRuns = {
+      ...analysis.spilled!,
+      runs: onDisk.length,
+      counts: { runsWith: { warning: 0, critical: 1, abort: 1 }, findings: { ...levels, total: 3 } },
+      noted: (held) => [...held, note.finish()],
+      *inOrder(held) {
+        reads++;
+        yield* held;
+        yield* onDisk;
+      },
+    };
+    const files = [...analysis.files, { file: "other.jsonl", format: "events" }];
+    return { analysis: { ...analysis, files, runs: kept, spilled }, reads: () => reads };
+  }
+
+  it.each(["sorted", "unsorted"] as const)("are counted from what the spill noted (findings %s), as a walk counts them", (order) => {
+    for (const failOn of [undefined, "critical", "abort"] as const) {
+      const { analysis, reads } = noted(order);
+      const ahead = reportModel(analysis, failOn && { failOn }).ahead();
+      expect(reads()).toBe(0);
+      const { gate, files, findingsInInputOrder } = reportModel(analysis, failOn && { failOn }).facts();
+      expect(reads()).toBe(1);
+      expect({ gate: ahead.gate, files: ahead.files, findingsInInputOrder: ahead.findingsInInputOrder }).toEqual({ gate, files, findingsInInputOrder });
+      expect(findingsInInputOrder).toBe(order === "sorted");
+    }
   });
 });
