@@ -201,6 +201,9 @@ const OWNED = INPUT_FILES.flatMap((files) => (files.ownsPath ? [files.ownsPath] 
  */
 async function forkTags(files: readonly string[]): Promise<Array<ForkTag | undefined>> {
   const candidates = files.filter((file) => !OWNED.some((owns) => owns(file)));
+  // A family is two files or more: a file met alone (named on its own, the one file of its kind in a
+  // folder) is not opened for its head, which could tie it to nothing (lineSource.ts: one open less).
+  if (candidates.length < 2) return files.map(() => undefined);
   const found = new Map(candidates.map((file, i) => [file, i]));
   const tags = await seekParents(candidates, await forkTagsOf(candidates, FORK_TAGGERS));
   return files.map((file) => {

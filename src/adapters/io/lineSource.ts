@@ -10,15 +10,30 @@
  * the limit, and the handler gets TOO_LONG_LINE with `problem.tooLong` set, so memory stays bounded
  * whatever the input (and V8's string length limit, ~512 MB, is never hit).
  *
- * How often a file is opened (one open = one pass from disk), measured with `strace -e openat` on
- * `looplens analyze -f json FILE` (2026-12, this build): an OpenClaw transcript or trajectory named
- * alone, 2 (the sniff's first read, then one read whose passes — first pass, `mayContain`, last-file
- * pass, main pass — run over the bytes kept in memory when the file may be read again); the same
- * transcripts in a folder, 1 each (29 files of a real state folder); a Claude Code, Codex, OpenHands,
- * OpenHands evaluation or canonical events file named alone, 3 (the fork tag's head, the sniff, the
- * read). The head and sniff reads are one small first read each (sources.ts FIRST_READ, 64 KB), not the file.
- * Not done yet (issue 35 §5): the passes over the kept bytes are not counted here, and the fork
- * tag's head and the sniff could share one first read.
+ * Who reads a file how often (issue 35 §5), counted per input shape by
+ * test/adapters/io/lineSource.reads.test.ts on a small file of each (`analyze FILE`, and the file
+ * met in a folder of its kind); an open is one read from disk, a pass one walk of the file's lines
+ * (or one search of its bytes, `mayContain`):
+ *
+ *   shape                                   opens alone / in a folder   passes
+ *   OpenClaw session transcript             2 / 1                       4: sniff, mayContain, first pass, main pass
+ *   OpenClaw trajectory sidecar             2 / 1                       3: sniff, first pass, main pass
+ *   Claude Code, Codex                      2 / 2                       2: sniff, read
+ *   Gemini CLI, OpenHands, canonical events 2 / 2                       3: sniff, and the adapter's two
+ *   Gateway log                             2 / 1                       3: sniff, and the adapter's two
+ *
+ * The opens: a file named alone is first looked at for a SQLite store's header (discovery.ts
+ * `containerOf`, 16 bytes); a file of a format with fork families (Claude Code, Codex, and any
+ * file not in an OpenClaw `sessions/` folder), when others of its kind are met with it, is opened
+ * for its head (shared/forkHeads.ts, 4 KB first); then one open reads it. A file up to 1 MB is read
+ * whole at that open and every pass runs over its bytes in memory (sources.ts SMALL_FILE): the
+ * passes cost no read from disk. A larger file is not held: each pass opens it again (the sniff
+ * reads only its first 64 KB), and one open more reads its magic bytes (sources.ts `fileSource`).
+ * Removed as not paying: the fork-tag head of a file met alone (a family is two files or more; it
+ * was a third open of every file named alone). Kept: the head of a file among others and the read
+ * that follows are one read each, and cannot share one: the head is read by discovery, which groups
+ * files into units before any is read, and the read may happen in a worker thread; holding every
+ * file's first bytes from discovery to its read would hold a folder's heads at once.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 
