@@ -24,7 +24,7 @@ import type { SpilledRuns } from "../reporters/model.js";
 import { SegmentReader, spillFileIn, type SpillFile } from "./spillFiles.js";
 import { SharedValues } from "./sharedValues.js";
 import { addRunLevels, countRun, noRunLevels, type RunLevelCounts } from "./levelCounts.js";
-import { addRunsUsage, NO_RUNS_USAGE, withRunUsage, type RunsUsage } from "./runsUsage.js";
+import { addRunsUsage, NO_RUNS_USAGE, RunsUsageTotals, type RunsUsage } from "./runsUsage.js";
 import { EMPTY_SUM } from "../core/usage.js";
 
 /** Where and when to spill: plain data, so that it crosses to worker threads. */
@@ -182,7 +182,7 @@ interface OpenSegment {
   calls: number;
   compactions: number;
   readonly counts: RunLevelCounts;
-  usage?: RunsUsage;
+  readonly usage: RunsUsageTotals;
 }
 
 /** The runs of one unit as replay settles them: objects, then (past a budget) a spill segment. */
@@ -201,7 +201,7 @@ export class UnitRuns {
     const plain = isPlainRun(run);
     const file = this.file;
     if (file && !this.segment && this.overBudget(file, plain, run)) {
-      this.segment = { start: file.length, at: this.runs.length, runs: 0, calls: 0, compactions: 0, counts: noRunLevels() };
+      this.segment = { start: file.length, at: this.runs.length, runs: 0, calls: 0, compactions: 0, counts: noRunLevels(), usage: new RunsUsageTotals() };
     }
     if (this.segment) {
       for (const line of runRecords(run)) file!.append(line);
@@ -237,7 +237,7 @@ export class UnitRuns {
     segment.calls += run.calls;
     segment.compactions += run.compactions;
     countRun(segment.counts, run.findings);
-    if (run.usage !== undefined) segment.usage = withRunUsage(segment.usage ?? NO_RUNS_USAGE, run);
+    segment.usage.add(run);
   }
 
   /** The unit is read again: what it delivered so far is void. */
@@ -257,7 +257,9 @@ export class UnitRuns {
   finish(): SpillSegment | undefined {
     if (!this.segment || !this.file) return undefined;
     this.file.flush();
-    return { path: this.file.path, end: this.file.length, ...this.segment };
+    const { usage, ...segment } = this.segment;
+    const used = usage.value();
+    return { path: this.file.path, end: this.file.length, ...segment, ...(used.runs > 0 && { usage: used }) };
   }
 }
 
