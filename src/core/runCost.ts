@@ -100,6 +100,9 @@ const OPEN_TURNS = 64;
 /** Notes for calls no turn made yet held at most (the oldest are dropped, and counted unplaced). */
 const EARLY_CALLS = 4096;
 
+/** The open turns of every tally that never held one (never written to). */
+const NO_OPEN: Array<OpenTurn | undefined> = [];
+
 class PatternTotals {
   readonly onFlagged = new UsageTotals();
   readonly afterStop = new UsageTotals();
@@ -117,8 +120,8 @@ export class RunCostTally {
   private onFlagged: UsageTotals | undefined;
   private afterStop: UsageTotals | undefined;
   private patterns: Map<string, PatternTotals> | undefined;
-  /** Open turns, oldest first, from `head` on (settled ones before it are cleared). */
-  private open: Array<OpenTurn | undefined> = [];
+  /** Open turns, oldest first, from `head` on (settled ones before it are cleared); `NO_OPEN` until one is held. */
+  private open: Array<OpenTurn | undefined> = NO_OPEN;
   private head = 0;
   private turnOfCall: Map<number, OpenTurn> | undefined;
   /** Patterns found on calls no open turn made (yet): kept until their turn is fed. */
@@ -165,6 +168,7 @@ export class RunCostTally {
     const turn: OpenTurn = { seq, usage, calls, unanswered, patterns };
     const turnOfCall = (this.turnOfCall ??= new Map());
     for (const call of calls) turnOfCall.set(call, turn);
+    if (this.open === NO_OPEN) this.open = [];
     this.open.push(turn);
     this.settleReady();
   }

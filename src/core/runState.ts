@@ -75,6 +75,12 @@ export function newRunState(run: string, file: string, profile: ProfileChoice): 
     // Made at the run's first turn: present from the start, so that runs keep one shape (replay's hot path).
     turns: undefined,
     answeredUpTo: 0,
+    // Set when the run is handed out, if its input recorded usage: declared here so that runs with
+    // usage and runs without keep one shape, and what reads every run (summary, reporters, spill) stays fast.
+    usage: undefined,
+    usageOnFlagged: undefined,
+    usageAfterStop: undefined,
+    patternUsage: undefined,
   };
 }
 
