@@ -91,6 +91,8 @@ export interface RunDocument {
   readonly usageOnFlagged?: UsageDocument;
   /** The same over the turns after the one that made the first would-be stop. */
   readonly usageAfterStop?: UsageDocument;
+  /** Each loop's (a collapsed row's) turns with a finding of it, and those after the first stop; present when the run has findings and recorded usage. */
+  readonly usageByPattern?: ReadonlyArray<{ readonly detector?: string; readonly tool?: string; readonly firstCall?: number; readonly usageOnFlagged: UsageDocument; readonly usageAfterStop: UsageDocument }>;
   readonly findings: readonly Finding[];
 }
 

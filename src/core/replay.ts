@@ -103,7 +103,8 @@ export class Replayer {
       case "outcome":
         this.outcome(state, event, input);
         // After the outcome's own finding (an abort comes with a result): nothing more can flag it.
-        state.turns?.answered(event.call);
+        if (state.turns !== undefined) state.turns.answered(event.call);
+        else if (event.call === state.answeredUpTo + 1) state.answeredUpTo = event.call;
         return;
       case "turn":
         return this.turnsOf(state).turn(event.turn, event.usage, state.calls);
@@ -201,7 +202,7 @@ export class Replayer {
   private turnsOf(state: RunState): RunTurns {
     if (state.turns !== undefined) return state.turns;
     const timeline = this.recorders?.get(state.run)?.timeline;
-    const turns = new RunTurns(timeline && (timeline.turns ??= { after: [], tokens: [] }));
+    const turns = new RunTurns(timeline && (timeline.turns ??= { after: [], tokens: [] }), state.answeredUpTo);
     // What came before the run's first turn (a format that writes usage after the calls).
     for (const finding of state.findings) turns.finding(finding.call, finding);
     if (state.firstStop !== null) turns.stop(state.firstStop.call);

@@ -23,15 +23,17 @@
  * - `finding(call, pattern)` and `stop(call)` at any time, before or after the turn that made the
  *   call is fed (Codex records a response's usage after its calls; an abort comes with a result).
  *   Only the first `stop` counts (replay's `firstStop`).
- * - `answered(call)`, optional, once per call: no finding or stop can come for the call any more
- *   (after its result was replayed, abort included). A turn whose calls are all answered is settled at once; without
- *   it, turns settle only when more than `openTurns` are open, or at `finish()`.
+ * - `answered(call)`, optional, once per call, before or after its turn is fed: no finding or stop
+ *   can come for the call any more (after its result was replayed, abort included). A turn whose
+ *   calls are all answered is settled at once; without it, turns settle only when more than
+ *   `openTurns` are open, or at `finish()`. `answeredBefore(n)`: calls 1…n were answered before the
+ *   tally was made.
  * A turn is settled (added to `onFlagged`, `afterStop` and its patterns) in turn order, when all
  * turns before it are: so each sum adds its turns in turn order, exactly as `addUsage` folded over
  * them would (money is a float; see usage.ts). A finding or stop whose call was settled already, or
  * that no turn ever made, cannot be placed: `unplaced` counts them, so that a caller can tell.
  */
-import { UsageTotals, type Usage, type UsageSum } from "./usage.js";
+import { EMPTY_SUM, UsageTotals, type Usage, type UsageSum } from "./usage.js";
 import type { DetectorName } from "./detectors.js";
 
 /** A turn as `runCost` takes it. */
@@ -93,42 +95,46 @@ interface OpenTurn {
   patterns: string[] | undefined;
 }
 
-/** What came for a call that no open turn made (yet): kept until its turn is fed. */
-interface CallNote {
-  patterns: string[] | undefined;
-  answered: boolean;
-}
-
 /** Open turns held before the oldest is settled whatever comes: a result is rarely turns late. */
 const OPEN_TURNS = 64;
 /** Notes for calls no turn made yet held at most (the oldest are dropped, and counted unplaced). */
 const EARLY_CALLS = 4096;
+
+/** The open turns of every tally that never held one (never written to). */
+const NO_OPEN: Array<OpenTurn | undefined> = [];
 
 class PatternTotals {
   readonly onFlagged = new UsageTotals();
   readonly afterStop = new UsageTotals();
 }
 
+/**
+ * Most turns are fed after their calls were answered (a response's usage is written after its
+ * calls, or the turn ends at the next response, after the results): such a turn, with none open
+ * before it, is settled as it is fed, with no object, map entry or note for it. The maps are made
+ * only for the runs that need them: a tally is made for each of thousands of short runs.
+ */
 export class RunCostTally {
   private readonly spent = new UsageTotals();
-  private readonly onFlagged = new UsageTotals();
-  private readonly afterStop = new UsageTotals();
-  private readonly patterns = new Map<string, PatternTotals>();
-  /** Open turns, oldest first, from `head` on (settled ones before it are cleared). */
-  private open: Array<OpenTurn | undefined> = [];
+  /** Made at the first turn they add (most runs have no finding and no stop). */
+  private onFlagged: UsageTotals | undefined;
+  private afterStop: UsageTotals | undefined;
+  private patterns: Map<string, PatternTotals> | undefined;
+  /** Open turns, oldest first, from `head` on (settled ones before it are cleared); `NO_OPEN` until one is held. */
+  private open: Array<OpenTurn | undefined> = NO_OPEN;
   private head = 0;
-  private readonly turnOfCall = new Map<number, OpenTurn>();
-  private readonly early = new Map<number, CallNote>();
+  private turnOfCall: Map<number, OpenTurn> | undefined;
+  /** Patterns found on calls no open turn made (yet): kept until their turn is fed. */
+  private early: Map<number, string[]> | undefined;
   private fed = 0;
   private stopCall: number | undefined;
   /** The seq of the turn that made the stop's call, once it is known. */
   private stopSeq: number | undefined;
   private unplaced = 0;
-  /**
-   * The highest call ordinal of a settled turn: an answer for an unknown call below it is taken for
-   * one of a settled turn (at worst, an interleaved call's turn fed later then waits for the limit).
-   */
-  private settledCalls = 0;
+  /** Calls 1…answeredUpTo were all answered (calls are mostly answered in order). */
+  private answeredUpTo = 0;
+  /** Calls answered above `answeredUpTo`, past one not answered yet (bounded: a forgotten one only delays a settling). */
+  private answeredAbove: Set<number> | undefined;
 
   constructor(
     private readonly openTurns = OPEN_TURNS,
@@ -137,50 +143,56 @@ export class RunCostTally {
 
   /** Turns open and notes of calls no turn made yet: what the tally holds (its patterns aside). */
   get held(): number {
-    return this.open.length - this.head + this.early.size;
+    return this.open.length - this.head + (this.early?.size ?? 0) + (this.answeredAbove?.size ?? 0);
+  }
+
+  /** Calls 1…`calls` were answered before the tally was made (replay makes it at a run's first turn). */
+  answeredBefore(calls: number): void {
+    if (calls > this.answeredUpTo) this.answeredUpTo = calls;
   }
 
   turn(usage: Usage | undefined, calls: readonly number[]): void {
-    const turn: OpenTurn = { seq: this.fed++, usage, calls, unanswered: 0, patterns: undefined };
+    const seq = this.fed++;
     this.spent.add(usage);
+    let unanswered = 0;
+    let patterns: string[] | undefined;
     for (const call of calls) {
-      this.turnOfCall.set(call, turn);
-      if (call === this.stopCall && this.stopSeq === undefined) this.stopSeq = turn.seq;
-      const note = this.early.get(call);
-      if (note === undefined) {
-        turn.unanswered++;
-        continue;
-      }
-      this.early.delete(call);
-      for (const pattern of note.patterns ?? []) flag(turn, pattern);
-      if (!note.answered) turn.unanswered++;
+      if (call === this.stopCall && this.stopSeq === undefined) this.stopSeq = seq;
+      if (!this.isAnswered(call)) unanswered++;
+      const noted = this.early?.get(call);
+      if (noted === undefined) continue;
+      this.early!.delete(call);
+      for (const pattern of noted) if (!(patterns ??= []).includes(pattern)) patterns.push(pattern);
     }
+    if (unanswered === 0 && this.head === this.open.length) return this.settle(seq, usage, patterns);
+    const turn: OpenTurn = { seq, usage, calls, unanswered, patterns };
+    const turnOfCall = (this.turnOfCall ??= new Map());
+    for (const call of calls) turnOfCall.set(call, turn);
+    if (this.open === NO_OPEN) this.open = [];
     this.open.push(turn);
     this.settleReady();
   }
 
   finding(call: number, pattern: string): void {
-    if (!this.patterns.has(pattern)) this.patterns.set(pattern, new PatternTotals());
-    const turn = this.turnOfCall.get(call);
+    const patterns = (this.patterns ??= new Map());
+    if (!patterns.has(pattern)) patterns.set(pattern, new PatternTotals());
+    const turn = this.turnOfCall?.get(call);
     if (turn !== undefined) return flag(turn, pattern);
-    const note = this.noteFor(call);
-    if (!(note.patterns ??= []).includes(pattern)) note.patterns.push(pattern);
+    const noted = this.noteFor(call);
+    if (!noted.includes(pattern)) noted.push(pattern);
   }
 
   stop(call: number): void {
     if (this.stopCall !== undefined) return;
     this.stopCall = call;
-    const turn = this.turnOfCall.get(call);
+    const turn = this.turnOfCall?.get(call);
     // Not made by an open turn: by one fed later (or by one already settled: unplaced at the end).
     if (turn !== undefined) this.stopSeq = turn.seq;
   }
 
   answered(call: number): void {
-    const turn = this.turnOfCall.get(call);
-    // A call of no fed turn (most formats write a response's usage after its calls and results) is
-    // not noted: its turn, fed later, waits as unanswered until `openTurns` more are open or the
-    // end, which changes when it settles, never what it adds; a note per call cost a tenth of
-    // reading usage (bench --usage).
+    this.noteAnswered(call);
+    const turn = this.turnOfCall?.get(call);
     if (turn === undefined) return;
     turn.unanswered--;
     this.settleReady();
@@ -189,30 +201,50 @@ export class RunCostTally {
   /** Settles every open turn and returns the run's figures; the tally is spent. */
   finish(): RunCost {
     while (this.head < this.open.length) this.settleFront();
-    for (const note of this.early.values()) this.unplaced += note.patterns?.length ?? 0;
-    this.early.clear();
+    for (const noted of this.early?.values() ?? []) this.unplaced += noted.length;
+    this.early = undefined;
     if (this.stopCall !== undefined && this.stopSeq === undefined) this.unplaced++;
     return {
       spent: this.spent.sum(),
-      onFlagged: this.onFlagged.sum(),
-      afterStop: this.afterStop.sum(),
-      patterns: [...this.patterns].map(([pattern, totals]) => ({ pattern, onFlagged: totals.onFlagged.sum(), afterStop: totals.afterStop.sum() })),
+      onFlagged: this.onFlagged?.sum() ?? EMPTY_SUM,
+      afterStop: this.afterStop?.sum() ?? EMPTY_SUM,
+      patterns: this.patterns === undefined ? [] : [...this.patterns].map(([pattern, totals]) => ({ pattern, onFlagged: totals.onFlagged.sum(), afterStop: totals.afterStop.sum() })),
       unplaced: this.unplaced,
     };
   }
 
-  private noteFor(call: number): CallNote {
-    let note = this.early.get(call);
-    if (note !== undefined) return note;
-    note = { patterns: undefined, answered: false };
-    this.early.set(call, note);
-    if (this.early.size > this.earlyCalls) {
-      // The oldest note's call was most likely settled already (a finding that came too late).
-      const [oldCall, oldNote] = this.early.entries().next().value!;
-      this.early.delete(oldCall);
-      this.unplaced += oldNote.patterns?.length ?? 0;
+  private isAnswered(call: number): boolean {
+    return call <= this.answeredUpTo || this.answeredAbove?.has(call) === true;
+  }
+
+  private noteAnswered(call: number): void {
+    if (call !== this.answeredUpTo + 1) {
+      if (call <= this.answeredUpTo) return;
+      const above = (this.answeredAbove ??= new Set());
+      above.add(call);
+      // Past the bound the oldest is forgotten: its turn, if fed later, waits for the limit instead.
+      if (above.size > this.earlyCalls) above.delete(above.values().next().value!);
+      return;
     }
-    return note;
+    this.answeredUpTo = call;
+    const above = this.answeredAbove;
+    if (above === undefined || above.size === 0) return;
+    while (above.delete(this.answeredUpTo + 1)) this.answeredUpTo++;
+  }
+
+  private noteFor(call: number): string[] {
+    const early = (this.early ??= new Map());
+    let noted = early.get(call);
+    if (noted !== undefined) return noted;
+    noted = [];
+    early.set(call, noted);
+    if (early.size > this.earlyCalls) {
+      // The oldest note's call was most likely settled already (a finding that came too late).
+      const [oldCall, oldNoted] = early.entries().next().value!;
+      early.delete(oldCall);
+      this.unplaced += oldNoted.length;
+    }
+    return noted;
   }
 
   private settleReady(): void {
@@ -229,18 +261,20 @@ export class RunCostTally {
   private settleFront(): void {
     const turn = this.open[this.head]!;
     this.open[this.head++] = undefined;
-    for (const call of turn.calls) {
-      if (this.turnOfCall.get(call) === turn) this.turnOfCall.delete(call);
-      if (call > this.settledCalls) this.settledCalls = call;
-    }
-    const after = this.stopSeq !== undefined && turn.seq > this.stopSeq;
-    if (after) this.afterStop.add(turn.usage);
-    if (turn.patterns === undefined) return;
-    this.onFlagged.add(turn.usage);
-    for (const pattern of turn.patterns) {
-      const totals = this.patterns.get(pattern)!;
-      totals.onFlagged.add(turn.usage);
-      if (after) totals.afterStop.add(turn.usage);
+    for (const call of turn.calls) if (this.turnOfCall!.get(call) === turn) this.turnOfCall!.delete(call);
+    this.settle(turn.seq, turn.usage, turn.patterns);
+  }
+
+  /** Adds a turn, all turns before it settled, to the sums it belongs to. */
+  private settle(seq: number, usage: Usage | undefined, patterns: readonly string[] | undefined): void {
+    const after = this.stopSeq !== undefined && seq > this.stopSeq;
+    if (after) (this.afterStop ??= new UsageTotals()).add(usage);
+    if (patterns === undefined) return;
+    (this.onFlagged ??= new UsageTotals()).add(usage);
+    for (const pattern of patterns) {
+      const totals = this.patterns!.get(pattern)!;
+      totals.onFlagged.add(usage);
+      if (after) totals.afterStop.add(usage);
     }
   }
 }

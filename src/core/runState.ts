@@ -40,6 +40,11 @@ export interface RunState {
   recent: RecentPatterns | undefined;
   /** The run's model turns, from its first event that names one (absent: its input records none). */
   turns?: RunTurns;
+  /**
+   * Before `turns` is made: the run's calls 1…answeredUpTo were all answered, so that its first turns
+   * settle as they end (runCost.ts) rather than wait. One number, where a note per call would cost.
+   */
+  answeredUpTo: number;
   /** What the turns used (findings.ts `ReplayedRun`), set from `turns` when the run is handed out. */
   usage?: UsageSum;
   usageOnFlagged?: UsageSum;
@@ -69,6 +74,13 @@ export function newRunState(run: string, file: string, profile: ProfileChoice): 
     recent: undefined,
     // Made at the run's first turn: present from the start, so that runs keep one shape (replay's hot path).
     turns: undefined,
+    answeredUpTo: 0,
+    // Set when the run is handed out, if its input recorded usage: declared here so that runs with
+    // usage and runs without keep one shape, and what reads every run (summary, reporters, spill) stays fast.
+    usage: undefined,
+    usageOnFlagged: undefined,
+    usageAfterStop: undefined,
+    patternUsage: undefined,
   };
 }
 

@@ -40,14 +40,20 @@ interface OpenTurn {
 
 export class RunTurns {
   private readonly tally = new RunCostTally();
-  /** Turns named by a call and not ended yet, oldest first. */
-  private readonly open = new Map<string, OpenTurn>();
+  /** Turns named by a call and not ended yet, oldest first (made at the first such call: most formats name none). */
+  private open: Map<string, OpenTurn> | undefined;
   /** The run's calls when the last turn ended: later calls without a key are the next turn's to claim. */
   private claimedUpTo = 0;
   /** The key of the last call that carried one. */
   private lastKey: string | undefined;
 
-  constructor(private readonly marks?: TurnMarks) {}
+  /** `answered`: the run's calls 1…answered were answered before its turns were (replay.ts). */
+  constructor(
+    private readonly marks?: TurnMarks,
+    answered = 0,
+  ) {
+    this.tally.answeredBefore(answered);
+  }
 
   /** Call `ordinal` was made by turn `key` (`undefined`: a turn of its own when it has `usage`). */
   call(ordinal: number, key: string | undefined, usage: Usage | undefined): void {
@@ -57,10 +63,11 @@ export class RunTurns {
       return this.feed(usage, [ordinal], ordinal);
     }
     this.endCallTurn(key, ordinal - 1);
-    let turn = this.open.get(key);
+    const open = (this.open ??= new Map());
+    let turn = open.get(key);
     if (turn === undefined) {
-      this.open.set(key, (turn = { calls: [], usage: undefined, fromCalls: false }));
-      if (this.open.size > OPEN_TURNS) this.end(this.open.keys().next().value!, undefined, ordinal - 1);
+      open.set(key, (turn = { calls: [], usage: undefined, fromCalls: false }));
+      if (open.size > OPEN_TURNS) this.end(open.keys().next().value!, undefined, ordinal - 1);
     }
     turn.calls.push(ordinal);
     if (turn.usage === undefined && usage !== undefined) {
@@ -84,7 +91,7 @@ export class RunTurns {
     const last = this.lastKey;
     if (last === undefined || last === key) return;
     this.lastKey = undefined;
-    if (this.open.get(last)?.fromCalls === true) this.end(last, undefined, callsSoFar);
+    if (this.open?.get(last)?.fromCalls === true) this.end(last, undefined, callsSoFar);
   }
 
   finding(call: number, finding: { readonly detector: DetectorName; readonly tool: string; readonly argsHash: string }): void {
@@ -101,16 +108,15 @@ export class RunTurns {
 
   /** The run is handed out: its figures, the turns still open ended first (in the order they opened). */
   finish(callsSoFar: number): RunCost {
-    for (const [key, turn] of [...this.open]) {
-      this.open.delete(key);
-      this.feed(turn.usage, turn.calls, callsSoFar);
-    }
+    const open = this.open;
+    this.open = undefined;
+    for (const turn of open?.values() ?? []) this.feed(turn.usage, turn.calls, callsSoFar);
     return this.tally.finish();
   }
 
   private end(key: string, usage: Usage | undefined, callsSoFar: number): void {
-    const turn = this.open.get(key);
-    if (turn !== undefined) this.open.delete(key);
+    const turn = this.open?.get(key);
+    if (turn !== undefined) this.open!.delete(key);
     const calls = turn?.calls ?? this.unclaimed(callsSoFar);
     this.claimedUpTo = Math.max(this.claimedUpTo, callsSoFar);
     this.feed(usage ?? turn?.usage, calls, callsSoFar);
@@ -120,7 +126,7 @@ export class RunTurns {
   private unclaimed(callsSoFar: number): number[] {
     const calls: number[] = [];
     if (callsSoFar <= this.claimedUpTo) return calls;
-    const keyed = this.open.size === 0 ? undefined : new Set([...this.open.values()].flatMap((turn) => turn.calls));
+    const keyed = this.open === undefined || this.open.size === 0 ? undefined : new Set([...this.open.values()].flatMap((turn) => turn.calls));
     for (let call = this.claimedUpTo + 1; call <= callsSoFar; call++) if (keyed?.has(call) !== true) calls.push(call);
     return calls;
   }

@@ -24,7 +24,7 @@ import type { SpilledRuns } from "../reporters/model.js";
 import { SegmentReader, spillFileIn, type SpillFile } from "./spillFiles.js";
 import { SharedValues } from "./sharedValues.js";
 import { addRunLevels, countRun, noRunLevels, type RunLevelCounts } from "./levelCounts.js";
-import { addRunsUsage, NO_RUNS_USAGE, withRunUsage, type RunsUsage } from "./runsUsage.js";
+import { addRunsUsage, NO_RUNS_USAGE, RunsUsageTotals, type RunsUsage } from "./runsUsage.js";
 import { EMPTY_SUM } from "../core/usage.js";
 import { SegmentFactsNote, type SegmentFacts } from "./spillFacts.js";
 
@@ -185,7 +185,7 @@ interface OpenSegment {
   calls: number;
   compactions: number;
   readonly counts: RunLevelCounts;
-  usage?: RunsUsage;
+  readonly usage: RunsUsageTotals;
   readonly note: SegmentFactsNote;
 }
 
@@ -205,7 +205,7 @@ export class UnitRuns {
     const plain = isPlainRun(run);
     const file = this.file;
     if (file && !this.segment && this.overBudget(file, plain, run)) {
-      this.segment = { start: file.length, at: this.runs.length, runs: 0, calls: 0, compactions: 0, counts: noRunLevels(), note: new SegmentFactsNote() };
+      this.segment = { start: file.length, at: this.runs.length, runs: 0, calls: 0, compactions: 0, counts: noRunLevels(), usage: new RunsUsageTotals(), note: new SegmentFactsNote() };
     }
     if (this.segment) {
       for (const line of runRecords(run)) file!.append(line);
@@ -242,7 +242,7 @@ export class UnitRuns {
     segment.compactions += run.compactions;
     countRun(segment.counts, run.findings);
     segment.note.add(run);
-    if (run.usage !== undefined) segment.usage = withRunUsage(segment.usage ?? NO_RUNS_USAGE, run);
+    segment.usage.add(run);
   }
 
   /** The unit is read again: what it delivered so far is void. */
@@ -262,8 +262,9 @@ export class UnitRuns {
   finish(): SpillSegment | undefined {
     if (!this.segment || !this.file) return undefined;
     this.file.flush();
-    const { note, ...segment } = this.segment;
-    return { path: this.file.path, end: this.file.length, ...segment, facts: note.finish() };
+    const { note, usage, ...segment } = this.segment;
+    const used = usage.value();
+    return { path: this.file.path, end: this.file.length, ...segment, ...(used.runs > 0 && { usage: used }), facts: note.finish() };
   }
 }
 

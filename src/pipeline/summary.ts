@@ -8,7 +8,7 @@ import type { LiveFinding, ReplayedRun } from "../core/findings.js";
 import { runsWithFindings, type LiveRunList } from "../core/liveRuns.js";
 import type { ReportModel, SpilledRuns, Summary } from "../reporters/model.js";
 import { addRunLevels, countFindings, countRun, countRunLevels, levelsOf, noRunLevels, type RunLevelCounts } from "./levelCounts.js";
-import { addRunsUsage, NO_RUNS_USAGE, withRunUsage, type RunsUsage } from "./runsUsage.js";
+import { RunsUsageTotals, type RunsUsage } from "./runsUsage.js";
 
 /** What the summary counts of replayed runs. */
 export class ReplayedTally {
@@ -16,14 +16,18 @@ export class ReplayedTally {
   calls = 0;
   compactions = 0;
   levels: RunLevelCounts = noRunLevels();
-  usage: RunsUsage = NO_RUNS_USAGE;
+  private readonly usageTotals = new RunsUsageTotals();
+
+  get usage(): RunsUsage {
+    return this.usageTotals.value();
+  }
 
   add(run: ReplayedRun): void {
     this.runs++;
     this.calls += run.calls;
     this.compactions += run.compactions;
     countRun(this.levels, run.findings);
-    this.usage = withRunUsage(this.usage, run);
+    this.usageTotals.add(run);
   }
 
   /** The spilled runs of an analysis, as their segments counted them (or runs a cache hit left unread: runWindow.ts). */
@@ -32,7 +36,7 @@ export class ReplayedTally {
     this.calls += spilled.calls;
     this.compactions += spilled.compactions;
     this.levels = addRunLevels(this.levels, spilled.counts);
-    this.usage = addRunsUsage(this.usage, spilled.usage);
+    this.usageTotals.addAll(spilled.usage);
   }
 }
 
@@ -62,6 +66,7 @@ export function summarize(data: SummaryInput, replayed: ReplayedTally, live: { r
   }
   if (live) countFindings(counts.findings, live.findings);
   const transcript = data.transcript;
+  const usage = replayed.usage;
   return {
     files: data.files.length,
     filesNotRead: data.unusable.length,
@@ -74,7 +79,7 @@ export function summarize(data: SummaryInput, replayed: ReplayedTally, live: { r
     transcripts: { copiesSkipped: transcript.copies, duplicatesSkipped: transcript.duplicates, reconstructedCalls: transcript.reconstructedCalls },
     diagnostics: data.diagnosticsTotal,
     // Live runs record no usage: the replayed runs' alone (absent when none recorded any).
-    ...(replayed.usage.runs > 0 && { usage: replayed.usage }),
+    ...(usage.runs > 0 && { usage }),
     ...(live
       ? {
           live: {

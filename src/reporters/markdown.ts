@@ -6,7 +6,7 @@
  * entities.
  */
 import { identityParts } from "./runIdentityText.js";
-import { runUsagePhrase, summaryUsagePhrase } from "./usageText.js";
+import { rowUsage, runUsagePhrase, summaryUsagePhrase } from "./usageText.js";
 import { levelLabel } from "../core/findings.js";
 import { agreementText, comparisonSide } from "./comparisonText.js";
 import { callRange } from "./findingGroups.js";
@@ -32,7 +32,11 @@ const row = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
 const FINDING_HEAD = ["call", "file:line", "tool", "detector", "level", "count", "threshold", "after stop"];
 const FINDING_ALIGN = ["---:", "---", "---", "---", "---", "---:", "---", ":---:"];
 
-function findingRow(group: FindingRow, options: WriteOptions): string {
+/** `loop cost`: the run's rows gain it when its input recorded usage (cost.md §2: which loop cost most). */
+const USAGE_HEAD = ["loop cost"];
+const USAGE_ALIGN = ["---"];
+
+function findingRow(group: FindingRow, options: WriteOptions, usage?: string): string {
   const { first } = group;
   const count = group.minCount === group.maxCount ? String(group.maxCount) : `${group.minCount}–${group.maxCount}`;
   const level = `${levelLabel(first.level)}${group.verdicts > 1 ? ` ×${group.verdicts}` : ""}`;
@@ -47,6 +51,7 @@ function findingRow(group: FindingRow, options: WriteOptions): string {
     first.afterStop ? "⏹" : "",
     // The explanation is built from sanitized pieces; escaping keeps it text.
     ...(options.explain === false ? [] : [markdownText(group.explanation, Infinity)]),
+    ...(usage === undefined ? [] : [usage]),
   ]);
 }
 
@@ -74,8 +79,12 @@ function runSection({ run, identity, rows: groups, liveStop: live }: ReportRun, 
   if (groups.length === 0) lines.push("No findings.");
   else {
     const explain = options.explain === false ? [] : [["what happened"], ["---"]];
-    lines.push(row([...FINDING_HEAD, ...(explain[0] ?? [])]), row([...FINDING_ALIGN, ...(explain[1] ?? [])]));
-    for (const group of groups) lines.push(findingRow(group, options)); // not push(...rows): 100k rows overflow the stack
+    // Figures are made of numbers and fixed words (usageText.ts): nothing to escape.
+    const usageOf = run.patternUsage === undefined ? undefined : rowUsage(run);
+    const usage = usageOf === undefined ? [[], []] : [USAGE_HEAD, USAGE_ALIGN];
+    lines.push(row([...FINDING_HEAD, ...(explain[0] ?? []), ...usage[0]!]), row([...FINDING_ALIGN, ...(explain[1] ?? []), ...usage[1]!]));
+    // not push(...rows): 100k rows overflow the stack
+    for (const group of groups) lines.push(findingRow(group, options, usageOf && (usageOf(group) ?? "")));
   }
   return [...lines, ""];
 }

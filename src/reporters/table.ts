@@ -4,8 +4,7 @@
  * the terminal width (80 when unknown): when the full table is too wide, the least telling columns
  * give way first (findingColumns), and on a terminal prose lines wrap at spaces, never inside a word.
  */
-import { costPatternKey } from "../core/runCost.js";
-import { patternUsagePhrase, runUsagePhrase, summaryUsagePhrase } from "./usageText.js";
+import { NO_ROW_USAGE, rowUsage, runUsagePhrase, summaryUsagePhrase, type RowUsage } from "./usageText.js";
 import { Chalk, type ChalkInstance } from "chalk";
 import { levelLabel, type LiveRun, type ReplayedRun } from "../core/findings.js";
 import { configHeaderLines, overrideLine, overrideOf, thresholdLines } from "./configView.js";
@@ -29,23 +28,6 @@ function runWho(run: ReplayedRun, chalk: ChalkInstance): string {
 function runWhere(run: ReplayedRun, options: WriteOptions, room: number): string {
   const counts = ` · ${plural(run.calls, "call")} · ${plural(run.compactions, "compaction")}`;
   return `${headerPath(run.file, run.session, options, room - displayWidth(counts))}${counts}`;
-}
-
-/** What a collapsed row's loop used (its run's `patternUsage`), in words; `undefined`: not recorded or said already. */
-type RowUsage = (row: FindingRow) => string | undefined;
-const NO_ROW_USAGE: RowUsage = () => undefined;
-
-function rowUsage(run: ReplayedRun): RowUsage {
-  const patterns = run.patternUsage;
-  if (patterns === undefined) return NO_ROW_USAGE;
-  const byKey = new Map(patterns.map((p) => [p.pattern, p]));
-  // On the loop's first row only: its later rows (another level, after the stop) are the same loop.
-  return (row) => {
-    const key = costPatternKey(row.first);
-    const cost = byKey.get(key);
-    byKey.delete(key);
-    return cost && patternUsagePhrase(cost, run);
-  };
 }
 
 /** What a run header says beyond identity: an override, a profile, the stop, the runtime's own facts. */

@@ -13,6 +13,7 @@
  * Money is USD: the only currency the formats that record money use (OpenClaw, OpenHands).
  */
 import type { UsageSum } from "../core/usage.js";
+import { costPatternKey, type PatternCost } from "../core/runCost.js";
 
 export const NOT_RECORDED = "not recorded";
 
@@ -114,4 +115,23 @@ export function patternUsagePhrase(cost: { readonly onFlagged: UsageSum; readonl
 export function summaryUsagePhrase(total: { readonly runs: number; readonly spent: UsageSum; readonly onFlagged: UsageSum; readonly afterStop: UsageSum }): string {
   const runs = `${total.runs} run${total.runs === 1 ? "" : "s"}`;
   return `${usageSummary(total.spent)} in ${runs}; ${partText(total.onFlagged, total.spent)} on flagged calls, ${partText(total.afterStop, total.spent)} after the first stops`;
+}
+
+/** What a collapsed row's loop used (its run's `patternUsage`), in words; `undefined`: not recorded or said already. */
+export type RowUsage = (row: { readonly first: CostPatternFinding }) => string | undefined;
+export const NO_ROW_USAGE: RowUsage = () => undefined;
+type CostPatternFinding = Parameters<typeof costPatternKey>[0];
+
+/** The table's and markdown's rows of a run, each loop's figures on its first row (cost.md §2). */
+export function rowUsage(run: RunUsage & { readonly patternUsage?: readonly PatternCost[] }): RowUsage {
+  const patterns = run.patternUsage;
+  if (patterns === undefined) return NO_ROW_USAGE;
+  const byKey = new Map(patterns.map((p) => [p.pattern, p]));
+  // On the loop's first row only: its later rows (another level, after the stop) are the same loop.
+  return (row) => {
+    const key = costPatternKey(row.first);
+    const cost = byKey.get(key);
+    byKey.delete(key);
+    return cost && patternUsagePhrase(cost, run);
+  };
 }

@@ -36,6 +36,35 @@ describe("usage in the outputs", () => {
     expect(document.summary).toMatchObject({ runsWithUsage: 1, usage: run.usage, usageOnFlagged: run.usageOnFlagged, usageAfterStop: run.usageAfterStop });
   });
 
+  it("json: each loop's figures (usageByPattern), its turns with a finding of it and those after the first stop", async () => {
+    const { stdout } = await runMain(["analyze", FIXTURE, "--format", "json", "--no-cache"]);
+    type Sum = { turns: number; total?: number; cost?: number };
+    const run = (JSON.parse(stdout) as { runs: Array<{ findings: Array<{ detector: string; tool: string; call: number }>; usageByPattern: Array<{ detector: string; tool: string; firstCall: number; usageOnFlagged: Sum; usageAfterStop: Sum }> }> }).runs[0]!;
+    const turns = knownTurns();
+    // A loop here is a detector on one tool with the same arguments (the fixture's polls are identical); turn k made call k + 1.
+    const loops = [...new Set(run.findings.map((f) => `${f.detector} ${f.tool}`))];
+    expect(loops.length).toBeGreaterThan(1);
+    const figures = (calls: number[]) => ({ turns: calls.length, total: calls.reduce((s, c) => s + turns[c - 1]![0], 0) });
+    expect(run.usageByPattern.map((p) => ({ loop: `${p.detector} ${p.tool}`, firstCall: p.firstCall, onFlagged: { turns: p.usageOnFlagged.turns, total: p.usageOnFlagged.total }, afterStop: { turns: p.usageAfterStop.turns, total: p.usageAfterStop.total } }))).toEqual(
+      loops.map((loop) => {
+        const calls = [...new Set(run.findings.filter((f) => `${f.detector} ${f.tool}` === loop).map((f) => f.call))];
+        return { loop, firstCall: calls[0], onFlagged: figures(calls), afterStop: figures(calls.filter((c) => c > 22)) };
+      }),
+    );
+  });
+
+  it("markdown: a loop cost column, each loop's figures on its first row; none for input without usage", async () => {
+    const { stdout } = await runMain(["analyze", FIXTURE, "--format", "markdown", "--no-cache"]);
+    // The findings table's lines (the summary's table has two columns).
+    const rows = stdout.split("\n").filter((line) => line.startsWith("| ") && line.split(" | ").length > 8);
+    expect(rows[0]).toMatch(/\| loop cost \|$/);
+    const costs = rows.slice(2).map((line) => line.split(" | ").at(-1)!.replace(/ ?\|$/, ""));
+    expect(costs.filter((cost) => cost !== "")).toHaveLength(new Set(rows.slice(2).map((line) => line.split(" | ")[3])).size);
+    expect(costs[0]).toMatch(/^[\d.]+k? tokens \(\$[\d.]+\) on these calls, [\d.]+k? after the first stop$/);
+    const plain = await runMain(["analyze", "fixtures/poll-loop.jsonl", "--format", "markdown", "--no-cache"]);
+    expect(plain.stdout).not.toContain("loop cost");
+  });
+
   it("json: nothing at all for input that recorded no usage", async () => {
     const { stdout } = await runMain(["analyze", "fixtures/poll-loop.jsonl", "--format", "json", "--no-cache"]);
     expect(stdout).not.toMatch(/"usage|runsWithUsage|turns"/);

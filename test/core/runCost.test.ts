@@ -147,6 +147,28 @@ describe("RunCostTally", () => {
     expect(tally.finish().onFlagged.turns).toBe(50_000);
   });
 
+  it("settles a turn fed after its calls were answered as it is fed, with nothing held for it", () => {
+    const tally = new RunCostTally();
+    // Calls 1 and 2 were answered before the tally was made (replay makes it at a run's first turn).
+    tally.answeredBefore(2);
+    tally.turn({ total: 1 }, [1, 2]);
+    expect(tally.held).toBe(0);
+    for (let call = 3; call <= 1000; call++) {
+      tally.answered(call);
+      tally.turn({ total: 1 }, [call]);
+      expect(tally.held).toBe(0);
+    }
+    // An answer past a call not answered yet is remembered until the gap closes.
+    tally.answered(1002);
+    tally.turn({ total: 1 }, [1002]);
+    expect(tally.held).toBe(1);
+    tally.answered(1001);
+    expect(tally.held).toBe(0);
+    tally.turn({ total: 1 }, [1001]);
+    expect(tally.held).toBe(0);
+    expect(tally.finish().spent).toMatchObject({ turns: 1001, total: 1001 });
+  });
+
   it("settles the oldest turn past its limit of open turns, and counts a finding that came later as unplaced", () => {
     const tally = new RunCostTally(2);
     for (let call = 1; call <= 10; call++) tally.turn({ total: call }, [call]);

@@ -20,17 +20,12 @@
  */
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { idText } from "../shared/ids.js";
-import { normaliseUsage, type Usage } from "../../core/usage.js";
+import { usageOf, type Usage } from "../../core/usage.js";
 
 /** A `message.usage` object; `undefined` when it records nothing usable. */
 export function claudeUsage(usage: unknown): Usage | undefined {
   if (!isPlainObject(usage)) return undefined;
-  return normaliseUsage({
-    input: own(usage, "input_tokens"),
-    output: own(usage, "output_tokens"),
-    cacheRead: own(usage, "cache_read_input_tokens"),
-    cacheWrite: own(usage, "cache_creation_input_tokens"),
-  });
+  return usageOf(own(usage, "input_tokens"), own(usage, "output_tokens"), own(usage, "cache_read_input_tokens"), own(usage, "cache_creation_input_tokens"), undefined, undefined);
 }
 
 /** One line of a turn: its response id (`undefined`: none recorded) and the usage it carries. */

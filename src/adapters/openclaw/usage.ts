@@ -22,20 +22,20 @@
  * something read here.
  */
 import { isPlainObject, own } from "../../core/plainObject.js";
-import { normaliseUsage, type Usage } from "../../core/usage.js";
+import { usageOf, type Usage } from "../../core/usage.js";
 
 /** A `usage` object as OpenClaw records it; `undefined` when it records nothing usable. */
 export function openclawUsage(usage: unknown): Usage | undefined {
   if (!isPlainObject(usage)) return undefined;
   const cost = own(usage, "cost");
-  return normaliseUsage({
-    input: own(usage, "input"),
-    output: own(usage, "output"),
-    cacheRead: own(usage, "cacheRead"),
-    cacheWrite: own(usage, "cacheWrite"),
-    total: own(usage, "totalTokens") ?? own(usage, "total"),
-    cost: isPlainObject(cost) ? own(cost, "total") : undefined,
-  });
+  return usageOf(
+    own(usage, "input"),
+    own(usage, "output"),
+    own(usage, "cacheRead"),
+    own(usage, "cacheWrite"),
+    own(usage, "totalTokens") ?? own(usage, "total"),
+    isPlainObject(cost) ? own(cost, "total") : undefined,
+  );
 }
 
 /**

@@ -23,7 +23,7 @@ import { deserialize, serialize } from "node:v8";
 import type { ReplayedRun } from "../../core/findings.js";
 import type { FileAnalysis } from "../fileAnalysis.js";
 import { countRun, noRunLevels, type RunLevelCounts } from "../levelCounts.js";
-import { NO_RUNS_USAGE, withRunUsage, type RunsUsage } from "../runsUsage.js";
+import { RunsUsageTotals, type RunsUsage } from "../runsUsage.js";
 import { findingsWeight, isPlainRun, runRecords, runsOf, UnitRuns, type SpillOptions } from "../runSpill.js";
 import { SegmentReader, spillFileIn } from "../spillFiles.js";
 import { CorruptEntry, type OpenEntry } from "./entryFile.js";
@@ -60,10 +60,10 @@ function totalsOf({ runs, spilled }: FileAnalysis): RunTotals {
   let plain = 0;
   let weight = 0;
   const times = new RunTimesTally();
-  let usage = NO_RUNS_USAGE;
+  const usage = new RunsUsageTotals();
   const add = (run: ReplayedRun) => {
     times.add(run);
-    usage = withRunUsage(usage, run);
+    usage.add(run);
     calls += run.calls;
     compactions += run.compactions;
     countRun(counts, run.findings);
@@ -79,7 +79,8 @@ function totalsOf({ runs, spilled }: FileAnalysis): RunTotals {
       reader.close();
     }
   }
-  return { runs: runs.length + (spilled?.runs ?? 0), calls, compactions, counts, ...(usage.runs > 0 && { usage }), plain, weight, times: times.finish() };
+  const used = usage.value();
+  return { runs: runs.length + (spilled?.runs ?? 0), calls, compactions, counts, ...(used.runs > 0 && { usage: used }), plain, weight, times: times.finish() };
 }
 
 /** The body's lines: the summary, then each run (the spilled ones read back from the spill file). */
