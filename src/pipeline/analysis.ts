@@ -17,6 +17,7 @@ import type { PreparedEvent } from "../core/prepare.js";
 import type { RunFacts } from "../core/runIdentity.js";
 import { Replayer, type ConfigForAgent, type ReplayOptions } from "../core/replay.js";
 import type { SpilledRuns } from "../reporters/model.js";
+import { FindingShelfFile } from "./shelvedFindings.js";
 import { UnitRuns, shiftedSegment, spilledRuns, type SpillOptions, type SpillSegment } from "./runSpill.js";
 import { LiveRowFile } from "./liveRowFile.js";
 import { joinSummaries, readSummary, readUnit, type FileFormatSink, type InputOptions, type PreparedSink, type ReadSummary, type UnusableFile } from "./reading.js";
@@ -92,7 +93,13 @@ export async function analyzeUnit(
   const asked = new Set<string>();
   const profiles = selectProfiles(options.profile, digest);
   const unitRuns = new UnitRuns(options.spill);
-  const replayOptions = { timelines: options.timelines === true, onSettled: (run: ReplayedRun) => unitRuns.add(run), ...(options.onFinding && { onFinding: options.onFinding }) };
+  const replayOptions: ReplayOptions = {
+    timelines: options.timelines === true,
+    onSettled: (run: ReplayedRun) => unitRuns.add(run),
+    ...(options.onFinding && { onFinding: options.onFinding }),
+    // A long run's findings go to disk as it makes them, with the runs spilled (shelvedFindings.ts).
+    ...(options.spill && { shelf: new FindingShelfFile(options.spill.dir) }),
+  };
   const newReplayer = () =>
     new Replayer(
       (agent, profile) => {

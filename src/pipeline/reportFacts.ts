@@ -8,6 +8,7 @@
 import type { LiveFinding, LiveRun, ReplayedRun } from "../core/findings.js";
 import { runsWithFindings, type LiveRunList } from "../core/liveRuns.js";
 import { FirstKept } from "../core/firstKept.js";
+import { findIn } from "../core/findingList.js";
 import { compareRanks, compareRanksVetoesFirst, rankOf, type Rank } from "../core/worstFirst.js";
 import type { FileRuns, Gate, RankedRuns, ReportChoices, ReportModel, ReportNeeds, ReportRun, RunBrief, ReportFacts } from "../reporters/model.js";
 import { LiveComparison } from "./comparison.js";
@@ -38,7 +39,7 @@ class FindingOrder {
     this.fileOrder = new Map(files.map((f, i) => [f.file, i]));
   }
 
-  add(findings: readonly { readonly file: string; readonly line: number }[]): void {
+  add(findings: Iterable<{ readonly file: string; readonly line: number }>): void {
     if (!this.sorted) return;
     for (const finding of findings) {
       const previous = this.previous;
@@ -159,7 +160,7 @@ export class FactsTally {
     if (live) for (const run of runsWithFindings(live.runs)) this.gate.add(run);
     if (live) this.order.add(live.findings);
     const gate = this.context.gate ?? this.gate.finish();
-    const worst = this.stopped.items().map((run) => ({ run, stop: run.findings.find((f) => f.level !== "warning" && f.call === run.firstStop!.call) }));
+    const worst = this.stopped.items().map((run) => ({ run, stop: findIn(run.findings, (f) => f.level !== "warning" && f.call === run.firstStop!.call) }));
     const files = this.files;
     let fileRuns: FileRuns | undefined;
     return {
