@@ -19,6 +19,7 @@
  */
 import type { InputFormat } from "../adapters/adapter.js";
 import type { ReplayedFinding } from "../core/findings.js";
+import { filteredList } from "../core/findingList.js";
 import { findingFilter } from "../pipeline/findingFilter.js";
 import type { ReportFilters } from "../pipeline/filters.js";
 import { publicFinding } from "../reporters/findingGroups.js";
@@ -65,7 +66,7 @@ export function streamedFindings(paths: readonly string[], format: string, filte
     },
     wroteAny: () => written.size > 0,
     remaining: (analysis) => {
-      const runs = analysis.runs.map((run) => ({ ...run, findings: run.findings.filter((finding) => !written.has(finding)) }));
+      const runs = analysis.runs.map((run) => ({ ...run, findings: filteredList(run.findings, (finding) => !written.has(finding)) }));
       return { ...analysis, runs };
     },
   };

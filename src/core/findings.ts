@@ -2,6 +2,7 @@
  * What replay produces: findings (one per verdict or abort) grouped per run. Reporters turn these
  * into text; nothing here knows about output formats.
  */
+import type { FindingList } from "./findingList.js";
 import type { PatternCost } from "./runCost.js";
 import type { UsageSum } from "./usage.js";
 import type { DetectorName, ThresholdName } from "./detectors.js";
@@ -84,7 +85,8 @@ interface RunBase {
 
 /** A run replayed through the detectors. */
 export interface ReplayedRun extends RunBase {
-  readonly findings: readonly ReplayedFinding[];
+  /** In order: an array, or a very long run's, read back from disk as it is walked (findingList.ts). */
+  readonly findings: FindingList<ReplayedFinding>;
   /** The detector generation the run was replayed under, and why (absent: the default, not asked for). */
   readonly profile?: ProfileChoice;
   /** The run's calls in order, when the analysis was asked for them (`--format html`). */

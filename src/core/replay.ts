@@ -13,6 +13,7 @@ import { MAX_VETO_CALLS, type ReplayedFinding, type ReplayedRun } from "./findin
 import { findingPreview } from "./preview.js";
 import { patternPreview, RecentPatterns } from "./recentPatterns.js";
 import type { HistorySharing } from "./history.js";
+import { ShelvedRuns, type FindingShelf } from "./findingShelf.js";
 import type { PreparedEvent } from "./prepare.js";
 import type { EngineView, ProfileChoice, ProfileName, RunEngine } from "./profiles/profile.js";
 import { addFinding, appended, newRunState, type FindingOfRun, type RunState } from "./runState.js";
@@ -41,6 +42,8 @@ export interface ReplayOptions {
   readonly sharing?: HistorySharing;
   /** Told each finding as it is made (`analyze -` streams its ndjson lines: commands/streamedFindings.ts). */
   readonly onFinding?: (finding: ReplayedFinding) => void;
+  /** Where a run's findings go past `shelf.batch` while it is open (findingShelf.ts); without it, each is held until the run ends. */
+  readonly shelf?: FindingShelf<ReplayedFinding>;
 }
 
 const CONFIGURABLE: ProfileChoice = { profile: "configurable", reason: "default" };
@@ -60,6 +63,7 @@ export class Replayer {
   private readonly recorders: Map<string, TimelineRecorder> | undefined;
   /** The run of the last event, while it is in `runs`. */
   private lastRun: RunState | undefined;
+  private readonly shelved: ShelvedRuns | undefined;
 
   constructor(
     private readonly configFor: ConfigForAgent,
@@ -69,6 +73,7 @@ export class Replayer {
     this.recorders = options.timelines === true ? new Map() : undefined;
     this.onSettled = options.onSettled;
     this.onFinding = options.onFinding;
+    this.shelved = options.shelf && new ShelvedRuns(options.shelf);
     this.histories = new SessionHistories(options.sharing);
   }
 
@@ -128,7 +133,8 @@ export class Replayer {
    */
   peek(run: string): { readonly findings: readonly ReplayedFinding[]; readonly profile: ProfileName; readonly view: EngineView | undefined } | undefined {
     const state = this.runs.get(run);
-    return state && { findings: state.findings, profile: state.profile.profile, view: state.engine?.inspect() };
+    // Tracing replays without a shelf: an open run's findings are an array (findingShelf.ts).
+    return state && { findings: state.findings as readonly ReplayedFinding[], profile: state.profile.profile, view: state.engine?.inspect() };
   }
 
   /** Ends every run still open and returns the runs not handed out yet, in order of first appearance. */
@@ -136,6 +142,7 @@ export class Replayer {
     const reports = this.order.drain();
     for (const state of reports) {
       this.close(state);
+      this.shelved?.handOut(state);
       settleCost(state);
     }
     this.runs.clear();
@@ -149,6 +156,7 @@ export class Replayer {
     this.order.release((run) => {
       this.runs.delete(run.run);
       if (this.lastRun === run) this.lastRun = undefined;
+      this.shelved?.handOut(run);
       settleCost(run);
       this.onSettled!(run);
     });
@@ -204,7 +212,7 @@ export class Replayer {
     const timeline = this.recorders?.get(state.run)?.timeline;
     const turns = new RunTurns(timeline && (timeline.turns ??= { after: [], tokens: [] }), state.answeredUpTo);
     // What came before the run's first turn (a format that writes usage after the calls).
-    for (const finding of state.findings) turns.finding(finding.call, finding);
+    for (const finding of this.shelved?.all(state) ?? state.findings) turns.finding(finding.call, finding);
     if (state.firstStop !== null) turns.stop(state.firstStop.call);
     state.turns = turns;
     return turns;
@@ -286,6 +294,7 @@ export class Replayer {
   private found(state: RunState, finding: FindingOfRun): void {
     const hadStop = state.firstStop !== null;
     const made = addFinding(state, finding);
+    this.shelved?.found(state);
     if (state.turns !== undefined) {
       state.turns.finding(made.call, made);
       if (!hadStop && state.firstStop !== null) state.turns.stop(state.firstStop.call);

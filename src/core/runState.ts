@@ -8,6 +8,7 @@ import type { GuardWindow } from "./postCompactionGuard.js";
 import type { RecentPatterns } from "./recentPatterns.js";
 import type { ProfileChoice, RunEngine } from "./profiles/profile.js";
 import { NONE } from "./none.js";
+import type { FindingList } from "./findingList.js";
 import type { RunFacts } from "./runIdentity.js";
 import type { RunTimeline } from "./timeline.js";
 import type { RunTurns } from "./runTurns.js";
@@ -21,7 +22,8 @@ export interface RunState {
   readonly file: string;
   calls: number;
   compactions: number;
-  findings: readonly ReplayedFinding[];
+  /** An array while the run is open (replay appends to it); a shelf's list once handed out, if it had one (findingShelf.ts). */
+  findings: FindingList<ReplayedFinding>;
   firstStop: RunStop | null;
   guardWindows: readonly GuardWindow[];
   recordedVetoes: number;
@@ -104,7 +106,7 @@ export function addFinding(state: RunState, finding: FindingOfRun): ReplayedFind
     afterStop: state.firstStop !== null,
     ...finding,
   };
-  state.findings = appended(state.findings, made);
+  state.findings = appended(state.findings as readonly ReplayedFinding[], made);
   if (state.firstStop === null && finding.level !== "warning") {
     state.firstStop = { kind: finding.level === "abort" ? "abort" : "block", call: finding.call };
   }

@@ -5,7 +5,8 @@
  * the config separates the stuck ones from the healthy ones.
  */
 import { EMPTY_SUM, mergeSums, type UsageSum } from "./usage.js";
-import type { RunReport } from "./findings.js";
+import type { Finding, RunReport } from "./findings.js";
+import { someOf } from "./findingList.js";
 
 /** A run's verdict under one config: its first stop if any, else whether it was warned. */
 export type VerdictKind = "ok" | "warned" | "blocked" | "aborted";
@@ -46,7 +47,7 @@ export interface VerdictChange {
 
 export function runVerdict(run: RunReport): RunVerdict {
   const stop = run.firstStop;
-  const warned = run.findings.some((f) => f.level === "warning" && !f.afterStop);
+  const warned = someOf<Finding>(run.findings, (f) => f.level === "warning" && !f.afterStop);
   const kind: VerdictKind = stop ? (stop.kind === "abort" ? "aborted" : "blocked") : warned ? "warned" : "ok";
   // A run that recorded usage adds to every config's figure, nothing when the config does not stop it.
   const afterStop = run.source === undefined && run.usage !== undefined ? (stop !== null ? (run.usageAfterStop ?? EMPTY_SUM) : EMPTY_SUM) : undefined;

@@ -7,11 +7,12 @@
  * that spent most first (a run that recorded none after every run that did), then worst first.
  */
 import { FirstKept } from "./firstKept.js";
+import type { FindingList } from "./findingList.js";
 import { LEVEL_RANK, type Finding } from "./findings.js";
 
 /** What the order reads of a run (replayed and live runs alike). */
 export interface RankedRun {
-  readonly findings: readonly Pick<Finding, "level" | "call">[];
+  readonly findings: FindingList<Pick<Finding, "level" | "call">>;
   /** Loop vetoes the input recorded (the live runtime really blocked calls); absent reads as none. */
   readonly recordedVetoes?: number;
   /** What the run's turns used (replayed runs whose input recorded it). */

@@ -14,8 +14,9 @@ import { LiveRunBook, type LiveRunList } from "../core/liveRuns.js";
 import type { LoopEvent } from "../core/events.js";
 import type { PreparedEvent } from "../core/prepare.js";
 import type { RunFacts } from "../core/runIdentity.js";
-import { Replayer, type ConfigForAgent } from "../core/replay.js";
+import { Replayer, type ConfigForAgent, type ReplayOptions } from "../core/replay.js";
 import type { SpilledRuns } from "../reporters/model.js";
+import { FindingShelfFile } from "./shelvedFindings.js";
 import { UnitRuns, shiftedSegment, spilledRuns, type SpillOptions, type SpillSegment } from "./runSpill.js";
 import { LiveRowFile } from "./liveRowFile.js";
 import { joinSummaries, readSummary, readUnit, type PreparedSink, type ReadSummary } from "./reading.js";
@@ -62,7 +63,13 @@ export async function analyzeUnit(
   const asked = new Set<string>();
   const profiles = selectProfiles(options.profile, digest);
   const unitRuns = new UnitRuns(options.spill);
-  const replayOptions = { timelines: options.timelines === true, onSettled: (run: ReplayedRun) => unitRuns.add(run), ...(options.onFinding && { onFinding: options.onFinding }) };
+  const replayOptions: ReplayOptions = {
+    timelines: options.timelines === true,
+    onSettled: (run: ReplayedRun) => unitRuns.add(run),
+    ...(options.onFinding && { onFinding: options.onFinding }),
+    // A long run's findings go to disk as it makes them, with the runs spilled (shelvedFindings.ts).
+    ...(options.spill && { shelf: new FindingShelfFile(options.spill.dir) }),
+  };
   const newReplayer = () =>
     new Replayer(
       (agent, profile) => {

@@ -15,6 +15,7 @@
  */
 import { type Finding, type LiveFinding, type LiveRun, type ReplayedRun, type RunReport } from "../core/findings.js";
 import { FirstKept } from "../core/firstKept.js";
+import { filteredList } from "../core/findingList.js";
 import type { LiveRunList } from "../core/liveRuns.js";
 import { compareRanks, rankOf, type Rank } from "../core/worstFirst.js";
 import type { FilterSummary, Gate, ReportChoices, ReportFilters, Summary } from "../reporters/model.js";
@@ -103,7 +104,7 @@ function findingTest(filters: ReportFilters): (finding: Finding) => boolean {
 
 /** A run with only the findings that pass (the same object when all do). */
 function keepFindings<R extends RunReport>(run: R, keep: (finding: Finding) => boolean): R {
-  const findings = run.findings.filter(keep);
+  const findings = filteredList<Finding>(run.findings, keep);
   return findings.length === run.findings.length ? run : { ...run, findings };
 }
 

@@ -42,8 +42,8 @@ class Row<F extends AnyFinding> implements FindingRow<F> {
   }
 }
 
-export function findingRows<F extends AnyFinding>(findings: readonly F[], verbose: boolean): FindingRow<F>[] {
-  if (verbose) return findings.map((finding) => new Row(finding));
+export function findingRows<F extends AnyFinding>(findings: Iterable<F>, verbose: boolean): FindingRow<F>[] {
+  if (verbose) return Array.from(findings, (finding) => new Row(finding));
   const rows = new Map<string, Row<F>>();
   for (const finding of findings) {
     // A ping-pong alternates between two patterns: both sides are one loop, so one row.

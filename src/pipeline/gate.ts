@@ -5,6 +5,7 @@
  * critical verdict: `--fail-on` takes either word.
  */
 import { LEVEL_RANK, type FindingLevel } from "../core/findings.js";
+import type { FindingList } from "../core/findingList.js";
 import type { FailOnWord, Gate } from "../reporters/model.js";
 
 const FAIL_ON_LEVEL: Record<FailOnWord, FindingLevel> = { warning: "warning", critical: "critical", block: "critical", abort: "abort" };
@@ -26,7 +27,7 @@ export class GateTally {
   }
 
   /** Counts a run's findings; returns how many are at or above the floor. */
-  add(run: { readonly findings: readonly { readonly level: FindingLevel }[] }): number {
+  add(run: { readonly findings: FindingList<{ readonly level: FindingLevel }> }): number {
     let failing = 0;
     for (const finding of run.findings) {
       if (LEVEL_RANK[finding.level] >= this.floorRank) failing++;

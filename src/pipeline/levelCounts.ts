@@ -38,7 +38,7 @@ export function countFindings(findings: RunLevelCounts["findings"], of: Iterable
 }
 
 /** Counts a run once under each level its findings reach. */
-export function countRunLevels(runsWith: RunLevelCounts["runsWith"], findings: readonly { readonly level: FindingLevel }[]): void {
+export function countRunLevels(runsWith: RunLevelCounts["runsWith"], findings: Iterable<{ readonly level: FindingLevel }>): void {
   let warning = false;
   let critical = false;
   let abort = false;
@@ -52,10 +52,18 @@ export function countRunLevels(runsWith: RunLevelCounts["runsWith"], findings: r
   if (abort) runsWith.abort++;
 }
 
-/** A run's findings, counted both ways. */
-export function countRun(counts: RunLevelCounts, findings: readonly { readonly level: FindingLevel }[]): void {
-  countFindings(counts.findings, findings);
-  countRunLevels(counts.runsWith, findings);
+/** A run's findings, counted both ways in one walk (a very long run's are read back from disk for each: findingList.ts). */
+export function countRun(counts: RunLevelCounts, findings: Iterable<{ readonly level: FindingLevel }>): void {
+  const levels = noRunLevels().findings;
+  countFindings(levels, findings);
+  const { findings: sum, runsWith } = counts;
+  sum.warning += levels.warning;
+  sum.critical += levels.critical;
+  sum.abort += levels.abort;
+  sum.total += levels.total;
+  if (levels.warning > 0) runsWith.warning++;
+  if (levels.critical > 0) runsWith.critical++;
+  if (levels.abort > 0) runsWith.abort++;
 }
 
 /** Findings by level, of a list. */

@@ -8,6 +8,7 @@
 import type { LiveFinding, LiveRun, ReplayedRun } from "../core/findings.js";
 import { runsWithFindings, type LiveRunList } from "../core/liveRuns.js";
 import { FirstKept } from "../core/firstKept.js";
+import { findIn } from "../core/findingList.js";
 import { compareRanks, compareRanksVetoesFirst, rankOf, type Rank } from "../core/worstFirst.js";
 import type { AheadFacts, FileRuns, Gate, RankedRuns, ReportChoices, ReportModel, ReportNeeds, ReportRun, RunBrief, ReportFacts } from "../reporters/model.js";
 import { LiveComparison } from "./comparison.js";
@@ -39,7 +40,7 @@ class FindingOrder {
     this.fileOrder = new Map(files.map((f, i) => [f.file, i]));
   }
 
-  add(findings: readonly { readonly file: string; readonly line: number }[]): void {
+  add(findings: Iterable<{ readonly file: string; readonly line: number }>): void {
     if (!this.sorted) return;
     for (const finding of findings) {
       const previous = this.previous;
@@ -168,7 +169,7 @@ export class FactsTally {
 
   finish(): ReportFacts {
     const ahead = finishAhead(this.context, this.gate, this.order, this.files);
-    const worst = this.stopped.items().map((run) => ({ run, stop: run.findings.find((f) => f.level !== "warning" && f.call === run.firstStop!.call) }));
+    const worst = this.stopped.items().map((run) => ({ run, stop: findIn(run.findings, (f) => f.level !== "warning" && f.call === run.firstStop!.call) }));
     return {
       listed: this.listed,
       hidden: this.walked - this.listed,

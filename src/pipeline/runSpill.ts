@@ -10,7 +10,8 @@
  * other things to show, a timeline weighing as a finding per CALLS_PER_FINDING calls) as objects;
  * past either, a unit's later runs are written to the thread's spill file in order, one JSON line
  * per run: a plain run's few fields, or `R` and the whole run (a run of many findings in several
- * lines, `M`). Reading a segment back with the run list gives
+ * lines, `M`; one whose findings went to disk while it was open, `P` and where they are:
+ * shelvedFindings.ts). Reading a segment back with the run list gives
  * every run in input order, exactly as it was (`SpilledRuns.inOrder`); the segment counts what the
  * summary needs of its runs (calls, compactions, findings by level), so that the summary reads none
  * back.
@@ -27,6 +28,8 @@ import { addRunLevels, countRun, noRunLevels, type RunLevelCounts } from "./leve
 import { addRunsUsage, NO_RUNS_USAGE, RunsUsageTotals, type RunsUsage } from "./runsUsage.js";
 import { EMPTY_SUM } from "../core/usage.js";
 import { SegmentFactsNote, type SegmentFacts } from "./spillFacts.js";
+import { batchesOf } from "../core/findingList.js";
+import { isShelved, ShelvedList, type ShelfPlace } from "./shelvedFindings.js";
 
 /** Where and when to spill: plain data, so that it crosses to worker threads. */
 export interface SpillOptions {
@@ -63,6 +66,8 @@ export interface SpillSegment {
   readonly usage?: RunsUsage;
   /** What a report states of them before its runs (spillFacts.ts); absent when the runs were not noted as written (a cache hit's). */
   readonly facts?: SegmentFacts;
+  /** Some run's findings are on the shelf (shelvedFindings.ts): in this command's spill folder, so not to be cached. */
+  readonly shelved?: true;
 }
 
 /** Nothing a report shows of a run but its identity and counts (see the module comment). */
@@ -120,6 +125,11 @@ const WHOLE = "R";
  */
 const MANY = "M";
 const FINDINGS_PER_LINE = 1024;
+/**
+ * Starts the record of a run whose findings went on the shelf while it was open (shelvedFindings.ts):
+ * `P` and the run's JSON, its `findings` where they are (`{ place, rest }`), read back as they are walked.
+ */
+const SHELVED = "P";
 
 /**
  * The lines of a run as a spill file keeps them: a plain run's few fields, or the whole run (the
@@ -132,9 +142,10 @@ export function runRecords(run: ReplayedRun): Iterable<string> {
 /** The lines of a run written whole, made one at a time. */
 function* wholeRecords(run: ReplayedRun): Generator<string> {
   const { findings } = run;
+  if (isShelved(findings)) return yield `${SHELVED}${JSON.stringify({ ...run, findings: { place: findings.place, rest: findings.rest } })}`;
   if (findings.length <= FINDINGS_PER_LINE) return yield `${WHOLE}${JSON.stringify(run)}`;
   yield `${MANY}${findings.length}\t${JSON.stringify({ ...run, findings: undefined })}`;
-  for (let i = 0; i < findings.length; i += FINDINGS_PER_LINE) yield JSON.stringify(findings.slice(i, i + FINDINGS_PER_LINE));
+  for (const batch of batchesOf(findings, FINDINGS_PER_LINE)) yield JSON.stringify(batch);
 }
 
 /** The spilled runs of a segment's lines, as they were written: plain, whole, or whole in several lines. */
@@ -143,8 +154,14 @@ export function* runsOf(lines: Iterator<string>): Generator<ReplayedRun> {
     const record = next.value;
     if (record.startsWith(WHOLE)) {
       const run = JSON.parse(record.slice(WHOLE.length)) as ReplayedRun;
-      new SharedValues().findings(run.findings);
+      new SharedValues().findings(run.findings as readonly ReplayedFinding[]);
       yield run;
+      continue;
+    }
+    if (record.startsWith(SHELVED)) {
+      const run = JSON.parse(record.slice(SHELVED.length)) as Omit<ReplayedRun, "findings"> & { findings: { place: ShelfPlace; rest: ReplayedFinding[] } };
+      const { place, rest } = run.findings;
+      yield { ...run, findings: new ShelvedList(place, new SharedValues().findings(rest)) };
       continue;
     }
     if (!record.startsWith(MANY)) {
@@ -187,6 +204,7 @@ interface OpenSegment {
   readonly counts: RunLevelCounts;
   readonly usage: RunsUsageTotals;
   readonly note: SegmentFactsNote;
+  shelved?: true;
 }
 
 /** The runs of one unit as replay settles them: objects, then (past a budget) a spill segment. */
@@ -232,6 +250,8 @@ export class UnitRuns {
   }
 
   private overBudget(file: SpillFile, plain: boolean, run: ReplayedRun): boolean {
+    // A list read from a shelf file is not kept as an object (shelvedFindings.ts): the run and those after it are written out.
+    if (isShelved(run.findings)) return true;
     if (plain) return file.plainInMemory >= this.options!.plainRunsInMemory;
     return file.findingsInMemory + findingsWeight(run) > this.options!.findingsInMemory;
   }
@@ -243,6 +263,7 @@ export class UnitRuns {
     countRun(segment.counts, run.findings);
     segment.note.add(run);
     segment.usage.add(run);
+    if (isShelved(run.findings)) segment.shelved = true;
   }
 
   /** The unit is read again: what it delivered so far is void. */

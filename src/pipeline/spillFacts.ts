@@ -6,6 +6,7 @@
  * grows with the files of a unit, not with its runs.
  */
 import { LEVEL_RANK, type FindingLevel } from "../core/findings.js";
+import type { FindingList } from "../core/findingList.js";
 
 /** Consecutive runs of one file: how many, and how many reach each level (a finding at it or above). */
 export interface RunBlock {
@@ -36,7 +37,7 @@ export class SegmentFactsNote {
   private readonly findings: FindingBlock[] = [];
   private readonly levels: [number, number, number] = [0, 0, 0];
 
-  add(run: { readonly file: string; readonly findings: readonly { readonly file: string; readonly line: number; readonly level: FindingLevel }[] }): void {
+  add(run: { readonly file: string; readonly findings: FindingList<{ readonly file: string; readonly line: number; readonly level: FindingLevel }> }): void {
     let block = this.runs.at(-1);
     if (block?.file !== run.file) this.runs.push((block = { file: run.file, runs: 0, reaching: [0, 0, 0] }));
     block.runs++;

@@ -64,14 +64,22 @@ export class SpillFile {
 
 const WRITE_BATCH = 1 << 20;
 
-/** One spill file per thread and folder (a worker reads many units into it, one after another). */
-const spillFiles = new Map<string, SpillFile>();
+/**
+ * One spill file per thread, folder and kind (a worker reads many units into it, one after another):
+ * `runs`, the runs handed out; `findings`, the findings long runs put on the shelf while they go on
+ * (shelvedFindings.ts), apart because they are written between other runs' records.
+ */
+const spillFiles = new Map<string, Map<SpillKind, SpillFile>>();
 
-export function spillFileIn(dir: string): SpillFile {
-  let file = spillFiles.get(dir);
+export type SpillKind = "runs" | "findings";
+
+export function spillFileIn(dir: string, kind: SpillKind = "runs"): SpillFile {
+  let files = spillFiles.get(dir);
+  if (!files) spillFiles.set(dir, (files = new Map()));
+  let file = files.get(kind);
   if (!file) {
-    file = new SpillFile(join(dir, `runs-${threadId}.ndjson`));
-    spillFiles.set(dir, file);
+    file = new SpillFile(join(dir, `${kind}-${threadId}.ndjson`));
+    files.set(kind, file);
   }
   return file;
 }
@@ -154,7 +162,7 @@ export async function withSpillFolder<T>(work: (dir: string | undefined) => Prom
     return work(undefined); // no writable temporary folder: every run stays in memory, as it can
   }
   const remove = () => {
-    spillFiles.get(dir)?.close();
+    for (const file of spillFiles.get(dir)?.values() ?? []) file.close();
     spillFiles.delete(dir);
     rmSync(dir, { recursive: true, force: true });
   };

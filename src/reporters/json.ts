@@ -1,6 +1,7 @@
 /** `--format json`: one document with config, summary, runs (with findings) and diagnostics. */
 import { configJson, sourcesJson } from "./configView.js";
-import { stopJson, type RunReport } from "../core/findings.js";
+import { stopJson, type Finding, type RunReport } from "../core/findings.js";
+import { batchesOf } from "../core/findingList.js";
 import { jsonText } from "./jsonText.js";
 import { publicFinding } from "./findingGroups.js";
 import type { ReportModel, Reporter, RunIdentity } from "./model.js";
@@ -91,8 +92,11 @@ function* longRunText(run: RunReport, identity: RunIdentity, withProfile: boolea
   const text = runsText([runDocument({ ...run, findings: [] }, identity, withProfile)], first);
   const open = text.lastIndexOf("[]") + 1;
   yield text.slice(0, open);
-  for (let i = 0; i < run.findings.length; i += FINDINGS_BATCH) {
-    yield (i > 0 ? "," : "") + itemsText(run.findings.slice(i, i + FINDINGS_BATCH).map(publicFinding), FINDINGS_DEPTH);
+  let firstBatch = true;
+  // A batch at a time: a very long run's findings are read back from disk as they are walked (core/findingList.ts).
+  for (const batch of batchesOf<Finding>(run.findings, FINDINGS_BATCH)) {
+    yield (firstBatch ? "" : ",") + itemsText(batch.map(publicFinding), FINDINGS_DEPTH);
+    firstBatch = false;
   }
   yield `\n${INDENT.repeat(3)}${text.slice(open)}`;
 }
@@ -166,6 +170,6 @@ function runDocument(run: RunReport, identity: RunIdentity, withProfile: boolean
     ...(withProfile && run.source === undefined && run.profile ? { profile: { name: run.profile.profile, reason: run.profile.reason } } : {}),
     ...(run.source === "log" ? { source: run.source, live: run.live } : {}),
     ...runUsageFields(run),
-    findings: run.findings.map(publicFinding),
+    findings: Array.from<Finding, Record<string, unknown>>(run.findings, publicFinding),
   };
 }

@@ -21,7 +21,7 @@
  * first.
  */
 import { Chalk } from "chalk";
-import { LEVEL_RANK, levelLabel, type Finding, type FindingLevel, type RunReport } from "../core/findings.js";
+import { LEVEL_RANK, levelLabel, type FindingLevel, type RunReport } from "../core/findings.js";
 import { LEGEND, plural, thresholdList } from "./phrases.js";
 import type { FileRuns, FindingRow, ReportModel, Reporter, WriteOptions } from "./model.js";
 import { shownPath } from "./runFacts.js";
@@ -107,8 +107,14 @@ function suiteCounts(data: ReportModel, files: FileRuns): Map<string, SuiteCount
   return counts;
 }
 
-/** The run's findings at or above the level. */
-const failing = (run: RunReport, floor: FindingLevel): Finding[] => (run.findings as readonly Finding[]).filter((f) => LEVEL_RANK[f.level] >= LEVEL_RANK[floor]);
+/** How many of the run's findings are at or above the level, by level: counted in one walk (a very long run's are read back from disk: core/findingList.ts). */
+function failing(run: RunReport, floor: FindingLevel): Record<FindingLevel, number> {
+  const over = { warning: 0, critical: 0, abort: 0 };
+  for (const f of run.findings) if (LEVEL_RANK[f.level] >= LEVEL_RANK[floor]) over[f.level]++;
+  return over;
+}
+
+const LEVELS = ["warning", "critical", "abort"] as const;
 
 function suiteWriter(data: ReportModel, options: WriteOptions, floor: FindingLevel, counts: ReadonlyMap<string, SuiteCounts>) {
   const unusable = new Map(data.unusable.map((u) => [u.file, u.reason]));
@@ -138,22 +144,21 @@ function suiteWriter(data: ReportModel, options: WriteOptions, floor: FindingLev
     if (run.findings.length === 0) return `${head}/>\n`;
     const text = xmlText(runText(run, rows, options));
     const over = failing(run, floor);
-    if (over.length === 0) return `${head}>\n      <system-out>${text}</system-out>\n    </testcase>\n`;
-    const worst = over.reduce((a, b) => (LEVEL_RANK[b.level] > LEVEL_RANK[a.level] ? b : a)).level;
+    if (over.warning + over.critical + over.abort === 0) return `${head}>\n      <system-out>${text}</system-out>\n    </testcase>\n`;
+    const worst = over.abort > 0 ? "abort" : over.critical > 0 ? "critical" : "warning";
     return `${head}>\n      <failure${attributes({ message: failureMessage(run, over, floor), type: levelLabel(worst) })}>${text}</failure>\n    </testcase>\n`;
   };
   return { open, close, testcase, empty: (file: string) => `${open(file)}${close(file)}` };
 }
 
 /** `12 findings at or above warning (10 warning, 2 block); would have been blocked at call 21`. */
-function failureMessage(run: RunReport, over: readonly Finding[], floor: FindingLevel): string {
-  const byLevel = (["warning", "critical", "abort"] as const)
-    .map((level) => [level, over.filter((f) => f.level === level).length] as const)
+function failureMessage(run: RunReport, over: Readonly<Record<FindingLevel, number>>, floor: FindingLevel): string {
+  const byLevel = LEVELS.map((level) => [level, over[level]] as const)
     .filter(([, n]) => n > 0)
     .map(([level, n]) => `${n} ${levelLabel(level)}`);
   const what = run.firstStop?.kind === "abort" ? "aborted" : "blocked";
   const stop = run.firstStop === null ? "" : run.source === "log" ? `; the live runtime ${what} it at call ${run.firstStop.call}` : `; would have been ${what} at call ${run.firstStop.call}`;
-  return `${plural(over.length, "finding")} at or above ${levelLabel(floor)} (${byLevel.join(", ")})${stop}`;
+  return `${plural(over.warning + over.critical + over.abort, "finding")} at or above ${levelLabel(floor)} (${byLevel.join(", ")})${stop}`;
 }
 
 /** The run's header and findings table, as `--format table` prints them without colour. */

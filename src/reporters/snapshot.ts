@@ -72,7 +72,7 @@ export function buildSnapshot(input: SnapshotInput): Record<string, unknown> {
     runs: input.runs.map((run) => (input.profile !== undefined ? { ...snapshotRun(run), profile: run.profile?.profile ?? null } : snapshotRun(run))),
     // Input order, as ndjson prints them (a stable sort keeps replay order within a line).
     findings: input.runs
-      .flatMap((run) => run.findings)
+      .flatMap((run) => [...run.findings])
       .sort((a, b) => a.line - b.line)
       .map(snapshotFinding),
   };

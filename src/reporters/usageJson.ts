@@ -29,8 +29,11 @@ export function runUsageFields(run: RunReport): Record<string, unknown> {
  * its turns on flagged calls and after the run's first stop. A loop has no `usage` of its own:
  * replay knows its calls only through its findings.
  */
+/** One finding of a run's list (an array, or a list walked from disk: core/findingList.ts). */
+type ReportFinding = RunReport["findings"] extends Iterable<infer F> ? F : never;
+
 function usageByPattern(findings: RunReport["findings"], patterns: readonly PatternCost[]): Array<Record<string, unknown>> {
-  const firstOf = new Map<string, RunReport["findings"][number]>();
+  const firstOf = new Map<string, ReportFinding>();
   for (const finding of findings) {
     const key = costPatternKey(finding);
     if (!firstOf.has(key)) firstOf.set(key, finding);

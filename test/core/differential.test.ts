@@ -133,7 +133,7 @@ async function prepareText(name: string, text: string): Promise<PreparedEvent[]>
 function replayLooplens(prepared: readonly PreparedEvent[], config: ModelConfigInput): Finding[] {
   const replayer = new Replayer((agent) => resolveConfig(blocksFor(config, agent)).config);
   for (const event of prepared) replayer.push(event);
-  return replayer.finish().flatMap((run) => run.findings);
+  return replayer.finish().flatMap((run) => [...run.findings]);
 }
 
 const EVERY_FINDING_KIND = [

@@ -156,7 +156,7 @@ describe("the guard in replay", () => {
       ...repeat(2, "r", "read", {}, same, "d"),
     ];
     const [run] = replayLines(lines).runs;
-    expect(run!.findings.map((f) => [f.call, f.detector, f.count])).toEqual([[5, "compaction_loop_persisted", 3]]);
+    expect([...run!.findings].map((f) => [f.call, f.detector, f.count])).toEqual([[5, "compaction_loop_persisted", 3]]);
   });
 
   it("errors are outcomes like any other: identical failures after a compaction abort", () => {
@@ -173,6 +173,6 @@ describe("the guard in replay", () => {
 
   it("is per run: another run's compaction does not arm it", () => {
     const lines = [{ type: "compaction", run: "other" }, ...repeat(5, "r", "read", {}, same)];
-    expect(replayLines(lines).runs.flatMap((run) => run.findings)).toEqual([]);
+    expect(replayLines(lines).runs.flatMap((run) => [...run.findings])).toEqual([]);
   });
 });

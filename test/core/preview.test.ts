@@ -106,20 +106,20 @@ describe("replay's previews", () => {
 
   it("a finding previews the repeated call and the outcome before it", () => {
     const [run] = replay(poll, true);
-    expect(run!.findings[0]!.preview).toEqual({ args: "commandId=build-42", result: "running", error: false });
-    expect(run!.findings.every((f) => f.preview?.result === "running")).toBe(true);
+    expect([...run!.findings][0]!.preview).toEqual({ args: "commandId=build-42", result: "running", error: false });
+    expect([...run!.findings].every((f) => f.preview?.result === "running")).toBe(true);
   });
 
   it("without the input's events (sweep) findings carry no preview, and the same verdicts", () => {
     const without = replay(poll, false)[0]!;
-    expect(without.findings.every((f) => f.preview === undefined)).toBe(true);
+    expect([...without.findings].every((f) => f.preview === undefined)).toBe(true);
     const withIt = replay(poll, true)[0]!;
-    expect(without.findings.map((f) => [f.call, f.level, f.count])).toEqual(withIt.findings.map((f) => [f.call, f.level, f.count]));
+    expect([...without.findings].map((f) => [f.call, f.level, f.count])).toEqual([...withIt.findings].map((f) => [f.call, f.level, f.count]));
   });
 
   it("an unknown-tool streak previews the refusal though each call's arguments differ", () => {
     const lines = Array.from({ length: 11 }, (_, i) => [call("r", `u${i}`, "browser", { step: i }), failure("r", `u${i}`, "browser", "Unknown tool: browser")]).flat();
-    const finding = replay(lines, true)[0]!.findings.find((f) => f.detector === "unknown_tool_repeat")!;
+    const finding = [...replay(lines, true)[0]!.findings].find((f) => f.detector === "unknown_tool_repeat")!;
     expect(finding.preview).toEqual({ args: "step=10", result: "Unknown tool: browser", error: true });
   });
 

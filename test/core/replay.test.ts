@@ -194,12 +194,12 @@ describe("after stop", () => {
       ["one", 22, { kind: "block", call: 21 }],
       ["two", 21, { kind: "block", call: 21 }],
     ]);
-    expect(runs[0]!.findings.map((f) => [f.call, f.level, f.count, f.afterStop]).slice(-3)).toEqual([
+    expect([...runs[0]!.findings].map((f) => [f.call, f.level, f.count, f.afterStop]).slice(-3)).toEqual([
       [20, "warning", 19, false],
       [21, "critical", 20, false],
       [22, "critical", 21, true],
     ]);
-    expect(runs[1]!.findings.filter((f) => f.afterStop)).toEqual([]);
+    expect([...runs[1]!.findings].filter((f) => f.afterStop)).toEqual([]);
   });
 
   it("an abort is a stop too; warnings never are", () => {
@@ -210,7 +210,7 @@ describe("after stop", () => {
     ];
     const [run] = replayLines(lines).runs;
     expect(run!.firstStop).toEqual({ kind: "abort", call: 6 });
-    expect(rows(run!.findings)).toEqual([
+    expect(rows([...run!.findings])).toEqual([
       ["r", 6, "compaction_loop_persisted", "abort", 3, false],
       ["r", 11, "generic_repeat", "warning", 10, true],
       ["r", 12, "generic_repeat", "warning", 11, true],
@@ -224,7 +224,7 @@ describe("enabled", () => {
 
   it("unset: no rolling verdicts, but calls are recorded and the guard aborts", () => {
     const [run] = replayLines(stuck, configWith({ enabled: undefined })).runs;
-    expect(rows(run!.findings)).toEqual([["r", 15, "compaction_loop_persisted", "abort", 3, false]]);
+    expect(rows([...run!.findings])).toEqual([["r", 15, "compaction_loop_persisted", "abort", 3, false]]);
   });
 
   it("false: nothing at all", () => {

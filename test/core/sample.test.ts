@@ -35,7 +35,7 @@ describe("sample session (session.events.jsonl)", () => {
 
   it("run-poll: known-poll warnings at calls 11-20, blocks at 21-24, stopping at 21", () => {
     const poll = runs.find((run) => run.run === "run-poll")!;
-    expect(rows(poll.findings)).toEqual([
+    expect(rows([...poll.findings])).toEqual([
       ...range(11, 20).map((n): Row => ["run-poll", n, "known_poll_no_progress", "warning", n - 1, false]),
       ...range(21, 24).map((n): Row => ["run-poll", n, "known_poll_no_progress", "critical", n - 1, n > 21]),
     ]);
@@ -44,7 +44,7 @@ describe("sample session (session.events.jsonl)", () => {
 
   it("run-compact: aborts at call 7, the third identical outcome after the compaction", () => {
     const compact = runs.find((run) => run.run === "run-compact")!;
-    expect(rows(compact.findings)).toEqual([["run-compact", 7, "compaction_loop_persisted", "abort", 3, false]]);
+    expect(rows([...compact.findings])).toEqual([["run-compact", 7, "compaction_loop_persisted", "abort", 3, false]]);
     expect(compact.firstStop).toEqual({ kind: "abort", call: 7 });
   });
 

@@ -62,7 +62,7 @@ describe.each(GENERATIONS)("tracing under $name", (generation) => {
     for (const session of randomSessions(1606, 80)) {
       const { plain, traced, findings } = trace(eventsOf(canonicalText(session), `${session.id}.jsonl`), generation);
       expect(traced).toEqual(plain);
-      expect(findings.map((t) => t.finding)).toEqual(plain.flatMap((run) => run.findings));
+      expect(findings.map((t) => t.finding)).toEqual(plain.flatMap((run) => [...run.findings]));
       for (const t of findings) {
         detectors.add(t.finding.detector);
         const total = windowCount(t).total;

@@ -43,7 +43,7 @@ export function analysisOfRuns(runs: ReplayedRun[], file: string, lines: number)
 
 /** Findings reduced to what replay decides: [run, call, detector, level, count]. */
 export function verdicts(analysis: Analysis): Array<[string, number, string, string, number]> {
-  return analysis.runs.flatMap((run) => run.findings.map((f): [string, number, string, string, number] => [f.run ?? "", f.call ?? 0, f.detector, f.level, f.count]));
+  return analysis.runs.flatMap((run) => [...run.findings].map((f): [string, number, string, string, number] => [f.run ?? "", f.call ?? 0, f.detector, f.level, f.count]));
 }
 
 /**
@@ -52,7 +52,7 @@ export function verdicts(analysis: Analysis): Array<[string, number, string, str
  */
 export function comparable(analysis: Analysis) {
   const findings = analysis.runs
-    .flatMap((run) => run.findings)
+    .flatMap((run) => [...run.findings])
     .map((f) => [f.session, f.run, f.agent, f.call, f.tool, f.detector, f.level, f.count, f.afterStop].join(" "));
   const runs = analysis.runs.map((r) => [r.session, r.run, r.agent, r.calls, r.compactions, r.recordedVetoes].join(" "));
   return { findings: findings.sort(), runs: runs.sort() };

@@ -31,5 +31,5 @@ export function replayNewest(lines: readonly EventLine[], config: ResolvedConfig
 }
 
 export function newestFindings(lines: readonly EventLine[], config?: ResolvedConfig): Row[] {
-  return rows(replayNewest(lines, config).flatMap((run) => run.findings));
+  return rows(replayNewest(lines, config).flatMap((run) => [...run.findings]));
 }

@@ -55,7 +55,7 @@ export function rows(findings: readonly Finding[]): Row[] {
 
 /** Every finding of every run, as compact rows. */
 export function findingsOf(lines: readonly EventLine[], config?: ResolvedConfig | ConfigForAgent): Row[] {
-  return rows(replayLines(lines, config).runs.flatMap((run) => run.findings));
+  return rows(replayLines(lines, config).runs.flatMap((run) => [...run.findings]));
 }
 
 export const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);

@@ -55,7 +55,7 @@ export function expected(turns: readonly Turn[], run: ReplayedRun, money: Money)
   const callsOf: number[][] = [];
   let ordinal = 0;
   for (const t of turns) callsOf.push(t.calls.map(() => ++ordinal));
-  const flagged = new Set(run.findings.map((f) => f.call));
+  const flagged = new Set([...run.findings].map((f) => f.call));
   const stopTurn = run.firstStop === null ? Infinity : callsOf.findIndex((calls) => calls.includes(run.firstStop!.call));
   const sum = (pick: (i: number) => boolean) => turns.reduce<UsageSum>((s, t, i) => (pick(i) ? addUsage(s, usage(t)) : s), EMPTY_SUM);
   return { spent: sum(() => true), onFlagged: sum((i) => callsOf[i]!.some((c) => flagged.has(c))), afterStop: sum((i) => i > stopTurn) };

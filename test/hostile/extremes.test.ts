@@ -142,7 +142,7 @@ describe("50 000-deep nesting", () => {
     const path = tmp.write("deep.jsonl", `${lines.join("\n")}\n${lines.join("\n")}\n`);
     const analysis = await analyzeFile(path, undefined, { ...LOOPLENS_DEFAULT, warningThreshold: 1, criticalThreshold: 2, unknownToolThreshold: 1 });
     expect(analysis.lines).toEqual({ read: 12, used: 12, ignored: 0, skipped: 0 });
-    expect(analysis.runs[0]!.findings.map((f) => [f.call, f.detector, f.level])).toEqual([
+    expect([...analysis.runs[0]!.findings].map((f) => [f.call, f.detector, f.level])).toEqual([
       [4, "generic_repeat", "warning"],
       [5, "generic_repeat", "warning"],
       [6, "generic_repeat", "warning"],
@@ -206,7 +206,7 @@ describe("multi-megabyte error strings", () => {
     const error = `Unknown tool: browser ${"x".repeat(MB5)}`;
     const path = tmp.write("big-error.jsonl", jsonl(loop(3, "browser", {}, { error })));
     const analysis = await analyzeFile(path, undefined, { ...LOOPLENS_DEFAULT, unknownToolThreshold: 2 });
-    expect(analysis.runs[0]!.findings.map((f) => [f.call, f.detector, f.count])).toEqual([[3, "unknown_tool_repeat", 2]]);
+    expect([...analysis.runs[0]!.findings].map((f) => [f.call, f.detector, f.count])).toEqual([[3, "unknown_tool_repeat", 2]]);
     const ndjson = await runMain(["analyze", path, "--format", "ndjson"]);
     expect(ndjson.stdout.length).toBeLessThan(2000);
   });

@@ -80,6 +80,6 @@ export const TERMINAL_UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u
 /** Findings reduced to what replay decides, with lines mapped through `lineMap` (for comparisons). */
 export function findingKeys(analysis: Analysis, lineMap: (line: number) => number = (l) => l): string[] {
   return analysis.runs.flatMap((run) =>
-    run.findings.map((f) => [f.run, lineMap(f.line), f.call, f.tool, f.detector, f.level, f.count, f.afterStop].join(" ")),
+    [...run.findings].map((f) => [f.run, lineMap(f.line), f.call, f.tool, f.detector, f.level, f.count, f.afterStop].join(" ")),
   );
 }

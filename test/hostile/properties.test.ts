@@ -66,7 +66,7 @@ function checkInvariants(data: Uint8Array, analysis: Analysis): void {
       expect(f.count).toBeGreaterThanOrEqual(1);
     }
     // Call ordinals and stops are replay's; findings read from a live log (source "log") have their own.
-    const replayed = run.findings.filter((f) => f.source === undefined);
+    const replayed = [...run.findings].filter((f) => f.source === undefined);
     for (const f of replayed) {
       expect(f.call).toBeGreaterThanOrEqual(1);
       expect(f.call).toBeLessThanOrEqual(run.calls);

@@ -20,7 +20,7 @@ const renameName = (name: string) => ((PROTO_NAMES as readonly string[]).include
 function outcome(analysis: Analysis, rename: (name: string) => string = (n) => n): string[] {
   return analysis.runs.flatMap((run) => [
     `run ${rename(run.run)} ${run.session === null ? "-" : rename(run.session)} ${run.calls} ${run.compactions}`,
-    ...run.findings.map((f) => [f.line, f.call, rename(f.tool), f.detector, f.level, f.count, f.afterStop].join(" ")),
+    ...[...run.findings].map((f) => [f.line, f.call, rename(f.tool), f.detector, f.level, f.count, f.afterStop].join(" ")),
   ]);
 }
 
@@ -70,7 +70,7 @@ describe("prototype names in events", () => {
     }
     const analysis = await analyzeFile(tmp.write("args.jsonl", lines(transcript)), events);
     // Two alternating call signatures: a ping-pong, never a generic repeat of one signature.
-    expect(new Set(analysis.runs[0]!.findings.map((f) => f.detector))).toEqual(new Set(["ping_pong"]));
+    expect(new Set([...analysis.runs[0]!.findings].map((f) => f.detector))).toEqual(new Set(["ping_pong"]));
   });
 
   it("an inherited-looking status is not read: details {__proto__:{status:blocked,…}} is no veto", async () => {

@@ -119,7 +119,7 @@ describe("facts ahead of the runs", () => {
     const at = (r: ReplayedRun, file: string, lines: number[], level: ReplayedFinding["level"]): ReplayedRun => ({
       ...r,
       file,
-      findings: lines.map((line) => ({ ...(r.findings[0] ?? run(0, true).findings[0]!), run: r.run, file, line, level })),
+      findings: lines.map((line) => ({ ...([...r.findings][0] ?? [...run(0, true).findings][0]!), run: r.run, file, line, level })),
     });
     const kept = [at(run(0, true), FILE, [5], "warning")];
     const onDisk = [at(run(1, true), FILE, order === "sorted" ? [20, 30] : [30, 20], "critical"), at(run(2, false), "other.jsonl", [], "warning"), at(run(3, true), FILE, [40], "abort")];

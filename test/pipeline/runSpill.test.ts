@@ -34,7 +34,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** What a report shows of a run (every field but replay's working state). */
 function shown(run: ReplayedRun) {
   const { run: id, agent, session, file, calls, compactions, findings, firstStop, guardWindows, recordedVetoes, recordedVetoCalls, startedAt, profile } = run;
-  return { id, agent, session, file, calls, compactions, findings, firstStop, guardWindows, recordedVetoes, recordedVetoCalls, startedAt, profile };
+  return { id, agent, session, file, calls, compactions, findings: [...findings], firstStop, guardWindows, recordedVetoes, recordedVetoCalls, startedAt, profile };
 }
 
 async function analyse(paths: string[], options: AnalysisOptions): Promise<Analysis> {

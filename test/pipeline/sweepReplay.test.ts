@@ -143,7 +143,7 @@ describe("GridReplay", () => {
     const [tight, loose] = together([base, looser], events);
     // The tight config blocks from the 4th call on, the loose one from the 6th; before that they
     // warn alike (from the 3rd call).
-    const levels = (runs: readonly ReplayedRun[]) => runs[0]!.findings.map((finding) => `${finding.call}:${finding.level}:${finding.count}`);
+    const levels = (runs: readonly ReplayedRun[]) => [...runs[0]!.findings].map((finding) => `${finding.call}:${finding.level}:${finding.count}`);
     expect(levels(tight!).slice(0, 2)).toEqual(["3:warning:2", "4:critical:3"]);
     expect(levels(loose!).slice(0, 4)).toEqual(["3:warning:2", "4:warning:3", "5:warning:4", "6:critical:5"]);
     expect([tight, loose]).toEqual([alone(base, events), alone(looser, events)]);

@@ -164,7 +164,7 @@ describe("reporters", () => {
       expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
       const doc = JSON.parse(text) as { runs: Array<{ run: string; findings: Array<{ line: number }> }> };
       expect(doc.runs.map((run) => [run.run, run.findings.length])).toEqual(runs.map((run) => [run.run, run.findings.length]));
-      expect(doc.runs.map((run) => run.findings.map((f) => f.line))).toEqual(runs.map((run) => run.findings.map((f) => f.line)));
+      expect(doc.runs.map((run) => [...run.findings].map((f) => f.line))).toEqual(runs.map((run) => [...run.findings].map((f) => f.line)));
     }
   });
 

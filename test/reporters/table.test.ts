@@ -97,7 +97,7 @@ describe("the table at several widths", () => {
 
   it("a location too long for the explanation line is left out, never clipped", () => {
     const deep = `${CWD}/${"very-long-folder-name/".repeat(4)}run.jsonl`;
-    const text = table([{ ...build, file: deep, findings: build.findings.map((f) => ({ ...f, file: deep })) }], { width: 80 });
+    const text = table([{ ...build, file: deep, findings: [...build.findings].map((f) => ({ ...f, file: deep })) }], { width: 80 });
     // Only the run header's path is shortened (its middle left out, the file's name kept), to fit the width.
     const header = text.split("\n").filter((line) => line.endsWith("· 0 compactions"));
     expect(header).toEqual([expect.stringMatching(/^ {2}very-long-fol[^ ]*…[^ ]*-name\/run\.jsonl · 22 calls · 0 compactions$/)]);

@@ -18,6 +18,7 @@
  *
  * A unit whose live runs spilled (a Gateway log of more than LIVE_ROWS_IN_MEMORY runs) is not cached:
  * its rows are in this process's spill folder, and such a log is one file that is read again each time.
+ * Nor is one with a run whose findings went on the shelf (pipeline/shelvedFindings.ts), for the same reason.
  */
 import { deserialize, serialize } from "node:v8";
 import type { ReplayedRun } from "../../core/findings.js";
@@ -49,7 +50,7 @@ const SUMMARY_V8 = "V";
 
 /** Whether the analysis can be kept (see the module comment). */
 export function isCacheable(analysis: FileAnalysis): boolean {
-  return (analysis.liveBook?.batches.length ?? 0) === 0;
+  return (analysis.liveBook?.batches.length ?? 0) === 0 && analysis.spilled?.shelved !== true;
 }
 
 /** The totals of a unit's runs; `spilled` ones are read back for their weights (a large unit: the write is rare). */

@@ -177,6 +177,6 @@ function digestOf(run: ReplayedRun): RunDigest {
     session: run.session,
     file: run.file,
     calls: run.calls,
-    findings: run.findings.map((finding) => ({ level: finding.level, call: finding.call })),
+    findings: Array.from(run.findings, (finding) => ({ level: finding.level, call: finding.call })),
   };
 }

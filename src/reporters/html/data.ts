@@ -129,7 +129,7 @@ function segmentsOf(run: ReplayedRun): number[] {
   return segments;
 }
 
-function marksOf(findings: readonly ReplayedFinding[]): number[] {
+function marksOf(findings: Iterable<ReplayedFinding>): number[] {
   const worstAt = new Map<number, number>();
   for (const f of findings) worstAt.set(f.call, Math.max(worstAt.get(f.call) ?? 0, LEVEL_RANK[f.level]));
   const marks: number[] = [];
@@ -152,29 +152,35 @@ function thresholdValue(config: ResolvedConfig, name: ThresholdName): number {
  * at, when the run used the configurable thresholds (the newest generation fixes its own).
  */
 function patternsOf(run: ReplayedRun, config: ResolvedConfig): PagePattern[] {
-  const groups = new Map<string, ReplayedFinding[]>();
+  // Two walks that hold no finding but each pattern's first: the first counts each pattern's findings,
+  // the second samples them (a very long run's are read back from disk as they are walked: core/findingList.ts).
+  const groups = new Map<string, { readonly first: ReplayedFinding; length: number; walked: number; readonly thresholds: Map<string, number>; readonly points: number[] }>();
   for (const f of run.findings) {
-    const key = JSON.stringify(f.detector === "ping_pong" ? [f.detector] : [f.detector, f.tool, f.argsHash]);
-    const group = groups.get(key);
-    if (group) group.push(f);
-    else groups.set(key, [f]);
+    const key = patternKey(f);
+    let group = groups.get(key);
+    if (group === undefined) {
+      if (groups.size >= MAX_PATTERNS) continue;
+      groups.set(key, (group = { first: f, length: 0, walked: 0, thresholds: new Map(), points: [] }));
+    }
+    group.length++;
+    if (f.threshold.value !== null) group.thresholds.set(f.threshold.name, f.threshold.value);
+  }
+  for (const f of run.findings) {
+    const group = groups.get(patternKey(f));
+    if (group === undefined) continue;
+    const i = group.walked++;
+    if (i % Math.ceil(group.length / MAX_POINTS) === 0 || i === group.length - 1) group.points.push(f.call, f.count, LEVEL_RANK[f.level]);
   }
   const configurable = run.profile === undefined || run.profile.profile === "configurable";
-  return [...groups.values()].slice(0, MAX_PATTERNS).map((findings) => {
-    const first = findings[0]!;
-    const thresholds = new Map<string, number>();
-    for (const f of findings) if (f.threshold.value !== null) thresholds.set(f.threshold.name, f.threshold.value);
+  return [...groups.values()].map(({ first, thresholds, points }) => {
     const stop = detectorInfo(first.detector).stop;
     if (configurable && stop !== undefined && !thresholds.has(stop)) thresholds.set(stop, thresholdValue(config, stop));
-    const stride = Math.ceil(findings.length / MAX_POINTS);
-    const points: number[] = [];
-    findings.forEach((f, i) => {
-      if (i % stride === 0 || i === findings.length - 1) points.push(f.call, f.count, LEVEL_RANK[f.level]);
-    });
     const tool = first.detector === "ping_pong" ? "" : ` · ${text(first.tool, 60)}`;
     return { label: `${first.detector}${tool}`, thresholds: [...thresholds].map(([name, value]) => ({ name, value })), points };
   });
 }
+
+const patternKey = (f: ReplayedFinding) => JSON.stringify(f.detector === "ping_pong" ? [f.detector] : [f.detector, f.tool, f.argsHash]);
 
 function rowsOf({ rows: groups }: ReportRun): { rows: PageRow[]; rowsNotShown: number } {
   const rows = groups.slice(0, MAX_ROWS).map((group) => {

@@ -37,7 +37,7 @@ async function yields(path: string) {
     runs: analysis.runs.length,
     compactions: events.filter((e) => e.type === "compaction").length,
     skipped: analysis.lines.skipped,
-    detectors: [...new Set(analysis.runs.flatMap((r) => r.findings.map((f) => f.detector)))].sort(),
+    detectors: [...new Set(analysis.runs.flatMap((r) => [...r.findings].map((f) => f.detector)))].sort(),
   };
 }
 
@@ -87,7 +87,7 @@ describe("Claude Code fixtures", () => {
     const folder = await analyzePaths([`${DIR}/subagent-v2.1`]);
     const sub = folder.runs.find((r) => r.agent !== "claude-code")!;
     expect(sub).toMatchObject({ agent: "claude-code/a1b2c3d4e5f607182", session: "6f708192-0000-4000-8000-00000000ff07/agent-a1b2c3d4e5f607182", calls: 11 });
-    expect(sub.findings.map((f) => f.detector)).toContain("generic_repeat");
+    expect([...sub.findings].map((f) => f.detector)).toContain("generic_repeat");
     expect(folder.runs.find((r) => r.agent === "claude-code")!.findings).toEqual([]);
     const inline = await analyzePaths([`${DIR}/sidechain-inline-v1.0.jsonl`]);
     const side = inline.runs.find((r) => r.agent === "claude-code/sidechain")!;

@@ -36,7 +36,7 @@ async function yieldOf(name: string): Promise<{ analysis: Analysis; events: Loop
   return { analysis, events, figures };
 }
 
-const detectors = (a: Analysis) => [...new Set(a.runs.flatMap((r) => r.findings.map((f) => `${f.detector}:${f.level}`)))].sort();
+const detectors = (a: Analysis) => [...new Set(a.runs.flatMap((r) => [...r.findings].map((f) => `${f.detector}:${f.level}`)))].sort();
 
 describe("Codex fixtures", () => {
   const expected: Record<string, Yield> = {

@@ -39,7 +39,7 @@ describe("result linking", () => {
     const dispositions = prepare(events);
     expect(dispositions.filter((d) => !d.used)).toHaveLength(3);
     for (const disposition of dispositions) if (disposition.used) replayer.push(disposition.prepared);
-    const findings = replayer.finish().flatMap((run) => run.findings);
+    const findings = replayer.finish().flatMap((run) => [...run.findings]);
     expect(findings.map((f) => [f.call, f.detector, f.level, f.count])).toEqual([[4, "generic_repeat", "warning", 3]]);
   });
 });

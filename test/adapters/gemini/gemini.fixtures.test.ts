@@ -39,7 +39,7 @@ async function yieldOf(path: string): Promise<Yield> {
     compactions: analysis.runs.reduce((n, r) => n + r.compactions, 0),
     skipped,
     agents: [...new Set(analysis.runs.map((r) => r.agent ?? ""))],
-    findings: [...new Set(analysis.runs.flatMap((r) => r.findings.map((f) => `${f.tool} ${f.detector} ${f.level}`)))],
+    findings: [...new Set(analysis.runs.flatMap((r) => [...r.findings].map((f) => `${f.tool} ${f.detector} ${f.level}`)))],
   };
 }
 

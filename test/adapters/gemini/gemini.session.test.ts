@@ -18,7 +18,7 @@ async function eventsOf(paths: string[]) {
 
 const calls = (events: LoopEvent[]) => events.filter((e): e is ToolCallEvent => e.type === "tool_call");
 const results = (events: LoopEvent[]) => events.filter((e): e is ToolResultEvent => e.type === "tool_result");
-const findingsOf = async (path: string) => (await analyzePaths([path])).runs.flatMap((r) => r.findings.map((f) => `${f.run} ${f.tool} ${f.detector} ${f.level}`));
+const findingsOf = async (path: string) => (await analyzePaths([path])).runs.flatMap((r) => [...r.findings].map((f) => `${f.run} ${f.tool} ${f.detector} ${f.level}`));
 
 const read = (n: number, output = "same text"): CallSpec => ({ id: `read_file-${n}`, name: "read_file", args: { file_path: "a.md" }, outcome: { kind: "result", output } });
 
@@ -90,7 +90,7 @@ describe("Gemini CLI recordings", () => {
     const path = writeChat(g.jsonl());
     const analysis = await analyzePaths([path]);
     expect(analysis.runs.map((r) => r.compactions)).toEqual([0]);
-    expect(analysis.runs.flatMap((r) => r.findings).map((f) => f.detector)).not.toContain("compaction_loop_persisted");
+    expect(analysis.runs.flatMap((r) => [...r.findings]).map((f) => f.detector)).not.toContain("compaction_loop_persisted");
     expect(analysis.diagnostics.filter((d) => d.reason === NO_COMPACTION_MARKER)).toHaveLength(1);
 
     // The same calls with a compaction marker (as canonical events) do abort: the difference is only the marker.
@@ -98,7 +98,7 @@ describe("Gemini CLI recordings", () => {
     canonical.splice(1 + 3 * 2, 0, JSON.stringify({ type: "compaction", run: "comp#1", session: "comp", agent: "gemini-cli" }));
     const marked = join(dirname(path), "marked.events.jsonl");
     writeFileSync(marked, canonical.join("\n") + "\n");
-    expect((await analyzePaths([marked])).runs.flatMap((r) => r.findings).map((f) => f.detector)).toContain("compaction_loop_persisted");
+    expect((await analyzePaths([marked])).runs.flatMap((r) => [...r.findings]).map((f) => f.detector)).toContain("compaction_loop_persisted");
   });
 
   it("replays the parallel calls of one message in order, each followed by its result", async () => {
@@ -140,7 +140,7 @@ describe("Gemini CLI recordings", () => {
     const path = writeChat(g.jsonl(), "parent-1/child-77.jsonl");
     const analysis = await analyzePaths([path]);
     expect(analysis.runs.map((r) => [r.session, r.agent, r.run])).toEqual([["child-77", "gemini-cli/child-77", "child-77#1"]]);
-    expect(analysis.runs[0]!.findings.map((f) => f.detector)).toContain("generic_repeat");
+    expect([...analysis.runs[0]!.findings].map((f) => f.detector)).toContain("generic_repeat");
   });
 
   it("replays a call still running at the end as pending, and drops volatile parts of results", async () => {

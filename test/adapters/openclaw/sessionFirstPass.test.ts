@@ -233,7 +233,7 @@ describe("runs closed where a transcript shows they are over (closeRuns)", () =>
     expect(closed).toEqual(open);
     const again = closed.runs.find((run) => run.run === "again")!;
     expect(again.calls).toBe(12);
-    expect(again.findings.map((f) => f.level)).toContain("warning");
+    expect([...again.findings].map((f) => f.level)).toContain("warning");
     expect(closed.runs.find((run) => run.run === "s-1#5")!.calls).toBe(12);
   });
 });

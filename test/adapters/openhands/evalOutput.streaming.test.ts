@@ -72,7 +72,7 @@ describe("a large evaluation output", () => {
     expect(statSync(path).size).toBeGreaterThan(INSTANCES * LINE_BYTES);
     const analysis = await analyzePaths([path]);
     expect(analysis.files).toEqual([{ file: path, format: "openhands-eval" }]);
-    expect(analysis.runs.map((r) => [r.run, r.calls, r.findings[0]?.detector])).toEqual(Array.from({ length: INSTANCES }, (_, i) => [`big__big-${i + 1}#1`, 12, "generic_repeat"]));
+    expect(analysis.runs.map((r) => [r.run, r.calls, [...r.findings][0]?.detector])).toEqual(Array.from({ length: INSTANCES }, (_, i) => [`big__big-${i + 1}#1`, 12, "generic_repeat"]));
     expect(analysis.lines).toEqual({ read: INSTANCES, used: INSTANCES, ignored: 0, skipped: 0 });
     expect(analysis.diagnostics).toEqual([]);
   });

@@ -42,7 +42,7 @@ function tempFile(content: string | Buffer, name = "output.jsonl"): string {
 /** Per run: [session, run, agent, calls, detectors of its findings]. */
 async function runsOf(path: string, options = {}) {
   const analysis = await analyzePaths([path], options);
-  return { analysis, runs: analysis.runs.map((r) => [r.session, r.run, r.agent, r.calls, r.findings.map((f) => `${f.detector}@${f.call}`)]) };
+  return { analysis, runs: analysis.runs.map((r) => [r.session, r.run, r.agent, r.calls, [...r.findings].map((f) => `${f.detector}@${f.call}`)]) };
 }
 
 const line = (value: unknown) => JSON.stringify(value);
@@ -59,7 +59,7 @@ describe("the evaluation output fixture", () => {
     expect(analysis.lines).toEqual({ read: EVAL_FIXTURE.length, used: EVAL_FIXTURE.length, ignored: 0, skipped: 0 });
     expect(analysis.diagnostics).toEqual([]);
     // Every finding of an instance is at its line.
-    expect(analysis.runs.flatMap((r) => r.findings.map((f) => `${f.file}:${f.line}`))).toEqual([`${FIXTURE}:1`, `${FIXTURE}:1`]);
+    expect(analysis.runs.flatMap((r) => [...r.findings].map((f) => `${f.file}:${f.line}`))).toEqual([`${FIXTURE}:1`, `${FIXTURE}:1`]);
   });
 
   it("is the file writeFixtures.ts writes", () => {

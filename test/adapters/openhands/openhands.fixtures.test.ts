@@ -21,7 +21,11 @@ const FOLDER = join(ROOT, "sessions", "d3l3gat3", "events");
 /** Per run: [run, agent, calls, compactions, [detector, level, call] of its first finding]. */
 async function yields(path: string) {
   const analysis = await analyzePaths([path]);
-  const runs = analysis.runs.map((r) => [r.run, r.agent, r.calls, r.compactions, r.findings[0] ? [r.findings[0].detector, r.findings[0].level, r.findings[0].call] : null]);
+  const runs = analysis.runs.map((r) => [r.run, r.agent, r.calls, r.compactions, firstOf(r.findings)]);
+  function firstOf(findings: Iterable<{ detector: string; level: string; call: number }>) {
+    const [first] = findings;
+    return first ? [first.detector, first.level, first.call] : null;
+  }
   return { analysis, runs };
 }
 
@@ -66,7 +70,7 @@ describe("OpenHands fixtures in the shape of the samples", () => {
     expect(units[0]!.slice(0, 3).map((f) => f.split("/").pop())).toEqual(["0.json", "1.json", "2.json"]);
     const resolver = await createConfigResolver({});
     const analysis = await analyzeSerially(units, await loadXxhashDigest(), (agent) => resolver.effectiveFor(agent).config, {});
-    const runs = analysis.runs.map((r) => [r.session, r.run, r.agent, r.calls, r.findings.map((f) => f.detector)[0] ?? null]);
+    const runs = analysis.runs.map((r) => [r.session, r.run, r.agent, r.calls, [...r.findings].map((f) => f.detector)[0] ?? null]);
     expect(runs).toEqual([
       ["d3l3gat3", "d3l3gat3#1", "openhands", 1, null],
       ["d3l3gat3/delegate-3", "d3l3gat3/delegate-3#1", "openhands/BrowsingAgent", 11, "generic_repeat"],

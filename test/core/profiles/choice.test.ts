@@ -60,13 +60,13 @@ describe("auto through the pipeline seam (run_start harnessVersion)", () => {
   it("a run recorded by a newest build is replayed under newest and says so", () => {
     const run = replayAuto("2026.8.1");
     expect(run.profile?.profile).toBe("newest");
-    expect(run.findings.map((f) => f.detector)).toContain("argument_churn");
+    expect([...run.findings].map((f) => f.detector)).toContain("argument_churn");
   });
 
   it("a run recorded by 2026.4.29 is replayed under configurable", () => {
     const run = replayAuto("2026.4.29");
     expect(run.profile?.profile).toBe("configurable");
-    expect(run.findings.map((f) => f.detector)).not.toContain("argument_churn");
+    expect([...run.findings].map((f) => f.detector)).not.toContain("argument_churn");
   });
 
   it("a run without a recorded version falls back to configurable", () => {

@@ -57,7 +57,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** [call, detector, level, count] of every finding, with the file read from its bytes or as text. */
 async function findings(path: string, bytePayloads: boolean): Promise<string[]> {
   const analysis = await analyzeFile(path, digest, (agent, profile) => resolver.effectiveFor(agent, profile).config, { profile: "newest", bytePayloads });
-  return analysis.runs.flatMap((run) => run.findings.map((f) => `${String(f.call)} ${f.detector} ${f.level} ${f.count}`));
+  return analysis.runs.flatMap((run) => [...run.findings].map((f) => `${String(f.call)} ${f.detector} ${f.level} ${f.count}`));
 }
 
 describe("the newest profile's failure identity", () => {

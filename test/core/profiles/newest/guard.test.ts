@@ -67,7 +67,7 @@ describe("guard in replay", () => {
 
   it("ignores postCompactionGuard.windowSize: aborts at 3 even when 5 is configured", () => {
     const runs = replayNewest([...reads(1, "a"), compaction("r"), ...reads(3, "b")], newestConfig({ postCompactionGuard: { windowSize: 5 } }));
-    const abort = runs[0]!.findings.find((f) => f.detector === "compaction_loop_persisted");
+    const abort = [...runs[0]!.findings].find((f) => f.detector === "compaction_loop_persisted");
     expect(abort).toMatchObject({ call: 4, count: 3, threshold: { name: "postCompactionGuard.windowSize", value: 3 } });
   });
 
@@ -79,7 +79,7 @@ describe("guard in replay", () => {
 
   it("is on when enabled is unset", () => {
     const runs = replayNewest([compaction("r"), ...reads(3, "b")], newestConfig({ enabled: undefined }));
-    expect(runs[0]!.findings.map((f) => f.detector)).toEqual(["compaction_loop_persisted"]);
+    expect([...runs[0]!.findings].map((f) => f.detector)).toEqual(["compaction_loop_persisted"]);
   });
 
   it("never sees vetoes", () => {
