@@ -5,10 +5,11 @@
  *
  * Why a registry rather than `snapshot()`/`restore()` per class: `v8.serialize` already keeps shared
  * references, cycles, maps, sets and typed arrays, and loses only two things, which are put back
- * here: an object's class (its prototype: registered classes are revived by name) and functions
- * (callbacks bound to the process, such as the config resolver: each is given a name on encoding and
- * the function of that name on decoding). A class that gains a field needs no change here; a class
- * not registered, a function not named or anything else v8 cannot carry makes the state unsavable
+ * here: an object's class (its prototype: registered classes are revived by name) and what belongs
+ * to the process rather than to the state (functions such as the config resolver, and objects such
+ * as a resolved config or a profile's hashing: each is *bound*, given a name on encoding, and is the
+ * value of that name now on decoding). A class that gains a field needs no change here; a class
+ * not registered, a function not bound or anything else v8 cannot carry makes the state unsavable
  * (`UnsavableState`), and the caller then keeps no state and later reads the file in full.
  */
 import { deserialize, serialize } from "node:v8";
@@ -22,7 +23,7 @@ export type StateClasses = Readonly<Record<string, abstract new (...args: never[
 // Keys no input gives an object (a NUL first): an object that has one anyway is unsavable, never misread.
 const CLASS = "\u0000class";
 const FIELDS = "\u0000fields";
-const FUNCTION = "\u0000function";
+const BOUND = "\u0000bound";
 
 function isPlain(prototype: unknown): boolean {
   return prototype === Object.prototype || prototype === null;
@@ -48,18 +49,19 @@ function collection(value: Map<unknown, unknown> | Set<unknown>, done: Map<objec
 }
 
 /**
- * `root` as bytes. `functions` names every function the state may reference (a function not in it
- * makes the state unsavable); `classes` the classes whose objects it may hold.
+ * `root` as bytes. `bound` names the process's values the state may reference: every function (one
+ * not in it makes the state unsavable), and objects to be carried by name; `classes` the classes
+ * whose objects the state may hold.
  */
-export function encodeState(root: unknown, classes: StateClasses, functions: ReadonlyMap<Function, string>): Buffer {
+export function encodeState(root: unknown, classes: StateClasses, bound: ReadonlyMap<unknown, string>): Buffer {
   const names = new Map<object, string>();
   for (const [name, type] of Object.entries(classes)) names.set(type.prototype as object, name);
   const done = new Map<object, unknown>();
   const copy = (value: unknown): unknown => {
-    if (typeof value === "function") {
-      const name = functions.get(value);
-      if (name === undefined) throw new UnsavableState(`function ${value.name || "(anonymous)"} is not named`);
-      return { [FUNCTION]: name };
+    if (typeof value === "function" || (typeof value === "object" && value !== null && bound.has(value))) {
+      const name = bound.get(value);
+      if (name === undefined) throw new UnsavableState(`function ${(value as Function).name || "(anonymous)"} is not bound`);
+      return { [BOUND]: name };
     }
     if (typeof value !== "object" || value === null) {
       if (typeof value === "symbol") throw new UnsavableState("a symbol");
@@ -85,7 +87,7 @@ export function encodeState(root: unknown, classes: StateClasses, functions: Rea
     done.set(value, out);
     for (const key of Reflect.ownKeys(value)) {
       if (typeof key === "symbol") throw new UnsavableState("a symbol key");
-      if (key === CLASS || key === FIELDS || key === FUNCTION) throw new UnsavableState("an object with a reserved key");
+      if (key === CLASS || key === FIELDS || key === BOUND) throw new UnsavableState("an object with a reserved key");
       const descriptor = Object.getOwnPropertyDescriptor(value, key)!;
       if (!("value" in descriptor) || !descriptor.enumerable) throw new UnsavableState(`an accessor or hidden field ${key}`);
       fields[key] = copy(descriptor.value);
@@ -101,10 +103,10 @@ export function encodeState(root: unknown, classes: StateClasses, functions: Rea
 }
 
 /**
- * The state `encodeState` made, with its objects' classes and its functions put back (`functions`:
- * the function of each name now). Throws on bytes it did not make or a name it does not know.
+ * The state `encodeState` made, with its objects' classes and its bound values put back (`bound`:
+ * the value of each name now). Throws on bytes it did not make or a name it does not know.
  */
-export function decodeState(bytes: Uint8Array, classes: StateClasses, functions: ReadonlyMap<string, Function>): unknown {
+export function decodeState(bytes: Uint8Array, classes: StateClasses, bound: ReadonlyMap<string, unknown>): unknown {
   const done = new Map<object, unknown>();
   const revive = (value: unknown): unknown => {
     if (typeof value !== "object" || value === null) return value;
@@ -118,11 +120,11 @@ export function decodeState(bytes: Uint8Array, classes: StateClasses, functions:
     }
     if (value instanceof Map || value instanceof Set) return collection(value, done, revive);
     const record = value as Record<string, unknown>;
-    if (Object.hasOwn(record, FUNCTION)) {
-      const fn = functions.get(record[FUNCTION] as string);
-      if (fn === undefined) throw new Error(`no function named ${String(record[FUNCTION])}`);
-      done.set(value, fn);
-      return fn;
+    if (Object.hasOwn(record, BOUND)) {
+      const now = bound.get(record[BOUND] as string);
+      if (now === undefined) throw new Error(`nothing bound to ${String(record[BOUND])}`);
+      done.set(value, now);
+      return now;
     }
     if (Object.hasOwn(record, CLASS)) {
       const type = classes[record[CLASS] as string];

@@ -54,6 +54,16 @@ describe("state codec", () => {
     expect(state.big).toBe(12n);
   });
 
+  it("carries a bound object by name: the decoded state holds the object bound to that name now", () => {
+    const f = () => "";
+    const configBefore = { limit: 1 };
+    const configNow = { limit: 1 };
+    const bytes = encodeState({ a: configBefore, b: [configBefore], f }, classes, new Map<unknown, string>([[configBefore, "config"], [f, "f"]]));
+    const state = decodeState(bytes, classes, new Map<string, unknown>([["config", configNow], ["f", f]])) as { a: object; b: object[] };
+    expect(state.a).toBe(configNow);
+    expect(state.b[0]).toBe(configNow);
+  });
+
   it("refuses what it cannot carry: an unnamed function, a class not registered, a reserved key", () => {
     expect(() => encodeState({ f: () => 1 }, classes, new Map())).toThrow(UnsavableState);
     class Other {}
@@ -67,6 +77,6 @@ describe("state codec", () => {
     const f = () => "";
     const bytes = encodeState(sample(f), classes, new Map([[f, "callback"]]));
     expect(() => decodeState(bytes, { Box }, new Map([["callback", f]]))).toThrow(/no class named Counter/);
-    expect(() => decodeState(bytes, classes, new Map())).toThrow(/no function named callback/);
+    expect(() => decodeState(bytes, classes, new Map())).toThrow(/nothing bound to callback/);
   });
 });
