@@ -104,7 +104,7 @@ const OPEN_TURNS = 64;
 /** Notes for calls no turn made yet held at most (the oldest are dropped, and counted unplaced). */
 const EARLY_CALLS = 4096;
 
-class PatternTotals {
+export class PatternTotals {
   readonly onFlagged = new UsageTotals();
   readonly afterStop = new UsageTotals();
 }

@@ -24,6 +24,7 @@ export type StateClasses = Readonly<Record<string, abstract new (...args: never[
 const CLASS = "\u0000class";
 const FIELDS = "\u0000fields";
 const BOUND = "\u0000bound";
+const FROZEN = "\u0000frozen";
 
 function isPlain(prototype: unknown): boolean {
   return prototype === Object.prototype || prototype === null;
@@ -73,6 +74,8 @@ export function encodeState(root: unknown, classes: StateClasses, bound: Readonl
     if (seen !== undefined) return seen;
     if (Array.isArray(value)) {
       if (Object.getPrototypeOf(value) !== Array.prototype) throw new UnsavableState("an array of a class");
+      // A frozen array is a shared constant compared by identity (core/none.ts `NONE`): only bound ones are carried.
+      if (Object.isFrozen(value)) throw new UnsavableState("a frozen array not bound");
       const out: unknown[] = new Array(value.length);
       done.set(value, out);
       for (let i = 0; i < value.length; i++) out[i] = copy(value[i]);
@@ -83,11 +86,13 @@ export function encodeState(root: unknown, classes: StateClasses, bound: Readonl
     const name = isPlain(prototype) ? undefined : names.get(prototype!);
     if (!isPlain(prototype) && name === undefined) throw new UnsavableState(`an object of class ${(value as object).constructor?.name ?? "?"} not registered`);
     const fields: Record<string, unknown> = {};
-    const out = name === undefined ? fields : { [CLASS]: name, [FIELDS]: fields };
+    // A frozen object (a constant such as a default choice) comes back frozen: what could not change still cannot.
+    const frozen = name === undefined && Object.isFrozen(value);
+    const out = name !== undefined ? { [CLASS]: name, [FIELDS]: fields } : frozen ? { [FROZEN]: true, [FIELDS]: fields } : fields;
     done.set(value, out);
     for (const key of Reflect.ownKeys(value)) {
       if (typeof key === "symbol") throw new UnsavableState("a symbol key");
-      if (key === CLASS || key === FIELDS || key === BOUND) throw new UnsavableState("an object with a reserved key");
+      if (key === CLASS || key === FIELDS || key === BOUND || key === FROZEN) throw new UnsavableState("an object with a reserved key");
       const descriptor = Object.getOwnPropertyDescriptor(value, key)!;
       if (!("value" in descriptor) || !descriptor.enumerable) throw new UnsavableState(`an accessor or hidden field ${key}`);
       fields[key] = copy(descriptor.value);
@@ -134,6 +139,12 @@ export function decodeState(bytes: Uint8Array, classes: StateClasses, bound: Rea
       const fields = record[FIELDS] as Record<string, unknown>;
       for (const key of Object.keys(fields)) out[key] = revive(fields[key]);
       return out;
+    }
+    if (Object.hasOwn(record, FROZEN)) {
+      const fields = record[FIELDS] as Record<string, unknown>;
+      done.set(value, fields);
+      for (const key of Object.keys(fields)) fields[key] = revive(fields[key]);
+      return Object.freeze(fields);
     }
     done.set(value, value);
     for (const key of Object.keys(record)) record[key] = revive(record[key]);

@@ -73,6 +73,17 @@ describe("state codec", () => {
     expect(() => encodeState(new WeakMap(), classes, new Map())).toThrow(UnsavableState);
   });
 
+  it("carries a frozen object frozen, and refuses a frozen array that is not bound (a constant compared by identity)", () => {
+    const state = decodeState(encodeState({ choice: Object.freeze({ profile: "x" }) }, classes, new Map()), classes, new Map()) as { choice: object };
+    expect(state.choice).toEqual({ profile: "x" });
+    expect(Object.isFrozen(state.choice)).toBe(true);
+    const NONE = Object.freeze([]);
+    expect(() => encodeState({ a: NONE }, classes, new Map())).toThrow(UnsavableState);
+    const restored = decodeState(encodeState({ a: NONE, b: NONE }, classes, new Map([[NONE, "NONE"]])), classes, new Map([["NONE", NONE]])) as { a: unknown; b: unknown };
+    expect(restored.a).toBe(NONE);
+    expect(restored.b).toBe(NONE);
+  });
+
   it("refuses to decode a class or function name it does not know", () => {
     const f = () => "";
     const bytes = encodeState(sample(f), classes, new Map([[f, "callback"]]));
