@@ -4,12 +4,12 @@
  * per-unit results in input order, whichever thread made them.
  */
 import type { InputFormat, LineCounts, TranscriptCounts } from "../adapters/adapter.js";
-import { LineTally } from "../adapters/adapter.js";
+import { LineTally, ReadAgain } from "../adapters/adapter.js";
 import { expandUnits, type InputUnit } from "../adapters/discovery.js";
 import type { Diagnostic, LiveFinding, ReplayedRun } from "../core/findings.js";
 import type { Digest } from "../core/hashing.js";
 import type { ProfileName } from "../core/profiles/profile.js";
-import { selectProfiles } from "../core/profiles/selection.js";
+import { selectProfiles, type ProfileSelection } from "../core/profiles/selection.js";
 import type { LiveEvent } from "../core/liveEvents.js";
 import { LiveRunBook, type LiveBookPart, type LiveRunList } from "../core/liveRuns.js";
 import type { LoopEvent } from "../core/events.js";
@@ -19,10 +19,11 @@ import { Replayer, type ConfigForAgent, type ReplayOptions } from "../core/repla
 import type { SpilledRuns } from "../reporters/model.js";
 import { UnitRuns, shiftedSegment, spilledRuns, type SpillOptions, type SpillSegment } from "./runSpill.js";
 import { LiveRowFile } from "./liveRowFile.js";
-import { joinSummaries, readSummary, readUnit, type FileFormatSink, type InputOptions, type PreparedSink, type ReadSummary, type UnusableFile } from "./reading.js";
+import { joinSummaries, readAppended, readSummary, readUnit, type FileFormatSink, type InputOptions, type PreparedSink, type ReadSummary, type UnusableFile } from "./reading.js";
 import { analyzeAndKeep, cachedAnalysis } from "./cache/analysisCache.js";
 import type { UnitCache } from "./cache/unitCache.js";
 import { addOutside, type OutsideRuns } from "./cache/runWindow.js";
+import { appendedBytes, appendedSource, countResumed, ResumeKeeper, type AskedAgent, type ResumeFrom, type ResumePoint } from "./cache/resumeUnit.js";
 
 export type { InputOptions, ReadSummary, UnusableFile } from "./reading.js";
 
@@ -70,6 +71,8 @@ export interface FileAnalysis {
   readonly diagnosticsTotal: number;
   /** Agents (and profiles) whose config replay asked for, in first-asked order (to replay config notices in order). */
   readonly agentsResolved: Array<{ readonly agent: string | null; readonly profile: ProfileName }>;
+  /** Where the unit's reading stood at its file's end, kept by the cache for a resume when the file grows (cache/resumeUnit.ts). */
+  readonly resume?: ResumePoint;
 }
 
 /** One input file as a unit of its own (tests, and inputs that name a single file). */
@@ -77,9 +80,16 @@ export function analyzeFile(path: string, digest: Digest, configFor: ConfigForAg
   return analyzeUnit([path], digest, configFor, options, onLive);
 }
 
+/** Whether to keep where a one-file unit's reading stood, and where to resume from (cache/resumeUnit.ts). */
+export interface UnitResume {
+  readonly keep: boolean;
+  readonly from?: ResumeFrom;
+}
+
 /**
  * Streams one input unit straight through replay: nothing but findings is kept, so memory follows
- * the runs open at a time, not the size of the files.
+ * the runs open at a time, not the size of the files. With `resume.from`, a file that grew is read
+ * from its old end on (and in full when that cannot be done).
  */
 export async function analyzeUnit(
   unit: InputUnit,
@@ -87,25 +97,23 @@ export async function analyzeUnit(
   configFor: ConfigForAgent,
   options: AnalysisOptions = {},
   onLive?: (event: LiveEvent) => void,
+  resume?: UnitResume,
 ): Promise<FileAnalysis> {
-  const agentsResolved: Array<{ agent: string | null; profile: ProfileName }> = [];
-  const asked = new Set<string>();
   const profiles = selectProfiles(options.profile, digest);
+  // Only a one-file unit, read for a result alone (no finding streamed out, no live event handed on), resumes.
+  const resumable = resume?.keep === true && unit.length === 1 && onLive === undefined && options.onFinding === undefined && options.onLiveEvent === undefined;
+  if (resumable && resume.from !== undefined) {
+    const resumed = await resumedUnit(unit[0]!, resume.from, profiles, configFor, options);
+    if (resumed !== undefined) return resumed;
+  }
+  const keeper = resumable ? new ResumeKeeper(profiles.profileFor, options.onFinding) : undefined;
+  const agentsResolved: AskedAgent[] = [];
   const unitRuns = new UnitRuns(options.spill);
-  const replayOptions = { timelines: options.timelines === true, onSettled: (run: ReplayedRun) => unitRuns.add(run), ...(options.onFinding && { onFinding: options.onFinding }) };
-  const newReplayer = () =>
-    new Replayer(
-      (agent, profile) => {
-        const key = `${profile}\u0000${agent ?? ""}\u0000${agent === null}`;
-        if (!asked.has(key)) {
-          asked.add(key);
-          agentsResolved.push({ agent, profile });
-        }
-        return configFor(agent, profile);
-      },
-      profiles.profileFor,
-      replayOptions,
-    );
+  const add = (run: ReplayedRun) => unitRuns.add(run);
+  const replayOptions = { timelines: options.timelines === true, onSettled: keeper ? keeper.settled(add) : add, ...(options.onFinding && { onFinding: options.onFinding }) };
+  const asking = recordingAsks(agentsResolved, configFor);
+  const replayConfig = keeper ? keeper.config(asking) : asking;
+  const newReplayer = () => new Replayer(replayConfig, profiles.profileFor, replayOptions);
   let replayer = newReplayer();
   const tally = new LineTally();
   // Without a sink, live events are folded per unit (a worker's): a book is far smaller than its events.
@@ -120,18 +128,78 @@ export async function analyzeUnit(
       unitRuns.reset();
       replayer = newReplayer();
       agentsResolved.length = 0;
-      asked.clear();
+      asking.forget();
+      keeper?.void();
     }
     return delivery;
   };
   const keep = onLive ?? ((event: LiveEvent) => book!.push(event));
   const observe = options.onLiveEvent;
   const live = observe ? (event: LiveEvent) => (observe(event), keep(event)) : keep;
-  const { files, unusable } = await readUnit(unit, tally, profiles, options, sink, live, true, options.onFile);
+  const readProfiles = keeper ? keeper.profiles(profiles) : profiles;
+  const { files, unusable } = await readUnit(unit, tally, readProfiles, options, sink, live, true, options.onFile, keeper?.readThrough);
+  const point = keeper?.point(replayer, tally, agentsResolved);
   for (const run of replayer.finish()) unitRuns.add(run);
   const spilled = unitRuns.finish();
   const liveBook = book?.part();
-  return { ...readSummary({ tally, files, unusable }), runs: unitRuns.runs, ...(spilled && { spilled }), ...(liveBook && { liveBook }), agentsResolved };
+  return { ...readSummary({ tally, files, unusable }), runs: unitRuns.runs, ...(spilled && { spilled }), ...(liveBook && { liveBook }), agentsResolved, ...(point && { resume: point }) };
+}
+
+/** The resolver as a unit's replay asks it, noting each agent (and profile) asked for the first time. */
+function recordingAsks(agentsResolved: AskedAgent[], configFor: ConfigForAgent): ConfigForAgent & { forget(): void } {
+  const asked = new Set(agentsResolved.map(({ agent, profile }) => askKey(agent, profile)));
+  const ask: ConfigForAgent = (agent, profile) => {
+    const key = askKey(agent, profile);
+    if (!asked.has(key)) {
+      asked.add(key);
+      agentsResolved.push({ agent, profile });
+    }
+    return configFor(agent, profile);
+  };
+  return Object.assign(ask, { forget: () => asked.clear() });
+}
+
+const askKey = (agent: string | null, profile: ProfileName) => `${profile}\u0000${agent ?? ""}\u0000${agent === null}`;
+
+/**
+ * A grown file's unit read from its old end (cache/resumeUnit.ts): the restored reading and replay
+ * go on with the appended lines. Undefined when it cannot (the point does not restore, a live event,
+ * an adapter's `ReadAgain`): the caller reads the unit in full, nothing of this attempt kept.
+ */
+async function resumedUnit(file: string, from: ResumeFrom, profiles: ProfileSelection, configFor: ConfigForAgent, options: AnalysisOptions): Promise<FileAnalysis | undefined> {
+  const keeper = new ResumeKeeper(profiles.profileFor, options.onFinding);
+  const agentsResolved = from.agentsResolved.map(({ agent, profile }) => ({ agent, profile }));
+  // The resolver hears of the old part's agents in the order its replay asked them (its notices' order).
+  for (const { agent, profile } of agentsResolved) configFor(agent, profile);
+  const unitRuns = new UnitRuns(options.spill);
+  // Bound before the state is restored: the replayer's and preparer's functions are these.
+  keeper.settled((run) => unitRuns.add(run));
+  const readProfiles = keeper.profiles(profiles);
+  let state;
+  try {
+    state = keeper.restore(from, keeper.config(recordingAsks(agentsResolved, configFor)), readProfiles.hashingFor);
+  } catch {
+    return undefined;
+  }
+  const { replayer, tally, preparer, history } = state;
+  for (let i = 0; i < from.handedOut; i++) unitRuns.add(from.oldRuns[i]!);
+  const noLive = () => {
+    throw new ReadAgain(file, "a live event in the appended lines");
+  };
+  const deliver = { events: (prepared: PreparedEvent, event: LoopEvent) => replayer.push(prepared, event), facts: (run: string, facts: RunFacts) => replayer.facts(run, facts) };
+  let read;
+  try {
+    read = await readAppended(appendedSource(file, appendedBytes(file, from.size), from.lines), state.adapter, state.format, tally, options, { history, preparer, deliver, live: noLive, onFile: options.onFile, onReadThrough: keeper.readThrough });
+  } catch (error) {
+    if (!(error instanceof ReadAgain)) throw error;
+    unitRuns.reset();
+    return undefined;
+  }
+  const point = keeper.point(replayer, tally, agentsResolved);
+  for (const run of replayer.finish()) unitRuns.add(run);
+  const spilled = unitRuns.finish();
+  countResumed();
+  return { ...readSummary({ tally, files: [read], unusable: [] }), runs: unitRuns.runs, ...(spilled && { spilled }), agentsResolved, ...(point && { resume: point }) };
 }
 
 /** A book for the live runs of an analysis: with a spill folder, its oldest runs go to disk past a window. */
@@ -189,7 +257,7 @@ export async function analyzeSerially(units: readonly InputUnit[], digest: Diges
     const hit = cachedAnalysis(cache.cache, unit, options, cache.probe);
     // A hit does not replay: its agents' configs are asked for here, where replay would have asked.
     if (hit) for (const { agent, profile } of hit.agentsResolved) configFor(agent, profile);
-    parts.push(hit ?? (await analyzeAndKeep(cache.cache, unit, options, configFor, () => analyzeUnit(unit, digest, configFor, options))));
+    parts.push(hit ?? (await analyzeAndKeep(cache.cache, unit, options, configFor, (resume) => analyzeUnit(unit, digest, configFor, options, undefined, resume))));
   }
   return mergeAnalyses(parts, book);
 }

@@ -8,6 +8,7 @@
  * of state shows itself in the resume tests rather than in a wrong report.
  */
 import { LineTally, UnitHistory } from "../../adapters/adapter.js";
+import { EventFileState, RunEnds } from "../../adapters/events/canonicalEvents.js";
 import { KeySet, IdSet } from "../../adapters/shared/keySets.js";
 import type { ResolvedConfig } from "../../core/config.js";
 import { FirstKept } from "../../core/firstKept.js";
@@ -63,6 +64,8 @@ export const REPLAY_CLASSES: StateClasses = {
   FirstKept,
   LineTally,
   UnitHistory,
+  EventFileState,
+  RunEnds,
   KeySet,
   IdSet,
 };
@@ -102,22 +105,24 @@ export class ReplayBindings {
   get names(): string[] {
     return this.asked.map(({ name }) => name);
   }
-}
 
-/**
- * Today's values of the names a state was saved with: each config asked of `configFor` and each
- * hashing of `hashingFor` again, plus the functions given. Undefined when a name is not one of ours.
- */
-export function rebind(names: readonly string[], configFor: ConfigForAgent, hashingFor: HashingForRun, functions: Readonly<Record<string, unknown>>): Map<string, unknown> {
-  const values = new Map<string, unknown>(Object.entries({ ...REPLAY_CONSTANTS, ...functions }));
-  for (const name of names) {
-    if (name.startsWith("config:")) {
-      const [profile, agent, isNull] = name.slice("config:".length).split("\u0000");
-      values.set(name, configFor(isNull === "true" ? null : agent!, profile as ProfileName));
-    } else if (name.startsWith("hashing:")) {
-      const version = name.slice("hashing:".length);
-      values.set(name, hashingFor(version === "" ? undefined : version.slice(1)));
-    } else throw new Error(`unknown binding ${name}`);
+  /**
+   * Today's values of the names a state was saved with, asked of `configFor` and `hashingFor` (this
+   * object's wrappers, so that they are bound again for the next save) in the order first asked, and
+   * every value bound so far. Throws on a name that is not one of ours.
+   */
+  rebind(names: readonly string[], configFor: ConfigForAgent, hashingFor: HashingForRun): Map<string, unknown> {
+    for (const name of names) {
+      if (name.startsWith("config:")) {
+        const [profile, agent, isNull] = name.slice("config:".length).split("\u0000");
+        configFor(isNull === "true" ? null : agent!, profile as ProfileName);
+      } else if (name.startsWith("hashing:")) {
+        const version = name.slice("hashing:".length);
+        hashingFor(version === "" ? undefined : version.slice(1));
+      } else throw new Error(`unknown binding ${name}`);
+    }
+    const values = new Map<string, unknown>();
+    for (const [value, name] of this.bound) values.set(name, value);
+    return values;
   }
-  return values;
 }

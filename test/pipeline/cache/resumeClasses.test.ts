@@ -10,7 +10,7 @@ import { EventPreparer } from "../../../src/core/prepare.js";
 import type { ProfileRequest } from "../../../src/core/profiles/choice.js";
 import { selectProfiles } from "../../../src/core/profiles/selection.js";
 import { Replayer } from "../../../src/core/replay.js";
-import { rebind, ReplayBindings, REPLAY_CLASSES } from "../../../src/pipeline/cache/resumeClasses.js";
+import { ReplayBindings, REPLAY_CLASSES } from "../../../src/pipeline/cache/resumeClasses.js";
 import { decodeState, encodeState } from "../../../src/pipeline/cache/stateCodec.js";
 import { canonicalText, prng, randomSessions } from "../../helpers/randomSessions.js";
 import { configWith, identityDigest } from "../../helpers/replay.js";
@@ -47,7 +47,7 @@ function replayFrom(profile: ProfileRequest, settled: ReplayedRun[], saved?: { b
   if (saved === undefined) {
     return { preparer: new EventPreparer(hashing), replayer: new Replayer(config2, profiles.profileFor, { timelines: true, onSettled }), bindings };
   }
-  const values = rebind(saved.names, configFor, profiles.hashingFor, { onSettled, profileFor: profiles.profileFor, configFor: config2, hashingFor: hashing });
+  const values = bindings.rebind(saved.names, config2, hashing);
   const state = decodeState(saved.bytes, REPLAY_CLASSES, values) as { preparer: EventPreparer; replayer: Replayer };
   return { ...state, bindings };
 }
