@@ -101,7 +101,9 @@ export async function analyzeUnit(
 ): Promise<FileAnalysis> {
   const profiles = selectProfiles(options.profile, digest);
   // Only a one-file unit, read for a result alone (no finding streamed out, no live event handed on), resumes.
-  const resumable = resume?.keep === true && unit.length === 1 && onLive === undefined && options.onFinding === undefined && options.onLiveEvent === undefined;
+  // (Not `completeLines`, watch's: its reads stop at the last newline, which the point does not say yet.)
+  const resumable =
+    resume?.keep === true && unit.length === 1 && onLive === undefined && options.onFinding === undefined && options.onLiveEvent === undefined && options.completeLines !== true;
   if (resumable && resume.from !== undefined) {
     const resumed = await resumedUnit(unit[0]!, resume.from, profiles, configFor, options);
     if (resumed !== undefined) return resumed;

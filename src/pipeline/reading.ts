@@ -203,9 +203,17 @@ export async function readAppended(
 ): Promise<{ file: string; format: InputFormat }> {
   const adapter = ADAPTERS.find((candidate) => candidate.format === format);
   if (adapter?.resume === undefined) throw new ReadAgain(source.file, `${format} files do not resume`);
+  // The format is sniffed from the first lines: when the old file had fewer than the sniffer looks at, appended ones may change it.
+  const whole = await openSource(source.file);
+  try {
+    const chosen = await adapterFor(whole, options.inputFormat);
+    if (!("adapter" in chosen) || chosen.adapter !== adapter) throw new ReadAgain(source.file, "the file's format reads differently grown");
+  } finally {
+    whole.release?.();
+  }
   reading.onFile?.(source.file, format);
-  const whole: FileReading = { ...reading, forReplay: true, canReadAgain: options.canReadAgain !== false, lastOfUnit: true };
-  const context = adapterContext(tally, options, whole, (state) => reading.onReadThrough?.({ adapter: state, format, preparer: reading.preparer, history: reading.history }));
+  const resumed: FileReading = { ...reading, forReplay: true, canReadAgain: options.canReadAgain !== false, lastOfUnit: true };
+  const context = adapterContext(tally, options, resumed, (state) => reading.onReadThrough?.({ adapter: state, format, preparer: reading.preparer, history: reading.history }));
   await adapter.resume(readingSource(source, tally, options.progress, options.afterChunk), context, adapterState);
   return { file: source.file, format };
 }

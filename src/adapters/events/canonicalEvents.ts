@@ -169,7 +169,9 @@ export const canonicalEventsAdapter: InputAdapter = {
 
   async resume(source: LineSource, context: AdapterContext, state: object) {
     if (!(state instanceof EventFileState)) throw new ReadAgain(source.file, "no state of an event file to resume from");
-    // Run names and the runs' files were settled by the file's first lines: the appended ones change neither.
+    // Whether the file's events name runs was settled by its first RUN_SCAN_LINES lines: an appended
+    // line among those may name one (then the whole file is read again, as one run no more).
+    if (state.fileRun !== undefined && state.lastLine < RUN_SCAN_LINES) throw new ReadAgain(source.file, "the lines that tell whether events name runs grew");
     await readEventLines(source, context, state);
     context.onReadThrough?.(state);
   },
@@ -177,6 +179,9 @@ export const canonicalEventsAdapter: InputAdapter = {
 
 /** What reading an event file carries from line to line: all a resumed read needs (pipeline/cache/resumeUnit.ts). */
 export class EventFileState {
+  /** The number of the last line read. */
+  lastLine = 0;
+
   constructor(
     readonly file: string,
     /** The run of a file whose events name none (its first RUN_SCAN_LINES lines decide). */
@@ -186,7 +191,8 @@ export class EventFileState {
 }
 
 /** Reads the source's lines into events, going on from `state` (its run ends taken as final). */
-async function readEventLines(source: LineSource, { tally, emit, options }: AdapterContext, { file, fileRun, runEnds }: EventFileState): Promise<void> {
+async function readEventLines(source: LineSource, { tally, emit, options }: AdapterContext, state: EventFileState): Promise<void> {
+  const { file, fileRun, runEnds } = state;
   const event = (value: unknown, form: StringForm, line: number, notice: string | undefined) => {
     const result = toEvent(value, file, line, fileRun, form);
     if (!result.ok) return tally.skipped(file, line, result.reason);
@@ -199,6 +205,7 @@ async function readEventLines(source: LineSource, { tally, emit, options }: Adap
     else tally.ignored(file, line, emitted.reason);
   };
   const textLine = (text: string, line: number, terminated: boolean, problem?: LineProblem) => {
+    state.lastLine = line;
     if (isBlank(text)) return tally.ignored();
     const parsed = parseJsonLine(text, terminated, problem);
     if (!parsed.ok) return tally.skipped(file, line, parsed.reason);
@@ -210,6 +217,7 @@ async function readEventLines(source: LineSource, { tally, emit, options }: Adap
   await source.forEachRawLine((bytes, start, end, line, terminated, tooLong) => {
     const object = parseObjectBytes(bytes, start, end, terminated, tooLong);
     if (object.kind === "object" && !(object.form === "bytes" && LIVE_TYPES.has(own(object.value, "type") as string))) {
+      state.lastLine = line;
       return event(object.value, object.form, line, object.notice);
     }
     const { text, problem } = tooLong !== undefined ? { text: TOO_LONG_LINE, problem: tooLongProblem(tooLong, bytes, start, end) } : decodeLine(bytes, start, end);

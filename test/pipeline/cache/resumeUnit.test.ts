@@ -109,4 +109,27 @@ describe("a grown file resumed from its entry's point", () => {
     appendFileSync(file, more.join("\n") + "\n");
     await expectSame(file, cacheDir, "the ended run goes on", false);
   });
+
+  it("reads the file in full when the appended lines change what its first lines decided (its format, whether events name runs)", async () => {
+    const dir = tempDir("looplens-resume-");
+    const cacheDir = join(dir, "cache");
+    const noRuns = join(dir, "no-runs.jsonl");
+    const pair = (run: string | undefined, id: string) => [
+      JSON.stringify({ type: "tool_call", ...(run && { run }), id, tool: "read", args: { path: "a" } }),
+      JSON.stringify({ type: "tool_result", ...(run && { run }), id, tool: "read", result: "same" }),
+    ];
+    // Events without run ids are one run, the file's, unless one of the first 1,000 lines names a run.
+    writeFileSync(noRuns, [...pair(undefined, "c1"), ...pair(undefined, "c2")].join("\n") + "\n");
+    await expectSame(noRuns, cacheDir, "events without run ids", false);
+    const named: string[] = [];
+    for (let i = 3; i < 15; i++) named.push(...pair("r1", `c${i}`));
+    appendFileSync(noRuns, named.join("\n") + "\n");
+    await expectSame(noRuns, cacheDir, "a run id among the first lines", false);
+    // The format is sniffed from the first few lines: an appended session entry among them makes it a transcript.
+    const sniffed = join(dir, "sniffed.jsonl");
+    writeFileSync(sniffed, pair("r1", "c1").join("\n") + "\n");
+    await expectSame(sniffed, cacheDir, "two canonical lines", false);
+    appendFileSync(sniffed, JSON.stringify({ type: "message", id: "m1", parentId: null, message: { role: "user", content: "hi" } }) + "\n" + named.join("\n") + "\n");
+    await expectSame(sniffed, cacheDir, "a session entry among the first lines", false);
+  });
 });
