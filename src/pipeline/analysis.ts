@@ -19,10 +19,11 @@ import { Replayer, type ConfigForAgent, type ReplayOptions } from "../core/repla
 import type { SpilledRuns } from "../reporters/model.js";
 import { UnitRuns, shiftedSegment, spilledRuns, type SpillOptions, type SpillSegment } from "./runSpill.js";
 import { LiveRowFile } from "./liveRowFile.js";
-import { joinSummaries, readAppended, readSummary, readUnit, type FileFormatSink, type InputOptions, type PreparedSink, type ReadSummary, type UnusableFile } from "./reading.js";
+import { joinSummaries, readSummary, readUnit, type FileFormatSink, type InputOptions, type PreparedSink, type ReadSummary, type UnusableFile } from "./reading.js";
 import { analyzeAndKeep, cachedAnalysis } from "./cache/analysisCache.js";
 import type { UnitCache } from "./cache/unitCache.js";
 import { addOutside, type OutsideRuns } from "./cache/runWindow.js";
+import { readAppended } from "./appendedReading.js";
 import { appendedBytes, appendedSource, countResumed, ResumeKeeper, type AskedAgent, type ResumeFrom, type ResumePoint } from "./cache/resumeUnit.js";
 
 export type { InputOptions, ReadSummary, UnusableFile } from "./reading.js";

@@ -6,7 +6,7 @@
  */
 import type { InputFormat, LineCounts, TranscriptCounts, UnitPreface } from "../adapters/adapter.js";
 import { LineTally, ReadAgain, UnitHistory, type AdapterContext, type AdapterOptions } from "../adapters/adapter.js";
-import { ADAPTERS, adapterFor, INPUT_FILES } from "../adapters/registry.js";
+import { adapterFor, INPUT_FILES } from "../adapters/registry.js";
 import { expandUnits, openSource, type InputUnit } from "../adapters/discovery.js";
 import { setLineLimit, type LineSource } from "../adapters/io/lineSource.js";
 import type { LoopEvent } from "../core/events.js";
@@ -186,36 +186,6 @@ async function readSource(source: LineSource, tally: LineTally, options: InputOp
     tally.note({ file: source.file, line: 1, reason: "empty file: nothing to analyse" });
   }
   return { file: source.file, format: adapter.format };
-}
-
-/**
- * Reads the lines appended to a one-file unit's file through the adapter's state at the old end
- * (cache/resumeUnit.ts), as `readUnit` would have gone on: the same context, the file the unit's last.
- * Live events cannot be resumed (`live` throws); an adapter's `ReadAgain` reaches the caller.
- */
-export async function readAppended(
-  source: LineSource,
-  adapterState: object,
-  format: InputFormat,
-  tally: LineTally,
-  options: InputOptions,
-  reading: Omit<FileReading, "forReplay" | "canReadAgain" | "lastOfUnit">,
-): Promise<{ file: string; format: InputFormat }> {
-  const adapter = ADAPTERS.find((candidate) => candidate.format === format);
-  if (adapter?.resume === undefined) throw new ReadAgain(source.file, `${format} files do not resume`);
-  // The format is sniffed from the first lines: when the old file had fewer than the sniffer looks at, appended ones may change it.
-  const whole = await openSource(source.file);
-  try {
-    const chosen = await adapterFor(whole, options.inputFormat);
-    if (!("adapter" in chosen) || chosen.adapter !== adapter) throw new ReadAgain(source.file, "the file's format reads differently grown");
-  } finally {
-    whole.release?.();
-  }
-  reading.onFile?.(source.file, format);
-  const resumed: FileReading = { ...reading, forReplay: true, canReadAgain: options.canReadAgain !== false, lastOfUnit: true };
-  const context = adapterContext(tally, options, resumed, (state) => reading.onReadThrough?.({ adapter: state, format, preparer: reading.preparer, history: reading.history }));
-  await adapter.resume(readingSource(source, tally, options.progress, options.afterChunk), context, adapterState);
-  return { file: source.file, format };
 }
 
 /** What an adapter is handed to read a file of the unit with (`onReadThrough`: when its state is asked for). */
