@@ -17,7 +17,7 @@ import type { ByteHasher } from "./byteHash.js";
 import { analysisOfEntry } from "./analysisEntry.js";
 import type { UnitStamps } from "./fileStamps.js";
 import type { ResumeFrom, ResumePoint } from "./resumeUnit.js";
-import type { UnitCache } from "./unitCache.js";
+import type { EntryStamp, UnitCache } from "./unitCache.js";
 
 /** Files under this size keep no point by default: reading them again whole costs little. */
 export const RESUME_MIN_BYTES = 1 << 20;
@@ -75,15 +75,23 @@ export function keptResume(point: ResumePoint, stamps: UnitStamps, hasher: ByteH
  */
 export function grownFrom(cache: UnitCache, key: string, unit: InputUnit, configs: (asked: never) => string): ResumeFrom | undefined {
   if (unit.length !== 1) return undefined;
-  return cache.lookUpAsWritten(key, configs, (entry, stamp) => {
+  // Told before the configs are checked: a file that did not only grow asks the resolver nothing.
+  const grown = (stamp: EntryStamp<never>) => {
     const old = stamp.stamps[0];
-    if (stamp.paths.length !== 1 || stamp.paths[0] !== unit[0] || old === undefined || old === null) throw new Error("not one file");
-    const now = statSync(unit[0]!, { bigint: true });
-    if (String(now.ino) !== old.ino || String(now.dev) !== old.dev || now.size <= BigInt(old.size)) throw new Error("not grown");
-    const analysis = analysisOfEntry(entry, undefined);
-    const kept = analysis.resume as KeptResume | undefined;
-    if (kept === undefined || kept.size !== Number(old.size) || analysis.spilled !== undefined) throw new Error("no point");
-    if (prefixFacts(unit[0]!, kept.size, cache.hasher).hash !== kept.prefix) throw new Error("not the same prefix");
-    return { ...kept, oldRuns: analysis.runs };
-  });
+    if (stamp.paths.length !== 1 || stamp.paths[0] !== unit[0] || old === undefined || old === null) return false;
+    const now = statSync(unit[0]!, { bigint: true, throwIfNoEntry: false });
+    return now !== undefined && String(now.ino) === old.ino && String(now.dev) === old.dev && now.size > BigInt(old.size);
+  };
+  return cache.lookUpAsWritten(
+    key,
+    configs,
+    (entry, stamp) => {
+      const analysis = analysisOfEntry(entry, undefined, undefined, true);
+      const kept = analysis.resume as KeptResume | undefined;
+      if (kept === undefined || kept.size !== Number(stamp.stamps[0]!.size) || analysis.spilled !== undefined) throw new Error("no point");
+      if (prefixFacts(unit[0]!, kept.size, cache.hasher).hash !== kept.prefix) throw new Error("not the same prefix");
+      return { ...kept, oldRuns: analysis.runs };
+    },
+    grown,
+  );
 }

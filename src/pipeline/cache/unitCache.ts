@@ -103,10 +103,16 @@ export class UnitCache {
   /**
    * The entry of `key` read by `read` with its stamp, though the unit's files may have changed since
    * it was written (a grown file resumes from it: resumeEntry.ts checks how they changed). Undefined
-   * when there is none, it is another key's, its configs changed, or `read` throws. Counts nothing.
+   * when there is none, it is another key's, `before` (asked first: cheaper than the configs) is
+   * false, its configs changed, or `read` throws. Counts nothing.
    */
-  lookUpAsWritten<Asked, R>(key: string, configs: (asked: Asked) => string, read: (entry: OpenEntry, stamp: EntryStamp<Asked>) => R): R | undefined {
-    const found = this.find(key, configs, false);
+  lookUpAsWritten<Asked, R>(
+    key: string,
+    configs: (asked: Asked) => string,
+    read: (entry: OpenEntry, stamp: EntryStamp<Asked>) => R,
+    before: (stamp: EntryStamp<Asked>) => boolean,
+  ): R | undefined {
+    const found = this.find(key, configs, false, before);
     if (found === undefined) return undefined;
     try {
       return read(found.entry, found.stamp);
@@ -123,7 +129,12 @@ export class UnitCache {
   }
 
   /** The entry of `key` and its stamp, when its configs hold and (`filesHold`) its files are as stamped. */
-  private find<Asked>(key: string, configs: (asked: Asked) => string, filesHold: boolean): { entry: OpenEntry; stamp: EntryStamp<Asked> } | undefined {
+  private find<Asked>(
+    key: string,
+    configs: (asked: Asked) => string,
+    filesHold: boolean,
+    before: (stamp: EntryStamp<Asked>) => boolean = () => true,
+  ): { entry: OpenEntry; stamp: EntryStamp<Asked> } | undefined {
     const path = entryPath(this.setup.dir, keyHash(key, this.hasher));
     const entry = openEntry(path, this.hasher);
     if (entry === undefined) return undefined;
@@ -136,6 +147,7 @@ export class UnitCache {
         Array.isArray(stamp.stamps) &&
         stamp.paths.length === stamp.stamps.length &&
         (!filesHold || unitStillStamped({ paths: stamp.paths, stamps: stamp.stamps }, this.hasher)) &&
+        before(stamp) &&
         configs(stamp.asked) === stamp.configs;
       if (!holds) throw new Error("stale");
     } catch {
