@@ -129,6 +129,12 @@ export interface AdapterContext {
    */
   readonly facts?: (run: string, facts: RunFacts) => void;
   readonly options: AdapterOptions;
+  /**
+   * Told the adapter's working state once its last line was read, before anything is done at the
+   * file's end: what `resume` goes on from when the file grew (pipeline/cache/resumeUnit.ts). Only
+   * adapters that can resume call it.
+   */
+  readonly onReadThrough?: (state: object) => void;
 }
 
 export interface AdapterOptions {
@@ -249,6 +255,12 @@ export interface InputAdapter {
    */
   sniffLongLine?(head: string): boolean;
   read(source: LineSource, context: AdapterContext): Promise<void>;
+  /**
+   * Reads lines appended to a file that `read` read through, going on from the state it told
+   * `onReadThrough` (restored: pipeline/cache/stateCodec.ts); the source's lines are numbered on
+   * from the old ones. Formats whose earlier lines depend on later ones have none.
+   */
+  resume?(source: LineSource, context: AdapterContext, state: object): Promise<void>;
 }
 
 export type ParsedLine =

@@ -40,7 +40,7 @@ function pushTrimmed(records: CallRecord[], record: CallRecord, historySize: num
 }
 
 /** One content of a session's history, with what was derived from it during the current event. */
-class HistoryState {
+export class HistoryState {
   /**
    * Histories on this content. A history dropped with its session is not counted off: a count too
    * high only costs a copy, where a count too low would let a shared list change in place.

@@ -34,7 +34,7 @@ function bump(counts: Map<string, number>, key: string, delta: number): void {
 }
 
 /** Counts of the pending calls per id and per tool (only while many calls are pending). */
-class PendingCounts {
+export class PendingCounts {
   readonly byId = new Map<string, number>();
   readonly byTool = new Map<string, number>();
 

@@ -103,7 +103,7 @@ const EARLY_CALLS = 4096;
 /** The open turns of every tally that never held one (never written to). */
 const NO_OPEN: Array<OpenTurn | undefined> = [];
 
-class PatternTotals {
+export class PatternTotals {
   readonly onFlagged = new UsageTotals();
   readonly afterStop = new UsageTotals();
 }

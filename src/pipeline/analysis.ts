@@ -3,12 +3,12 @@
  * through replay (sweep replays under many configs at once: sweepReplay.ts); `mergeAnalyses` joins
  * per-unit results in input order, whichever thread made them.
  */
-import { LineTally } from "../adapters/adapter.js";
+import { LineTally, ReadAgain } from "../adapters/adapter.js";
 import { expandUnits, type InputUnit } from "../adapters/discovery.js";
 import type { LiveFinding, ReplayedRun } from "../core/findings.js";
 import type { Digest } from "../core/hashing.js";
 import type { ProfileName } from "../core/profiles/profile.js";
-import { selectProfiles } from "../core/profiles/selection.js";
+import { selectProfiles, type ProfileSelection } from "../core/profiles/selection.js";
 import type { LiveEvent } from "../core/liveEvents.js";
 import { LiveRunBook, type LiveRunList } from "../core/liveRuns.js";
 import type { LoopEvent } from "../core/events.js";
@@ -23,10 +23,12 @@ import { joinSummaries, readSummary, readUnit, type PreparedSink, type ReadSumma
 import { analyzeAndKeep, cachedAnalysis } from "./cache/analysisCache.js";
 import type { UnitCache } from "./cache/unitCache.js";
 import { addOutside, type OutsideRuns } from "./cache/runWindow.js";
-import type { AnalysisOptions, FileAnalysis } from "./fileAnalysis.js";
+import { readAppended } from "./appendedReading.js";
+import { appendedBytes, appendedSource, countResumed, ResumeKeeper, type AskedAgent, type ResumeFrom } from "./cache/resumeUnit.js";
+import type { AnalysisOptions, FileAnalysis, UnitResume } from "./fileAnalysis.js";
 
 export type { InputOptions, ReadSummary, UnusableFile } from "./reading.js";
-export type { AnalysisOptions, FileAnalysis } from "./fileAnalysis.js";
+export type { AnalysisOptions, FileAnalysis, UnitResume } from "./fileAnalysis.js";
 
 export { readEvents } from "./reading.js";
 
@@ -50,7 +52,8 @@ export function analyzeFile(path: string, digest: Digest, configFor: ConfigForAg
 
 /**
  * Streams one input unit straight through replay: nothing but findings is kept, so memory follows
- * the runs open at a time, not the size of the files.
+ * the runs open at a time, not the size of the files. With `resume.from`, a file that grew is read
+ * from its old end on (and in full when that cannot be done).
  */
 export async function analyzeUnit(
   unit: InputUnit,
@@ -58,31 +61,26 @@ export async function analyzeUnit(
   configFor: ConfigForAgent,
   options: AnalysisOptions = {},
   onLive?: (event: LiveEvent) => void,
+  resume?: UnitResume,
 ): Promise<FileAnalysis> {
-  const agentsResolved: Array<{ agent: string | null; profile: ProfileName }> = [];
-  const asked = new Set<string>();
   const profiles = selectProfiles(options.profile, digest);
+  // Only a one-file unit, read for a result alone (no finding streamed out, no live event handed on), resumes.
+  // (Not `completeLines`, watch's: its reads stop at the last newline, which the point does not say yet.)
+  const resumable =
+    resume?.keep === true && unit.length === 1 && onLive === undefined && options.onFinding === undefined && options.onLiveEvent === undefined && options.completeLines !== true;
+  if (resumable && resume.from !== undefined) {
+    const resumed = await resumedUnit(unit[0]!, resume.from, profiles, configFor, options);
+    if (resumed !== undefined) return resumed;
+  }
+  const shelf = findingShelf(options);
+  const keeper = resumable ? new ResumeKeeper(profiles.profileFor, options.onFinding, shelf) : undefined;
+  const agentsResolved: AskedAgent[] = [];
   const unitRuns = new UnitRuns(options.spill);
-  const replayOptions: ReplayOptions = {
-    timelines: options.timelines === true,
-    onSettled: (run: ReplayedRun) => unitRuns.add(run),
-    ...(options.onFinding && { onFinding: options.onFinding }),
-    // A long run's findings go to disk as it makes them, with the runs spilled (shelvedFindings.ts).
-    ...(options.spill && { shelf: new FindingShelfFile(options.spill.dir) }),
-  };
-  const newReplayer = () =>
-    new Replayer(
-      (agent, profile) => {
-        const key = `${profile}\u0000${agent ?? ""}\u0000${agent === null}`;
-        if (!asked.has(key)) {
-          asked.add(key);
-          agentsResolved.push({ agent, profile });
-        }
-        return configFor(agent, profile);
-      },
-      profiles.profileFor,
-      replayOptions,
-    );
+  const add = (run: ReplayedRun) => unitRuns.add(run);
+  const replayOptions: ReplayOptions = { timelines: options.timelines === true, onSettled: keeper ? keeper.settled(add) : add, ...(options.onFinding && { onFinding: options.onFinding }), ...(shelf && { shelf }) };
+  const asking = recordingAsks(agentsResolved, configFor);
+  const replayConfig = keeper ? keeper.config(asking) : asking;
+  const newReplayer = () => new Replayer(replayConfig, profiles.profileFor, replayOptions);
   let replayer = newReplayer();
   const tally = new LineTally();
   // Without a sink, live events are folded per unit (a worker's): a book is far smaller than its events.
@@ -97,18 +95,82 @@ export async function analyzeUnit(
       unitRuns.reset();
       replayer = newReplayer();
       agentsResolved.length = 0;
-      asked.clear();
+      asking.forget();
+      keeper?.void();
     }
     return delivery;
   };
   const keep = onLive ?? ((event: LiveEvent) => book!.push(event));
   const observe = options.onLiveEvent;
   const live = observe ? (event: LiveEvent) => (observe(event), keep(event)) : keep;
-  const { files, unusable } = await readUnit(unit, tally, profiles, options, sink, live, true, options.onFile);
+  const readProfiles = keeper ? keeper.profiles(profiles) : profiles;
+  const { files, unusable } = await readUnit(unit, tally, readProfiles, options, sink, live, true, options.onFile, keeper?.readThrough);
+  const point = keeper?.point(replayer, tally, agentsResolved);
   for (const run of replayer.finish()) unitRuns.add(run);
   const spilled = unitRuns.finish();
   const liveBook = book?.part();
-  return { ...readSummary({ tally, files, unusable }), runs: unitRuns.runs, ...(spilled && { spilled }), ...(liveBook && { liveBook }), agentsResolved };
+  return { ...readSummary({ tally, files, unusable }), runs: unitRuns.runs, ...(spilled && { spilled }), ...(liveBook && { liveBook }), agentsResolved, ...(point && { resume: point }) };
+}
+
+/** Where a long run's findings go as it makes them, with the runs spilled (shelvedFindings.ts). */
+const findingShelf = (options: AnalysisOptions) => options.spill && new FindingShelfFile(options.spill.dir);
+
+/** The resolver as a unit's replay asks it, noting each agent (and profile) asked for the first time. */
+function recordingAsks(agentsResolved: AskedAgent[], configFor: ConfigForAgent): ConfigForAgent & { forget(): void } {
+  const asked = new Set(agentsResolved.map(({ agent, profile }) => askKey(agent, profile)));
+  const ask: ConfigForAgent = (agent, profile) => {
+    const key = askKey(agent, profile);
+    if (!asked.has(key)) {
+      asked.add(key);
+      agentsResolved.push({ agent, profile });
+    }
+    return configFor(agent, profile);
+  };
+  return Object.assign(ask, { forget: () => asked.clear() });
+}
+
+const askKey = (agent: string | null, profile: ProfileName) => `${profile}\u0000${agent ?? ""}\u0000${agent === null}`;
+
+/**
+ * A grown file's unit read from its old end (cache/resumeUnit.ts): the restored reading and replay
+ * go on with the appended lines. Undefined when it cannot (the point does not restore, a live event,
+ * an adapter's `ReadAgain`): the caller reads the unit in full, nothing of this attempt kept.
+ */
+async function resumedUnit(file: string, from: ResumeFrom, profiles: ProfileSelection, configFor: ConfigForAgent, options: AnalysisOptions): Promise<FileAnalysis | undefined> {
+  // The restored replayer's shelf is bound by name to this analysis's (a shelf holding a run's findings is never saved).
+  const keeper = new ResumeKeeper(profiles.profileFor, options.onFinding, findingShelf(options));
+  const agentsResolved = from.agentsResolved.map(({ agent, profile }) => ({ agent, profile }));
+  // The resolver hears of the old part's agents in the order its replay asked them (its notices' order).
+  for (const { agent, profile } of agentsResolved) configFor(agent, profile);
+  const unitRuns = new UnitRuns(options.spill);
+  // Bound before the state is restored: the replayer's and preparer's functions are these.
+  keeper.settled((run) => unitRuns.add(run));
+  const readProfiles = keeper.profiles(profiles);
+  let state;
+  try {
+    state = keeper.restore(from, keeper.config(recordingAsks(agentsResolved, configFor)), readProfiles.hashingFor);
+  } catch {
+    return undefined;
+  }
+  const { replayer, tally, preparer, history } = state;
+  for (let i = 0; i < from.handedOut; i++) unitRuns.add(from.oldRuns[i]!);
+  const noLive = () => {
+    throw new ReadAgain(file, "a live event in the appended lines");
+  };
+  const deliver = { events: (prepared: PreparedEvent, event: LoopEvent) => replayer.push(prepared, event), facts: (run: string, facts: RunFacts) => replayer.facts(run, facts) };
+  let read;
+  try {
+    read = await readAppended(appendedSource(file, appendedBytes(file, from.size), from.lines), state.adapter, state.format, tally, options, { history, preparer, deliver, live: noLive, onFile: options.onFile, onReadThrough: keeper.readThrough });
+  } catch (error) {
+    if (!(error instanceof ReadAgain)) throw error;
+    unitRuns.reset();
+    return undefined;
+  }
+  const point = keeper.point(replayer, tally, agentsResolved);
+  for (const run of replayer.finish()) unitRuns.add(run);
+  const spilled = unitRuns.finish();
+  countResumed();
+  return { ...readSummary({ tally, files: [read], unusable: [] }), runs: unitRuns.runs, ...(spilled && { spilled }), agentsResolved, ...(point && { resume: point }) };
 }
 
 /** A book for the live runs of an analysis: with a spill folder, its oldest runs go to disk past a window. */
@@ -166,7 +228,7 @@ export async function analyzeSerially(units: readonly InputUnit[], digest: Diges
     const hit = cachedAnalysis(cache.cache, unit, options, cache.probe);
     // A hit does not replay: its agents' configs are asked for here, where replay would have asked.
     if (hit) for (const { agent, profile } of hit.agentsResolved) configFor(agent, profile);
-    parts.push(hit ?? (await analyzeAndKeep(cache.cache, unit, options, configFor, () => analyzeUnit(unit, digest, configFor, options))));
+    parts.push(hit ?? (await analyzeAndKeep(cache.cache, unit, options, configFor, (resume) => analyzeUnit(unit, digest, configFor, options, undefined, resume))));
   }
   return mergeAnalyses(parts, book);
 }

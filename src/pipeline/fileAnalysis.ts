@@ -9,6 +9,7 @@ import type { LiveEvent } from "../core/liveEvents.js";
 import type { LiveBookPart } from "../core/liveRuns.js";
 import type { ProfileName } from "../core/profiles/profile.js";
 import type { ReplayOptions } from "../core/replay.js";
+import type { ResumeFrom, ResumePoint } from "./cache/resumeUnit.js";
 import type { OutsideRuns } from "./cache/runWindow.js";
 import type { FileFormatSink, InputOptions, UnusableFile } from "./reading.js";
 import type { SpillOptions, SpillSegment } from "./runSpill.js";
@@ -43,4 +44,12 @@ export interface FileAnalysis {
   readonly diagnosticsTotal: number;
   /** Agents (and profiles) whose config replay asked for, in first-asked order (to replay config notices in order). */
   readonly agentsResolved: Array<{ readonly agent: string | null; readonly profile: ProfileName }>;
+  /** Where the unit's reading stood at its file's end, kept by the cache for a resume when the file grows (cache/resumeUnit.ts). */
+  readonly resume?: ResumePoint;
+}
+
+/** Whether to keep where a one-file unit's reading stood, and where to resume from (cache/resumeUnit.ts). */
+export interface UnitResume {
+  readonly keep: boolean;
+  readonly from?: ResumeFrom;
 }

@@ -16,7 +16,7 @@ import { Worker } from "node:worker_threads";
 import { InputError, expandUnits, type InputUnit } from "../adapters/discovery.js";
 import type { ConfigForAgent } from "../core/replay.js";
 import type { Digest } from "../core/hashing.js";
-import { analyzeUnit, analyzeSerially, liveRunBook, mergeAnalyses, type Analysis, type AnalysisOptions, type FileAnalysis } from "./analysis.js";
+import { analyzeUnit, analyzeSerially, liveRunBook, mergeAnalyses, type Analysis, type AnalysisOptions, type FileAnalysis, type UnitResume } from "./analysis.js";
 import { InputProgress, fileSizes, inputBytes, type ProgressSink, type StartProgress } from "./progress.js";
 import type { InputOptions } from "./reading.js";
 import { SweepJoin, pointResolvers, sweepSerially, sweepUnit, type SweepGrid, type SweepResult, type UnitSweep } from "./sweepUnits.js";
@@ -131,8 +131,8 @@ export async function analyzeAll(
     const shared = withSpillBudgetShared(setup, lanes);
     const progress = display && new InputProgress(display.update);
     const pool = new StringPool();
-    const analyse = (unit: InputUnit) => analyzeUnit(unit, digest, laneConfig, { ...shared.input, ...(progress && { progress }) });
-    const mainUnit = cache ? (unit: InputUnit) => analyzeAndKeep(cache, unit, shared.input, laneConfig, () => analyse(unit)) : analyse;
+    const analyse = (unit: InputUnit, resume?: UnitResume) => analyzeUnit(unit, digest, laneConfig, { ...shared.input, ...(progress && { progress }) }, undefined, resume);
+    const mainUnit = cache ? (unit: InputUnit) => analyzeAndKeep(cache, unit, shared.input, laneConfig, (resume) => analyse(unit, resume)) : (unit: InputUnit) => analyse(unit);
     const job: WorkerJob = { kind: "analyze", ...shared, ...(cache && files.length > 0 && { cache: cache.jobSetup() }) };
     const fresh = await inThreads<FileAnalysis>(files, largestFirst(sizes), lanes, job, env, display?.update, {
       unit: mainUnit,

@@ -5,7 +5,7 @@
  * delivered for the unit is undone and it is read again, that file the long way.
  */
 import type { InputFormat, LineCounts, TranscriptCounts, UnitPreface } from "../adapters/adapter.js";
-import { LineTally, ReadAgain, UnitHistory, type AdapterOptions } from "../adapters/adapter.js";
+import { LineTally, ReadAgain, UnitHistory, type AdapterContext, type AdapterOptions } from "../adapters/adapter.js";
 import { adapterFor, INPUT_FILES } from "../adapters/registry.js";
 import { expandUnits, openSource, type InputUnit } from "../adapters/discovery.js";
 import { setLineLimit, type LineSource } from "../adapters/io/lineSource.js";
@@ -93,6 +93,7 @@ export async function readUnit(
   live: (event: LiveEvent) => void,
   forReplay: boolean,
   onFile?: FileFormatSink,
+  onReadThrough?: (through: ReadThrough) => void,
 ): Promise<UnitRead> {
   // Set per unit, not per process: a worker thread, or a test running the CLI in process, reads under the caller's limit.
   setLineLimit(options.maxLineBytes);
@@ -112,7 +113,7 @@ export async function readUnit(
       for (; index < unit.length; index++) {
         const canReadAgain = forReplay && !longWay.has(index) && options.canReadAgain !== false;
         const lastOfUnit = index >= historyEnd;
-        const outcome = await readFile(unit[index]!, tally, options, { history, preparer, deliver, live, forReplay, canReadAgain, lastOfUnit, onFile });
+        const outcome = await readFile(unit[index]!, tally, options, { history, preparer, deliver, live, forReplay, canReadAgain, lastOfUnit, onFile, onReadThrough });
         if ("reason" in outcome) read.unusable.push(outcome);
         else read.files.push(outcome);
       }
@@ -130,7 +131,7 @@ export async function readUnit(
   }
 }
 
-interface FileReading {
+export interface FileReading {
   readonly history: UnitHistory;
   readonly preparer: EventPreparer;
   readonly deliver: Delivery;
@@ -140,6 +141,16 @@ interface FileReading {
   /** An adapter's `final` run end holds for its file; only in the unit's last file does it hold for the unit. */
   readonly lastOfUnit: boolean;
   readonly onFile: FileFormatSink | undefined;
+  /** Told an adapter's working state with the preparer's when it read its file through (only adapters that can resume tell it). */
+  readonly onReadThrough?: ((through: ReadThrough) => void) | undefined;
+}
+
+/** Where a file's reading stood at its last line: what a resumed read goes on from (cache/resumeUnit.ts). */
+export interface ReadThrough {
+  readonly adapter: object;
+  readonly format: InputFormat;
+  readonly preparer: EventPreparer;
+  readonly history: UnitHistory;
 }
 
 /** Reads one file of a unit: its format, or why it could not be used at all. */
@@ -162,11 +173,25 @@ async function readSource(source: LineSource, tally: LineTally, options: InputOp
     return { file: source.file, reason: chosen.unusable };
   }
   const { adapter } = chosen;
-  const { preparer, deliver, live, forReplay, lastOfUnit } = reading;
   reading.onFile?.(source.file, adapter.format);
   const before = tally.counts.read;
   const problem: StreamProblemSeen = {};
-  await adapter.read(readingSource(source, tally, options.progress, options.afterChunk, problem), {
+  const context = adapterContext(tally, options, reading, adapter.resume !== undefined ? (state) => reading.onReadThrough?.({ adapter: state, format: adapter.format, preparer: reading.preparer, history: reading.history }) : undefined);
+  await adapter.read(readingSource(source, tally, options.progress, options.afterChunk, problem), context);
+  if (tally.counts.read === before) {
+    // A compressed stream corrupt before its first line (a file of gzip's magic bytes and garbage):
+    // nothing of it could be read, so it is a file not read (its problem said above), not an empty one.
+    if (problem.reason !== undefined) return { file: source.file, reason: problem.reason.replace(/; read up to here$/, "") };
+    // Not an error (exit status unchanged), but an empty input is worth one line on stderr.
+    tally.note({ file: source.file, line: 1, reason: "empty file: nothing to analyse" });
+  }
+  return { file: source.file, format: adapter.format };
+}
+
+/** What an adapter is handed to read a file of the unit with (`onReadThrough`: when its state is asked for). */
+export function adapterContext(tally: LineTally, options: InputOptions, reading: FileReading, onReadThrough: ((state: object) => void) | undefined): AdapterContext {
+  const { preparer, deliver, live, forReplay, lastOfUnit } = reading;
+  return {
     tally,
     unit: reading.history,
     // `canReadAgain`, `bytePayloads`, `closeRuns: false` in the options turn those off (tests compare both ways).
@@ -183,15 +208,8 @@ async function readSource(source: LineSource, tally: LineTally, options: InputOp
       return { used: true };
     },
     ...(deliver.facts && { facts: deliver.facts }),
-  });
-  if (tally.counts.read === before) {
-    // A compressed stream corrupt before its first line (a file of gzip's magic bytes and garbage):
-    // nothing of it could be read, so it is a file not read (its problem said above), not an empty one.
-    if (problem.reason !== undefined) return { file: source.file, reason: problem.reason.replace(/; read up to here$/, "") };
-    // Not an error (exit status unchanged), but an empty input is worth one line on stderr.
-    tally.note({ file: source.file, line: 1, reason: "empty file: nothing to analyse" });
-  }
-  return { file: source.file, format: adapter.format };
+    ...(onReadThrough && { onReadThrough }),
+  };
 }
 
 /**

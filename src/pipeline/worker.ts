@@ -7,7 +7,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { InputError, type InputUnit } from "../adapters/discovery.js";
 import type { ProfileName } from "../core/profiles/profile.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
-import { analyzeUnit, type FileAnalysis } from "./analysis.js";
+import { analyzeUnit, type FileAnalysis, type UnitResume } from "./analysis.js";
 import { createConfigResolver } from "./configResolution.js";
 import { InputProgress } from "./progress.js";
 import { takeFile, type WorkerReply, type WorkerStart } from "./parallel.js";
@@ -54,8 +54,8 @@ async function unitJob(): Promise<(unit: InputUnit) => Promise<FileAnalysis | Un
     const resolver = await createConfigResolver(job.config);
     const configFor = (agent: string | null, profile: ProfileName) => resolver.effectiveFor(agent, profile).config;
     const progress = newProgress();
-    const analyse = (unit: InputUnit) => analyzeUnit(unit, digest, configFor, { ...job.input, ...(progress && { progress }) });
-    return cache ? (unit) => analyzeAndKeep(cache, unit, job.input, configFor, () => analyse(unit)) : analyse;
+    const analyse = (unit: InputUnit, resume?: UnitResume) => analyzeUnit(unit, digest, configFor, { ...job.input, ...(progress && { progress }) }, undefined, resume);
+    return cache ? (unit) => analyzeAndKeep(cache, unit, job.input, configFor, (resume) => analyse(unit, resume)) : (unit) => analyse(unit);
   }
   const resolvers = pointResolvers(job.grid, await createConfigResolver(job.config));
   // A sweep reads the input once per pass: each pass's bytes count apart (progress.ts).

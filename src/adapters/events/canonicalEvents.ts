@@ -159,40 +159,71 @@ export const canonicalEventsAdapter: InputAdapter = {
     return first !== undefined && typeof own(first, "type") === "string" && EVENT_TYPES.has(own(first, "type") as string);
   },
 
-  async read(source: LineSource, { tally, emit, options }: AdapterContext) {
-    const file = source.file;
-    const fileRun = (await hasRunIds(source)) ? undefined : runNameForFile(file);
-    const runEnds = new RunEnds(file, options.canReadAgain === true && options.closeRuns === true);
-    const event = (value: unknown, form: StringForm, line: number, notice: string | undefined) => {
-      const result = toEvent(value, file, line, fileRun, form);
-      if (!result.ok) return tally.skipped(file, line, result.reason);
-      // Before anything of the line is counted: a ReadAgain voids the file's tally.
-      const toEmit = runEnds.marked(result.event);
-      if (notice !== undefined) tally.note({ file, line, reason: notice });
-      if (result.notice !== undefined) tally.note({ file, line, reason: result.notice });
-      const emitted = emit(toEmit);
-      if (emitted.used) tally.used();
-      else tally.ignored(file, line, emitted.reason);
-    };
-    const textLine = (text: string, line: number, terminated: boolean, problem?: LineProblem) => {
-      if (isBlank(text)) return tally.ignored();
-      const parsed = parseJsonLine(text, terminated, problem);
-      if (!parsed.ok) return tally.skipped(file, line, parsed.reason);
-      event(parsed.value, "text", line, parsed.notice);
-    };
-    if (!options.bytePayloads || !source.forEachRawLine) return source.forEachLine(textLine);
-    // Arguments and results may stay byte strings (jsonBytes.ts). Anything but an object, and live
-    // events (whose text is shown), go the text way.
-    await source.forEachRawLine((bytes, start, end, line, terminated, tooLong) => {
-      const object = parseObjectBytes(bytes, start, end, terminated, tooLong);
-      if (object.kind === "object" && !(object.form === "bytes" && LIVE_TYPES.has(own(object.value, "type") as string))) {
-        return event(object.value, object.form, line, object.notice);
-      }
-      const { text, problem } = tooLong !== undefined ? { text: TOO_LONG_LINE, problem: tooLongProblem(tooLong, bytes, start, end) } : decodeLine(bytes, start, end);
-      textLine(text, line, terminated, problem);
-    });
+  async read(source: LineSource, context: AdapterContext) {
+    const { options } = context;
+    const fileRun = (await hasRunIds(source)) ? undefined : runNameForFile(source.file);
+    const state = new EventFileState(source.file, fileRun, new RunEnds(source.file, options.canReadAgain === true && options.closeRuns === true));
+    await readEventLines(source, context, state);
+    context.onReadThrough?.(state);
+  },
+
+  async resume(source: LineSource, context: AdapterContext, state: object) {
+    if (!(state instanceof EventFileState)) throw new ReadAgain(source.file, "no state of an event file to resume from");
+    // Whether the file's events name runs was settled by its first RUN_SCAN_LINES lines: an appended
+    // line among those may name one (then the whole file is read again, as one run no more).
+    if (state.fileRun !== undefined && state.lastLine < RUN_SCAN_LINES) throw new ReadAgain(source.file, "the lines that tell whether events name runs grew");
+    await readEventLines(source, context, state);
+    context.onReadThrough?.(state);
   },
 };
+
+/** What reading an event file carries from line to line: all a resumed read needs (pipeline/cache/resumeUnit.ts). */
+export class EventFileState {
+  /** The number of the last line read. */
+  lastLine = 0;
+
+  constructor(
+    readonly file: string,
+    /** The run of a file whose events name none (its first RUN_SCAN_LINES lines decide). */
+    readonly fileRun: string | undefined,
+    readonly runEnds: RunEnds,
+  ) {}
+}
+
+/** Reads the source's lines into events, going on from `state` (its run ends taken as final). */
+async function readEventLines(source: LineSource, { tally, emit, options }: AdapterContext, state: EventFileState): Promise<void> {
+  const { file, fileRun, runEnds } = state;
+  const event = (value: unknown, form: StringForm, line: number, notice: string | undefined) => {
+    const result = toEvent(value, file, line, fileRun, form);
+    if (!result.ok) return tally.skipped(file, line, result.reason);
+    // Before anything of the line is counted: a ReadAgain voids the file's tally.
+    const toEmit = runEnds.marked(result.event);
+    if (notice !== undefined) tally.note({ file, line, reason: notice });
+    if (result.notice !== undefined) tally.note({ file, line, reason: result.notice });
+    const emitted = emit(toEmit);
+    if (emitted.used) tally.used();
+    else tally.ignored(file, line, emitted.reason);
+  };
+  const textLine = (text: string, line: number, terminated: boolean, problem?: LineProblem) => {
+    state.lastLine = line;
+    if (isBlank(text)) return tally.ignored();
+    const parsed = parseJsonLine(text, terminated, problem);
+    if (!parsed.ok) return tally.skipped(file, line, parsed.reason);
+    event(parsed.value, "text", line, parsed.notice);
+  };
+  if (!options.bytePayloads || !source.forEachRawLine) return source.forEachLine(textLine);
+  // Arguments and results may stay byte strings (jsonBytes.ts). Anything but an object, and live
+  // events (whose text is shown), go the text way.
+  await source.forEachRawLine((bytes, start, end, line, terminated, tooLong) => {
+    const object = parseObjectBytes(bytes, start, end, terminated, tooLong);
+    if (object.kind === "object" && !(object.form === "bytes" && LIVE_TYPES.has(own(object.value, "type") as string))) {
+      state.lastLine = line;
+      return event(object.value, object.form, line, object.notice);
+    }
+    const { text, problem } = tooLong !== undefined ? { text: TOO_LONG_LINE, problem: tooLongProblem(tooLong, bytes, start, end) } : decodeLine(bytes, start, end);
+    textLine(text, line, terminated, problem);
+  });
+}
 
 const LIVE_TYPES: ReadonlySet<string> = new Set(LIVE_EVENT_TYPES);
 
@@ -200,7 +231,7 @@ const LIVE_TYPES: ReadonlySet<string> = new Set(LIVE_EVENT_TYPES);
  * Marks run ends final where that is safe (see the module comment): the runs ended so far are kept
  * as 53-bit keys (~12 B a run); a key shared by two run ids only has the file read again.
  */
-class RunEnds {
+export class RunEnds {
   private readonly ended = new IdSet();
 
   constructor(

@@ -17,7 +17,7 @@ export const CONFIGURABLE_VERDICTS = verdictGeneration({ noProgress: sameResultS
 /** An outcome with a result hash (the run's `run` is the event's). */
 const answered = (event: OutcomeEvent): event is OutcomeEvent & { readonly resultHash: string } => event.resultHash !== undefined;
 
-class ConfigurableRun implements RunEngine {
+export class ConfigurableRun implements RunEngine {
   private guard: PostCompactionGuard | undefined;
 
   constructor(
@@ -72,13 +72,21 @@ class ConfigurableRun implements RunEngine {
   }
 }
 
+/** A session of this profile: a class, not a closure, so that a replay's state can be saved (resuming a grown file). */
+export class ConfigurableSession implements ProfileSession {
+  constructor(private readonly history: SessionHistory) {}
+
+  startRun(config: ResolvedConfig, run: string): RunEngine {
+    return new ConfigurableRun(config, this.history, run);
+  }
+}
+
 export const CONFIGURABLE_PROFILE: ReplayProfile = {
   name: "configurable",
   createHashing,
   verdicts: CONFIGURABLE_VERDICTS,
   openSession(sharing?: HistorySharing): ProfileSession {
-    const history = new SessionHistory(sharing);
-    return { startRun: (config, run) => new ConfigurableRun(config, history, run) };
+    return new ConfigurableSession(new SessionHistory(sharing));
   },
   resolveConfig,
 };

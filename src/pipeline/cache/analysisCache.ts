@@ -11,11 +11,12 @@
  */
 import type { InputUnit } from "../../adapters/discovery.js";
 import type { ConfigForAgent } from "../../core/replay.js";
-import type { AnalysisOptions, FileAnalysis } from "../fileAnalysis.js";
+import type { AnalysisOptions, FileAnalysis, UnitResume } from "../fileAnalysis.js";
 import { analysisBody, analysisOfEntry, isCacheable } from "./analysisEntry.js";
 import { configsDigest, keyText, type AskedConfig } from "./cacheKey.js";
 import type { UnitCache } from "./unitCache.js";
 import type { RunWindow } from "./runWindow.js";
+import { grownFrom, keepsResume, keptResume, RESUME_MIN_BYTES } from "./resumeEntry.js";
 
 type Asked = readonly AskedConfig[];
 
@@ -28,21 +29,36 @@ export function cachedAnalysis(cache: UnitCache, unit: InputUnit, options: Analy
   return cache.lookUp<Asked, FileAnalysis>(
     key,
     (asked) => configsDigest(asked, probe, cache.hasher),
-    (entry) => analysisOfEntry(entry, options.spill, window),
+    (entry) => {
+      // The point to resume from serves a grown file only (resumeEntry.ts): a hit does not carry it.
+      const { resume: _point, ...hit } = analysisOfEntry(entry, options.spill, window);
+      return hit;
+    },
   );
 }
 
 /**
  * Analyses a unit (`analyse`, with `configFor` as its replay asks) and keeps the result: stamped
- * before it is read, written only when no file changed meanwhile. Any failure to keep it is the
- * cache's notice, never the analysis's.
+ * before it is read, written only when no file changed meanwhile. A one-file unit large enough keeps
+ * where its reading stood too, and when its file only grew since its entry was written, `analyse` is
+ * told to resume from there (resumeEntry.ts). Any failure to keep it is the cache's notice, never the
+ * analysis's.
  */
-export async function analyzeAndKeep(cache: UnitCache, unit: InputUnit, options: AnalysisOptions, configFor: ConfigForAgent, analyse: () => Promise<FileAnalysis>): Promise<FileAnalysis> {
+export async function analyzeAndKeep(
+  cache: UnitCache,
+  unit: InputUnit,
+  options: AnalysisOptions,
+  configFor: ConfigForAgent,
+  analyse: (resume: UnitResume) => Promise<FileAnalysis>,
+): Promise<FileAnalysis> {
   const stamps = cache.canWrite ? cache.stamp(unit) : undefined;
-  const analysis = await analyse();
-  if (stamps === undefined || !isCacheable(analysis)) return analysis;
   const key = keyText("analyze", cache.setup.build, unit, options);
+  const keep = keepsResume(stamps, cache.setup.resumeMinBytes ?? RESUME_MIN_BYTES);
+  const from = keep ? grownFrom(cache, key, unit, (asked: Asked) => configsDigest(asked, configFor, cache.hasher)) : undefined;
+  const { resume: point, ...analysis } = await analyse({ keep, ...(from && { from }) });
+  if (stamps === undefined || !isCacheable(analysis)) return analysis;
   const asked: Asked = analysis.agentsResolved;
-  cache.write(key, stamps, asked, configsDigest(asked, configFor, cache.hasher), () => analysisBody(analysis));
+  const resume = point && keptResume(point, stamps, cache.hasher);
+  cache.write(key, stamps, asked, configsDigest(asked, configFor, cache.hasher), () => analysisBody(resume ? { ...analysis, resume } : analysis));
   return analysis;
 }

@@ -112,9 +112,10 @@ function summaryOf(line: string): Summary {
 /**
  * The analysis an entry holds, its runs kept or spilled as `spill` says (without a spill folder, all
  * kept), or, when they all started outside `window`, only counted (`outside`): their bytes are
- * hashed with the rest of the body, never parsed. Throws `CorruptEntry`, having undone what it wrote.
+ * hashed with the rest of the body, never parsed. `resumable`: only an entry that kept a point to
+ * resume from is read (else it throws at its summary). Throws `CorruptEntry`, having undone what it wrote.
  */
-export function analysisOfEntry(entry: OpenEntry, spill: SpillOptions | undefined, window?: RunWindow): FileAnalysis {
+export function analysisOfEntry(entry: OpenEntry, spill: SpillOptions | undefined, window?: RunWindow, resumable = false): FileAnalysis {
   let summary: Summary | undefined;
   let kept: Buffer[] | undefined;
   let outside = false;
@@ -123,6 +124,8 @@ export function analysisOfEntry(entry: OpenEntry, spill: SpillOptions | undefine
   try {
     entry.readBody((first) => {
       summary = summaryOf(first);
+      // Read for a resume (resumeEntry.ts): an entry without a point is of no use, its runs left unparsed.
+      if (resumable && summary.resume === undefined) throw new CorruptEntry("no point to resume from");
       if (window !== undefined && summary.totals.runs > 0 && allOutside(summary.totals.times, window)) {
         outside = true;
         return () => undefined;

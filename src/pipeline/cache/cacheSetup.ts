@@ -28,6 +28,8 @@ export interface CacheSetup {
   readonly write: boolean;
   /** Tests only: how recent a file's status change makes its stamp racy (fileStamps.ts), in ns. */
   readonly racyNs?: string;
+  /** Tests only: one-file units of at least this many bytes keep a point to resume from (resumeEntry.ts). */
+  readonly resumeMinBytes?: number;
 }
 
 export function cacheFolder(env: NodeJS.ProcessEnv): string {
@@ -61,11 +63,13 @@ function runningProgram(hasher: ByteHasher): string {
 
 export function cacheSetup(env: NodeJS.ProcessEnv, version: string, hasher: ByteHasher): CacheSetup {
   const racy = env.LOOPLENS_CACHE_RACY_NS;
+  const resumeMin = env.LOOPLENS_CACHE_RESUME_MIN_BYTES;
   return {
     dir: cacheFolder(env),
     maxBytes: cacheLimit(env),
     build: `${version}/${CACHE_FORMAT}/node-${process.versions.node}/${runningProgram(hasher)}`,
     write: true,
     ...(racy !== undefined && /^\d+$/.test(racy) && { racyNs: racy }),
+    ...(resumeMin !== undefined && /^\d+$/.test(resumeMin) && { resumeMinBytes: Number(resumeMin) }),
   };
 }

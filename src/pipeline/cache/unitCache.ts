@@ -7,12 +7,9 @@
  * An entry is found by its key (cacheKey.ts: build, unit, options) and holds while its stamp does:
  * every file of the unit as stamped (fileStamps.ts) and the effective configs its replay asked for as
  * they resolve now. Anything else is a miss: the unit is read and replayed in full and its entry
- * replaced. A unit whose file grew is a miss too: it is analysed again whole. Resuming the replay
- * from state saved at the file's old end (watch.md §2 "Growth") was deliberately not built, and
- * re-analysing the grown unit alone does not meet the bench's target for it (real-shaped folder, its
- * largest live transcript grown from 12 to 13 MB: 3.3× faster than cold against ≥ 10×; bench/RESULTS.md).
- * Resuming would slot in here, as a third kind of lookup result ("grown: resume from this state"),
- * with the state in the entry's body beside the result.
+ * replaced. A unit whose file only grew is a miss too, but its entry may still serve: read as it was
+ * written (`lookUpAsWritten`), its result and the state kept at the file's old end let the analysis
+ * read the appended lines only (resumeEntry.ts, resumeUnit.ts).
  *
  * Safety: entries are written atomically (entryFile.ts), checked whole (their body's hash) before
  * what was read from them is used, and any entry that cannot be read, parsed or trusted is a miss,
@@ -90,16 +87,39 @@ export class UnitCache {
    * `counted` is false (an entry that is not one unit's).
    */
   lookUp<Asked, R>(key: string, configs: (asked: Asked) => string, read: (entry: OpenEntry) => R, counted = true): R | undefined {
-    const found = this.find(key, configs);
+    const found = this.find(key, configs, true);
     if (found === undefined) return counted ? this.missed() : undefined;
     try {
-      const result = read(found);
+      const result = read(found.entry);
       if (counted) this.hits++;
       return result;
     } catch {
       return counted ? this.missed() : undefined;
     } finally {
-      found.close();
+      found.entry.close();
+    }
+  }
+
+  /**
+   * The entry of `key` read by `read` with its stamp, though the unit's files may have changed since
+   * it was written (a grown file resumes from it: resumeEntry.ts checks how they changed). Undefined
+   * when there is none, it is another key's, `before` (asked first: cheaper than the configs) is
+   * false, its configs changed, or `read` throws. Counts nothing.
+   */
+  lookUpAsWritten<Asked, R>(
+    key: string,
+    configs: (asked: Asked) => string,
+    read: (entry: OpenEntry, stamp: EntryStamp<Asked>) => R,
+    before: (stamp: EntryStamp<Asked>) => boolean,
+  ): R | undefined {
+    const found = this.find(key, configs, false, before);
+    if (found === undefined) return undefined;
+    try {
+      return read(found.entry, found.stamp);
+    } catch {
+      return undefined;
+    } finally {
+      found.entry.close();
     }
   }
 
@@ -108,18 +128,26 @@ export class UnitCache {
     this.hits += units;
   }
 
-  private find<Asked>(key: string, configs: (asked: Asked) => string): OpenEntry | undefined {
+  /** The entry of `key` and its stamp, when its configs hold and (`filesHold`) its files are as stamped. */
+  private find<Asked>(
+    key: string,
+    configs: (asked: Asked) => string,
+    filesHold: boolean,
+    before: (stamp: EntryStamp<Asked>) => boolean = () => true,
+  ): { entry: OpenEntry; stamp: EntryStamp<Asked> } | undefined {
     const path = entryPath(this.setup.dir, keyHash(key, this.hasher));
     const entry = openEntry(path, this.hasher);
     if (entry === undefined) return undefined;
+    let stamp: EntryStamp<Asked>;
     try {
-      const stamp = JSON.parse(entry.stamp) as EntryStamp<Asked>;
+      stamp = JSON.parse(entry.stamp) as EntryStamp<Asked>;
       const holds =
         stamp.key === key &&
         Array.isArray(stamp.paths) &&
         Array.isArray(stamp.stamps) &&
         stamp.paths.length === stamp.stamps.length &&
-        unitStillStamped({ paths: stamp.paths, stamps: stamp.stamps }, this.hasher) &&
+        (!filesHold || unitStillStamped({ paths: stamp.paths, stamps: stamp.stamps }, this.hasher)) &&
+        before(stamp) &&
         configs(stamp.asked) === stamp.configs;
       if (!holds) throw new Error("stale");
     } catch {
@@ -127,7 +155,7 @@ export class UnitCache {
       return undefined;
     }
     if (Date.now() - entry.mtimeMs > TOUCH_AFTER_MS) touchEntry(path);
-    return entry;
+    return { entry, stamp };
   }
 
   private missed(): undefined {

@@ -163,10 +163,13 @@ describe("the result cache, differentially", () => {
       const inputs = makeInputs(root);
       const random = prng(seed);
       const state = { args: [] as string[], config: join(root, "openclaw.json5"), cacheDir: join(root, "cache") };
+      // Under seed 2 every one-file unit keeps a point to resume from (by default only files of 1 MiB and more):
+      // grown files then resume through every other kind of edit (resumeUnit.test.ts has the appends in detail).
+      const env = seed === 2 ? { LOOPLENS_CACHE_RESUME_MIN_BYTES: "0" } : {};
       let hits = 0;
       let lastAt = 0;
       const history: string[] = [];
-      await expectSameEveryFormat([...state.args, inputs], state.cacheDir, "cold");
+      await expectSameEveryFormat([...state.args, inputs], state.cacheDir, "cold", env);
       // Every kind of edit, in a random order, after a first run on the unchanged folder; then a few more.
       const names = ["nothing", ...shuffled(Object.keys(EDITS), random), ...Array.from({ length: 3 }, () => pick(Object.keys(EDITS), random))];
       for (const [step, name] of names.entries()) {
@@ -174,7 +177,7 @@ describe("the result cache, differentially", () => {
         history.push(what);
         // A later write must be told by its time: wait out the clock tick of the one before.
         await new Promise((resolve) => setTimeout(resolve, 20));
-        await expectSameEveryFormat([...state.args, inputs], state.cacheDir, `step ${step}: ${what}`);
+        await expectSameEveryFormat([...state.args, inputs], state.cacheDir, `step ${step}: ${what}`, env);
         const last = readUsage(state.cacheDir)?.last;
         expect(last?.at, "the cache was used").toBeGreaterThan(lastAt);
         lastAt = last!.at;

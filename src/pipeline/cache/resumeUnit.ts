@@ -1,0 +1,198 @@
+/**
+ * Resuming a grown file (watch.md §2 "Growth"): an analysis of a one-file unit keeps, beside its
+ * result, the state its reading and replay were in at the file's last line (`ResumePoint`: adapter,
+ * preparer, replayer with its histories, guard, open runs and timelines, the tally, the configs
+ * asked), taken before anything is done at the file's end. When the file later only grew, that state
+ * is restored (stateCodec.ts, resumeClasses.ts) and only the appended lines are read through it; the
+ * runs handed out before the old end come from the entry, the rest are what the restored replay hands
+ * out and finishes.
+ *
+ * Only formats whose adapter can resume (`InputAdapter.resume`: a line's reading depends on earlier
+ * lines only) keep a point; anything the state codec cannot carry keeps none. A resume that meets
+ * what it cannot go on with (a live event, an adapter's `ReadAgain`) is abandoned and the unit is
+ * read in full, with nothing of the attempt left.
+ */
+import { closeSync, openSync, readSync } from "node:fs";
+import type { InputFormat } from "../../adapters/adapter.js";
+import { LineTally, UnitHistory } from "../../adapters/adapter.js";
+import type { LineSource, RawLineHandler } from "../../adapters/io/lineSource.js";
+import { splitRawLines } from "../../adapters/io/lineSplitter.js";
+import { rawSource } from "../../adapters/io/sources.js";
+import type { ReplayedRun } from "../../core/findings.js";
+import type { EventPreparer } from "../../core/prepare.js";
+import type { ProfileName } from "../../core/profiles/profile.js";
+import type { ProfileSelection } from "../../core/profiles/selection.js";
+import type { ConfigForAgent, Replayer } from "../../core/replay.js";
+import type { ReadThrough } from "../reading.js";
+import { ReplayBindings, REPLAY_CLASSES } from "./resumeClasses.js";
+import { decodeState, encodeState, UnsavableState } from "./stateCodec.js";
+
+/** An agent (and profile) replay asked the config of, in first-asked order (analysis.ts `agentsResolved`). */
+export interface AskedAgent {
+  readonly agent: string | null;
+  readonly profile: ProfileName;
+}
+
+/** Where a one-file unit's reading stood at its last line (kept in its cache entry). */
+export interface ResumePoint {
+  /** The state, encoded (base64). */
+  readonly state: string;
+  /** The process's values it points at (ReplayBindings), in first-asked order. */
+  readonly names: readonly string[];
+  /** Lines of the file read: the appended ones are numbered on from here. */
+  readonly lines: number;
+  /** Runs handed out before the old end: the entry's first runs, final. */
+  readonly handedOut: number;
+  readonly format: InputFormat;
+  /** The configs the old part's replay asked for, in order (asked of the resolver again before the state is restored). */
+  readonly agentsResolved: readonly AskedAgent[];
+}
+
+/** A point found for a grown file: what the unit's entry held, and where the old file ended. */
+export interface ResumeFrom extends ResumePoint {
+  readonly oldRuns: readonly ReplayedRun[];
+  /** The old file's size: reading goes on from here. */
+  readonly size: number;
+}
+
+interface SavedState {
+  readonly adapter: object;
+  readonly preparer: EventPreparer;
+  readonly history: UnitHistory;
+  readonly replayer: Replayer;
+  readonly tally: LineTally;
+}
+
+/** The state restored, to go on with the appended lines. */
+export type RestoredState = SavedState & { readonly format: InputFormat };
+
+/**
+ * What an analysis of a one-file unit hands its replay and reading so that their state can be saved:
+ * functions bound by name (the state then holds only names for them), and the state when read through.
+ */
+export class ResumeKeeper {
+  private readonly bindings: ReplayBindings;
+  private through: ReadThrough | undefined;
+  private handed = 0;
+  private voided = false;
+
+  /** `shelf`: where the replay puts a long run's findings (bound by name: a state holding shelved findings is never saved). */
+  constructor(profileFor: ProfileSelection["profileFor"], onFinding: unknown, shelf: unknown) {
+    this.bindings = new ReplayBindings({ profileFor, onFinding, shelf });
+  }
+
+  /** The profile selection with its hashing choice bound (the preparer holds it). */
+  profiles(profiles: ProfileSelection): ProfileSelection {
+    const hashingFor = this.bindings.hashing(profiles.hashingFor);
+    this.bindings.bound.set(hashingFor, "hashingFor");
+    return { hashingFor, profileFor: profiles.profileFor };
+  }
+
+  /** The resolver replay asks, bound (the replayer holds it, and each config it gave). */
+  config(configFor: ConfigForAgent): ConfigForAgent {
+    const bound = this.bindings.config(configFor);
+    this.bindings.bound.set(bound, "configFor");
+    return bound;
+  }
+
+  /** The replayer's `onSettled`, counting the runs handed out. */
+  settled(add: (run: ReplayedRun) => void): (run: ReplayedRun) => void {
+    const settled = (run: ReplayedRun) => {
+      this.handed++;
+      add(run);
+    };
+    this.bindings.bound.set(settled, "onSettled");
+    return settled;
+  }
+
+  /** Told by reading when the file was read through (reading.ts `onReadThrough`). */
+  readonly readThrough = (through: ReadThrough): void => {
+    this.through = through;
+  };
+
+  /**
+   * The unit is read again (ReadAgain): no point is kept (the configs the voided pass asked for stay
+   * bound, and a restore would ask them again).
+   */
+  void(): void {
+    this.through = undefined;
+    this.voided = true;
+  }
+
+  /** Goes on from a restored state: its runs handed out so far count. */
+  from(handedOut: number): void {
+    this.handed = handedOut;
+  }
+
+  /**
+   * The point to keep, taken after the last line and before the replay finishes; undefined when the
+   * adapter cannot resume or the state holds what cannot be carried.
+   */
+  point(replayer: Replayer, tally: LineTally, agentsResolved: readonly AskedAgent[]): ResumePoint | undefined {
+    const through = this.through;
+    if (through === undefined || this.voided) return undefined;
+    const saved: SavedState = { adapter: through.adapter, preparer: through.preparer, history: through.history, replayer, tally };
+    try {
+      const state = encodeState(saved, REPLAY_CLASSES, this.bindings.bound).toString("base64");
+      return { state, names: this.bindings.names, lines: tally.counts.read, handedOut: this.handed, format: through.format, agentsResolved: [...agentsResolved] };
+    } catch (error) {
+      if (error instanceof UnsavableState) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * The state of `from`, with today's values bound again through this keeper (`configFor` and
+   * `hashingFor`: its wrappers), so that it can be saved again. Throws when it cannot be restored.
+   */
+  restore(from: ResumeFrom, configFor: ConfigForAgent, hashingFor: ProfileSelection["hashingFor"]): RestoredState {
+    const values = this.bindings.rebind(from.names, configFor, hashingFor);
+    const saved = decodeState(Buffer.from(from.state, "base64"), REPLAY_CLASSES, values) as SavedState;
+    if (!(saved.tally instanceof LineTally) || !(saved.history instanceof UnitHistory)) throw new Error("not a saved reading");
+    this.from(from.handedOut);
+    return { ...saved, format: from.format };
+  }
+}
+
+let resumed = 0;
+
+/** Units this thread resumed from a point (not re-read in full): what tests check a resume happened by. */
+export function resumedUnits(): number {
+  return resumed;
+}
+
+/** Counts a unit read from its point on. */
+export function countResumed(): void {
+  resumed++;
+}
+
+/** The bytes appended to `file` after its first `size` bytes, as they are now. */
+export function appendedBytes(file: string, size: number): Buffer {
+  const fd = openSync(file, "r");
+  try {
+    const chunks: Buffer[] = [];
+    for (let at = size; ; ) {
+      const chunk = Buffer.allocUnsafe(1 << 20);
+      const n = readSync(fd, chunk, 0, chunk.length, at);
+      if (n === 0) break;
+      chunks.push(chunk.subarray(0, n));
+      at += n;
+    }
+    return Buffer.concat(chunks);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The appended bytes as a line source whose lines are numbered on after the old file's `lines`. */
+export function appendedSource(file: string, data: Buffer, lines: number): LineSource {
+  return rawSource(
+    file,
+    data.length,
+    (handler, options) => {
+      const numbered: RawLineHandler = (bytes, start, end, line, terminated, tooLong) => handler(bytes, start, end, line + lines, terminated, tooLong);
+      return splitRawLines([data], numbered, options);
+    },
+    async (needles) => needles.some((needle) => data.includes(needle)),
+  );
+}
