@@ -86,13 +86,17 @@ function totalsOf({ runs, spilled }: FileAnalysis): RunTotals {
   return { runs: runs.length + spilled.runs, calls: calls + spilled.calls, compactions: compactions + spilled.compactions, counts, ...(usage.runs > 0 && { usage }), plain, weight: SPILLED_WEIGHT };
 }
 
-/** A spilled segment's bytes, as they are (whole lines): copied into the entry without being parsed or decoded. */
+/**
+ * A spilled segment's bytes, as they are (whole lines): copied into the entry without being parsed or
+ * decoded. One buffer, read into again once the entry took its bytes (encodeEntry copies or writes
+ * them before it asks for more), so that a large segment leaves no megabytes of garbage behind.
+ */
 function* segmentBytes({ path, start, end }: SpillSegment): Generator<Uint8Array> {
   const fd = openSync(path, "r");
+  const buffer = Buffer.allocUnsafe(Math.min(SEGMENT_CHUNK, end - start));
   try {
     for (let at = start; at < end; ) {
-      const buffer = Buffer.allocUnsafe(Math.min(SEGMENT_CHUNK, end - at));
-      const n = readSync(fd, buffer, 0, buffer.length, at);
+      const n = readSync(fd, buffer, 0, Math.min(buffer.length, end - at), at);
       if (n === 0) throw new Error(`${path} ends before its segment`);
       at += n;
       yield buffer.subarray(0, n);
