@@ -138,11 +138,15 @@ export function openEntry(fd: number, offset: number, length: number, hasher: By
     }
     const stamp = head.toString("utf8", 0, newline);
     const bodyStart = offset + newline + 1;
+    // Most entries fit in the first read (11 KB on average on the bench's folder): their body is
+    // taken from it rather than read a second time. It is the thread's read buffer, so the entry
+    // is read before another is opened (as every caller does: lookUp reads what it found at once).
+    const inMemory = filled === length ? head.subarray(newline + 1, length) : undefined;
     return {
       stamp,
       mtimeMs: usedMs,
-      readBody: (restFor) => readBody(fd, bodyStart, end, hasher, restFor),
-      readWhole: () => readWhole(fd, bodyStart, end, hasher),
+      readBody: (restFor) => (inMemory ? bodyInMemory(inMemory, hasher, restFor) : readBody(fd, bodyStart, end, hasher, restFor)),
+      readWhole: () => (inMemory ? wholeInMemory(inMemory, hasher) : readWhole(fd, bodyStart, end, hasher)),
       // The pack's descriptor is the pack readers' (packFile.ts), kept for the next entry.
       close() {},
     };
@@ -181,6 +185,29 @@ function readBody(fd: number, start: number, recordEnd: number, hasher: ByteHash
   const last = Buffer.alloc(HASH_LINE_BYTES);
   if (readSync(fd, last, 0, HASH_LINE_BYTES, end) !== HASH_LINE_BYTES) throw new CorruptEntry("the entry ends early");
   if (rest === undefined || last.toString("latin1") !== `#${hash.digest()}\n`) throw new CorruptEntry("the body does not match its hash");
+}
+
+/** The body and its hash line, checked before any of it is handed out; its first line, and the bytes after it. */
+function checkedInMemory(bytes: Buffer, hasher: ByteHasher): { first: string; rest: Buffer } {
+  const end = bytes.length - HASH_LINE_BYTES;
+  if (end <= 0) throw new CorruptEntry("the entry is too short");
+  const body = bytes.subarray(0, end);
+  const newline = body.indexOf(10);
+  if (newline < 0 || bytes.toString("latin1", end) !== `#${hasher.hash(body)}\n`) throw new CorruptEntry("the body does not match its hash");
+  return { first: body.toString("utf8", 0, newline), rest: body.subarray(newline + 1) };
+}
+
+/** See `OpenEntry.readBody`, for a body already read. */
+function bodyInMemory(bytes: Buffer, hasher: ByteHasher, restFor: (first: string) => (bytes: Buffer) => void): void {
+  const { first, rest } = checkedInMemory(bytes, hasher);
+  const to = restFor(first);
+  if (rest.length > 0) to(rest);
+}
+
+/** See `OpenEntry.readWhole`, for a body already read: copied out of the thread's read buffer. */
+function wholeInMemory(bytes: Buffer, hasher: ByteHasher): { first: string; rest: Buffer } {
+  const { first, rest } = checkedInMemory(bytes, hasher);
+  return { first, rest: Buffer.from(rest) };
 }
 
 /** See `OpenEntry.readWhole`: one read into one buffer, no copy (a kept output: reportCache.ts). */
