@@ -9,8 +9,8 @@
  * evicted in least-recently-used order (a pack is as recent as its most recently used entry; a hit
  * marks its entry used, unitCache.ts) until the cache is down to LOW_WATER of the bound, so that the
  * next evictions are many runs away. Runs that only read never scan. Packs that no index names (their
- * writer died, or all their entries were written again elsewhere) and temporary files are removed
- * once they are an hour old (a younger one may be a running writer's). A folder of the layout before
+ * writer died, or all their entries were written again elsewhere) are removed once their writer has
+ * ended (a running writer names its packs at its end), or an hour old; temporary files once an hour old. A folder of the layout before
  * packs (`entries/`) is removed by the first run that writes.
  */
 import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -96,6 +96,25 @@ export function scanPacks(dir: string): { packs: ScannedFile[]; temps: ScannedFi
 }
 
 /**
+ * Whether the process that wrote a pack (its name begins with its pid: packFile.ts) has ended, so that
+ * a pack no index names is dead now rather than in an hour: a burst of runs that each write a new
+ * kept output leaves packs whose entries were all written again since, and those must go before
+ * live packs are evicted for the bound. A pid in use again by another process only keeps a dead pack
+ * until the hour is over.
+ */
+function writerGone(pack: string): boolean {
+  const pid = Number(pack.slice(0, pack.indexOf("-")));
+  if (!Number.isSafeInteger(pid) || pid <= 0) return true;
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
+/**
  * Keeps the bound on `entries` (the index being written) and the folder: see the module comment.
  * Returns the bytes of the packs left and the packs removed.
  */
@@ -116,7 +135,7 @@ export function evict(dir: string, entries: Map<string, IndexedEntry>, maxBytes:
     evicted.add(pack.name);
     bytes -= pack.size;
   };
-  for (const pack of packs) if (!lastUsed.has(pack.name) && now - pack.mtimeMs > STALE_MS) remove(pack);
+  for (const pack of packs) if (!lastUsed.has(pack.name) && (now - pack.mtimeMs > STALE_MS || writerGone(pack.name))) remove(pack);
   if (bytes > maxBytes) {
     const byAge = packs.filter((pack) => lastUsed.has(pack.name)).sort((a, b) => lastUsed.get(a.name)! - lastUsed.get(b.name)!);
     for (const pack of byAge) {

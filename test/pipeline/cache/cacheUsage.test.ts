@@ -86,10 +86,12 @@ describe("the cache's size bound", () => {
     expect(packs()).toEqual(["newest.pack", "old.pack"]);
   });
 
-  it("removes packs no index names and temporary files once they are an hour old, and the layout before packs", () => {
+  it("removes packs no index names once their writer ended or they are an hour old, temporary files once an hour old, and the layout before packs", () => {
     const now = Date.now();
-    pack("dead.pack", 10, 2 * HOUR, now);
-    pack("running.pack", 10, 1000, now);
+    pack(`${process.pid}-0-1-old.pack`, 10, 2 * HOUR, now);
+    // No process has this pid (the largest a pid can be on Linux is 2^22): its writer ended.
+    pack(`${2 ** 22 + 7}-0-1-ended.pack`, 10, 1000, now);
+    pack(`${process.pid}-1-1-running.pack`, 10, 1000, now);
     pack("x.pack.tmp", 10, 2 * HOUR, now);
     writeFileSync(join(dir, "index.json.1-abc.tmp"), "");
     utimesSync(join(dir, "index.json.1-abc.tmp"), new Date(now - 2 * HOUR), new Date(now - 2 * HOUR));
@@ -97,8 +99,20 @@ describe("the cache's size bound", () => {
     mkdirSync(join(dir, "entries", "ab"), { recursive: true });
     writeFileSync(join(dir, "entries", "ab", "ab00000000000000.ndjson"), "an entry of the layout before\n");
     evict(dir, new Map(), 1000, now);
-    expect(packs()).toEqual(["running.pack"]);
+    expect(packs()).toEqual([`${process.pid}-1-1-running.pack`]);
     expect(readdirSync(dir).sort()).toEqual(["index.json.2-def.tmp", "packs"]);
+  });
+
+  it("removes the packs of ended runs whose entries were all written again before it evicts a live pack", () => {
+    const now = Date.now();
+    const ended = 2 ** 22 + 7;
+    pack(`${ended}-0-1-live.pack`, 100, 10_000, now);
+    // Four later runs, each writing its kept output again: the packs before the last are dead.
+    for (let run = 1; run <= 4; run++) pack(`${ended}-0-${run + 1}-report.pack`, 100, 5000 - run * 1000, now);
+    const live = entriesOf(`${ended}-0-1-live.pack`, 3, 10_000, now);
+    recordRun(setup(400), "analyze", run([...live, ...entriesOf(`${ended}-0-5-report.pack`, 1, 1000, now)]), true, now);
+    expect(packs()).toEqual([`${ended}-0-1-live.pack`, `${ended}-0-5-report.pack`]);
+    expect(readIndex(dir).size).toBe(4);
   });
 
   it("clear removes the packs, the index and the counts, and nothing else of the folder", () => {
