@@ -10,7 +10,7 @@
  * replaced. A unit whose file grew is a miss too: it is analysed again whole. Resuming the replay
  * from state saved at the file's old end (watch.md §2 "Growth") was deliberately not built, and
  * re-analysing the grown unit alone does not meet the bench's target for it (real-shaped folder, its
- * largest live transcript grown from 12 to 13 MB: 3.3× faster than cold against ≥ 10×; bench/RESULTS.md).
+ * largest live transcript grown from 12 to 13 MB: 3.7× faster than cold against ≥ 10× with the packs; bench/RESULTS.md).
  * Resuming would slot in here, as a third kind of lookup result ("grown: resume from this state"),
  * with the state in the entry's body beside the result.
  *
