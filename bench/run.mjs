@@ -301,8 +301,9 @@ async function cacheOnly() {
   const path = join(ROOT, "bench", "RESULTS.md");
   const results = existsSync(path) ? readFileSync(path, "utf8") : "";
   const at = results.indexOf("## Result cache");
-  // The section runs to the watch block (bench/watch.mjs writes it between markers) or the end.
-  const end = at >= 0 && results.indexOf(WATCH_START, at) > at ? results.indexOf(WATCH_START, at) : results.length;
+  // The section runs to the next block written by another section (watch's, usage's: between markers) or the end.
+  const ends = [WATCH_START, "<!-- usage -->"].map((marker) => results.indexOf(marker, at)).filter((i) => at >= 0 && i > at);
+  const end = ends.length > 0 ? Math.min(...ends) : results.length;
   writeFileSync(path, at >= 0 ? `${results.slice(0, at)}${section}\n${results.slice(end)}` : `${results.trimEnd()}\n\n${section}`);
   log("wrote the result cache's section of bench/RESULTS.md");
   process.exit(0);

@@ -7,7 +7,7 @@ import type { Command } from "commander";
 import { sanitize } from "../reporters/sanitize.js";
 import { loadByteHasher } from "../pipeline/cache/byteHash.js";
 import { cacheFolder, cacheLimit, cacheSetup, DEFAULT_CACHE_MAX_MB } from "../pipeline/cache/cacheSetup.js";
-import { clearCache, readUsage, scanEntries } from "../pipeline/cache/cacheUsage.js";
+import { cacheContents, clearCache, readUsage } from "../pipeline/cache/cacheUsage.js";
 import { UnitCache } from "../pipeline/cache/unitCache.js";
 import { EXIT } from "../pipeline/errors.js";
 import type { Io } from "./common.js";
@@ -36,17 +36,19 @@ const when = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, "Z");
 
 function info(io: Io): number {
   const dir = cacheFolder(io.env);
-  const { entries } = scanEntries(dir);
-  const bytes = entries.reduce((sum, entry) => sum + entry.size, 0);
+  const { entries, bytes, usedMs } = cacheContents(dir);
   const usage = readUsage(dir);
   const limit = cacheLimit(io.env);
   const lines = [
     `folder   ${sanitize(dir)}${io.env.LOOPLENS_CACHE_DIR?.trim() ? " ($LOOPLENS_CACHE_DIR)" : ""}`,
-    `entries  ${entries.length} (${mb(bytes)} of at most ${mb(limit)}${io.env.LOOPLENS_CACHE_MAX_MB === undefined ? `, the default; $LOOPLENS_CACHE_MAX_MB sets it` : ", $LOOPLENS_CACHE_MAX_MB"})`,
+    `entries  ${entries} (${mb(bytes)} of at most ${mb(limit)}${io.env.LOOPLENS_CACHE_MAX_MB === undefined ? `, the default; $LOOPLENS_CACHE_MAX_MB sets it` : ", $LOOPLENS_CACHE_MAX_MB"})`,
   ];
-  if (entries.length > 0) {
-    const used = entries.map((entry) => entry.mtimeMs);
-    lines.push(`used     least recently ${when(Math.min(...used))}, most recently ${when(Math.max(...used))}`);
+  if (entries > 0) {
+    // A loop, not Math.min(...usedMs): a cache of hundreds of thousands of entries would overflow the call's arguments.
+    let least = Infinity;
+    let most = -Infinity;
+    for (const used of usedMs) [least, most] = [Math.min(least, used), Math.max(most, used)];
+    lines.push(`used     least recently ${when(least)}, most recently ${when(most)}`);
   }
   if (usage) {
     const total = usage.hits + usage.misses;

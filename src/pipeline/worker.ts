@@ -77,4 +77,4 @@ for (let index = takeFile(work); index !== undefined; index = takeFile(work)) {
     reply({ kind: "failed", index, userError: error instanceof InputError, message: String(err?.message ?? error), ...(err?.stack ? { stack: err.stack } : {}) });
   }
 }
-reply({ kind: "finished", cacheWritten: cache?.ownWritten ?? { entries: 0, bytes: 0 } });
+reply({ kind: "finished", cacheWritten: cache?.finishWriting() ?? { added: [] } });

@@ -2,10 +2,11 @@
  * The result cache as a user meets it, through the real CLI: worker threads use it (and write what
  * they analyse), two processes at once on one cache folder print what looplens prints without it and
  * leave it whole, an unwritable folder is one notice, `sweep` and `check --cache` print the same warm
- * as cold, another version never reads an entry, and `looplens cache info|clear`.
+ * as cold, another version never reads an entry, a folder of the layout before packs is ignored and
+ * removed, and `looplens cache info|clear`.
  */
 import { spawn } from "node:child_process";
-import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readUsage } from "../../src/pipeline/cache/cacheUsage.js";
@@ -67,8 +68,8 @@ describe("looplens with the result cache", () => {
       same(a, fresh, `first of two at once, -f ${format}`);
       same(b, fresh, `second of two at once, -f ${format}`);
     }
-    const shards = readdirSync(join(dir, "entries"));
-    const files = shards.flatMap((shard) => readdirSync(join(dir, "entries", shard)));
+    // No temporary file left (of the index, of the counts): each process wrote packs of its own.
+    const files = readdirSync(dir, { recursive: true }).map(String);
     expect(files.filter((name) => name.endsWith(".tmp"))).toEqual([]);
     // Whole entries: the next run reads every unit from them.
     same(runCli(["analyze", "--all", "-f", "json", inputs], { env: cacheEnv(dir) }), runCli(["analyze", "--all", "-f", "json", inputs, "--no-cache"]), "after both");
@@ -127,6 +128,20 @@ describe("looplens with the result cache", () => {
     const two = await report("2.0.0");
     expect(two.usage).toMatchObject({ hits: 0 });
     expect(two.text).toBe(one.text.replace('"version": "1.0.0"', '"version": "2.0.0"'));
+  }, 240_000);
+
+  it("ignores a cache folder of the layout before packs, and removes it on the first run that writes", async () => {
+    const dir = join(root, "old-layout");
+    // As the build before packs left it: an entry file per unit under entries/, and its counts.
+    mkdirSync(join(dir, "entries", "ab"), { recursive: true });
+    writeFileSync(join(dir, "entries", "ab", "ab00000000000000.ndjson"), '{"key":"an old entry"}\nS{}\n#0000000000000000\n');
+    writeFileSync(join(dir, "usage.json"), JSON.stringify({ bytes: 50, scannedAt: 0, since: 0, hits: 4, misses: 2 }));
+    const args = ["analyze", "--all", "-f", "json", inputs];
+    same(runCli(args, { env: cacheEnv(dir) }), runCli([...args, "--no-cache"]), "over an old layout");
+    expect(existsSync(join(dir, "entries"))).toBe(false);
+    expect(readUsage(dir)).toMatchObject({ hits: 4 });
+    same(runCli(args, { env: cacheEnv(dir) }), runCli([...args, "--no-cache"]), "warm after it");
+    expect(readUsage(dir)?.last).toMatchObject({ misses: 0 });
   }, 240_000);
 
   it("cache info tells where it is and what it holds; cache clear empties it", () => {

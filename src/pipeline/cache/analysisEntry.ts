@@ -20,13 +20,14 @@
  * its rows are in this process's spill folder, and such a log is one file that is read again each time.
  * Nor is one with a run whose findings went on the shelf (pipeline/shelvedFindings.ts), for the same reason.
  */
+import { closeSync, openSync, readSync } from "node:fs";
 import { deserialize, serialize } from "node:v8";
 import type { ReplayedRun } from "../../core/findings.js";
 import type { FileAnalysis } from "../fileAnalysis.js";
-import { countRun, noRunLevels, type RunLevelCounts } from "../levelCounts.js";
+import { addRunLevels, countRun, noRunLevels, type RunLevelCounts } from "../levelCounts.js";
 import { RunsUsageTotals, type RunsUsage } from "../runsUsage.js";
-import { findingsWeight, isPlainRun, runRecords, runsOf, UnitRuns, type SpillOptions } from "../runSpill.js";
-import { SegmentReader, spillFileIn } from "../spillFiles.js";
+import { findingsWeight, isPlainRun, runRecords, runsOf, UnitRuns, type SpillOptions, type SpillSegment } from "../runSpill.js";
+import { spillFileIn } from "../spillFiles.js";
 import { CorruptEntry, type OpenEntry } from "./entryFile.js";
 import { allOutside, RunTimesTally, type RunTimes, type RunWindow } from "./runWindow.js";
 
@@ -39,8 +40,8 @@ interface RunTotals {
   readonly usage?: RunsUsage;
   readonly plain: number;
   readonly weight: number;
-  /** When the runs started, so that `--since`/`--until` can leave the unit unread (runWindow.ts). */
-  readonly times: RunTimes;
+  /** When the runs started, so that `--since`/`--until` can leave the unit unread (runWindow.ts); unknown for a unit whose runs spilled. */
+  readonly times?: RunTimes;
 }
 
 type Summary = Omit<FileAnalysis, "runs" | "spilled"> & { readonly totals: RunTotals };
@@ -53,16 +54,24 @@ export function isCacheable(analysis: FileAnalysis): boolean {
   return (analysis.liveBook?.batches.length ?? 0) === 0 && analysis.spilled?.shelved !== true;
 }
 
-/** The totals of a unit's runs; `spilled` ones are read back for their weights (a large unit: the write is rare). */
+/** The weight given to a unit whose runs spilled: it did not fit, so its runs read back from an entry go to the spill file too. */
+const SPILLED_WEIGHT = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The totals of a unit's runs. Those in memory are counted one by one; a spilled segment brings its
+ * own counts (runSpill.ts), so that its runs are not read back and parsed only for the summary (a
+ * large unit's runs were read from the spill file twice to be kept: ~5% of a cold run in a profile).
+ * Its runs' start times are then unknown: `--since`/`--until` read such a unit whole (runWindow.ts).
+ */
 function totalsOf({ runs, spilled }: FileAnalysis): RunTotals {
-  const counts = noRunLevels();
+  let counts = noRunLevels();
   let calls = 0;
   let compactions = 0;
   let plain = 0;
   let weight = 0;
   const times = new RunTimesTally();
   const usage = new RunsUsageTotals();
-  const add = (run: ReplayedRun) => {
+  for (const run of runs) {
     times.add(run);
     usage.add(run);
     calls += run.calls;
@@ -70,36 +79,49 @@ function totalsOf({ runs, spilled }: FileAnalysis): RunTotals {
     countRun(counts, run.findings);
     if (isPlainRun(run)) plain++;
     else weight += findingsWeight(run);
-  };
-  runs.forEach(add);
-  if (spilled) {
-    const reader = new SegmentReader();
-    try {
-      for (const run of runsOf(reader.lines(spilled))) add(run);
-    } finally {
-      reader.close();
-    }
   }
+  const total = { runs: runs.length, plain, weight };
+  if (spilled === undefined) {
+    const used = usage.value();
+    return { ...total, calls, compactions, counts, ...(used.runs > 0 && { usage: used }), times: times.finish() };
+  }
+  counts = addRunLevels(counts, spilled.counts);
+  usage.addAll(spilled.usage);
   const used = usage.value();
-  return { runs: runs.length + (spilled?.runs ?? 0), calls, compactions, counts, ...(used.runs > 0 && { usage: used }), plain, weight, times: times.finish() };
+  return { runs: runs.length + spilled.runs, calls: calls + spilled.calls, compactions: compactions + spilled.compactions, counts, ...(used.runs > 0 && { usage: used }), plain, weight: SPILLED_WEIGHT };
 }
 
-/** The body's lines: the summary, then each run (the spilled ones read back from the spill file). */
-export function* analysisBody(analysis: FileAnalysis): Generator<string> {
+/**
+ * A spilled segment's bytes, as they are (whole lines): copied into the entry without being parsed or
+ * decoded. One buffer, read into again once the entry took its bytes (encodeEntry copies or writes
+ * them before it asks for more), so that a large segment leaves no megabytes of garbage behind.
+ */
+function* segmentBytes({ path, start, end }: SpillSegment): Generator<Uint8Array> {
+  const fd = openSync(path, "r");
+  const buffer = Buffer.allocUnsafe(Math.min(SEGMENT_CHUNK, end - start));
+  try {
+    for (let at = start; at < end; ) {
+      const n = readSync(fd, buffer, 0, Math.min(buffer.length, end - at), at);
+      if (n === 0) throw new Error(`${path} ends before its segment`);
+      at += n;
+      yield buffer.subarray(0, n);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const SEGMENT_CHUNK = 1 << 20;
+
+/** The body's lines: the summary, then each run (the spilled ones copied from the spill file). */
+export function* analysisBody(analysis: FileAnalysis): Generator<string | Uint8Array> {
   const { runs, spilled, ...rest } = analysis;
   const summary: Summary = { ...rest, totals: totalsOf(analysis) };
   // JSON, read back in half the time of V8's deserializer, unless the live runs' typed arrays need V8's.
   yield summary.liveBook === undefined ? `${SUMMARY}${JSON.stringify(summary)}` : `${SUMMARY_V8}${serialize(summary).toString("base64")}`;
   const at = spilled?.at ?? runs.length;
   for (let i = 0; i < at; i++) yield* runRecords(runs[i]!);
-  if (spilled) {
-    const reader = new SegmentReader();
-    try {
-      yield* reader.lines(spilled);
-    } finally {
-      reader.close();
-    }
-  }
+  if (spilled) yield* segmentBytes(spilled);
   for (let i = at; i < runs.length; i++) yield* runRecords(runs[i]!);
 }
 
@@ -141,7 +163,7 @@ export function analysisOfEntry(entry: OpenEntry, spill: SpillOptions | undefine
   const { totals, ...rest } = summary!;
   if (outside) {
     const { runs, calls, compactions, counts, times } = totals;
-    return { ...rest, runs: [], outside: { runs, calls, compactions, counts, undated: times.undated } };
+    return { ...rest, runs: [], outside: { runs, calls, compactions, counts, undated: times!.undated } };
   }
   if (kept !== undefined) return { ...rest, runs: keptRuns(kept, totals, spill) };
   const { runs, calls, compactions, counts, usage } = totals;

@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import type { ByteHasher } from "./byteHash.js";
 
 /** Bumped whenever what an entry holds, or how it is written, changes. */
-export const CACHE_FORMAT = 2;
+export const CACHE_FORMAT = 3;
 
 export const DEFAULT_CACHE_MAX_MB = 256;
 

@@ -1,34 +1,27 @@
 /**
- * One cache entry on disk: a text file of lines, `<dir>/entries/<2 hex>/<16 hex>.ndjson`, named by a
- * hash of its key (cacheKey.ts) and sharded by the hash's first byte, so that no folder holds more
- * than a few hundred entries and no index is shared between processes.
+ * One cache entry: a record of lines in a pack file (packFile.ts), at the offset and length the
+ * cache's index gives for the hash of its key (packIndex.ts).
  *
  *   line 1      the stamp: JSON with the key text and what tells the entry still holds (fileStamps.ts)
  *   lines 2…n-1 the body (analysisEntry.ts, sweepEntry.ts, reportCache.ts: a command's output as it was written)
  *   line n      `#` and the xxhash of the body's bytes
  *
- * Written to a temporary file of a unique name in the same folder and renamed over the entry: a
- * reader sees the old entry or the new one, whole, never a mix, and two processes writing one entry
- * at once each rename a whole file (the last one stays). Read in chunks, the body hashed as it goes:
- * a truncated or corrupted entry is told by its last line (missing, or not the hash of what came
- * before) once the body has been read, and the reader then undoes what it took from it
+ * The body is a sequence of lines whose first says what follows (analysisEntry.ts' `S`/`V` summary,
+ * a sweep's line, a kept output's meta): a kind of line added later (a replay state to resume from)
+ * is one more line, and an entry without it is still read. Read in chunks, the body hashed as it
+ * goes: a truncated or corrupted entry is told by its last line (missing, or not the hash of what
+ * came before) once the body has been read, and the reader then undoes what it took from it
  * (`CorruptEntry`).
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, utimesSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { threadId } from "node:worker_threads";
+import { mkdirSync, readSync, statSync } from "node:fs";
+import { dirname } from "node:path";
 import type { ByteHasher } from "./byteHash.js";
-import { openForReading } from "../../adapters/io/openForReading.js";
 
 /** The entry does not hold what its stamp promises: truncated, corrupted, or replaced mid-read. */
 export class CorruptEntry extends Error {}
 
-export const ENTRIES_FOLDER = "entries";
-
-/** Where the entry of a key hash lives. */
-export function entryPath(dir: string, keyHash: string): string {
-  return join(dir, ENTRIES_FOLDER, keyHash.slice(0, 2), `${keyHash}.ndjson`);
-}
+/** The folder of the layout before packs (one file per entry): never read, removed by the next run that writes (cacheUsage.ts). */
+export const OLD_ENTRIES_FOLDER = "entries";
 
 /**
  * Makes a folder and its parents, one level at a time. Not `mkdirSync(…, { recursive: true })`: on
@@ -54,81 +47,45 @@ export function makeFolder(path: string): void {
   }
 }
 
-/** Temporary files are named after the entry, so a crashed writer's are found (and removed) by the eviction scan. */
+/** Temporary files (of the index, usage.json) end so, and are removed by the eviction scan once old (a writer died). */
 export const TEMP_SUFFIX = ".tmp";
 
-let written = 0;
-
-/** Shard folders this thread made or found, so that each is looked at once a command. */
-const madeFolders = new Set<string>();
-
-/** Opens a new file for writing, its folder made first if this thread has not seen it (or it was removed meanwhile: `cache clear`). */
-function openInFolder(path: string): number {
-  const folder = dirname(path);
-  if (madeFolders.has(folder)) {
-    try {
-      return openSync(path, "w");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    }
-  }
-  makeFolder(folder);
-  madeFolders.add(folder);
-  return openSync(path, "w");
-}
-
 /**
- * Writes an entry atomically: `stamp` as its first line, then the body's lines and their hash.
- * Returns its size in bytes. Throws when the folder cannot be written (the caller decides).
+ * Encodes an entry: `stamp` as its first line, then the body's lines and their hash, handed to
+ * `sink` in pieces of about WRITE_BATCH bytes (a small entry is one piece). Returns its length.
  */
-export function writeEntry(path: string, stamp: string, body: Iterable<string | Uint8Array>, hasher: ByteHasher): number {
-  const temp = `${path}.${process.pid}-${threadId}-${written++}-${Math.random().toString(36).slice(2, 8)}${TEMP_SUFFIX}`;
-  const fd = openInFolder(temp);
+export function encodeEntry(stamp: string, body: Iterable<string | Uint8Array>, hasher: ByteHasher, sink: (bytes: Uint8Array) => void): number {
+  const hash = hasher.stream();
   let size = 0;
-  try {
-    const hash = hasher.stream();
-    // The stamp goes out with the first batch of the body and the hash line with the last: a small
-    // entry is one write (on an overlay file system each system call of the cold run's 1,601 writes counted).
-    let head: Buffer | undefined = Buffer.from(`${stamp}\n`);
-    let pending: string[] = [];
-    let pendingLength = 0;
-    const writeOut = (bytes: Uint8Array, last: boolean) => {
-      hash.update(bytes);
-      const buffers = [...(head ? [head] : []), bytes, ...(last ? [Buffer.from(`#${hash.digest()}\n`)] : [])];
-      const all = buffers.length === 1 ? bytes : Buffer.concat(buffers);
-      for (let done = 0; done < all.length; ) done += writeSync(fd, all, done, all.length - done, size + done);
-      size += all.length;
-      head = undefined;
-    };
-    const flush = (last: boolean) => {
-      writeOut(Buffer.from(pending.join("")), last);
-      pending = [];
-      pendingLength = 0;
-    };
-    for (const item of body) {
-      // Bytes go out as they are, with no newline of their own (a kept output: reportCache.ts).
-      if (typeof item !== "string") {
-        if (pendingLength > 0) flush(false);
-        writeOut(item, false);
-        continue;
-      }
-      pending.push(item, "\n");
-      pendingLength += item.length + 1;
-      if (pendingLength >= WRITE_BATCH) flush(false);
+  // The stamp goes out with the first batch of the body and the hash line with the last.
+  let head: Buffer | undefined = Buffer.from(`${stamp}\n`);
+  let pending: string[] = [];
+  let pendingLength = 0;
+  const writeOut = (bytes: Uint8Array, last: boolean) => {
+    hash.update(bytes);
+    const buffers = [...(head ? [head] : []), bytes, ...(last ? [Buffer.from(`#${hash.digest()}\n`)] : [])];
+    const all = buffers.length === 1 ? bytes : Buffer.concat(buffers);
+    sink(all);
+    size += all.length;
+    head = undefined;
+  };
+  const flush = (last: boolean) => {
+    writeOut(Buffer.from(pending.join("")), last);
+    pending = [];
+    pendingLength = 0;
+  };
+  for (const item of body) {
+    // Bytes go out as they are, with no newline of their own (a kept output: reportCache.ts).
+    if (typeof item !== "string") {
+      if (pendingLength > 0) flush(false);
+      writeOut(item, false);
+      continue;
     }
-    flush(true);
-  } catch (error) {
-    closeSync(fd);
-    rmSync(temp, { force: true });
-    throw error;
+    pending.push(item, "\n");
+    pendingLength += item.length + 1;
+    if (pendingLength >= WRITE_BATCH) flush(false);
   }
-  closeSync(fd);
-  try {
-    renameSync(temp, path);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
+  flush(true);
   return size;
 }
 
@@ -157,45 +114,50 @@ export interface OpenEntry {
   close(): void;
 }
 
-/** Opens an entry for reading, or undefined when there is none (or it cannot be read, or has no stamp line). */
-export function openEntry(path: string, hasher: ByteHasher): OpenEntry | undefined {
-  const fd = openForReading(path);
-  if (fd === undefined) return undefined;
+/**
+ * Opens the entry at `[offset, offset + length)` of an open pack (packFile.ts) for reading, or
+ * undefined when it has no stamp line there (the pack was cut short, or the place is not an entry).
+ * `usedMs`: when the index says it was last used.
+ */
+export function openEntry(fd: number, offset: number, length: number, hasher: ByteHasher, usedMs: number): OpenEntry | undefined {
+  const end = offset + length;
   try {
-    const { size, mtimeMs } = fstatSync(fd);
     let head = (chunk ??= Buffer.allocUnsafe(READ_CHUNK));
-    let filled = readSync(fd, head, 0, Math.min(head.length, size), 0);
+    let filled = readSync(fd, head, 0, Math.min(head.length, length), offset);
     let newline = head.subarray(0, filled).indexOf(10);
     // A stamp line longer than a chunk (a unit of thousands of files): read on into a larger buffer.
     while (newline < 0) {
-      if (filled >= size) throw new CorruptEntry("no stamp line");
-      const larger = Buffer.allocUnsafe(Math.min(size, head.length * 2));
+      if (filled >= length) return undefined;
+      const larger = Buffer.allocUnsafe(Math.min(length, head.length * 2));
       head.copy(larger, 0, 0, filled);
+      const before = filled;
       head = larger;
-      filled += readSync(fd, head, filled, head.length - filled, filled);
+      filled += readSync(fd, head, filled, head.length - filled, offset + filled);
+      if (filled === before) return undefined;
       newline = head.subarray(0, filled).indexOf(10);
     }
     const stamp = head.toString("utf8", 0, newline);
-    let closed = false;
+    const bodyStart = offset + newline + 1;
+    // Most entries fit in the first read (11 KB on average on the bench's folder): their body is
+    // taken from it rather than read a second time. It is the thread's read buffer, so the entry
+    // is read before another is opened (as every caller does: lookUp reads what it found at once).
+    const inMemory = filled === length ? head.subarray(newline + 1, length) : undefined;
     return {
       stamp,
-      mtimeMs,
-      readBody: (restFor) => readBody(fd, newline + 1, size, hasher, restFor),
-      readWhole: () => readWhole(fd, newline + 1, size, hasher),
-      close() {
-        if (!closed) closeSync(fd);
-        closed = true;
-      },
+      mtimeMs: usedMs,
+      readBody: (restFor) => (inMemory ? bodyInMemory(inMemory, hasher, restFor) : readBody(fd, bodyStart, end, hasher, restFor)),
+      readWhole: () => (inMemory ? wholeInMemory(inMemory, hasher) : readWhole(fd, bodyStart, end, hasher)),
+      // The pack's descriptor is the pack readers' (packFile.ts), kept for the next entry.
+      close() {},
     };
   } catch {
-    closeSync(fd);
     return undefined;
   }
 }
 
 /** See `OpenEntry.readBody`: the body is `[start, size - HASH_LINE_BYTES)`, hashed as it is read. */
-function readBody(fd: number, start: number, size: number, hasher: ByteHasher, restFor: (first: string) => (bytes: Buffer) => void): void {
-  const end = size - HASH_LINE_BYTES;
+function readBody(fd: number, start: number, recordEnd: number, hasher: ByteHasher, restFor: (first: string) => (bytes: Buffer) => void): void {
+  const end = recordEnd - HASH_LINE_BYTES;
   if (end <= start) throw new CorruptEntry("the entry is too short");
   const hash = hasher.stream();
   const buffer = (chunk ??= Buffer.allocUnsafe(READ_CHUNK));
@@ -221,15 +183,38 @@ function readBody(fd: number, start: number, size: number, hasher: ByteHasher, r
     if (newline + 1 < n) rest(bytes.subarray(newline + 1));
   }
   const last = Buffer.alloc(HASH_LINE_BYTES);
-  readSync(fd, last, 0, HASH_LINE_BYTES, end);
+  if (readSync(fd, last, 0, HASH_LINE_BYTES, end) !== HASH_LINE_BYTES) throw new CorruptEntry("the entry ends early");
   if (rest === undefined || last.toString("latin1") !== `#${hash.digest()}\n`) throw new CorruptEntry("the body does not match its hash");
 }
 
+/** The body and its hash line, checked before any of it is handed out; its first line, and the bytes after it. */
+function checkedInMemory(bytes: Buffer, hasher: ByteHasher): { first: string; rest: Buffer } {
+  const end = bytes.length - HASH_LINE_BYTES;
+  if (end <= 0) throw new CorruptEntry("the entry is too short");
+  const body = bytes.subarray(0, end);
+  const newline = body.indexOf(10);
+  if (newline < 0 || bytes.toString("latin1", end) !== `#${hasher.hash(body)}\n`) throw new CorruptEntry("the body does not match its hash");
+  return { first: body.toString("utf8", 0, newline), rest: body.subarray(newline + 1) };
+}
+
+/** See `OpenEntry.readBody`, for a body already read. */
+function bodyInMemory(bytes: Buffer, hasher: ByteHasher, restFor: (first: string) => (bytes: Buffer) => void): void {
+  const { first, rest } = checkedInMemory(bytes, hasher);
+  const to = restFor(first);
+  if (rest.length > 0) to(rest);
+}
+
+/** See `OpenEntry.readWhole`, for a body already read: copied out of the thread's read buffer. */
+function wholeInMemory(bytes: Buffer, hasher: ByteHasher): { first: string; rest: Buffer } {
+  const { first, rest } = checkedInMemory(bytes, hasher);
+  return { first, rest: Buffer.from(rest) };
+}
+
 /** See `OpenEntry.readWhole`: one read into one buffer, no copy (a kept output: reportCache.ts). */
-function readWhole(fd: number, start: number, size: number, hasher: ByteHasher): { first: string; rest: Buffer } {
-  const end = size - HASH_LINE_BYTES;
+function readWhole(fd: number, start: number, recordEnd: number, hasher: ByteHasher): { first: string; rest: Buffer } {
+  const end = recordEnd - HASH_LINE_BYTES;
   if (end <= start) throw new CorruptEntry("the entry is too short");
-  const body = Buffer.allocUnsafe(size - start);
+  const body = Buffer.allocUnsafe(recordEnd - start);
   for (let done = 0; done < body.length; ) {
     const n = readSync(fd, body, done, body.length - done, start + done);
     if (n === 0) throw new CorruptEntry("the entry ends early");
@@ -242,14 +227,4 @@ function readWhole(fd: number, start: number, size: number, hasher: ByteHasher):
   for (let at = 0; at < bytes.length; at += READ_CHUNK) hash.update(bytes.subarray(at, at + READ_CHUNK));
   if (newline < 0 || body.toString("latin1", end - start) !== `#${hash.digest()}\n`) throw new CorruptEntry("the body does not match its hash");
   return { first: bytes.toString("utf8", 0, newline), rest: bytes.subarray(newline + 1) };
-}
-
-/** Marks an entry as used now (least recently used ones are evicted first: eviction.ts). */
-export function touchEntry(path: string): void {
-  try {
-    const now = new Date();
-    utimesSync(path, now, now);
-  } catch {
-    // gone meanwhile (evicted by another process), or read-only: it is only used less recently
-  }
 }

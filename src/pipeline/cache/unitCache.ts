@@ -11,11 +11,16 @@
  * written (`lookUpAsWritten`), its result and the state kept at the file's old end let the analysis
  * read the appended lines only (resumeEntry.ts, resumeUnit.ts).
  *
- * Safety: entries are written atomically (entryFile.ts), checked whole (their body's hash) before
- * what was read from them is used, and any entry that cannot be read, parsed or trusted is a miss,
- * silently (it is rebuilt; nothing is wrong with the run). A folder that cannot be written is one
- * notice, and the run's output is the same. Nothing is shared between processes but the entry files,
- * so no lock is needed: two processes at once at worst both write one entry (the last rename stays).
+ * Where entries are: appended to this thread's pack (packFile.ts), found through the index
+ * (packIndex.ts), read once per command on the first lookup. A worker thread only writes: it hands
+ * the places of its entries to the main thread, which puts them in the index at the end of the run.
+ *
+ * Safety: an entry is named by the index only once it is written whole, it is checked whole (its
+ * stamp, its body's hash) before what was read from it is used, and any entry that cannot be read,
+ * parsed or trusted is a miss, silently (it is rebuilt; nothing is wrong with the run). A folder that
+ * cannot be written is one notice, and the run's output is the same. Processes share the index
+ * only, replaced atomically and merged again when two update it at once (packIndex.ts); no pack is
+ * written by two.
  */
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -23,9 +28,11 @@ import { sanitize } from "../../reporters/sanitize.js";
 import { loadByteHasher, type ByteHasher } from "./byteHash.js";
 import type { CacheSetup } from "./cacheSetup.js";
 import { keyHash } from "./cacheKey.js";
-import { entryPath, makeFolder, openEntry, touchEntry, writeEntry, ENTRIES_FOLDER, type OpenEntry } from "./entryFile.js";
+import { makeFolder, openEntry, type OpenEntry } from "./entryFile.js";
 import { stampUnit, unitStillStamped, unitUnchangedSince, RACY_NS, type PathStamp, type UnitStamps } from "./fileStamps.js";
 import { recordRun } from "./cacheUsage.js";
+import { PackReaders, PackWriter, PACKS_FOLDER } from "./packFile.js";
+import { readIndex, type IndexedEntry } from "./packIndex.js";
 
 /** What an entry's first line says: what it is the result of, and what must still hold. */
 export interface EntryStamp<Asked> {
@@ -37,17 +44,19 @@ export interface EntryStamp<Asked> {
   readonly configs: string;
 }
 
-/** Entries a thread wrote, and their bytes: a worker tells the main thread at its end (for the size bound). */
+/** Entries a thread wrote, by key hash: a worker tells the main thread at its end (for the index). */
 export interface CacheWritten {
-  readonly entries: number;
-  readonly bytes: number;
+  readonly added: ReadonlyArray<readonly [string, IndexedEntry]>;
 }
 
-/** An entry used this long ago is touched again when used (cheaper than touching it on every hit). */
+/** An entry used this long ago is marked used again in the index (which is then written: not on every warm run). */
 const TOUCH_AFTER_MS = 60 * 60 * 1000;
 
 /** An entry may take up this share of the cache at most (a larger one is not kept). */
 const LARGEST_ENTRY_SHARE = 0.5;
+
+/** A pack is closed and another begun past this share of the cache's bound (packs are evicted whole: cacheUsage.ts). */
+const PACK_SHARE = 1 / 8;
 
 export class UnitCache {
   readonly hasher: ByteHasher;
@@ -55,11 +64,15 @@ export class UnitCache {
   readonly notices: string[] = [];
   hits = 0;
   misses = 0;
-  /** Entries written by this thread, and their bytes (for the size bound: eviction.ts). */
-  written = 0;
-  writtenBytes = 0;
+  /** Entries written by this thread (and its workers, on the main thread), for the index. */
+  private readonly added = new Map<string, IndexedEntry>();
+  /** Entries read whose last use the index dates an hour or more ago. */
+  private readonly used = new Map<string, number>();
   private writable: boolean;
   private readonly racyNs: bigint;
+  private index: Map<string, IndexedEntry> | undefined;
+  private readonly readers: PackReaders;
+  private readonly writer: PackWriter;
 
   private constructor(
     readonly setup: CacheSetup,
@@ -68,6 +81,8 @@ export class UnitCache {
     this.hasher = hasher;
     this.writable = setup.write;
     this.racyNs = setup.racyNs !== undefined ? BigInt(setup.racyNs) : RACY_NS;
+    this.readers = new PackReaders(setup.dir);
+    this.writer = new PackWriter(setup.dir, Math.max(1 << 20, setup.maxBytes * PACK_SHARE));
   }
 
   static async open(setup: CacheSetup): Promise<UnitCache> {
@@ -135,8 +150,11 @@ export class UnitCache {
     filesHold: boolean,
     before: (stamp: EntryStamp<Asked>) => boolean = () => true,
   ): { entry: OpenEntry; stamp: EntryStamp<Asked> } | undefined {
-    const path = entryPath(this.setup.dir, keyHash(key, this.hasher));
-    const entry = openEntry(path, this.hasher);
+    const hash = keyHash(key, this.hasher);
+    const place = (this.index ??= readIndex(this.setup.dir)).get(hash);
+    const fd = place && this.readers.fd(place.pack);
+    if (place === undefined || fd === undefined) return undefined;
+    const entry = openEntry(fd, place.offset, place.length, this.hasher, place.usedMs);
     if (entry === undefined) return undefined;
     let stamp: EntryStamp<Asked>;
     try {
@@ -154,7 +172,8 @@ export class UnitCache {
       entry.close();
       return undefined;
     }
-    if (Date.now() - entry.mtimeMs > TOUCH_AFTER_MS) touchEntry(path);
+    const now = Date.now();
+    if (now - place.usedMs > TOUCH_AFTER_MS) this.used.set(hash, now);
     return { entry, stamp };
   }
 
@@ -175,14 +194,9 @@ export class UnitCache {
   write<Asked>(key: string, stamps: UnitStamps, asked: Asked, configs: string, body: () => Iterable<string | Uint8Array>): void {
     if (!this.writable || !unitUnchangedSince(stamps)) return;
     const stamp: EntryStamp<Asked> = { key, paths: stamps.paths, stamps: stamps.stamps, asked, configs };
-    const path = entryPath(this.setup.dir, keyHash(key, this.hasher));
     try {
-      const size = writeEntry(path, JSON.stringify(stamp), body(), this.hasher);
-      if (size > this.setup.maxBytes * LARGEST_ENTRY_SHARE) rmSync(path, { force: true });
-      else {
-        this.written++;
-        this.writtenBytes += size;
-      }
+      const place = this.writer.append(JSON.stringify(stamp), body(), this.hasher, this.setup.maxBytes * LARGEST_ENTRY_SHARE);
+      if (place !== undefined) this.added.set(keyHash(key, this.hasher), { ...place, usedMs: Date.now() });
     } catch (error) {
       this.failedToWrite(error);
     }
@@ -195,7 +209,7 @@ export class UnitCache {
   probeWritable(): boolean {
     if (!this.writable) return false;
     try {
-      const folder = join(this.setup.dir, ENTRIES_FOLDER);
+      const folder = join(this.setup.dir, PACKS_FOLDER);
       makeFolder(folder);
       const probe = join(folder, `.probe-${process.pid}-${Math.random().toString(36).slice(2)}`);
       writeFileSync(probe, "");
@@ -221,18 +235,31 @@ export class UnitCache {
     return { ...this.setup, write: this.writable };
   }
 
-  /** What this thread wrote (a worker's reply), or adds what a worker wrote. */
-  get ownWritten(): CacheWritten {
-    return { entries: this.written, bytes: this.writtenBytes };
+  /** What this thread wrote, its pack written out and closed (a worker's reply at its end). */
+  finishWriting(): CacheWritten {
+    this.closeWriter();
+    return { added: [...this.added] };
   }
 
+  /** Adds what a worker wrote. */
   countWritten(written: CacheWritten | undefined): void {
-    this.written += written?.entries ?? 0;
-    this.writtenBytes += written?.bytes ?? 0;
+    for (const [key, entry] of written?.added ?? []) this.added.set(key, entry);
   }
 
-  /** At the end of a command: usage counts and, when entries were written, the size bound (cacheUsage.ts). */
+  private closeWriter(): void {
+    try {
+      this.writer.close();
+    } catch (error) {
+      // Its entries may not all be whole in the pack: none goes into the index.
+      this.added.clear();
+      this.failedToWrite(error);
+    }
+  }
+
+  /** At the end of a command: this run's entries into the index, usage counts and the size bound (cacheUsage.ts). */
   finish(command: string): void {
-    recordRun(this.setup, command, { hits: this.hits, misses: this.misses, entries: this.written, bytes: this.writtenBytes }, this.writable);
+    this.closeWriter();
+    this.readers.closeAll();
+    recordRun(this.setup, command, { hits: this.hits, misses: this.misses, added: this.added, used: this.used }, this.writable);
   }
 }

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { expandUnits } from "../../../src/adapters/discovery.js";
 import { readUsage } from "../../../src/pipeline/cache/cacheUsage.js";
+import { cutPack, replaceEntry, storedEntries } from "./storedEntries.js";
 import { prng } from "../../helpers/randomSessions.js";
 import { tempDir } from "../../helpers/tempDir.js";
 import { BIG_FILE, FORK_FAMILY, PAIRED_SESSION, bothWays, expectSameEveryFormat, makeInputs } from "./cacheBench.js";
@@ -135,20 +136,22 @@ const EDITS: Record<string, Edit> = {
     return `window ${window.join(" ") || "none"}`;
   },
   corruptEntry(_inputs, random, state) {
-    const entries = filesUnder(join(state.cacheDir, "entries"));
+    const entries = storedEntries(state.cacheDir);
     if (entries.length === 0) return "no entry to corrupt";
     const entry = pick(entries, random);
-    const bytes = readFileSync(entry);
-    const how = pick(["truncate", "flip", "garbage", "empty", "no stamp"], random);
-    if (how === "truncate") writeFileSync(entry, bytes.subarray(0, Math.floor(bytes.length * random())));
+    const bytes = entry.bytes();
+    const how = pick(["truncate", "flip", "garbage", "empty", "no stamp", "pack cut", "index garbage"], random);
+    if (how === "truncate") replaceEntry(state.cacheDir, entry, bytes.subarray(0, Math.floor(bytes.length * random())));
     if (how === "flip") {
       const at = Math.floor(bytes.length * random());
       bytes[at] = bytes[at]! ^ 0x01;
-      writeFileSync(entry, bytes);
+      replaceEntry(state.cacheDir, entry, bytes);
     }
-    if (how === "garbage") writeFileSync(entry, "not an entry at all\n#0000000000000000\n");
-    if (how === "empty") writeFileSync(entry, "");
-    if (how === "no stamp") writeFileSync(entry, bytes.subarray(bytes.indexOf(10) + 1));
+    if (how === "garbage") replaceEntry(state.cacheDir, entry, Buffer.from("not an entry at all\n#0000000000000000\n"));
+    if (how === "empty") replaceEntry(state.cacheDir, entry, Buffer.alloc(0));
+    if (how === "no stamp") replaceEntry(state.cacheDir, entry, bytes.subarray(bytes.indexOf(10) + 1));
+    if (how === "pack cut") cutPack(entry, random());
+    if (how === "index garbage") writeFileSync(join(state.cacheDir, "index.json"), '{"format":1,"entries":{"');
     return `corrupt entry (${how})`;
   },
   nothing() {

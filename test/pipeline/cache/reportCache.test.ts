@@ -5,22 +5,14 @@
  * what replay uses), the diagnostics and `--fail-on` on stderr and the exit status, a corrupted
  * kept output; and through the real CLI, where the kept bytes go to standard output as they are.
  */
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readUsage } from "../../../src/pipeline/cache/cacheUsage.js";
+import { dropEntry, isReport, replaceEntry, storedEntries } from "./storedEntries.js";
 import { runCli, runMain } from "../../helpers/cli.js";
 import { tempDir } from "../../helpers/tempDir.js";
 import { bothWays, makeInputs } from "./cacheBench.js";
-
-function entryFiles(cacheDir: string): string[] {
-  return readdirSync(join(cacheDir, "entries"), { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name));
-}
-
-/** Kept outputs' entries (their key is a report's), or the units' (all others). */
-const isReport = (entry: string) => readFileSync(entry, "utf8").startsWith('{"key":"[\\"report\\"');
 
 async function expectSame(args: readonly string[], cacheDir: string, why: string, env: NodeJS.ProcessEnv = {}): Promise<void> {
   const { cached, fresh } = await bothWays(["analyze", ...args], cacheDir, env);
@@ -36,17 +28,17 @@ describe("the kept output of a command", () => {
     const cacheDir = join(root, "cache");
     const args = ["-f", "json", "--fail-on", "warning", inputs];
     await expectSame(args, cacheDir, "cold");
-    const reports = entryFiles(cacheDir).filter(isReport);
+    const reports = storedEntries(cacheDir).filter(isReport);
     expect(reports).toHaveLength(1);
     // Without any unit's entry, the same command is still all hits: its output was kept whole.
-    for (const entry of entryFiles(cacheDir)) if (!isReport(entry)) rmSync(entry);
+    for (const entry of storedEntries(cacheDir)) if (!isReport(entry)) dropEntry(cacheDir, entry);
     await expectSame(args, cacheDir, "warm, from the kept output");
     expect(readUsage(cacheDir)?.last?.misses).toBe(0);
     expect(readUsage(cacheDir)?.last?.hits).toBeGreaterThan(10);
     // A corrupted kept output is not printed: the command runs again (every unit a miss now), the same.
-    const bytes = readFileSync(reports[0]!);
+    const bytes = reports[0]!.bytes();
     bytes[bytes.length - 100] = bytes[bytes.length - 100]! ^ 0x01;
-    writeFileSync(reports[0]!, bytes);
+    replaceEntry(cacheDir, reports[0]!, bytes);
     await expectSame(args, cacheDir, "kept output corrupted");
     expect(readUsage(cacheDir)?.last?.hits).toBe(0);
     await expectSame(args, cacheDir, "warm again");
@@ -80,7 +72,7 @@ describe("the kept output of a command", () => {
     const root = tempDir("looplens-cache-report-");
     const inputs = makeInputs(root);
     const cacheDir = join(root, "cache");
-    const reports = () => entryFiles(cacheDir).filter(isReport).length;
+    const reports = () => storedEntries(cacheDir).filter(isReport).length;
     // (Not compared with a run without the cache: the window's date, printed, moves between the two.)
     for (const window of [["--since", "3650d"], ["--until", "1h"]]) {
       const { status } = await runMain(["analyze", "-f", "json", ...window, inputs], { env: { LOOPLENS_CACHE_DIR: cacheDir } });

@@ -3,13 +3,14 @@
  * from its entry's summary, its runs not read back, and every format prints what it prints without
  * the cache (hidden and undated runs, hidden findings, exit status).
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadByteHasher } from "../../../src/pipeline/cache/byteHash.js";
 import { readUsage } from "../../../src/pipeline/cache/cacheUsage.js";
 import { allOutside, RunTimesTally, skipWindow } from "../../../src/pipeline/cache/runWindow.js";
 import { call, result, toJsonl, type EventLine } from "../../helpers/events.js";
+import { replaceEntry, storedEntries } from "./storedEntries.js";
 import { tempDir } from "../../helpers/tempDir.js";
 import { bothWays, expectSameEveryFormat, makeInputs } from "./cacheBench.js";
 
@@ -31,24 +32,18 @@ function inputsWithDates(root: string): string {
   return inputs;
 }
 
-function entryFiles(cacheDir: string): string[] {
-  return readdirSync(join(cacheDir, "entries"), { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name));
-}
-
 /**
  * Replaces the run lines of `file`'s entries (with and without timelines) by lines that are no run at
  * all, with the body's hash put right: each entry is whole, but reading its runs back fails (a miss).
  */
 async function unparseableRuns(cacheDir: string, file: string): Promise<void> {
   const hasher = await loadByteHasher();
-  const entries = entryFiles(cacheDir).filter((path) => readFileSync(path, "utf8").split("\n", 1)[0]!.includes(JSON.stringify(file)));
+  const entries = storedEntries(cacheDir).filter((entry) => entry.bytes().toString("utf8").split("\n", 1)[0]!.includes(JSON.stringify(file)));
   expect(entries.length, `the entries of ${file}`).toBeGreaterThan(0);
   for (const entry of entries) {
-    const [stamp, summary] = readFileSync(entry, "utf8").split("\n");
+    const [stamp, summary] = entry.bytes().toString("utf8").split("\n");
     const body = `${summary}\nnot a run\n`;
-    writeFileSync(entry, `${stamp}\n${body}#${hasher.hash(Buffer.from(body))}\n`);
+    replaceEntry(cacheDir, entry, Buffer.from(`${stamp}\n${body}#${hasher.hash(Buffer.from(body))}\n`));
   }
 }
 
