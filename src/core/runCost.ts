@@ -101,7 +101,7 @@ const OPEN_TURNS = 64;
 const EARLY_CALLS = 4096;
 
 /** The open turns of every tally that never held one (never written to). */
-const NO_OPEN: Array<OpenTurn | undefined> = [];
+export const NO_OPEN: Array<OpenTurn | undefined> = [];
 
 export class PatternTotals {
   readonly onFlagged = new UsageTotals();

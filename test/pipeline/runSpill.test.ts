@@ -15,7 +15,8 @@ import { analyzeFile, analyzeInputs, type Analysis, type AnalysisOptions } from 
 import { createConfigResolver } from "../../src/pipeline/configResolution.js";
 import type { ReportFilters } from "../../src/pipeline/filters.js";
 import { configHeader, reportModel, shownRuns } from "../helpers/reportModel.js";
-import { FINDINGS_IN_MEMORY, isPlainRun, spilledRuns } from "../../src/pipeline/runSpill.js";
+import { FINDINGS_IN_MEMORY, spilledRuns } from "../../src/pipeline/runSpill.js";
+import { isPlainRun } from "../../src/pipeline/runRecords.js";
 import { withSpillFolder } from "../../src/pipeline/spillFiles.js";
 import { writeSessionFile } from "../helpers/inProcess.js";
 import { repeat, textResult, toJsonl } from "../helpers/events.js";

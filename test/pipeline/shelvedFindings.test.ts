@@ -14,7 +14,7 @@ import { loadXxhashDigest } from "../../src/core/xxhashDigest.js";
 import { analyzeFile, analyzeInputs, type Analysis, type AnalysisOptions } from "../../src/pipeline/analysis.js";
 import { isCacheable } from "../../src/pipeline/cache/analysisEntry.js";
 import { createConfigResolver } from "../../src/pipeline/configResolution.js";
-import { runRecords, runsOf } from "../../src/pipeline/runSpill.js";
+import { runRecords, runsOf } from "../../src/pipeline/runRecords.js";
 import { FindingShelfFile, isShelved, SHELF_BATCH } from "../../src/pipeline/shelvedFindings.js";
 import { withSpillFolder } from "../../src/pipeline/spillFiles.js";
 import { REPORTERS } from "../../src/reporters/index.js";

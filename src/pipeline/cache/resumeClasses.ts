@@ -28,7 +28,7 @@ import { NewestSession } from "../../core/profiles/newest/profile.js";
 import type { ProfileName } from "../../core/profiles/profile.js";
 import { RecentPatterns } from "../../core/recentPatterns.js";
 import { Replayer, type ConfigForAgent } from "../../core/replay.js";
-import { PatternTotals, RunCostTally } from "../../core/runCost.js";
+import { NO_OPEN, PatternTotals, RunCostTally } from "../../core/runCost.js";
 import { RunTurns } from "../../core/runTurns.js";
 import { SessionHistories } from "../../core/sessionHistories.js";
 import { SettledQueue } from "../../core/settledQueue.js";
@@ -36,8 +36,12 @@ import { TimelineRecorder } from "../../core/timeline.js";
 import { UsageTotals } from "../../core/usage.js";
 import type { StateClasses } from "./stateCodec.js";
 
-/** Shared constants compared by identity, carried by name (stateCodec.ts refuses other frozen arrays). */
-export const REPLAY_CONSTANTS: Readonly<Record<string, unknown>> = { NONE };
+/**
+ * Shared constants compared by identity, carried by name (stateCodec.ts refuses other frozen arrays):
+ * restored as copies, NO_OPEN (copied on first write) would be one fresh array shared by every tally
+ * of the state, written into by each.
+ */
+export const REPLAY_CONSTANTS: Readonly<Record<string, unknown>> = { NONE, NO_OPEN };
 
 export const REPLAY_CLASSES: StateClasses = {
   Replayer,
