@@ -261,6 +261,12 @@ export interface InputAdapter {
    * from the old ones. Formats whose earlier lines depend on later ones have none.
    */
   resume?(source: LineSource, context: AdapterContext, state: object): Promise<void>;
+  /**
+   * The classes of the state `resume` goes on from, by name: the state codec revives them with their
+   * prototypes (pipeline/cache/resumeClasses.ts gathers them from the registry, so that the pipeline
+   * names no format's folder).
+   */
+  readonly stateClasses?: Readonly<Record<string, abstract new (...args: never[]) => unknown>>;
 }
 
 export type ParsedLine =

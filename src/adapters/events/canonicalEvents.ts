@@ -175,6 +175,11 @@ export const canonicalEventsAdapter: InputAdapter = {
     await readEventLines(source, context, state);
     context.onReadThrough?.(state);
   },
+
+  get stateClasses() {
+    // A getter: the classes are declared below this object.
+    return { EventFileState, RunEnds };
+  },
 };
 
 /** What reading an event file carries from line to line: all a resumed read needs (pipeline/cache/resumeUnit.ts). */

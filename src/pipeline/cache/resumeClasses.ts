@@ -8,7 +8,7 @@
  * of state shows itself in the resume tests rather than in a wrong report.
  */
 import { LineTally, UnitHistory } from "../../adapters/adapter.js";
-import { EventFileState, RunEnds } from "../../adapters/events/canonicalEvents.js";
+import { ADAPTERS } from "../../adapters/registry.js";
 import { KeySet, IdSet } from "../../adapters/shared/keySets.js";
 import type { ResolvedConfig } from "../../core/config.js";
 import { ShelvedRuns } from "../../core/findingShelf.js";
@@ -71,8 +71,8 @@ export const REPLAY_CLASSES: StateClasses = {
   FirstKept,
   LineTally,
   UnitHistory,
-  EventFileState,
-  RunEnds,
+  // The state classes of the formats that resume (their adapters name them: adapter.ts `stateClasses`).
+  ...Object.assign({}, ...ADAPTERS.map((adapter) => adapter.stateClasses)),
   KeySet,
   IdSet,
 };
