@@ -100,7 +100,8 @@ export class SessionReplay {
     for (const call of calls) {
       this.group.calls++;
       this.pending.add({ id: call.id, tool: call.tool, group: key });
-      this.sequencer.call(key, { line, id: call.id, tool: call.tool, args: call.args, form, ...(turn !== undefined && { turn }) });
+      // One shape for every call (the writer skips an undefined `turn`): a spread made two per call.
+      this.sequencer.call(key, { line, id: call.id, tool: call.tool, args: call.args, form, turn });
     }
   }
 

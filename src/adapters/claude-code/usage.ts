@@ -20,7 +20,7 @@
  */
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { idText } from "../shared/ids.js";
-import { usageOf, type Usage } from "../../core/usage.js";
+import { recordedNumber, usageOf, type Usage } from "../../core/usage.js";
 
 /** A `message.usage` object; `undefined` when it records nothing usable. */
 export function claudeUsage(usage: unknown): Usage | undefined {
@@ -28,10 +28,22 @@ export function claudeUsage(usage: unknown): Usage | undefined {
   return usageOf(own(usage, "input_tokens"), own(usage, "output_tokens"), own(usage, "cache_read_input_tokens"), own(usage, "cache_creation_input_tokens"), undefined, undefined);
 }
 
-/** One line of a turn: its response id (`undefined`: none recorded) and the usage it carries. */
+/**
+ * True when a `message.usage` value records something (`claudeUsage` would not be `undefined`):
+ * the test a streamed line needs, without building the usage of a line that a later one replaces.
+ */
+export function recordsUsage(usage: unknown): usage is Record<string, unknown> {
+  return isPlainObject(usage) && (recordedNumber(own(usage, "input_tokens")) !== undefined || recordedNumber(own(usage, "output_tokens")) !== undefined || recordedNumber(own(usage, "cache_read_input_tokens")) !== undefined || recordedNumber(own(usage, "cache_creation_input_tokens")) !== undefined);
+}
+
+/**
+ * One line of a turn: its response id (`undefined`: none recorded) and its raw `message.usage` when
+ * that records something. Raw, because only the response's last line counts: it is normalised once,
+ * when the turn closes (normalising every streamed line was most of what reading usage cost).
+ */
 export interface ClaudeTurnLine {
   readonly id: string | undefined;
-  readonly usage: Usage | undefined;
+  readonly usage: Record<string, unknown> | undefined;
 }
 
 /** An `assistant` entry's part of a turn; `undefined` for any other entry. */
@@ -39,7 +51,8 @@ export function claudeTurnLine(entry: unknown): ClaudeTurnLine | undefined {
   if (!isPlainObject(entry) || own(entry, "type") !== "assistant") return undefined;
   const message = own(entry, "message");
   if (!isPlainObject(message)) return { id: undefined, usage: undefined };
-  return { id: idText(own(message, "id"), "text", "keep"), usage: claudeUsage(own(message, "usage")) };
+  const usage = own(message, "usage");
+  return { id: idText(own(message, "id"), "text", "keep"), usage: recordsUsage(usage) ? usage : undefined };
 }
 
 /** A finished turn: its response id, its last line's usage, and how many lines it spanned. */
@@ -48,6 +61,9 @@ export interface ClaudeTurn {
   readonly usage: Usage | undefined;
   readonly lines: number;
 }
+
+/** What most lines finish: shared, so that a streamed line allocates no array. */
+const NONE: readonly ClaudeTurn[] = Object.freeze([]);
 
 /** Responses open at once before the oldest is taken as finished: two interleave, rarely more. */
 const OPEN_RESPONSES = 4;
@@ -63,29 +79,35 @@ const FINISHED_IDS = 256;
  */
 export class StreamedTurns {
   /** Responses not handed out yet, in the order they started; a line without id has a number of its own. */
-  private readonly open = new Map<string | number, { usage: Usage | undefined; lines: number }>();
+  private readonly open = new Map<string | number, { usage: Record<string, unknown> | undefined; lines: number }>();
   private readonly finished: string[] = [];
   private readonly finishedSet = new Set<string>();
   private anonymous = 0;
+  /** The response the last line belonged to: its lines are usually consecutive, so no Map lookup. */
+  private lastId: string | undefined;
+  private lastHeld: { usage: Record<string, unknown> | undefined; lines: number } | undefined;
   stragglers = 0;
 
   constructor(private readonly openResponses = OPEN_RESPONSES) {}
 
   /** Feeds one line; returns the turns it finished (oldest first). */
-  push(line: ClaudeTurnLine): ClaudeTurn[] {
+  push(line: ClaudeTurnLine): readonly ClaudeTurn[] {
     const key = line.id ?? this.anonymous++;
-    const held = this.open.get(key);
+    const held = key === this.lastId ? this.lastHeld : this.open.get(key);
     if (held !== undefined) {
       held.lines++;
       // A line without usage does not undo what an earlier line of the response recorded.
       if (line.usage !== undefined) held.usage = line.usage;
-      return [];
+      return NONE;
     }
     if (typeof key === "string" && this.finishedSet.has(key)) {
       this.stragglers++;
-      return [];
+      return NONE;
     }
-    this.open.set(key, { usage: line.usage, lines: 1 });
+    const fresh = { usage: line.usage, lines: 1 };
+    this.open.set(key, fresh);
+    if (typeof key === "string") [this.lastId, this.lastHeld] = [key, fresh];
+    if (this.open.size <= this.openResponses) return NONE;
     const done: ClaudeTurn[] = [];
     while (this.open.size > this.openResponses) done.push(this.close(this.open.keys().next().value!));
     return done;
@@ -99,10 +121,12 @@ export class StreamedTurns {
   private close(key: string | number): ClaudeTurn {
     const { usage, lines } = this.open.get(key)!;
     this.open.delete(key);
-    if (typeof key === "number") return { id: undefined, usage, lines };
+    if (key === this.lastId) [this.lastId, this.lastHeld] = [undefined, undefined];
+    const used = usage === undefined ? undefined : claudeUsage(usage);
+    if (typeof key === "number") return { id: undefined, usage: used, lines };
     this.finished.push(key);
     this.finishedSet.add(key);
     if (this.finished.length > FINISHED_IDS) this.finishedSet.delete(this.finished.shift()!);
-    return { id: key, usage, lines };
+    return { id: key, usage: used, lines };
   }
 }

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { addUsage, EMPTY_SUM, type UsageSum } from "../../../src/core/usage.js";
-import { claudeTurnLine, claudeUsage, StreamedTurns, type ClaudeTurn, type ClaudeTurnLine } from "../../../src/adapters/claude-code/usage.js";
+import { claudeTurnLine, claudeUsage, recordsUsage, StreamedTurns, type ClaudeTurn, type ClaudeTurnLine } from "../../../src/adapters/claude-code/usage.js";
 
 /** An assistant line of a streamed response: one content block, the usage as it stood. */
 function line(id: string | undefined, output: number, block: Record<string, unknown> = { type: "text", text: "Checking." }): Record<string, unknown> {
@@ -39,6 +39,14 @@ describe("claudeUsage", () => {
     expect(claudeUsage({ input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 })).toEqual({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 });
     expect(claudeUsage({ service_tier: "standard" })).toBeUndefined();
     expect(claudeUsage(null)).toBeUndefined();
+  });
+});
+
+describe("recordsUsage", () => {
+  it("says whether claudeUsage would give a usage, without building it", () => {
+    const count = fc.oneof(fc.nat(), fc.constant(-1), fc.constant(Number.NaN), fc.constant("12"), fc.constant(null));
+    const usage = fc.oneof(fc.constant(null), fc.constant([1]), fc.record({ input_tokens: count, output_tokens: count, cache_read_input_tokens: count, cache_creation_input_tokens: count, service_tier: fc.constant("standard") }, { requiredKeys: ["service_tier"] }));
+    fc.assert(fc.property(usage, (raw) => recordsUsage(raw) === (claudeUsage(raw) !== undefined)));
   });
 });
 
@@ -91,7 +99,8 @@ describe("StreamedTurns", () => {
     const stream = new StreamedTurns();
     stream.push(turnLine(line("m1", 40)));
     stream.push({ id: "m1", usage: undefined });
-    expect(stream.finish()).toEqual([{ id: "m1", usage: expect.objectContaining({ output: 40 }), lines: 2 }]);
+    stream.push(turnLine({ type: "assistant", message: { id: "m1", usage: { service_tier: "standard", output_tokens: -1 } } }));
+    expect(stream.finish()).toEqual([{ id: "m1", usage: expect.objectContaining({ output: 40 }), lines: 3 }]);
   });
 });
 
