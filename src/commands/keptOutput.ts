@@ -5,10 +5,9 @@
  * rendered are the key's; the files' stamps and the configs are checked as the module says.
  */
 import { expandUnits, type InputUnit } from "../adapters/discovery.js";
-import type { ProfileName } from "../core/profiles/profile.js";
 import type { ConfigForAgent } from "../core/replay.js";
 import type { AnalysisOptions } from "../pipeline/analysis.js";
-import type { AskedConfig } from "../pipeline/cache/cacheKey.js";
+import { AskedAgents } from "../pipeline/askedAgents.js";
 import type { UnitStamps } from "../pipeline/cache/fileStamps.js";
 import { cachedReport, keepReport, stampReport, REPORT_BYTES_MAX, type HeaderOf, type KeptOutput, type ReportKey } from "../pipeline/cache/reportCache.js";
 import type { UnitCache } from "../pipeline/cache/unitCache.js";
@@ -24,8 +23,7 @@ function headerOn(resolver: ConfigResolver, choices: ConfigChoices): HeaderOf {
 }
 
 export class KeptOutputUse {
-  private readonly asked: AskedConfig[] = [];
-  private readonly askedKeys = new Set<string>();
+  private readonly asked = new AskedAgents();
   /** The output's bytes as written (as bytes: the strings written are ropes of the report's pieces, several times larger). */
   private copy: Buffer[] | undefined = [];
   private copied = 0;
@@ -54,14 +52,7 @@ export class KeptOutputUse {
 
   /** `configFor`, telling this use the agents asked, in first-asked order. */
   recording(configFor: ConfigForAgent): ConfigForAgent {
-    return (agent: string | null, profile: ProfileName) => {
-      const key = `${profile}\u0000${agent ?? ""}\u0000${agent === null}`;
-      if (!this.askedKeys.has(key)) {
-        this.askedKeys.add(key);
-        this.asked.push({ agent, profile });
-      }
-      return configFor(agent, profile);
-    };
+    return this.asked.recording(configFor);
   }
 
   /** A piece of the output as it is written (an output over REPORT_BYTES_MAX is not kept). */
@@ -77,6 +68,6 @@ export class KeptOutputUse {
   keep(said: { readonly before: string; readonly after: string; readonly status: number }, configFor: ConfigForAgent, header: object): void {
     if (this.stamps === undefined || this.copy === undefined) return;
     const headerText = JSON.stringify(header);
-    keepReport(this.cache, this.key, this.stamps, { ...said, asked: this.asked }, this.copy, configFor, () => headerText);
+    keepReport(this.cache, this.key, this.stamps, { ...said, asked: this.asked.list }, this.copy, configFor, () => headerText);
   }
 }

@@ -7,7 +7,6 @@ import { LineTally, ReadAgain } from "../adapters/adapter.js";
 import { expandUnits, type InputUnit } from "../adapters/discovery.js";
 import type { LiveFinding, ReplayedRun } from "../core/findings.js";
 import type { Digest } from "../core/hashing.js";
-import type { ProfileName } from "../core/profiles/profile.js";
 import { selectProfiles, type ProfileSelection } from "../core/profiles/selection.js";
 import type { LiveEvent } from "../core/liveEvents.js";
 import { LiveRunBook, type LiveRunList } from "../core/liveRuns.js";
@@ -24,7 +23,8 @@ import { analyzeAndKeep, cachedAnalysis } from "./cache/analysisCache.js";
 import type { UnitCache } from "./cache/unitCache.js";
 import { addOutside, type OutsideRuns } from "./cache/runWindow.js";
 import { readAppended } from "./appendedReading.js";
-import { appendedBytes, appendedSource, countResumed, ResumeKeeper, type AskedAgent, type ResumeFrom } from "./cache/resumeUnit.js";
+import { appendedBytes, appendedSource, countResumed, ResumeKeeper, type ResumeFrom } from "./cache/resumeUnit.js";
+import { AskedAgents } from "./askedAgents.js";
 import type { AnalysisOptions, FileAnalysis, UnitResume } from "./fileAnalysis.js";
 
 export type { InputOptions, ReadSummary, UnusableFile } from "./reading.js";
@@ -74,11 +74,11 @@ export async function analyzeUnit(
   }
   const shelf = findingShelf(options);
   const keeper = resumable ? new ResumeKeeper(profiles.profileFor, options.onFinding, shelf) : undefined;
-  const agentsResolved: AskedAgent[] = [];
+  const asked = new AskedAgents();
   const unitRuns = new UnitRuns(options.spill);
   const add = (run: ReplayedRun) => unitRuns.add(run);
   const replayOptions: ReplayOptions = { timelines: options.timelines === true, onSettled: keeper ? keeper.settled(add) : add, ...(options.onFinding && { onFinding: options.onFinding }), ...(shelf && { shelf }) };
-  const asking = recordingAsks(agentsResolved, configFor);
+  const asking = asked.recording(configFor);
   const replayConfig = keeper ? keeper.config(asking) : asking;
   const newReplayer = () => new Replayer(replayConfig, profiles.profileFor, replayOptions);
   let replayer = newReplayer();
@@ -94,8 +94,7 @@ export async function analyzeUnit(
     if (again) {
       unitRuns.reset();
       replayer = newReplayer();
-      agentsResolved.length = 0;
-      asking.forget();
+      asked.clear();
       keeper?.void();
     }
     return delivery;
@@ -105,31 +104,15 @@ export async function analyzeUnit(
   const live = observe ? (event: LiveEvent) => (observe(event), keep(event)) : keep;
   const readProfiles = keeper ? keeper.profiles(profiles) : profiles;
   const { files, unusable } = await readUnit(unit, tally, readProfiles, options, sink, live, true, options.onFile, keeper?.readThrough);
-  const point = keeper?.point(replayer, tally, agentsResolved);
+  const point = keeper?.point(replayer, tally, asked.list);
   for (const run of replayer.finish()) unitRuns.add(run);
   const spilled = unitRuns.finish();
   const liveBook = book?.part();
-  return { ...readSummary({ tally, files, unusable }), runs: unitRuns.runs, ...(spilled && { spilled }), ...(liveBook && { liveBook }), agentsResolved, ...(point && { resume: point }) };
+  return { ...readSummary({ tally, files, unusable }), runs: unitRuns.runs, ...(spilled && { spilled }), ...(liveBook && { liveBook }), agentsResolved: asked.list, ...(point && { resume: point }) };
 }
 
 /** Where a long run's findings go as it makes them, with the runs spilled (shelvedFindings.ts). */
 const findingShelf = (options: AnalysisOptions) => options.spill && new FindingShelfFile(options.spill.dir);
-
-/** The resolver as a unit's replay asks it, noting each agent (and profile) asked for the first time. */
-function recordingAsks(agentsResolved: AskedAgent[], configFor: ConfigForAgent): ConfigForAgent & { forget(): void } {
-  const asked = new Set(agentsResolved.map(({ agent, profile }) => askKey(agent, profile)));
-  const ask: ConfigForAgent = (agent, profile) => {
-    const key = askKey(agent, profile);
-    if (!asked.has(key)) {
-      asked.add(key);
-      agentsResolved.push({ agent, profile });
-    }
-    return configFor(agent, profile);
-  };
-  return Object.assign(ask, { forget: () => asked.clear() });
-}
-
-const askKey = (agent: string | null, profile: ProfileName) => `${profile}\u0000${agent ?? ""}\u0000${agent === null}`;
 
 /**
  * A grown file's unit read from its old end (cache/resumeUnit.ts): the restored reading and replay
@@ -139,16 +122,16 @@ const askKey = (agent: string | null, profile: ProfileName) => `${profile}\u0000
 async function resumedUnit(file: string, from: ResumeFrom, profiles: ProfileSelection, configFor: ConfigForAgent, options: AnalysisOptions): Promise<FileAnalysis | undefined> {
   // The restored replayer's shelf is bound by name to this analysis's (a shelf holding a run's findings is never saved).
   const keeper = new ResumeKeeper(profiles.profileFor, options.onFinding, findingShelf(options));
-  const agentsResolved = from.agentsResolved.map(({ agent, profile }) => ({ agent, profile }));
+  const asked = new AskedAgents(from.agentsResolved.map(({ agent, profile }) => ({ agent, profile })));
   // The resolver hears of the old part's agents in the order its replay asked them (its notices' order).
-  for (const { agent, profile } of agentsResolved) configFor(agent, profile);
+  for (const { agent, profile } of asked.list) configFor(agent, profile);
   const unitRuns = new UnitRuns(options.spill);
   // Bound before the state is restored: the replayer's and preparer's functions are these.
   keeper.settled((run) => unitRuns.add(run));
   const readProfiles = keeper.profiles(profiles);
   let state;
   try {
-    state = keeper.restore(from, keeper.config(recordingAsks(agentsResolved, configFor)), readProfiles.hashingFor);
+    state = keeper.restore(from, keeper.config(asked.recording(configFor)), readProfiles.hashingFor);
   } catch {
     return undefined;
   }
@@ -166,11 +149,11 @@ async function resumedUnit(file: string, from: ResumeFrom, profiles: ProfileSele
     unitRuns.reset();
     return undefined;
   }
-  const point = keeper.point(replayer, tally, agentsResolved);
+  const point = keeper.point(replayer, tally, asked.list);
   for (const run of replayer.finish()) unitRuns.add(run);
   const spilled = unitRuns.finish();
   countResumed();
-  return { ...readSummary({ tally, files: [read], unusable: [] }), runs: unitRuns.runs, ...(spilled && { spilled }), agentsResolved, ...(point && { resume: point }) };
+  return { ...readSummary({ tally, files: [read], unusable: [] }), runs: unitRuns.runs, ...(spilled && { spilled }), agentsResolved: asked.list, ...(point && { resume: point }) };
 }
 
 /** A book for the live runs of an analysis: with a spill folder, its oldest runs go to disk past a window. */

@@ -7,7 +7,7 @@ import type { InputFormat, LineCounts, TranscriptCounts } from "../adapters/adap
 import type { Diagnostic, ReplayedRun } from "../core/findings.js";
 import type { LiveEvent } from "../core/liveEvents.js";
 import type { LiveBookPart } from "../core/liveRuns.js";
-import type { ProfileName } from "../core/profiles/profile.js";
+import type { AskedAgent } from "./askedAgents.js";
 import type { ReplayOptions } from "../core/replay.js";
 import type { ResumeFrom, ResumePoint } from "./cache/resumeUnit.js";
 import type { OutsideRuns } from "./cache/runWindow.js";
@@ -43,7 +43,7 @@ export interface FileAnalysis {
   readonly diagnostics: Diagnostic[];
   readonly diagnosticsTotal: number;
   /** Agents (and profiles) whose config replay asked for, in first-asked order (to replay config notices in order). */
-  readonly agentsResolved: Array<{ readonly agent: string | null; readonly profile: ProfileName }>;
+  readonly agentsResolved: AskedAgent[];
   /** Where the unit's reading stood at its file's end, kept by the cache for a resume when the file grows (cache/resumeUnit.ts). */
   readonly resume?: ResumePoint;
 }

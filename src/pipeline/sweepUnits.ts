@@ -22,6 +22,7 @@ import { streamedRunTests, type ReportFilters } from "./filters.js";
 import type { InputProgress } from "./progress.js";
 import { SummaryJoin, readSummary, readUnit, type InputOptions, type ReadSummary } from "./reading.js";
 import { GridReplay, type GridConfig } from "./sweepReplay.js";
+import { AskedAgents, type AskedAgent } from "./askedAgents.js";
 
 /** The grid as plain data: it crosses to worker threads, which build their resolvers from it. */
 export interface SweepGrid {
@@ -41,14 +42,12 @@ export function pointResolvers(grid: SweepGrid, base: ConfigResolver): ConfigRes
   return grid.passes.map((pass) => pass.points.map((block) => base.withOverrides(block)));
 }
 
-type AgentAsked = { readonly agent: string | null; readonly profile: ProfileName };
-
 /** What one unit gives a sweep: what reading it accounted for (its first pass), and its tallies. */
 export interface UnitSweep extends ReadSummary {
   /** The committed part of each tally (`sweepTallies`). */
   readonly parts: SweepPart[];
   /** Per pass, the agents and profiles its configs were asked for, in first-asked order (config notices). */
-  readonly agentsResolved: AgentAsked[][];
+  readonly agentsResolved: AskedAgent[][];
 }
 
 /**
@@ -67,25 +66,6 @@ function sweepTallies(grid: SweepGrid, formatOf: (file: string) => string | unde
 /** Which tally of `sweepTallies` is the sweep's, from their totals. */
 function chosenTally(totals: readonly SweepTotals[]): SweepTotals {
   return totals.length > 1 && totals[0]!.watched > 0 ? totals[1]! : totals[0]!;
-}
-
-/** The agents and profiles configs were asked for, each once, in first-asked order. */
-class AskedAgents {
-  readonly list: AgentAsked[] = [];
-  private readonly seen = new Set<string>();
-
-  add(agent: string | null, profile: ProfileName): void {
-    const key = `${profile}\u0000${agent ?? ""}\u0000${agent === null}`;
-    if (this.seen.has(key)) return;
-    this.seen.add(key);
-    this.list.push({ agent, profile });
-  }
-
-  /** From the start again (the unit is read again). */
-  clear(): void {
-    this.list.length = 0;
-    this.seen.clear();
-  }
 }
 
 /**
@@ -120,7 +100,7 @@ export async function sweepUnit(
 ): Promise<UnitSweep> {
   const formats = new Map<string, InputFormat>();
   const tallies = sweepTallies(grid, (file) => formats.get(file));
-  const agentsResolved: AgentAsked[][] = [];
+  const agentsResolved: AskedAgent[][] = [];
   let summary: ReadSummary | undefined;
   for (const [index, pass] of grid.passes.entries()) {
     if (index > 0) tallies.forEach((tally) => tally.nextPass());
@@ -164,7 +144,7 @@ export async function sweepUnit(
 export interface SweepResult extends ReadSummary {
   readonly totals: SweepTotals;
   /** Per pass, the agents and profiles its configs were asked for over the input, in first-asked order (to feed the caller's resolvers). */
-  readonly agentsResolved: readonly AgentAsked[][];
+  readonly agentsResolved: readonly AskedAgent[][];
 }
 
 /**

@@ -13,12 +13,13 @@ import type { InputUnit } from "../../adapters/discovery.js";
 import type { ConfigForAgent } from "../../core/replay.js";
 import type { AnalysisOptions, FileAnalysis, UnitResume } from "../fileAnalysis.js";
 import { analysisBody, analysisOfEntry, isCacheable } from "./analysisEntry.js";
-import { configsDigest, keyText, type AskedConfig } from "./cacheKey.js";
+import { configsDigest, keyText } from "./cacheKey.js";
+import type { AskedAgent } from "../askedAgents.js";
 import type { UnitCache } from "./unitCache.js";
 import type { RunWindow } from "./runWindow.js";
 import { grownFrom, keepsResume, keptResume, RESUME_MIN_BYTES } from "./resumeEntry.js";
 
-type Asked = readonly AskedConfig[];
+type Asked = readonly AskedAgent[];
 
 /**
  * A unit's analysis from the cache, or undefined when it has to be analysed (then `analyzeAndKeep`).

@@ -9,6 +9,7 @@ import { MAX_LINE_BYTES } from "../../adapters/io/lineSource.js";
 import type { ResolvedConfig } from "../../core/config.js";
 import type { ProfileName } from "../../core/profiles/profile.js";
 import type { AnalysisOptions } from "../fileAnalysis.js";
+import type { AskedAgent } from "../askedAgents.js";
 import type { ByteHasher } from "./byteHash.js";
 
 /**
@@ -71,11 +72,6 @@ export function keyHash(text: string, hasher: ByteHasher): string {
   return hasher.hash(Buffer.from(text));
 }
 
-/** An agent a unit's replay asked the config of, under a profile. */
-export interface AskedConfig {
-  readonly agent: string | null;
-  readonly profile: ProfileName;
-}
 
 /** A config as text; `undefined` kept apart from absent (`enabled` unset is not `enabled: false`). */
 const configText = (config: ResolvedConfig) => JSON.stringify(config, (_key, value: unknown) => (value === undefined ? "\u0000undefined" : value));
@@ -90,7 +86,7 @@ const digests = new WeakMap<object, Map<string, string>>();
  * throughout a command, so its digests are kept for the command.
  */
 export function configsDigest(
-  asked: readonly AskedConfig[],
+  asked: readonly AskedAgent[],
   configFor: (agent: string | null, profile: ProfileName) => ResolvedConfig,
   hasher: ByteHasher,
   resolver: object = configFor,

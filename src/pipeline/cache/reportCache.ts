@@ -27,7 +27,8 @@
 import type { InputUnit } from "../../adapters/discovery.js";
 import type { ConfigForAgent } from "../../core/replay.js";
 import type { AnalysisOptions } from "../analysis.js";
-import { configsDigest, keyText, type AskedConfig } from "./cacheKey.js";
+import { configsDigest, keyText } from "./cacheKey.js";
+import type { AskedAgent } from "../askedAgents.js";
 import { CorruptEntry } from "./entryFile.js";
 import { unitPaths, type UnitStamps } from "./fileStamps.js";
 import type { UnitCache } from "./unitCache.js";
@@ -53,29 +54,29 @@ export interface KeptOutput {
   /** The exit status after writing. */
   readonly status: number;
   /** Agents whose configs the analysis asked for, in first-asked order. */
-  readonly asked: readonly AskedConfig[];
+  readonly asked: readonly AskedAgent[];
 }
 
 interface Meta {
   readonly before: string;
   readonly after: string;
   readonly status: number;
-  readonly asked: readonly AskedConfig[];
+  readonly asked: readonly AskedAgent[];
 }
 
 /** The header of the report as a resolver gives it once `asked` were asked of it, as text. */
-export type HeaderOf = (asked: readonly AskedConfig[]) => string;
+export type HeaderOf = (asked: readonly AskedAgent[]) => string;
 
 const keyOf = (cache: UnitCache, key: ReportKey) => keyText("report", cache.setup.build, key.units.flat(), key.input, key.command);
 
 /** The digest an entry is checked against: the replay's configs, then the header (on `probe`, asked in order by the first). */
-function configsOf(cache: UnitCache, probe: ConfigForAgent, header: HeaderOf): (asked: readonly AskedConfig[]) => string {
+function configsOf(cache: UnitCache, probe: ConfigForAgent, header: HeaderOf): (asked: readonly AskedAgent[]) => string {
   return (asked) => `${configsDigest(asked, probe, cache.hasher)}:${cache.hasher.hash(Buffer.from(header(asked)))}`;
 }
 
 /** The kept output of this command, when its files and configs are as they were; undefined otherwise. */
 export function cachedReport(cache: UnitCache, key: ReportKey, probe: ConfigForAgent, header: HeaderOf): KeptOutput | undefined {
-  return cache.lookUp<readonly AskedConfig[], KeptOutput>(keyOf(cache, key), configsOf(cache, probe, header), (entry) => {
+  return cache.lookUp<readonly AskedAgent[], KeptOutput>(keyOf(cache, key), configsOf(cache, probe, header), (entry) => {
     const { first, rest } = entry.readWhole();
     const meta = JSON.parse(first) as Meta;
     if (!Array.isArray(meta.asked) || typeof meta.status !== "number" || rest.at(-1) !== 10) throw new CorruptEntry("not a report");

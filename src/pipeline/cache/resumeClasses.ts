@@ -35,6 +35,7 @@ import { SettledQueue } from "../../core/settledQueue.js";
 import { TimelineRecorder } from "../../core/timeline.js";
 import { UsageTotals } from "../../core/usage.js";
 import type { StateClasses } from "./stateCodec.js";
+import { askKey } from "../askedAgents.js";
 
 /**
  * Shared constants compared by identity, carried by name (stateCodec.ts refuses other frozen arrays):
@@ -92,7 +93,7 @@ export class ReplayBindings {
   }
 
   config(configFor: ConfigForAgent): ConfigForAgent {
-    return (agent, profile) => this.named(`config:${profile}\u0000${agent ?? ""}\u0000${agent === null}`, () => configFor(agent, profile)) as ResolvedConfig;
+    return (agent, profile) => this.named(`config:${askKey(agent, profile)}`, () => configFor(agent, profile)) as ResolvedConfig;
   }
 
   hashing(hashingFor: HashingForRun): HashingForRun {

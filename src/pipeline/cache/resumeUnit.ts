@@ -20,18 +20,12 @@ import { splitRawLines } from "../../adapters/io/lineSplitter.js";
 import { rawSource } from "../../adapters/io/sources.js";
 import type { ReplayedRun } from "../../core/findings.js";
 import type { EventPreparer } from "../../core/prepare.js";
-import type { ProfileName } from "../../core/profiles/profile.js";
+import type { AskedAgent } from "../askedAgents.js";
 import type { ProfileSelection } from "../../core/profiles/selection.js";
 import type { ConfigForAgent, Replayer } from "../../core/replay.js";
 import type { ReadThrough } from "../reading.js";
 import { ReplayBindings, REPLAY_CLASSES } from "./resumeClasses.js";
 import { decodeState, encodeState, UnsavableState } from "./stateCodec.js";
-
-/** An agent (and profile) replay asked the config of, in first-asked order (analysis.ts `agentsResolved`). */
-export interface AskedAgent {
-  readonly agent: string | null;
-  readonly profile: ProfileName;
-}
 
 /** Where a one-file unit's reading stood at its last line (kept in its cache entry). */
 export interface ResumePoint {

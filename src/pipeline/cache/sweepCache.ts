@@ -12,11 +12,12 @@ import type { ConfigResolver } from "../configResolution.js";
 import type { InputOptions } from "../reading.js";
 import type { SweepGrid, UnitSweep } from "../sweepUnits.js";
 import type { ByteHasher } from "./byteHash.js";
-import { configsDigest, keyText, type AskedConfig } from "./cacheKey.js";
+import { configsDigest, keyText } from "./cacheKey.js";
+import type { AskedAgent } from "../askedAgents.js";
 import { CorruptEntry } from "./entryFile.js";
 import type { UnitCache } from "./unitCache.js";
 
-type Asked = ReadonlyArray<readonly AskedConfig[]>;
+type Asked = ReadonlyArray<readonly AskedAgent[]>;
 
 const SWEEP = "W";
 
