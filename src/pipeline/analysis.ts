@@ -23,7 +23,7 @@ import { analyzeAndKeep, cachedAnalysis } from "./cache/analysisCache.js";
 import type { UnitCache } from "./cache/unitCache.js";
 import { addOutside, type OutsideRuns } from "./cache/runWindow.js";
 import { readAppended } from "./appendedReading.js";
-import { appendedBytes, appendedSource, countResumed, ResumeKeeper, type ResumeFrom } from "./cache/resumeUnit.js";
+import { appendedSource, countResumed, ResumeKeeper, type ResumeFrom } from "./cache/resumeUnit.js";
 import { AskedAgents } from "./askedAgents.js";
 import type { AnalysisOptions, FileAnalysis, UnitResume } from "./fileAnalysis.js";
 
@@ -143,7 +143,7 @@ async function resumedUnit(file: string, from: ResumeFrom, profiles: ProfileSele
   const deliver = { events: (prepared: PreparedEvent, event: LoopEvent) => replayer.push(prepared, event), facts: (run: string, facts: RunFacts) => replayer.facts(run, facts) };
   let read;
   try {
-    read = await readAppended(appendedSource(file, appendedBytes(file, from.size), from.lines), state.adapter, state.format, tally, options, { history, preparer, deliver, live: noLive, onFile: options.onFile, onReadThrough: keeper.readThrough });
+    read = await readAppended(appendedSource(file, from.size, from.lines), state.adapter, state.format, tally, options, { history, preparer, deliver, live: noLive, onFile: options.onFile, onReadThrough: keeper.readThrough });
   } catch (error) {
     if (!(error instanceof ReadAgain)) throw error;
     unitRuns.reset();

@@ -20,16 +20,17 @@ const CHUNK = 1 << 18;
  * copy. Every YIELD_EVERY reads the loop yields, so that a worker pool's messages and the progress
  * bar are not held up by a large file. At most `upTo` bytes are read (`completeLines`).
  */
-async function readPlainFile(path: string, handler: RawLineHandler, options: ReadOptions, upTo = Infinity): Promise<void> {
+async function readPlainFile(path: string, handler: RawLineHandler, options: ReadOptions, upTo = Infinity, start = 0): Promise<void> {
   const { onBytes, maxLineBytes } = options;
   const fd = openSync(path, "r");
   const buffer = freeBuffers.pop() ?? Buffer.allocUnsafe(CHUNK);
   try {
     const splitter = new LineSplitter(handler, maxLineBytes);
     // Format sniffing stops after a few lines: the first read is small.
-    for (let reads = 0, size = FIRST_READ, left = upTo; left > 0; reads++, size = CHUNK) {
-      const bytesRead = readSync(fd, buffer, 0, Math.min(size, left), null);
+    for (let reads = 0, size = FIRST_READ, left = upTo, at = start; left > 0; reads++, size = CHUNK) {
+      const bytesRead = readSync(fd, buffer, 0, Math.min(size, left), at);
       left -= bytesRead;
+      at += bytesRead;
       if (bytesRead === 0) break;
       if (!splitter.push(buffer.subarray(0, bytesRead))) return;
       onBytes?.(bytesRead);
@@ -103,6 +104,9 @@ async function readReporting(path: string, handler: RawLineHandler, read: (handl
   }
 }
 
+/** A source that splits its own bytes (every source of a file's or a buffer's bytes). */
+export type RawLineSource = LineSource & Required<Pick<LineSource, "forEachRawLine">>;
+
 /** A source from its raw-line reader: `forEachLine` decodes what `forEachRawLine` splits. */
 export function rawSource(
   file: string,
@@ -110,7 +114,7 @@ export function rawSource(
   forEachRawLine: (handler: RawLineHandler, options?: ReadOptions) => Promise<void>,
   mayContain?: (needles: readonly Buffer[]) => Promise<boolean>,
   release?: () => void,
-): LineSource {
+): RawLineSource {
   return {
     file,
     size,
@@ -209,6 +213,17 @@ export async function fileSource(path: string, { completeLines = false }: FileSo
       stream.destroy();
     }
   }, mayContain);
+}
+
+/**
+ * A plain file's lines from byte `start` on (the part a grown file gained: pipeline/cache/resumeUnit.ts),
+ * read as any plain file is, through the reused buffers: never held whole, however much it grew.
+ * `start` must be where a line begins; lines are numbered from 1 there.
+ */
+export function plainFileFrom(path: string, start: number): RawLineSource {
+  return rawSource(path, Math.max(0, statSync(path).size - start), (handler, options = {}) =>
+    readReporting(path, handler, (guarded) => readPlainFile(path, guarded, options, Infinity, start)),
+  );
 }
 
 /**

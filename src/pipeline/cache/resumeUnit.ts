@@ -12,12 +12,10 @@
  * what it cannot go on with (a live event, an adapter's `ReadAgain`) is abandoned and the unit is
  * read in full, with nothing of the attempt left.
  */
-import { closeSync, openSync, readSync } from "node:fs";
 import type { InputFormat } from "../../adapters/adapter.js";
 import { LineTally, UnitHistory } from "../../adapters/adapter.js";
 import type { LineSource, RawLineHandler } from "../../adapters/io/lineSource.js";
-import { splitRawLines } from "../../adapters/io/lineSplitter.js";
-import { rawSource } from "../../adapters/io/sources.js";
+import { plainFileFrom, rawSource } from "../../adapters/io/sources.js";
 import type { ReplayedRun } from "../../core/findings.js";
 import type { EventPreparer } from "../../core/prepare.js";
 import type { AskedAgent } from "../askedAgents.js";
@@ -160,33 +158,14 @@ export function countResumed(): void {
   resumed++;
 }
 
-/** The bytes appended to `file` after its first `size` bytes, as they are now. */
-export function appendedBytes(file: string, size: number): Buffer {
-  const fd = openSync(file, "r");
-  try {
-    const chunks: Buffer[] = [];
-    for (let at = size; ; ) {
-      const chunk = Buffer.allocUnsafe(1 << 20);
-      const n = readSync(fd, chunk, 0, chunk.length, at);
-      if (n === 0) break;
-      chunks.push(chunk.subarray(0, n));
-      at += n;
-    }
-    return Buffer.concat(chunks);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** The appended bytes as a line source whose lines are numbered on after the old file's `lines`. */
-export function appendedSource(file: string, data: Buffer, lines: number): LineSource {
-  return rawSource(
-    file,
-    data.length,
-    (handler, options) => {
-      const numbered: RawLineHandler = (bytes, start, end, line, terminated, tooLong) => handler(bytes, start, end, line + lines, terminated, tooLong);
-      return splitRawLines([data], numbered, options);
-    },
-    async (needles) => needles.some((needle) => data.includes(needle)),
-  );
+/**
+ * The bytes `file` gained after its first `size` (read as they come, not held), as a line source
+ * whose lines are numbered on after the old file's `lines`.
+ */
+export function appendedSource(file: string, size: number, lines: number): LineSource {
+  const appended = plainFileFrom(file, size);
+  return rawSource(file, appended.size, (handler, options) => {
+    const numbered: RawLineHandler = (bytes, start, end, line, terminated, tooLong) => handler(bytes, start, end, line + lines, terminated, tooLong);
+    return appended.forEachRawLine(numbered, options);
+  });
 }
