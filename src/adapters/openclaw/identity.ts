@@ -47,7 +47,19 @@ export function agentIdFromSessionKey(key: unknown): string | undefined {
  */
 export function inOpenClawSessionsFolder(file: string): boolean {
   if (file === "-") return false;
-  const parts = resolve(file).split(sep);
+  const parts = lastSegments(file, 4);
   const n = parts.length;
   return n >= 4 && parts[n - 2] === "sessions" && parts[n - 4] === "agents" && parts[n - 3] !== "";
+}
+
+/**
+ * The path's segments, at least its last `count` as `resolve` gives them. Resolved only when one of
+ * those is empty, `.` or `..` (normalising could change them): discovery asks this of every file
+ * found, and `resolve` (the working directory joined, every segment normalised) cost 7-11 ms of CPU
+ * per 1,600 files in a fresh process, against 2-3 ms split (a warm re-run is ~0.2 s in all).
+ */
+function lastSegments(file: string, count: number): string[] {
+  const parts = file.split(sep);
+  const plain = parts.length > count && parts.slice(-count).every((part) => part !== "" && part !== "." && part !== "..");
+  return plain ? parts : resolve(file).split(sep);
 }

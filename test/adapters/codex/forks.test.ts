@@ -4,7 +4,7 @@
  * is replayed once and the copied items are duplicates; read alone, the fork replays them all.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { expandUnits } from "../../../src/adapters/discovery.js";
 import { inOpenClawSessionsFolder } from "../../../src/adapters/openclaw/identity.js";
@@ -72,6 +72,13 @@ describe("Codex forks across files", () => {
     expect(inOpenClawSessionsFolder(join("sessions", "2026", "01", "02", "rollout-x.jsonl"))).toBe(false);
     expect(inOpenClawSessionsFolder(join("agents", "main", "sessions", "2026", "rollout-x.jsonl"))).toBe(false);
     expect(await expandUnits([dir])).toEqual([[parent], [fork]]);
+  });
+
+  it("a path with `.` or `..` among its last folders is told as its resolved path", () => {
+    for (const path of [["agents", "main", "sessions", "..", "sessions", "s.jsonl"], ["agents", "main", "x", "..", "sessions", "s.jsonl"], ["state", "agents", "main", "sessions", ".", "s.jsonl"], ["agents", "main", "sessions", "s.jsonl"]]) {
+      expect(inOpenClawSessionsFolder(path.join(sep)), path.join("/")).toBe(true);
+    }
+    expect(inOpenClawSessionsFolder(["agents", "main", "sessions", "sub", "..", "..", "s.jsonl"].join(sep))).toBe(false);
   });
 
   it("read together, every call is replayed once: the copied items are duplicates", async () => {
