@@ -3,7 +3,7 @@ import fc from "fast-check";
 import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
 import { columnsOf, fitColumns, renderColumns, tableWidth } from "../../src/reporters/tableParts.js";
-import { clipToWidth, displayWidth, fitToWidth, narrowWidth, wrapWords } from "../../src/reporters/textFit.js";
+import { clipToWidth, displayWidth, elideMiddle, fitToWidth, narrowWidth, wrapWords } from "../../src/reporters/textFit.js";
 
 describe("display width", () => {
   it("counts colour codes as nothing and wide characters as two columns", () => {
@@ -69,7 +69,38 @@ describe("the narrow-text shortcut", () => {
       { numRuns: 500 },
     );
   });
+
+  it("elides the middle of narrow text as a walk of its grapheme clusters does", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...NARROW_POINTS), { maxLength: 60 }), fc.integer({ min: 0, max: 64 }), (chars, width) => {
+        const text = chars.join("");
+        expect(elideMiddle(text, width)).toBe(elidedByClusters(text, width));
+      }),
+      { numRuns: 1000 },
+    );
+  });
 });
+
+/** elideMiddle as it measures text that is not narrow: cluster by cluster, the end first. */
+function elidedByClusters(text: string, width: number): string {
+  if (stringWidth(text) <= width) return text;
+  if (width <= 1) return "…";
+  const chars = [...new Intl.Segmenter().segment(text)].map(({ segment }) => segment);
+  const room = width - 1;
+  let used = 0;
+  let tail = "";
+  for (let i = chars.length - 1; i >= 0 && used + stringWidth(chars[i]!) <= Math.ceil((room * 2) / 3); i--) {
+    tail = chars[i]! + tail;
+    used += stringWidth(chars[i]!);
+  }
+  let head = "";
+  for (const char of chars) {
+    if (used + stringWidth(char) > room) break;
+    head += char;
+    used += stringWidth(char);
+  }
+  return `${head}…${tail}`;
+}
 
 describe("word wrapping", () => {
   const text = "command_status(commandId=build-42) returned \"status: running\" unchanged 10–19 times; warns at 10";
