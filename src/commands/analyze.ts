@@ -66,15 +66,18 @@ export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: I
  * How many runs the analysis holds before it writes them to disk: plain runs
  * (`$LOOPLENS_PLAIN_RUNS_IN_MEMORY`) and findings in the other runs (`$LOOPLENS_FINDINGS_IN_MEMORY`),
  * both shared among its threads, and live runs of Gateway logs (`$LOOPLENS_LIVE_RUNS_IN_MEMORY`, per
- * thread). Tests set them low.
+ * thread), and sessions with open runs a unit's replay holds before it parks some out of memory
+ * (`$LOOPLENS_RESIDENT_SESSIONS`, per thread: pipeline/parkedSessions.ts). Tests set them low.
  */
 function runsInMemory(env: NodeJS.ProcessEnv): Omit<SpillOptions, "dir"> {
   const count = (value: string | undefined) => (value !== undefined && /^\d+$/.test(value) ? Number(value) : undefined);
   const live = count(env.LOOPLENS_LIVE_RUNS_IN_MEMORY);
+  const resident = count(env.LOOPLENS_RESIDENT_SESSIONS);
   return {
     plainRunsInMemory: count(env.LOOPLENS_PLAIN_RUNS_IN_MEMORY) ?? PLAIN_RUNS_IN_MEMORY,
     findingsInMemory: count(env.LOOPLENS_FINDINGS_IN_MEMORY) ?? FINDINGS_IN_MEMORY,
     ...(live !== undefined && { liveRunsInMemory: live }),
+    ...(resident !== undefined && { residentSessions: resident }),
   };
 }
 

@@ -16,7 +16,8 @@ import type { HistorySharing } from "./history.js";
 import { ShelvedRuns, type FindingShelf } from "./findingShelf.js";
 import type { PreparedEvent } from "./prepare.js";
 import type { EngineView, ProfileChoice, ProfileName, RunEngine } from "./profiles/profile.js";
-import { addFinding, appended, newRunState, type FindingOfRun, type RunState } from "./runState.js";
+import { addFinding, appended, newRunState, settleCost, type FindingOfRun, type RunState } from "./runState.js";
+import { SessionParking, type ParkingOptions } from "./sessionParking.js";
 import { mergeFacts, type RunFacts } from "./runIdentity.js";
 import { SessionHistories } from "./sessionHistories.js";
 import { SettledQueue } from "./settledQueue.js";
@@ -44,6 +45,8 @@ export interface ReplayOptions {
   readonly onFinding?: (finding: ReplayedFinding) => void;
   /** Where a run's findings go past `shelf.batch` while it is open (findingShelf.ts); without it, each is held until the run ends. */
   readonly shelf?: FindingShelf<ReplayedFinding>;
+  /** Where sessions go past a number held in memory (sessionParking.ts); without it, every open run stays. */
+  readonly parking?: ParkingOptions;
 }
 
 const CONFIGURABLE: ProfileChoice = { profile: "configurable", reason: "default" };
@@ -64,6 +67,7 @@ export class Replayer {
   /** The run of the last event, while it is in `runs`. */
   private lastRun: RunState | undefined;
   private readonly shelved: ShelvedRuns | undefined;
+  private readonly parking: SessionParking | undefined;
 
   constructor(
     private readonly configFor: ConfigForAgent,
@@ -75,11 +79,17 @@ export class Replayer {
     this.onFinding = options.onFinding;
     this.shelved = options.shelf && new ShelvedRuns(options.shelf);
     this.histories = new SessionHistories(options.sharing);
+    this.parking = options.parking && new SessionParking(options.parking, this.histories, this.runs, this.recorders);
   }
 
   /** Histories held in memory: one per session (or session-less run) that has a run still open. */
   get heldHistories(): number {
     return this.histories.held;
+  }
+
+  /** Sessions parked out of memory so far (sessionParking.ts). */
+  get parkedSessions(): number {
+    return this.parking?.parked ?? 0;
   }
 
   /**
@@ -141,6 +151,8 @@ export class Replayer {
   finish(): ReplayedRun[] {
     const reports = this.order.drain();
     for (const state of reports) {
+      // One at a time: a parked run's session comes back as its turn comes, and leaves once closed.
+      if (state.open) this.parking?.touch(state);
       this.close(state);
       this.shelved?.handOut(state);
       settleCost(state);
@@ -180,6 +192,7 @@ export class Replayer {
     if (state.agent === null && "agent" in event && event.agent !== undefined) state.agent = event.agent;
     if (state.session === null && !state.open && "session" in event && event.session !== undefined) state.session = event.session;
     if (!state.open) this.reopen(state);
+    else if (state !== last) this.parking?.touch(state);
     this.lastRun = state;
     return state;
   }
@@ -192,7 +205,9 @@ export class Replayer {
       state.timeline = recorder.timeline;
       this.recorders.set(state.run, recorder);
     }
+    this.parking?.touch(state);
     this.histories.opened(state);
+    this.parking?.opened(state);
   }
 
   private close(state: RunState): void {
@@ -204,6 +219,7 @@ export class Replayer {
     this.recorders?.delete(state.run);
     state.recent = undefined;
     this.histories.closed(state);
+    this.parking?.closed(state);
   }
 
   /** The run's turns, made at its first event that names one (with marks for its timeline, if it has one). */
@@ -301,21 +317,4 @@ export class Replayer {
     }
     this.onFinding?.(made);
   }
-}
-
-/**
- * A run handed out gets its usage figures, and drops its turns (working state). The fields are set
- * only on a run whose input recorded turns, so that every other report keeps the shape it had.
- */
-function settleCost(state: RunState): void {
-  const turns = state.turns;
-  if (turns === undefined) return;
-  state.turns = undefined;
-  const cost = turns.finish(state.calls);
-  // Turns named (canonical calls with a `turn`) but none recording anything: nothing to report.
-  if (cost.spent.tokenTurns === 0 && cost.spent.costTurns === 0) return;
-  state.usage = cost.spent;
-  state.usageOnFlagged = cost.onFlagged;
-  state.usageAfterStop = cost.afterStop;
-  if (cost.patterns.length > 0) state.patternUsage = cost.patterns;
 }

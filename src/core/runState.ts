@@ -112,3 +112,20 @@ export function addFinding(state: RunState, finding: FindingOfRun): ReplayedFind
   }
   return made;
 }
+
+/**
+ * A run handed out gets its usage figures, and drops its turns (working state). The fields are set
+ * only on a run whose input recorded turns, so that every other report keeps the shape it had.
+ */
+export function settleCost(state: RunState): void {
+  const turns = state.turns;
+  if (turns === undefined) return;
+  state.turns = undefined;
+  const cost = turns.finish(state.calls);
+  // Turns named (canonical calls with a `turn`) but none recording anything: nothing to report.
+  if (cost.spent.tokenTurns === 0 && cost.spent.costTurns === 0) return;
+  state.usage = cost.spent;
+  state.usageOnFlagged = cost.onFlagged;
+  state.usageAfterStop = cost.afterStop;
+  if (cost.patterns.length > 0) state.patternUsage = cost.patterns;
+}

@@ -25,6 +25,8 @@ import { addOutside, type OutsideRuns } from "./cache/runWindow.js";
 import { readAppended } from "./appendedReading.js";
 import { appendedSource, countResumed, ResumeKeeper, type ResumeFrom } from "./cache/resumeUnit.js";
 import { AskedAgents } from "./askedAgents.js";
+import { ReplayBindings } from "./cache/resumeClasses.js";
+import { sessionParking } from "./parkedSessions.js";
 import type { AnalysisOptions, FileAnalysis, UnitResume } from "./fileAnalysis.js";
 
 export type { InputOptions, ReadSummary, UnusableFile } from "./reading.js";
@@ -73,13 +75,16 @@ export async function analyzeUnit(
     if (resumed !== undefined) return resumed;
   }
   const shelf = findingShelf(options);
-  const keeper = resumable ? new ResumeKeeper(profiles.profileFor, options.onFinding, shelf) : undefined;
+  const bindings = new ReplayBindings({ profileFor: profiles.profileFor, onFinding: options.onFinding, shelf });
+  const keeper = resumable ? new ResumeKeeper(bindings) : undefined;
+  const parking = sessionParking(options.spill, bindings);
   const asked = new AskedAgents();
   const unitRuns = new UnitRuns(options.spill);
   const add = (run: ReplayedRun) => unitRuns.add(run);
-  const replayOptions: ReplayOptions = { timelines: options.timelines === true, onSettled: keeper ? keeper.settled(add) : add, ...(options.onFinding && { onFinding: options.onFinding }), ...(shelf && { shelf }) };
+  const replayOptions: ReplayOptions = { timelines: options.timelines === true, onSettled: keeper ? keeper.settled(add) : add, ...(options.onFinding && { onFinding: options.onFinding }), ...(shelf && { shelf }), ...(parking && { parking }) };
   const asking = asked.recording(configFor);
-  const replayConfig = keeper ? keeper.config(asking) : asking;
+  // Bound whenever a state may be saved (a point to resume from, a parked session): the configs it points at go by name.
+  const replayConfig = keeper ? keeper.config(asking) : parking ? bindings.config(asking) : asking;
   const newReplayer = () => new Replayer(replayConfig, profiles.profileFor, replayOptions);
   let replayer = newReplayer();
   const tally = new LineTally();
@@ -93,6 +98,7 @@ export async function analyzeUnit(
   const sink: PreparedSink = (again) => {
     if (again) {
       unitRuns.reset();
+      parking?.store.close();
       replayer = newReplayer();
       asked.clear();
       keeper?.void();
@@ -106,6 +112,7 @@ export async function analyzeUnit(
   const { files, unusable } = await readUnit(unit, tally, readProfiles, options, sink, live, true, options.onFile, keeper?.readThrough);
   const point = keeper?.point(replayer, tally, asked.list);
   for (const run of replayer.finish()) unitRuns.add(run);
+  parking?.store.close();
   const spilled = unitRuns.finish();
   const liveBook = book?.part();
   return { ...readSummary({ tally, files, unusable }), runs: unitRuns.runs, ...(spilled && { spilled }), ...(liveBook && { liveBook }), agentsResolved: asked.list, ...(point && { resume: point }) };
@@ -121,7 +128,10 @@ const findingShelf = (options: AnalysisOptions) => options.spill && new FindingS
  */
 async function resumedUnit(file: string, from: ResumeFrom, profiles: ProfileSelection, configFor: ConfigForAgent, options: AnalysisOptions): Promise<FileAnalysis | undefined> {
   // The restored replayer's shelf is bound by name to this analysis's (a shelf holding a run's findings is never saved).
-  const keeper = new ResumeKeeper(profiles.profileFor, options.onFinding, findingShelf(options));
+  const bindings = new ReplayBindings({ profileFor: profiles.profileFor, onFinding: options.onFinding, shelf: findingShelf(options) });
+  const keeper = new ResumeKeeper(bindings);
+  // Bound before the state is restored: its replayer parks into this analysis's file.
+  const parking = sessionParking(options.spill, bindings);
   const asked = new AskedAgents(from.agentsResolved.map(({ agent, profile }) => ({ agent, profile })));
   // The resolver hears of the old part's agents in the order its replay asked them (its notices' order).
   for (const { agent, profile } of asked.list) configFor(agent, profile);
@@ -147,10 +157,12 @@ async function resumedUnit(file: string, from: ResumeFrom, profiles: ProfileSele
   } catch (error) {
     if (!(error instanceof ReadAgain)) throw error;
     unitRuns.reset();
+    parking?.store.close();
     return undefined;
   }
   const point = keeper.point(replayer, tally, asked.list);
   for (const run of replayer.finish()) unitRuns.add(run);
+  parking?.store.close();
   const spilled = unitRuns.finish();
   countResumed();
   return { ...readSummary({ tally, files: [read], unusable: [] }), runs: unitRuns.runs, ...(spilled && { spilled }), agentsResolved: asked.list, ...(point && { resume: point }) };

@@ -38,6 +38,8 @@ export interface SpillOptions {
   readonly findingsInMemory: number;
   /** Live runs (Gateway logs) a book keeps in its table before it writes the oldest out (default LIVE_ROWS_IN_MEMORY, core/liveRuns.ts). */
   readonly liveRunsInMemory?: number;
+  /** Sessions with open runs a unit's replay holds before it parks some (default RESIDENT_SESSIONS, parkedSessions.ts). */
+  readonly residentSessions?: number;
 }
 
 /** Plain runs an analysis holds in memory by default (~5 MB of them), shared among its threads. */

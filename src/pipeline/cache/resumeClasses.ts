@@ -31,6 +31,7 @@ import { Replayer, type ConfigForAgent } from "../../core/replay.js";
 import { NO_OPEN, PatternTotals, RunCostTally } from "../../core/runCost.js";
 import { RunTurns } from "../../core/runTurns.js";
 import { SessionHistories } from "../../core/sessionHistories.js";
+import { SessionParking } from "../../core/sessionParking.js";
 import { SettledQueue } from "../../core/settledQueue.js";
 import { TimelineRecorder } from "../../core/timeline.js";
 import { UsageTotals } from "../../core/usage.js";
@@ -51,6 +52,8 @@ export const REPLAY_CLASSES: StateClasses = {
   EventPreparer,
   SettledQueue,
   SessionHistories,
+  // Its store bound by name (pipeline/parkedSessions.ts); a replay that parked a session keeps no point.
+  SessionParking,
   SessionHistory,
   HistoryState,
   TimelineRecorder,
@@ -129,6 +132,11 @@ export class ReplayBindings {
         hashingFor(version === "" ? undefined : version.slice(1));
       } else throw new Error(`unknown binding ${name}`);
     }
+    return this.values();
+  }
+
+  /** Every value bound so far, by name: what decoding a state saved through these bindings needs. */
+  values(): Map<string, unknown> {
     const values = new Map<string, unknown>();
     for (const [value, name] of this.bound) values.set(name, value);
     return values;

@@ -22,7 +22,7 @@ import type { AskedAgent } from "../askedAgents.js";
 import type { ProfileSelection } from "../../core/profiles/selection.js";
 import type { ConfigForAgent, Replayer } from "../../core/replay.js";
 import type { ReadThrough } from "../reading.js";
-import { ReplayBindings, REPLAY_CLASSES } from "./resumeClasses.js";
+import { REPLAY_CLASSES, type ReplayBindings } from "./resumeClasses.js";
 import { decodeState, encodeState, UnsavableState } from "./stateCodec.js";
 
 /** Where a one-file unit's reading stood at its last line (kept in its cache entry). */
@@ -63,15 +63,12 @@ export type RestoredState = SavedState & { readonly format: InputFormat };
  * functions bound by name (the state then holds only names for them), and the state when read through.
  */
 export class ResumeKeeper {
-  private readonly bindings: ReplayBindings;
   private through: ReadThrough | undefined;
   private handed = 0;
   private voided = false;
 
-  /** `shelf`: where the replay puts a long run's findings (bound by name: a state holding shelved findings is never saved). */
-  constructor(profileFor: ProfileSelection["profileFor"], onFinding: unknown, shelf: unknown) {
-    this.bindings = new ReplayBindings({ profileFor, onFinding, shelf });
-  }
+  /** `bindings`: the process's values replay points at, shared with what parks its sessions (parkedSessions.ts). */
+  constructor(readonly bindings: ReplayBindings) {}
 
   /** The profile selection with its hashing choice bound (the preparer holds it). */
   profiles(profiles: ProfileSelection): ProfileSelection {
@@ -122,7 +119,9 @@ export class ResumeKeeper {
    */
   point(replayer: Replayer, tally: LineTally, agentsResolved: readonly AskedAgent[]): ResumePoint | undefined {
     const through = this.through;
-    if (through === undefined || this.voided) return undefined;
+    // A replay that parked sessions held more than memory would (runs that never end): its state is
+    // as large, too large to keep (300,000 open runs made a string past v8's limit), so a full read it is.
+    if (through === undefined || this.voided || replayer.parkedSessions > 0) return undefined;
     const saved: SavedState = { adapter: through.adapter, preparer: through.preparer, history: through.history, replayer, tally };
     try {
       const state = encodeState(saved, REPLAY_CLASSES, this.bindings.bound).toString("base64");

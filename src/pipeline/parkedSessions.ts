@@ -1,0 +1,129 @@
+/**
+ * Where replay parks sessions out of memory (core/sessionParking.ts): one append-only file per
+ * analysis of a unit, in the command's spill folder (spillFiles.ts: removed with it, however the
+ * command ends), and an index of where each parked session's bytes are. A session is written with
+ * the resumable replay state's codec (cache/stateCodec.ts, its classes and bindings:
+ * cache/resumeClasses.ts), so that it comes back as it left, shared references and classes
+ * included. A session revived and parked again is written again (the file only grows: it goes when
+ * the unit is done).
+ */
+import { closeSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { threadId } from "node:worker_threads";
+import type { ParkedSession, SessionStore } from "../core/sessionParking.js";
+import { REPLAY_CLASSES, type ReplayBindings } from "./cache/resumeClasses.js";
+import { decodeState, encodeState, UnsavableState } from "./cache/stateCodec.js";
+import type { SpillOptions } from "./runSpill.js";
+
+/**
+ * Sessions with open runs a unit's replay holds before it parks the least recently touched (per
+ * thread; `$LOOPLENS_RESIDENT_SESSIONS`, tests set it low). An open session costs ~2 KB, so these
+ * are ~8 MB; no bench input but the one of runs that never end has that many open at once.
+ */
+export const RESIDENT_SESSIONS = 4_096;
+
+let files = 0;
+let parkedHere = 0;
+
+/** Sessions this thread parked (put in a file): what tests check parking happened by. */
+export function sessionsParked(): number {
+  return parkedHere;
+}
+
+export class ParkedSessionFile implements SessionStore {
+  private readonly path: string;
+  private fd: number | undefined;
+  /** Bytes written (the pending ones included), and those on disk. */
+  private length = 0;
+  private flushed = 0;
+  /** Sessions parked since the last write, written together (one system call a session was a tenth of the time). */
+  private pending: Buffer[] = [];
+  /** The bytes last read from the file, from `readFrom`: sessions are mostly revived in the order they were parked. */
+  private chunk: Buffer | undefined;
+  private readFrom = 0;
+  /** Where each parked session's bytes are: `[start, end)`. */
+  private readonly index = new Map<string, { readonly start: number; readonly end: number }>();
+
+  /** `bindings`: the process's values the sessions point at (configs, shared constants), named. */
+  constructor(
+    dir: string,
+    private readonly bindings: ReplayBindings,
+  ) {
+    this.path = join(dir, `parked-${threadId}-${files++}.v8`);
+  }
+
+  put(key: string, session: ParkedSession): boolean {
+    let bytes: Buffer;
+    try {
+      bytes = encodeState(session, REPLAY_CLASSES, this.bindings.bound);
+    } catch (error) {
+      if (error instanceof UnsavableState) return false;
+      throw error;
+    }
+    const start = this.length;
+    this.pending.push(bytes);
+    this.length += bytes.length;
+    this.index.set(key, { start, end: this.length });
+    if (this.length - this.flushed >= CHUNK) this.flush();
+    parkedHere++;
+    return true;
+  }
+
+  has(key: string): boolean {
+    return this.index.has(key);
+  }
+
+  take(key: string): ParkedSession {
+    const { start, end } = this.index.get(key)!;
+    this.index.delete(key);
+    return decodeState(this.bytes(start, end), REPLAY_CLASSES, this.bindings.values()) as ParkedSession;
+  }
+
+  /** The unit is done (or read again): the file goes. */
+  close(): void {
+    if (this.fd !== undefined) {
+      closeSync(this.fd);
+      rmSync(this.path, { force: true });
+    }
+    this.fd = undefined;
+    this.index.clear();
+    this.pending = [];
+    this.chunk = undefined;
+    this.length = this.flushed = this.readFrom = 0;
+  }
+
+  private flush(): void {
+    const bytes = Buffer.concat(this.pending);
+    this.pending = [];
+    this.fd ??= openSync(this.path, "w+");
+    for (let done = 0; done < bytes.length; ) done += writeSync(this.fd, bytes, done, bytes.length - done, this.flushed + done);
+    this.flushed += bytes.length;
+  }
+
+  private bytes(start: number, end: number): Buffer {
+    if (end > this.flushed) this.flush();
+    const chunk = this.chunk;
+    if (chunk !== undefined && start >= this.readFrom && end <= this.readFrom + chunk.length) return chunk.subarray(start - this.readFrom, end - this.readFrom);
+    const bytes = Buffer.allocUnsafe(Math.max(CHUNK, end - start));
+    let done = 0;
+    while (done < end - start) {
+      const n = readSync(this.fd!, bytes, done, bytes.length - done, start + done);
+      if (n === 0) throw new Error(`parked sessions file ${this.path} ended early`);
+      done += n;
+    }
+    this.chunk = bytes.subarray(0, done);
+    this.readFrom = start;
+    return this.chunk.subarray(0, end - start);
+  }
+}
+
+const CHUNK = 1 << 20;
+
+/** Parking for a unit's replay, with a spill folder (none without: every open run stays in memory). */
+export function sessionParking(spill: SpillOptions | undefined, bindings: ReplayBindings): { readonly store: ParkedSessionFile; readonly resident: number } | undefined {
+  if (spill === undefined) return undefined;
+  const store = new ParkedSessionFile(spill.dir, bindings);
+  // A replay's state saved for a resume names it (it parked nothing then: cache/resumeUnit.ts), and a restored one gets this analysis's.
+  bindings.bound.set(store, "parkedSessions");
+  return { store, resident: spill.residentSessions ?? RESIDENT_SESSIONS };
+}

@@ -1,0 +1,95 @@
+/**
+ * Sessions parked out of memory (core/sessionParking.ts, pipeline/parkedSessions.ts) come back as
+ * they left: over random canonical event files whose runs interleave and mostly never end (with
+ * findings and their previews, compactions, usage, session-less runs, several open runs a session),
+ * every format with two sessions held at most is the output with parking off, and sessions were
+ * parked. A replay that parked keeps no resume point, and the grown file is then read in full, right.
+ */
+import { appendFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { resumedUnits } from "../../src/pipeline/cache/resumeUnit.js";
+import { sessionsParked } from "../../src/pipeline/parkedSessions.js";
+import { runMain } from "../helpers/cli.js";
+import { canonicalText, prng, randomSessions } from "../helpers/randomSessions.js";
+import { tempDir } from "../helpers/tempDir.js";
+import { FORMATS } from "./cache/cacheBench.js";
+
+/** Two sessions held at most: every other one is parked as soon as another is touched. */
+const PARKING = { LOOPLENS_RESIDENT_SESSIONS: "2" };
+const NO_PARKING = { LOOPLENS_RESIDENT_SESSIONS: "1000000" };
+
+/**
+ * Random sessions' events, their runs cut into parts (two parts of a session may be open at once),
+ * one session in three without a session id (its runs have a history each), interleaved a few lines
+ * at a time, with compactions here and there and few run ends (most runs never end).
+ */
+function interleavedEvents(seed: number): string {
+  const random = prng(seed);
+  const streams = randomSessions(seed, 7).map((session, s) => {
+    let part = 0;
+    return canonicalText(session)
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => {
+        const event = JSON.parse(line) as Record<string, unknown>;
+        if (event.type === "tool_call" && random() < 0.1) part = (part + 1) % 3;
+        event.run = `${String(event.run)}/${part}`;
+        if (s % 3 === 2) delete event.session;
+        if (event.type === "tool_call" && random() < 0.25) Object.assign(event, { turn: `t${s}-${part}`, usage: { input: 10 + s, output: 3 } });
+        return event;
+      });
+  });
+  const lines: string[] = [];
+  while (streams.some((stream) => stream.length > 0)) {
+    const stream = streams[Math.floor(random() * streams.length)]!;
+    for (let n = 1 + Math.floor(random() * 3); n > 0 && stream.length > 0; n--) {
+      const event = stream.shift()!;
+      lines.push(JSON.stringify(event));
+      if (random() < 0.04) lines.push(JSON.stringify({ type: "compaction", run: event.run, ...(event.session !== undefined && { session: event.session }) }));
+      if (random() < 0.02) lines.push(JSON.stringify({ type: "run_end", run: event.run, ...(event.session !== undefined && { session: event.session }) }));
+    }
+  }
+  return lines.join("\n") + "\n";
+}
+
+const analyze = (args: readonly string[], env: NodeJS.ProcessEnv) => runMain(["analyze", "--all", ...args], { env: { LOOPLENS_WORKERS: "0", ...env } });
+
+describe("sessions parked out of memory", () => {
+  it("give every format as with parking off, over random files of runs that never end", async () => {
+    const dir = tempDir("looplens-parking-");
+    for (let seed = 1; seed <= 3; seed++) {
+      const file = join(dir, `events-${seed}.jsonl`);
+      writeFileSync(file, interleavedEvents(seed));
+      for (const [format, extra] of [...FORMATS.map((format) => [format, []] as const), ["json", ["--profile", "newest"]] as const]) {
+        const args = ["-f", format, ...extra, file, "--no-cache"];
+        const before = sessionsParked();
+        const parked = await analyze(args, PARKING);
+        expect(sessionsParked(), `seed ${seed} -f ${format} ${extra.join(" ")}: parked`).toBeGreaterThan(before);
+        const held = await analyze(args, NO_PARKING);
+        expect(parked.stdout, `seed ${seed} -f ${format} ${extra.join(" ")}`).toBe(held.stdout);
+        expect(parked.stderr, `seed ${seed} -f ${format} ${extra.join(" ")} (stderr)`).toBe(held.stderr);
+        expect(parked.status).toBe(held.status);
+      }
+    }
+    // Sixty analyses: on a loaded shared machine they outlast the default timeout.
+  }, 300_000);
+
+  it("keep no resume point, and the grown file is read in full", async () => {
+    // No run end: an event of a run ended as final has the file read again (and then no point is kept).
+    const lines = interleavedEvents(4).split("\n").filter((line) => line !== "" && !line.includes('"run_end"'));
+    // Held, the same growth resumes (the check that tells parking apart).
+    for (const [env, resumes] of [[NO_PARKING, true], [PARKING, false]] as const) {
+      const dir = tempDir("looplens-parking-");
+      const file = join(dir, "events.jsonl");
+      const cache = { LOOPLENS_CACHE_DIR: join(dir, "cache"), LOOPLENS_CACHE_RESUME_MIN_BYTES: "0", ...env };
+      writeFileSync(file, lines.slice(0, 200).join("\n") + "\n");
+      await analyze(["-f", "json", file], cache);
+      appendFileSync(file, lines.slice(200).join("\n") + "\n");
+      const before = resumedUnits();
+      const grown = await analyze(["-f", "json", file], cache);
+      expect(resumedUnits() > before, `resumed (${env.LOOPLENS_RESIDENT_SESSIONS} sessions held)`).toBe(resumes);
+      expect(grown.stdout).toBe((await analyze(["-f", "json", file, "--no-cache"], NO_PARKING)).stdout);
+    }
+  });
+});
