@@ -46,6 +46,8 @@ export class RunTurns {
   private claimedUpTo = 0;
   /** The key of the last call that carried one. */
   private lastKey: string | undefined;
+  /** Its open turn while it is open: the calls of one response come together, so most skip the map. */
+  private lastTurn: OpenTurn | undefined;
 
   /** `answered`: the run's calls 1…answered were answered before its turns were (replay.ts). */
   constructor(
@@ -62,6 +64,17 @@ export class RunTurns {
       this.claimedUpTo = ordinal;
       return this.feed(usage, [ordinal], ordinal);
     }
+    let turn = key === this.lastKey ? this.lastTurn : undefined;
+    if (turn === undefined) turn = this.openTurn(key, ordinal);
+    turn.calls.push(ordinal);
+    if (turn.usage === undefined && usage !== undefined) {
+      turn.usage = usage;
+      turn.fromCalls = true;
+    }
+  }
+
+  /** The open turn `key` (made if it is not), now the last call's; call `ordinal` is about to join it. */
+  private openTurn(key: string, ordinal: number): OpenTurn {
     this.endCallTurn(key, ordinal - 1);
     const open = (this.open ??= new Map());
     let turn = open.get(key);
@@ -69,12 +82,9 @@ export class RunTurns {
       open.set(key, (turn = { calls: [], usage: undefined, fromCalls: false }));
       if (open.size > OPEN_TURNS) this.end(open.keys().next().value!, undefined, ordinal - 1);
     }
-    turn.calls.push(ordinal);
-    if (turn.usage === undefined && usage !== undefined) {
-      turn.usage = usage;
-      turn.fromCalls = true;
-    }
     this.lastKey = key;
+    this.lastTurn = turn;
+    return turn;
   }
 
   /** Turn `key` is over; `callsSoFar`: the run's calls when it ended. */
@@ -91,6 +101,7 @@ export class RunTurns {
     const last = this.lastKey;
     if (last === undefined || last === key) return;
     this.lastKey = undefined;
+    this.lastTurn = undefined;
     if (this.open?.get(last)?.fromCalls === true) this.end(last, undefined, callsSoFar);
   }
 
@@ -110,6 +121,7 @@ export class RunTurns {
   finish(callsSoFar: number): RunCost {
     const open = this.open;
     this.open = undefined;
+    this.lastTurn = undefined;
     for (const turn of open?.values() ?? []) this.feed(turn.usage, turn.calls, callsSoFar);
     return this.tally.finish();
   }
@@ -117,6 +129,7 @@ export class RunTurns {
   private end(key: string, usage: Usage | undefined, callsSoFar: number): void {
     const turn = this.open?.get(key);
     if (turn !== undefined) this.open!.delete(key);
+    if (turn === this.lastTurn) this.lastTurn = undefined;
     const calls = turn?.calls ?? this.unclaimed(callsSoFar);
     this.claimedUpTo = Math.max(this.claimedUpTo, callsSoFar);
     this.feed(usage ?? turn?.usage, calls, callsSoFar);

@@ -65,4 +65,20 @@ describe("RunTurns", () => {
     expect(cost.onFlagged).toMatchObject({ turns: 2, total: 12 });
     expect(cost.afterStop).toMatchObject({ turns: 2, total: 18 });
   });
+
+  it("opens a turn again for a call whose key names a turn already ended (the calls of one key usually come together)", () => {
+    const turns = new RunTurns();
+    turns.call(1, "a", undefined);
+    turns.call(2, "a", undefined);
+    turns.turn("a", { total: 5 }, 2);
+    // A late call naming `a` again: a turn of its own, ended at the run's end, where its finding is placed.
+    turns.call(3, "a", undefined);
+    turns.finding(3, finding("x"));
+    turns.call(4, "b", undefined);
+    turns.turn("b", { total: 7 }, 4);
+    const cost = turns.finish(4);
+    expect(cost.spent).toMatchObject({ turns: 3, tokenTurns: 2, total: 12 });
+    expect(cost.onFlagged).toMatchObject({ turns: 1, tokenTurns: 0 });
+    expect(cost.unplaced).toBe(0);
+  });
 });

@@ -21,8 +21,7 @@ import { FORMAT, SessionNames } from "./identity.js";
 import { SessionReplay } from "./sessionReplay.js";
 import { LineEvents } from "../shared/lineEvents.js";
 import { outcomeOf } from "./toolResults.js";
-import { claudeTurnLine, type ClaudeTurnLine } from "./usage.js";
-import { READS_USAGE } from "../shared/runFacts.js";
+import type { ClaudeTurnLine } from "./usage.js";
 
 type LineOf<K extends ClaudeLine["kind"]> = Extract<ClaudeLine, { kind: K }>;
 
@@ -46,8 +45,8 @@ class ClaudeCodeReader {
     if (object === undefined) return;
     const form = lineForm(object);
     const entry = classifyClaudeLine(object.value, form);
-    // Every assistant line is part of a model turn (cost.md §1), calls or not.
-    const turn = READS_USAGE && (entry.kind === "quiet" || entry.kind === "calls") ? claudeTurnLine(object.value) : undefined;
+    // Every assistant line is part of a model turn (cost.md §1), calls or not: classifyClaudeLine read its part.
+    const turn = entry.kind === "quiet" || entry.kind === "calls" ? entry.turn : undefined;
     if (turn !== undefined && "meta" in entry && (turn.usage !== undefined || turn.id !== undefined)) {
       this.session(entry.meta).turnLine(line, turn, this.counted);
     }

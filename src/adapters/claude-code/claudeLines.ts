@@ -21,6 +21,8 @@ import { textOf, trimIn, type StringForm } from "../../core/byteText.js";
 import { isPlainObject, own } from "../../core/plainObject.js";
 import { callArguments } from "../shared/callArguments.js";
 import { hash53 } from "../shared/textHash.js";
+import { READS_USAGE } from "../shared/runFacts.js";
+import { messageTurnLine, type ClaudeTurnLine } from "./usage.js";
 
 /** Where the line sits: its tree links, and which (sub-)agent wrote it. */
 export interface LineMeta {
@@ -60,6 +62,8 @@ export type ClaudeLine =
       readonly unnamed: number;
       /** The response's model and why it stopped (issue 34 §4). */
       readonly facts: RunFacts | undefined;
+      /** The line's part of its response's turn (cost.md §1); `undefined` when usage is not read. */
+      readonly turn: ClaudeTurnLine | undefined;
     }
   | {
       readonly kind: "results";
@@ -72,7 +76,14 @@ export type ClaudeLine =
     }
   | { readonly kind: "prompt"; readonly meta: LineMeta; readonly promptId: string | undefined; readonly key: CopyKey; readonly prompt: string | undefined }
   | { readonly kind: "compaction"; readonly meta: LineMeta; readonly key: CopyKey }
-  | { readonly kind: "quiet"; readonly meta: LineMeta; /** A reply without calls: its model and why it stopped. */ readonly facts?: RunFacts }
+  | {
+      readonly kind: "quiet";
+      readonly meta: LineMeta;
+      /** A reply without calls: its model and why it stopped. */
+      readonly facts?: RunFacts;
+      /** A reply without calls: its part of its response's turn, as on `calls`. */
+      readonly turn?: ClaudeTurnLine;
+    }
   | { readonly kind: "unknown"; readonly type: string }
   | { readonly kind: "bad"; readonly reason: string };
 
@@ -175,7 +186,9 @@ function assistantLine(entry: Record<string, unknown>, meta: LineMeta, form: Str
   const found = contentOf(entry);
   if (!found.ok) return { kind: "bad", reason: 'assistant entry without a "message" object' };
   const facts = replyFacts(found.message, form);
-  if (!Array.isArray(found.content)) return { kind: "quiet", meta, ...(facts && { facts }) };
+  // Every assistant line, calls or not, is part of a model turn: read in this walk of the message.
+  const turn = READS_USAGE ? messageTurnLine(found.message) : undefined;
+  if (!Array.isArray(found.content)) return quietReply(meta, facts, turn);
   const calls: ToolUse[] = [];
   let unnamed = 0;
   for (const block of found.content) {
@@ -184,10 +197,18 @@ function assistantLine(entry: Record<string, unknown>, meta: LineMeta, form: Str
     if (tool === undefined) unnamed++;
     else calls.push({ id: text(own(block, "id"), form), tool, args: callArguments(block) });
   }
-  if (calls.length === 0 && unnamed === 0) return { kind: "quiet", meta, ...(facts && { facts }) };
+  if (calls.length === 0 && unnamed === 0) return quietReply(meta, facts, turn);
   // The lines of one API response share message.id (and requestId): their calls are one group.
   const group = text(own(found.message, "id"), form) ?? text(own(entry, "requestId"), form);
-  return { kind: "calls", meta, group, calls, unnamed, facts };
+  return { kind: "calls", meta, group, calls, unnamed, facts, turn };
+}
+
+/** An assistant line without calls (fields set, not spread: a conditional spread makes an object more). */
+function quietReply(meta: LineMeta, facts: RunFacts | undefined, turn: ClaudeTurnLine | undefined): ClaudeLine {
+  const line: { kind: "quiet"; meta: LineMeta; facts?: RunFacts; turn?: ClaudeTurnLine } = { kind: "quiet", meta };
+  if (facts !== undefined) line.facts = facts;
+  if (turn !== undefined) line.turn = turn;
+  return line;
 }
 
 /** A response's model (`message.model`; `<synthetic>` for the CLI's own messages) and its `stop_reason`. */

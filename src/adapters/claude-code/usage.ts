@@ -50,7 +50,14 @@ export interface ClaudeTurnLine {
 export function claudeTurnLine(entry: unknown): ClaudeTurnLine | undefined {
   if (!isPlainObject(entry) || own(entry, "type") !== "assistant") return undefined;
   const message = own(entry, "message");
-  if (!isPlainObject(message)) return { id: undefined, usage: undefined };
+  return isPlainObject(message) ? messageTurnLine(message) : { id: undefined, usage: undefined };
+}
+
+/**
+ * The turn line of an assistant entry's `message` object: what `classifyClaudeLine` reads in its own
+ * walk of the message, so that a line is not looked into a second time for its usage.
+ */
+export function messageTurnLine(message: Record<string, unknown>): ClaudeTurnLine {
   const usage = own(message, "usage");
   return { id: idText(own(message, "id"), "text", "keep"), usage: recordsUsage(usage) ? usage : undefined };
 }
