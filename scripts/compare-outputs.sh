@@ -3,12 +3,13 @@
 # and `check` on the bundled fixtures and test data, under each profile. For refactorings that must
 # not change behaviour: build the base in another folder (e.g. `git worktree add /tmp/base HEAD`,
 # link node_modules, `npm run build` there), then run `scripts/compare-outputs.sh /tmp/base`.
-# Exit status 1 when anything differs; the differing outputs are left in $OUT.
+# Exit status 1 when anything differs; the differing outputs are left in $OUT (a fresh temporary
+# folder of its own unless OUT is set, so that two comparisons at once never clobber each other;
+# removed when everything is identical).
 set -u
 BASE="${1:?usage: scripts/compare-outputs.sh BASE_CHECKOUT [EXTRA_INPUT...]}"
 shift
-OUT="${OUT:-/tmp/looplens-compare}"
-rm -rf "$OUT" && mkdir -p "$OUT"
+if [ -n "${OUT:-}" ]; then rm -rf "$OUT" && mkdir -p "$OUT"; else OUT="$(mktemp -d "${TMPDIR:-/tmp}/looplens-compare.XXXXXX")"; fi
 status=0
 n=0
 
@@ -55,4 +56,5 @@ done
 run "config newest" config --profile newest
 run "check" check fixtures
 echo "compared $n outputs: $([ $status -eq 0 ] && echo "all identical" || echo "differences above (in $OUT)")"
+[ $status -eq 0 ] && rm -rf "$OUT"
 exit $status
