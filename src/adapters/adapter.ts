@@ -132,9 +132,10 @@ export interface AdapterContext {
   /**
    * Told the adapter's working state once its last line was read, before anything is done at the
    * file's end: what `resume` goes on from when the file grew (pipeline/cache/resumeUnit.ts). Only
-   * adapters that can resume call it.
+   * adapters that can resume call it. `lines`: the number of the file's last line (a line whose
+   * events are held back is not counted in the tally yet; the appended lines are numbered on from it).
    */
-  readonly onReadThrough?: (state: object) => void;
+  readonly onReadThrough?: (state: object, lines: number) => void;
 }
 
 export interface AdapterOptions {

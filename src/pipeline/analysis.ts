@@ -109,8 +109,9 @@ export async function analyzeUnit(
   const observe = options.onLiveEvent;
   const live = observe ? (event: LiveEvent) => (observe(event), keep(event)) : keep;
   const readProfiles = keeper ? keeper.profiles(profiles) : profiles;
+  keeper?.replay(() => ({ replayer, tally, agentsResolved: asked.list }));
   const { files, unusable } = await readUnit(unit, tally, readProfiles, options, sink, live, true, options.onFile, keeper?.readThrough);
-  const point = keeper?.point(replayer, tally, asked.list);
+  const point = keeper?.point();
   for (const run of replayer.finish()) unitRuns.add(run);
   parking?.store.close();
   const spilled = unitRuns.finish();
@@ -146,6 +147,7 @@ async function resumedUnit(file: string, from: ResumeFrom, profiles: ProfileSele
     return undefined;
   }
   const { replayer, tally, preparer, history } = state;
+  keeper.replay(() => ({ replayer, tally, agentsResolved: asked.list }));
   for (let i = 0; i < from.handedOut; i++) unitRuns.add(from.oldRuns[i]!);
   const noLive = () => {
     throw new ReadAgain(file, "a live event in the appended lines");
@@ -153,14 +155,14 @@ async function resumedUnit(file: string, from: ResumeFrom, profiles: ProfileSele
   const deliver = { events: (prepared: PreparedEvent, event: LoopEvent) => replayer.push(prepared, event), facts: (run: string, facts: RunFacts) => replayer.facts(run, facts) };
   let read;
   try {
-    read = await readAppended(appendedSource(file, from.size, from.lines), state.adapter, state.format, tally, options, { history, preparer, deliver, live: noLive, onFile: options.onFile, onReadThrough: keeper.readThrough });
+    read = await readAppended(appendedSource(file, from.size, from.lines), state.adapter, state.format, tally, options, { history, preparer, deliver, live: noLive, onFile: options.onFile, onReadThrough: keeper.readThrough }, state.context);
   } catch (error) {
     if (!(error instanceof ReadAgain)) throw error;
     unitRuns.reset();
     parking?.store.close();
     return undefined;
   }
-  const point = keeper.point(replayer, tally, asked.list);
+  const point = keeper.point();
   for (const run of replayer.finish()) unitRuns.add(run);
   parking?.store.close();
   const spilled = unitRuns.finish();

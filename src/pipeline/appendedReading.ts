@@ -2,7 +2,7 @@
  * Reading the lines appended to a grown file through the state its reading was in at the old end
  * (cache/resumeUnit.ts): what `readUnit` (reading.ts) would have gone on to do with them.
  */
-import { ReadAgain, type InputFormat, type LineTally } from "../adapters/adapter.js";
+import { ReadAgain, type AdapterContext, type InputFormat, type LineTally } from "../adapters/adapter.js";
 import { openSource } from "../adapters/discovery.js";
 import { setLineLimit, type LineSource } from "../adapters/io/lineSource.js";
 import { ADAPTERS, adapterFor } from "../adapters/registry.js";
@@ -21,6 +21,8 @@ export async function readAppended(
   tally: LineTally,
   options: InputOptions,
   reading: Omit<FileReading, "forReplay" | "canReadAgain" | "lastOfUnit">,
+  /** The restored state's stand-in for its adapter's context (cache/resumeUnit.ts `restore`): filled with today's. */
+  restoredContext: object = {},
 ): Promise<{ file: string; format: InputFormat }> {
   // Set per unit, as readUnit does: the line limit is the process's.
   setLineLimit(options.maxLineBytes);
@@ -36,7 +38,10 @@ export async function readAppended(
   }
   reading.onFile?.(source.file, format);
   const resumed: FileReading = { ...reading, forReplay: true, canReadAgain: options.canReadAgain !== false, lastOfUnit: true };
-  const context = adapterContext(tally, options, resumed, (state) => reading.onReadThrough?.({ adapter: state, format, preparer: reading.preparer, history: reading.history }));
+  const context: AdapterContext = Object.assign(
+    restoredContext,
+    adapterContext(tally, options, resumed, (state, lines) => reading.onReadThrough?.({ adapter: state, lines, format, preparer: reading.preparer, history: reading.history, context })),
+  );
   await adapter.resume(readingSource(source, tally, options.progress, options.afterChunk), context, adapterState);
   return { file: source.file, format };
 }

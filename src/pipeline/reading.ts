@@ -148,9 +148,13 @@ export interface FileReading {
 /** Where a file's reading stood at its last line: what a resumed read goes on from (cache/resumeUnit.ts). */
 export interface ReadThrough {
   readonly adapter: object;
+  /** The number of the file's last line. */
+  readonly lines: number;
   readonly format: InputFormat;
   readonly preparer: EventPreparer;
   readonly history: UnitHistory;
+  /** The context the adapter read with (its state may hold it: it is bound by name, cache/resumeUnit.ts). */
+  readonly context: AdapterContext;
 }
 
 /** Reads one file of a unit: its format, or why it could not be used at all. */
@@ -176,7 +180,9 @@ async function readSource(source: LineSource, tally: LineTally, options: InputOp
   reading.onFile?.(source.file, adapter.format);
   const before = tally.counts.read;
   const problem: StreamProblemSeen = {};
-  const context = adapterContext(tally, options, reading, adapter.resume !== undefined ? (state) => reading.onReadThrough?.({ adapter: state, format: adapter.format, preparer: reading.preparer, history: reading.history }) : undefined);
+  // Only when a point is asked for: an OpenClaw reader takes no shortcut that a point cannot carry then (session.ts `keepsPoint`).
+  const told = adapter.resume !== undefined && reading.onReadThrough !== undefined;
+  const context: AdapterContext = adapterContext(tally, options, reading, told ? (state, lines) => reading.onReadThrough?.({ adapter: state, lines, format: adapter.format, preparer: reading.preparer, history: reading.history, context }) : undefined);
   await adapter.read(readingSource(source, tally, options.progress, options.afterChunk, problem), context);
   if (tally.counts.read === before) {
     // A compressed stream corrupt before its first line (a file of gzip's magic bytes and garbage):
@@ -189,7 +195,7 @@ async function readSource(source: LineSource, tally: LineTally, options: InputOp
 }
 
 /** What an adapter is handed to read a file of the unit with (`onReadThrough`: when its state is asked for). */
-export function adapterContext(tally: LineTally, options: InputOptions, reading: FileReading, onReadThrough: ((state: object) => void) | undefined): AdapterContext {
+export function adapterContext(tally: LineTally, options: InputOptions, reading: FileReading, onReadThrough: AdapterContext["onReadThrough"]): AdapterContext {
   const { preparer, deliver, live, forReplay, lastOfUnit } = reading;
   return {
     tally,

@@ -164,7 +164,7 @@ export const canonicalEventsAdapter: InputAdapter = {
     const fileRun = (await hasRunIds(source)) ? undefined : runNameForFile(source.file);
     const state = new EventFileState(source.file, fileRun, new RunEnds(source.file, options.canReadAgain === true && options.closeRuns === true));
     await readEventLines(source, context, state);
-    context.onReadThrough?.(state);
+    context.onReadThrough?.(state, state.lastLine);
   },
 
   async resume(source: LineSource, context: AdapterContext, state: object) {
@@ -173,7 +173,7 @@ export const canonicalEventsAdapter: InputAdapter = {
     // line among those may name one (then the whole file is read again, as one run no more).
     if (state.fileRun !== undefined && state.lastLine < RUN_SCAN_LINES) throw new ReadAgain(source.file, "the lines that tell whether events name runs grew");
     await readEventLines(source, context, state);
-    context.onReadThrough?.(state);
+    context.onReadThrough?.(state, state.lastLine);
   },
 
   get stateClasses() {

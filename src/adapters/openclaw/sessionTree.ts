@@ -59,6 +59,8 @@ export interface SessionScan {
   confirm(line: number, parsed: SessionLine): void;
   /** After the second pass: false when a line read from bytes parsed differently (read the file again). */
   confirmed(): boolean;
+  /** The pass was skipped: the file's bytes name no run (`scanSession`). */
+  readonly skipped: boolean;
 }
 
 export interface ScanOptions {
@@ -77,6 +79,11 @@ export interface ScanOptions {
    * runs are matched to them: sidecarRuns.ts): the pass is never skipped (see `scanSession`).
    */
   readonly countsSegments?: boolean;
+  /**
+   * The lines up to this one were confirmed by an earlier second pass over the same bytes (a grown
+   * file resumed: session.ts): the second pass hands over only the later lines to `confirm`.
+   */
+  readonly confirmedUpTo?: number;
 }
 
 function entryRefs(entry: Record<string, unknown>, form: StringForm): EntryRefs {
@@ -201,6 +208,8 @@ function eachLineFacts(
 interface FirstPass {
   readonly markers: RunMarker[];
   readonly checksum: KeyHash;
+  /** The checksum as it stood after `ScanOptions.confirmedUpTo`'s line: what the second pass goes on from. */
+  readonly confirmedSum: KeyHash | undefined;
   readonly tree: BranchTree | undefined;
 }
 
@@ -224,14 +233,18 @@ async function buildTree(source: LineSource, options: ScanOptions, ids: IdLookup
   const tree = options.activeBranch ? new BranchTree(ids) : undefined;
   const counts = markerFilter(options);
   const markersOnly = tree === undefined;
+  const confirmedUpTo = options.confirmedUpTo;
+  let confirmedSum: KeyHash | undefined;
   await eachLineFacts(source, options.fromBytes, markersOnly, (line, facts) => {
+    if (confirmedUpTo !== undefined && confirmedSum === undefined && line > confirmedUpTo) confirmedSum = checksum.copy();
     addFacts(checksum, line, facts, markersOnly);
     if (facts === undefined) return;
     tree?.add(line, facts.refs);
     if (facts.marker && counts(facts)) markers.push(facts.marker);
     if (ids.overflowed) return false;
   });
-  return ids.overflowed ? undefined : { markers, checksum, tree };
+  if (confirmedUpTo !== undefined) confirmedSum ??= checksum.copy();
+  return ids.overflowed ? undefined : { markers, checksum, confirmedSum, tree };
 }
 
 /** The ids some entry links to out of order (a pass that keeps nothing else). */
@@ -270,8 +283,6 @@ export async function scanSession(source: LineSource, options: ScanOptions): Pro
   return finish(pass!);
 }
 
-/** Segment names of a file that names no run: none for any segment. */
-const NO_NAMES: ReadonlyArray<string | undefined> = Object.freeze([undefined]);
 const NO_TIMES: ReadonlyArray<UserTime | undefined> = Object.freeze([undefined]);
 
 /** The scan of a file whose bytes hold no naming entry: confirmed unless the second pass parses one. */
@@ -279,13 +290,15 @@ function unnamedScan(): SessionScan {
   let named = false;
   return {
     replayed: () => true,
-    segmentNames: NO_NAMES,
+    // No name for any segment (an array of its own: a reader's saved state holds it, and the state codec carries no frozen one).
+    segmentNames: [undefined],
     segmentTimes: NO_TIMES,
     dangling: [],
     confirm(line, parsed) {
       if (parsed.kind === "entry" && parsed.type === "custom" && entryRunMarker(line, parsed.type, parsed.value, parsed.form) !== undefined) named = true;
     },
     confirmed: () => !named,
+    skipped: true,
   };
 }
 
@@ -293,10 +306,10 @@ function unnamedScan(): SessionScan {
  * The scan handed to the second pass. A separate function so that what it returns captures only the
  * branch and the markers: a closure made inside `scanSession` would keep the id table alive.
  */
-function finish({ markers, checksum, tree }: FirstPass): SessionScan {
+function finish({ markers, checksum, confirmedSum, tree }: FirstPass): SessionScan {
   const branch = tree?.activeBranch();
   const replayed = branch ? (line: number) => inRanges(branch.ranges, line) : () => true;
-  const parsedSum = new KeyHash();
+  const parsedSum = confirmedSum ?? new KeyHash();
   const markersOnly = tree === undefined;
   const counted = markers.filter((marker) => replayed(marker.line));
   return {
@@ -308,5 +321,6 @@ function finish({ markers, checksum, tree }: FirstPass): SessionScan {
       addFacts(parsedSum, line, parsedFacts(line, parsed, markersOnly), markersOnly);
     },
     confirmed: () => parsedSum.equals(checksum),
+    skipped: false,
   };
 }

@@ -15,7 +15,7 @@ export class RunSegments {
   private readonly lastNamed = new Map<string, number>();
 
   constructor(
-    private readonly names: ReadonlyArray<string | undefined>,
+    private names: ReadonlyArray<string | undefined>,
     private readonly sessionId: () => string,
     /** Runs that earlier files of the session counted (archives of its earlier lives). */
     private readonly runsBefore = 0,
@@ -30,6 +30,25 @@ export class RunSegments {
   endsWithSegment(run: string): boolean {
     if ((this.lastNamed.get(run) ?? -1) > this.segment) return false;
     return this.names[this.segment] === undefined || !run.startsWith(`${this.sessionId()}#`);
+  }
+
+  /**
+   * The stream grew and its segments are named `names` now (a first pass run again over the whole
+   * file): true when the segments known so far keep their names and no later segment takes a name
+   * one of them had, explicit or default (a run ended as final would come back); the names are then
+   * these. False leaves everything as it was.
+   */
+  grown(names: ReadonlyArray<string | undefined>): boolean {
+    if (names.length < this.names.length) return false;
+    for (let segment = 0; segment < this.names.length; segment++) if (names[segment] !== this.names[segment]) return false;
+    const defaultPrefix = `${this.sessionId()}#`;
+    for (let segment = this.names.length; segment < names.length; segment++) {
+      const name = names[segment];
+      if (name !== undefined && (this.lastNamed.has(name) || name.startsWith(defaultPrefix))) return false;
+    }
+    this.names = names;
+    names.forEach((name, segment) => name !== undefined && this.lastNamed.set(name, segment));
+    return true;
   }
 
   userMessage(): void {

@@ -53,6 +53,14 @@ export class KeyHash {
     return (this.a >>> 0) * 0x200000 + (this.b >>> 11);
   }
 
+  /** A hash that goes on from this one's state. */
+  copy(): KeyHash {
+    const copy = new KeyHash();
+    copy.a = this.a;
+    copy.b = this.b;
+    return copy;
+  }
+
   equals(other: KeyHash): boolean {
     return this.a === other.a && this.b === other.b;
   }

@@ -30,6 +30,7 @@ import { RunSegments } from "./runSegments.js";
 import { RunWriter } from "./runWriter.js";
 import type { CallFacts, ResultFacts, RunFacts, RunOwner } from "./runFacts.js";
 import { refusesUnavailableTool } from "./unavailableTool.js";
+import { methodCallback } from "./methodCallback.js";
 import type { Usage } from "../../core/usage.js";
 
 export interface TranscriptOptions {
@@ -48,7 +49,7 @@ export class TranscriptReplay {
   private readonly runs: RunSegments;
   private readonly writer: RunWriter;
   /** The run in progress, asked when its name is needed (one function: the writer keeps facts by it). */
-  private readonly currentRun = () => this.runs.current();
+  private readonly currentRun: () => string;
   /** Call ids of the session so far, to recognise a result that no call carries. */
   private readonly callIds: Pick<IdSet, "add" | "has">;
   /** The usage of the message whose calls are being replayed, written once they all are. */
@@ -60,17 +61,35 @@ export class TranscriptReplay {
     private readonly context: AdapterContext,
     private readonly file: string,
     segmentNames: ReadonlyArray<string | undefined>,
-    identity: () => RunOwner & { readonly session: string },
+    private readonly identity: () => RunOwner & { readonly session: string },
     private readonly options: TranscriptOptions = {},
   ) {
-    this.runs = new RunSegments(segmentNames, () => identity().session, context.unit.runsBefore);
+    // Callbacks that call methods, not closures: a reader's state that holds them can be saved (methodCallback.ts).
+    const self: TranscriptReplay = this;
+    this.runs = new RunSegments(segmentNames, methodCallback(self, "sessionId"), context.unit.runsBefore);
+    this.currentRun = methodCallback(this.runs, "current");
     this.callIds = options.callIds ?? context.unit.callIds;
-    // An explicit name that a later segment carries too (or that spells a default one) may recur.
-    this.writer = new RunWriter(context, identity, { format: options.format, mayRecur: (run) => !this.runs.endsWithSegment(run) });
-    this.sequencer = new CallSequencer({
-      call: (call) => this.emitCall(call),
-      result: (result) => this.emitResult(result),
-    });
+    this.writer = new RunWriter(context, identity, { format: options.format, mayRecur: methodCallback(self, "mayRecur") });
+    this.sequencer = new CallSequencer({ call: methodCallback(self, "emitCall"), result: methodCallback(self, "emitResult") });
+  }
+
+  /** The session the runs are named after (default names `<session>#<n>`). */
+  sessionId(): string {
+    return this.identity().session;
+  }
+
+  /** An explicit name that a later segment carries too (or that spells a default one) may recur. */
+  mayRecur(run: string): boolean {
+    return !this.runs.endsWithSegment(run);
+  }
+
+  /**
+   * The file grew, and its first pass, run again, names its segments `names`: true when they name
+   * the segments read so far as before and no later one takes a name of those (a run ended as final
+   * may not come back), the later names then taken; false when the file must be read again.
+   */
+  grown(names: ReadonlyArray<string | undefined>): boolean {
+    return this.runs.grown(names);
   }
 
   userMessage(line: number, time?: string | number, facts?: RunFacts): void {
@@ -156,11 +175,12 @@ export class TranscriptReplay {
     return { file: this.file, line };
   }
 
-  private emitCall(call: SequencedCall): void {
+  /** The sequencer's output (public for `methodCallback`). */
+  emitCall(call: SequencedCall): void {
     this.writer.call(this.runs.current(), this.at(call.line), call);
   }
 
-  private emitResult(result: SequencedResult): void {
+  emitResult(result: SequencedResult): void {
     this.count(this.writer.result(this.runs.current(), this.at(result.line), result).used);
   }
 

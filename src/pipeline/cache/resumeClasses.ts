@@ -10,6 +10,7 @@
 import { LineTally, UnitHistory } from "../../adapters/adapter.js";
 import { ADAPTERS } from "../../adapters/registry.js";
 import { KeySet, IdSet } from "../../adapters/shared/keySets.js";
+import { nameOf } from "../../adapters/shared/runFacts.js";
 import type { ResolvedConfig } from "../../core/config.js";
 import { ShelvedRuns } from "../../core/findingShelf.js";
 import { FirstKept } from "../../core/firstKept.js";
@@ -41,9 +42,9 @@ import { askKey } from "../askedAgents.js";
 /**
  * Shared constants compared by identity, carried by name (stateCodec.ts refuses other frozen arrays):
  * restored as copies, NO_OPEN (copied on first write) would be one fresh array shared by every tally
- * of the state, written into by each.
+ * of the state, written into by each. `nameOf`: the function a run writer's run identities name runs with.
  */
-export const REPLAY_CONSTANTS: Readonly<Record<string, unknown>> = { NONE, NO_OPEN };
+export const REPLAY_CONSTANTS: Readonly<Record<string, unknown>> = { NONE, NO_OPEN, nameOf };
 
 export const REPLAY_CLASSES: StateClasses = {
   Replayer,

@@ -12,7 +12,7 @@
  * what it cannot go on with (a live event, an adapter's `ReadAgain`) is abandoned and the unit is
  * read in full, with nothing of the attempt left.
  */
-import type { InputFormat } from "../../adapters/adapter.js";
+import type { AdapterContext, InputFormat } from "../../adapters/adapter.js";
 import { LineTally, UnitHistory } from "../../adapters/adapter.js";
 import type { LineSource, RawLineHandler } from "../../adapters/io/lineSource.js";
 import { plainFileFrom, rawSource } from "../../adapters/io/sources.js";
@@ -55,15 +55,16 @@ interface SavedState {
   readonly tally: LineTally;
 }
 
-/** The state restored, to go on with the appended lines. */
-export type RestoredState = SavedState & { readonly format: InputFormat };
+/** The state restored, to go on with the appended lines; `context` stands for its adapter's, to be filled with today's. */
+export type RestoredState = SavedState & { readonly format: InputFormat; readonly context: Partial<AdapterContext> };
 
 /**
  * What an analysis of a one-file unit hands its replay and reading so that their state can be saved:
  * functions bound by name (the state then holds only names for them), and the state when read through.
  */
 export class ResumeKeeper {
-  private through: ReadThrough | undefined;
+  private replaying: (() => Replaying) | undefined;
+  private taken: ResumePoint | undefined;
   private handed = 0;
   private voided = false;
 
@@ -94,17 +95,43 @@ export class ResumeKeeper {
     return settled;
   }
 
-  /** Told by reading when the file was read through (reading.ts `onReadThrough`). */
+  /** What the point is taken of besides the reading's state, asked when the file is read through. */
+  replay(replaying: () => Replaying): void {
+    this.replaying = replaying;
+  }
+
+  /**
+   * Told by reading when the file was read through (reading.ts `onReadThrough`), before the adapter
+   * does anything at the file's end (an OpenClaw reader flushes its held calls then): the point is
+   * taken now. The adapter's context is bound by name: a restored state gets today's (`restore`).
+   */
   readonly readThrough = (through: ReadThrough): void => {
-    this.through = through;
+    if (this.voided || this.replaying === undefined) return;
+    this.bindContext(through.context, through.context.facts);
+    const { replayer, tally, agentsResolved } = this.replaying();
+    // A replay that parked sessions held more than memory would (runs that never end): its state is
+    // as large, too large to keep (300,000 open runs made a string past v8's limit), so a full read it is.
+    if (replayer.parkedSessions > 0) return;
+    const saved: SavedState = { adapter: through.adapter, preparer: through.preparer, history: through.history, replayer, tally };
+    try {
+      const state = encodeState(saved, REPLAY_CLASSES, this.bindings.bound).toString("base64");
+      this.taken = { state, names: this.bindings.names, lines: through.lines, handedOut: this.handed, format: through.format, agentsResolved: [...agentsResolved] };
+    } catch (error) {
+      if (!(error instanceof UnsavableState)) throw error;
+    }
   };
+
+  private bindContext(context: object, facts: unknown): void {
+    this.bindings.bound.set(context, "context");
+    if (facts !== undefined) this.bindings.bound.set(facts, "context.facts");
+  }
 
   /**
    * The unit is read again (ReadAgain): no point is kept (the configs the voided pass asked for stay
    * bound, and a restore would ask them again).
    */
   void(): void {
-    this.through = undefined;
+    this.taken = undefined;
     this.voided = true;
   }
 
@@ -113,36 +140,36 @@ export class ResumeKeeper {
     this.handed = handedOut;
   }
 
-  /**
-   * The point to keep, taken after the last line and before the replay finishes; undefined when the
-   * adapter cannot resume or the state holds what cannot be carried.
-   */
-  point(replayer: Replayer, tally: LineTally, agentsResolved: readonly AskedAgent[]): ResumePoint | undefined {
-    const through = this.through;
-    // A replay that parked sessions held more than memory would (runs that never end): its state is
-    // as large, too large to keep (300,000 open runs made a string past v8's limit), so a full read it is.
-    if (through === undefined || this.voided || replayer.parkedSessions > 0) return undefined;
-    const saved: SavedState = { adapter: through.adapter, preparer: through.preparer, history: through.history, replayer, tally };
-    try {
-      const state = encodeState(saved, REPLAY_CLASSES, this.bindings.bound).toString("base64");
-      return { state, names: this.bindings.names, lines: tally.counts.read, handedOut: this.handed, format: through.format, agentsResolved: [...agentsResolved] };
-    } catch (error) {
-      if (error instanceof UnsavableState) return undefined;
-      throw error;
-    }
+  /** The point taken when the file was read through; undefined when the adapter cannot resume or the state holds what cannot be carried. */
+  point(): ResumePoint | undefined {
+    return this.voided ? undefined : this.taken;
   }
 
   /**
    * The state of `from`, with today's values bound again through this keeper (`configFor` and
-   * `hashingFor`: its wrappers), so that it can be saved again. Throws when it cannot be restored.
+   * `hashingFor`: its wrappers), so that it can be saved again. Its adapter's context is a stand-in
+   * (`context`) for `readAppended` to fill with today's. Throws when it cannot be restored.
    */
   restore(from: ResumeFrom, configFor: ConfigForAgent, hashingFor: ProfileSelection["hashingFor"]): RestoredState {
     const values = this.bindings.rebind(from.names, configFor, hashingFor);
+    const context: Partial<AdapterContext> = {};
+    const facts: NonNullable<AdapterContext["facts"]> = (run, runFacts) => context.facts!(run, runFacts);
+    this.bindContext(context, facts);
+    values.set("context", context);
+    values.set("context.facts", facts);
     const saved = decodeState(Buffer.from(from.state, "base64"), REPLAY_CLASSES, values) as SavedState;
     if (!(saved.tally instanceof LineTally) || !(saved.history instanceof UnitHistory)) throw new Error("not a saved reading");
     this.from(from.handedOut);
-    return { ...saved, format: from.format };
+    return { ...saved, format: from.format, context };
   }
+}
+
+/** What a point is taken of besides the reading's state. */
+export interface Replaying {
+  readonly replayer: Replayer;
+  readonly tally: LineTally;
+  /** The configs the replay asked for so far, in order. */
+  readonly agentsResolved: readonly AskedAgent[];
 }
 
 let resumed = 0;

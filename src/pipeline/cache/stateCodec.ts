@@ -13,6 +13,7 @@
  * (`UnsavableState`), and the caller then keeps no state and later reads the file in full.
  */
 import { deserialize, serialize } from "node:v8";
+import { calledMethod, laterMethodCallback } from "../../adapters/shared/methodCallback.js";
 
 /** Thrown when the state holds something this codec cannot carry: the caller saves no state. */
 export class UnsavableState extends Error {}
@@ -25,6 +26,7 @@ const CLASS = "\u0000class";
 const FIELDS = "\u0000fields";
 const BOUND = "\u0000bound";
 const FROZEN = "\u0000frozen";
+const METHOD = "\u0000method";
 
 function isPlain(prototype: unknown): boolean {
   return prototype === Object.prototype || prototype === null;
@@ -59,6 +61,17 @@ export function encodeState(root: unknown, classes: StateClasses, bound: Readonl
   for (const [name, type] of Object.entries(classes)) names.set(type.prototype as object, name);
   const done = new Map<object, unknown>();
   const copy = (value: unknown): unknown => {
+    if (typeof value === "function" && !bound.has(value)) {
+      // A callback calling a method of an object of the state (methodCallback.ts): carried as the object and the method's name.
+      const called = calledMethod(value);
+      if (called === undefined) throw new UnsavableState(`function ${value.name || "(anonymous)"} is not bound`);
+      const seen = done.get(value);
+      if (seen !== undefined) return seen;
+      const out = { [METHOD]: called.method, [FIELDS]: undefined as unknown };
+      done.set(value, out);
+      out[FIELDS] = copy(called.self);
+      return out;
+    }
     if (typeof value === "function" || (typeof value === "object" && value !== null && bound.has(value))) {
       const name = bound.get(value);
       if (name === undefined) throw new UnsavableState(`function ${(value as Function).name || "(anonymous)"} is not bound`);
@@ -92,7 +105,7 @@ export function encodeState(root: unknown, classes: StateClasses, bound: Readonl
     done.set(value, out);
     for (const key of Reflect.ownKeys(value)) {
       if (typeof key === "symbol") throw new UnsavableState("a symbol key");
-      if (key === CLASS || key === FIELDS || key === BOUND || key === FROZEN) throw new UnsavableState("an object with a reserved key");
+      if (key === CLASS || key === FIELDS || key === BOUND || key === FROZEN || key === METHOD) throw new UnsavableState("an object with a reserved key");
       const descriptor = Object.getOwnPropertyDescriptor(value, key)!;
       if (!("value" in descriptor) || !descriptor.enumerable) throw new UnsavableState(`an accessor or hidden field ${key}`);
       fields[key] = copy(descriptor.value);
@@ -130,6 +143,15 @@ export function decodeState(bytes: Uint8Array, classes: StateClasses, bound: Rea
       if (now === undefined) throw new Error(`nothing bound to ${String(record[BOUND])}`);
       done.set(value, now);
       return now;
+    }
+    if (Object.hasOwn(record, METHOD)) {
+      // The callback is made before its object is revived: the object may hold it.
+      const later = laterMethodCallback(record[METHOD] as string);
+      done.set(value, later.callback);
+      const self = revive(record[FIELDS]);
+      if (typeof self !== "object" || self === null) throw new Error("a method callback without its object");
+      later.bind(self);
+      return later.callback;
     }
     if (Object.hasOwn(record, CLASS)) {
       const type = classes[record[CLASS] as string];

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { calledMethod, methodCallback } from "../../../src/adapters/shared/methodCallback.js";
 import { decodeState, encodeState, UnsavableState } from "../../../src/pipeline/cache/stateCodec.js";
 
 class Counter {
@@ -31,6 +32,26 @@ function sample(callback: () => string) {
 }
 
 describe("state codec", () => {
+  it("carries a method callback as its object and method: called on the restored object, the same function wherever shared", () => {
+    const box = new Box();
+    const counter = new Counter(box);
+    box.items.set("a", counter);
+    // The object holds its own callback (a cycle through the function), and another object shares it.
+    const add = methodCallback(counter, "add");
+    box.callback = add as unknown as () => string;
+    const state = { box, again: add };
+    const restored = decodeState(encodeState(state, classes, new Map()), classes, new Map()) as typeof state;
+    const restoredCounter = restored.box.items.get("a")!;
+    expect(restored.again).toBe(restored.box.callback);
+    expect(restored.again()).toBe(1);
+    expect(restoredCounter.count).toBe(1);
+    expect(counter.count).toBe(0);
+    expect(calledMethod(restored.again)?.self).toBe(restoredCounter);
+    // Saved again, it is still a method callback.
+    const twice = decodeState(encodeState(restored, classes, new Map()), classes, new Map()) as typeof state;
+    expect(twice.again()).toBe(2);
+  });
+
   it("gives back classes, shared references, cycles, collections and named functions", () => {
     const before = () => "before";
     const after = () => "after";
