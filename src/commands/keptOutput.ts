@@ -9,6 +9,7 @@ import type { ConfigForAgent } from "../core/replay.js";
 import type { AnalysisOptions } from "../pipeline/analysis.js";
 import { AskedAgents } from "../pipeline/askedAgents.js";
 import type { UnitStamps } from "../pipeline/cache/fileStamps.js";
+import { OutputSpool } from "../pipeline/cache/outputSpool.js";
 import { cachedReport, keepReport, stampReport, REPORT_BYTES_MAX, type HeaderOf, type KeptOutput, type ReportKey } from "../pipeline/cache/reportCache.js";
 import type { UnitCache } from "../pipeline/cache/unitCache.js";
 import { configOfRuns, type ConfigChoices } from "../pipeline/configSummary.js";
@@ -24,9 +25,8 @@ function headerOn(resolver: ConfigResolver, choices: ConfigChoices): HeaderOf {
 
 export class KeptOutputUse {
   private readonly asked = new AskedAgents();
-  /** The output's bytes as written (as bytes: the strings written are ropes of the report's pieces, several times larger). */
-  private copy: Buffer[] | undefined = [];
-  private copied = 0;
+  /** The output as written, on disk until it is kept (outputSpool.ts); none when it is not to be kept. */
+  private readonly spool: OutputSpool | undefined;
 
   private constructor(
     private readonly cache: UnitCache,
@@ -36,7 +36,9 @@ export class KeptOutputUse {
     private readonly stamps: UnitStamps | undefined,
     /** The output kept by an earlier run of the same command on the same files, when there is one. */
     readonly hit: KeptOutput | undefined,
-  ) {}
+  ) {
+    this.spool = stamps && new OutputSpool(cache.setup.dir, REPORT_BYTES_MAX);
+  }
 
   /** Looks the command's output up (`command`: its flags, filters, format and render options, as JSON). */
   static async look(cache: UnitCache, inputs: readonly string[], input: AnalysisOptions, command: object, config: ConfigOptions & ConfigChoices, env: NodeJS.ProcessEnv): Promise<KeptOutputUse> {
@@ -57,17 +59,18 @@ export class KeptOutputUse {
 
   /** A piece of the output as it is written (an output over REPORT_BYTES_MAX is not kept). */
   wrote(text: string): void {
-    if (this.copy === undefined) return;
-    const bytes = Buffer.from(text);
-    this.copied += bytes.length;
-    if (this.copied > REPORT_BYTES_MAX) this.copy = undefined;
-    else this.copy.push(bytes);
+    this.spool?.write(text);
   }
 
   /** Keeps the output written, with stderr's `before` and `after` it and the exit `status`; `header`: the report's config header. */
   keep(said: { readonly before: string; readonly after: string; readonly status: number }, configFor: ConfigForAgent, header: object): void {
-    if (this.stamps === undefined || this.copy === undefined) return;
-    const headerText = JSON.stringify(header);
-    keepReport(this.cache, this.key, this.stamps, { ...said, asked: this.asked.list }, this.copy, configFor, () => headerText);
+    const spool = this.spool;
+    if (this.stamps === undefined || spool === undefined) return;
+    try {
+      const headerText = JSON.stringify(header);
+      if (spool.holdsAll) keepReport(this.cache, this.key, this.stamps, { ...said, asked: this.asked.list }, spool.pieces(), configFor, () => headerText);
+    } finally {
+      spool.remove();
+    }
   }
 }

@@ -53,41 +53,64 @@ export const TEMP_SUFFIX = ".tmp";
 /**
  * Encodes an entry: `stamp` as its first line, then the body's lines and their hash, handed to
  * `sink` in pieces of about WRITE_BATCH bytes (a small entry is one piece). Returns its length.
+ *
+ * The lines are encoded straight into one buffer, reused for every entry (`sink` copies or writes
+ * what it is handed before it returns: packFile.ts), not joined into a string and encoded from it:
+ * the join copied every line once more, the encoding made a buffer of each batch, and both were
+ * garbage (bench folder, 1,601 entries of 26 MB: 30 against 78 ms of CPU, the lines' JSON aside).
  */
 export function encodeEntry(stamp: string, body: Iterable<string | Uint8Array>, hasher: ByteHasher, sink: (bytes: Uint8Array) => void): number {
   const hash = hasher.stream();
+  const buffer = (encoding ??= Buffer.allocUnsafe(WRITE_BATCH));
+  let used = 0;
+  /** The buffer's bytes before this are not hashed: the stamp line, which the hash does not cover. */
+  let bodyFrom = 0;
   let size = 0;
-  // The stamp goes out with the first batch of the body and the hash line with the last.
-  let head: Buffer | undefined = Buffer.from(`${stamp}\n`);
-  let pending: string[] = [];
-  let pendingLength = 0;
-  const writeOut = (bytes: Uint8Array, last: boolean) => {
-    hash.update(bytes);
-    const buffers = [...(head ? [head] : []), bytes, ...(last ? [Buffer.from(`#${hash.digest()}\n`)] : [])];
-    const all = buffers.length === 1 ? bytes : Buffer.concat(buffers);
-    sink(all);
-    size += all.length;
-    head = undefined;
+  const send = (bytes: Uint8Array) => {
+    sink(bytes);
+    size += bytes.length;
   };
-  const flush = (last: boolean) => {
-    writeOut(Buffer.from(pending.join("")), last);
-    pending = [];
-    pendingLength = 0;
+  const flush = () => {
+    if (used === 0) return;
+    if (used > bodyFrom) hash.update(buffer.subarray(bodyFrom, used));
+    send(buffer.subarray(0, used));
+    used = bodyFrom = 0;
   };
+  // A UTF-16 code unit is at most 3 bytes of UTF-8 (a surrogate pair, two units, is 4): a line fits when this says so.
+  const fits = (line: string) => line.length * 3 + 1 <= buffer.length - used;
+  const putLine = (line: string) => {
+    used += buffer.write(line, used);
+    buffer[used++] = 10;
+  };
+  if (stamp.length * 3 + 1 <= buffer.length) {
+    putLine(stamp);
+    bodyFrom = used;
+  } else send(Buffer.from(`${stamp}\n`));
   for (const item of body) {
     // Bytes go out as they are, with no newline of their own (a kept output: reportCache.ts).
     if (typeof item !== "string") {
-      if (pendingLength > 0) flush(false);
-      writeOut(item, false);
+      flush();
+      hash.update(item);
+      send(item);
       continue;
     }
-    pending.push(item, "\n");
-    pendingLength += item.length + 1;
-    if (pendingLength >= WRITE_BATCH) flush(false);
+    if (!fits(item)) flush();
+    if (fits(item)) putLine(item);
+    else {
+      const line = Buffer.from(`${item}\n`); // longer than the buffer
+      hash.update(line);
+      send(line);
+    }
   }
-  flush(true);
+  if (used + HASH_LINE_BYTES > buffer.length) flush();
+  if (used > bodyFrom) hash.update(buffer.subarray(bodyFrom, used));
+  used += buffer.write(`#${hash.digest()}\n`, used, "latin1");
+  send(buffer.subarray(0, used));
   return size;
 }
+
+/** The buffer entries are encoded in (one per thread: an entry is encoded at once). */
+let encoding: Buffer | undefined;
 
 const WRITE_BATCH = 1 << 20;
 const READ_CHUNK = 1 << 20;

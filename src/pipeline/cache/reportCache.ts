@@ -33,7 +33,7 @@ import { CorruptEntry } from "./entryFile.js";
 import { unitPaths, type UnitStamps } from "./fileStamps.js";
 import type { UnitCache } from "./unitCache.js";
 
-/** Outputs up to this size are kept (the cold run holds the output in memory until it is written). */
+/** Outputs up to this size are kept (a larger one would push many units' entries out of the cache). */
 export const REPORT_BYTES_MAX = 32 << 20;
 
 /** What a command's output is made from, but the files and the configs (see the module comment). */
@@ -91,7 +91,7 @@ export function stampReport(cache: UnitCache, units: readonly InputUnit[]): Unit
 }
 
 /** Keeps a command's output (written only when no file changed since `stamps`, as a unit's entry). */
-export function keepReport(cache: UnitCache, key: ReportKey, stamps: UnitStamps, output: Omit<KeptOutput, "stdout">, stdout: readonly Uint8Array[], configFor: ConfigForAgent, header: HeaderOf): void {
+export function keepReport(cache: UnitCache, key: ReportKey, stamps: UnitStamps, output: Omit<KeptOutput, "stdout">, stdout: Iterable<Uint8Array>, configFor: ConfigForAgent, header: HeaderOf): void {
   const { asked, ...rest } = output;
   const meta: Meta = { ...rest, asked };
   cache.write(keyOf(cache, key), stamps, asked, configsOf(cache, configFor, header)(asked), function* () {

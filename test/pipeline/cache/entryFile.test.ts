@@ -60,6 +60,16 @@ describe("cache entries", () => {
     expect(readBack(bytes)).toEqual({ stamp: '{"stamp":1}', first: "S summary", rest: `${LINES.slice(1).join("\n")}\n` });
   });
 
+  it("are their stamp line, their lines and the hash of those lines, byte for byte, whatever the lines' lengths and characters", () => {
+    // Lines around the encoding buffer's bounds (1 MB: a line of over a third of it is encoded on its own), surrogate pairs and lone ones.
+    const lines = ["S 😀 a pair", "lone \ud800 and \udfff", "x".repeat(100_000), "€".repeat(320_000), "x".repeat(349_000), "é".repeat(349_600), "y".repeat(400_000), "", "z".repeat(1_500_000), ...LINES.slice(1, 400)];
+    for (const stamp of ['{"stamp":"s"}', `{"long":"${"p".repeat(400_000)}"}`]) {
+      const body = Buffer.from(lines.map((line) => `${line}\n`).join(""));
+      const expected = Buffer.concat([Buffer.from(`${stamp}\n`), body, Buffer.from(`#${hasher.hash(body)}\n`)]);
+      expect(encoded(stamp, lines).equals(expected)).toBe(true);
+    }
+  });
+
   it("are told corrupt when truncated anywhere, a bit flipped, or a line added or lost", () => {
     const whole = encoded('{"stamp":2}', ["S one", "R two", "R three"]);
     const stampEnd = whole.indexOf(10) + 1;

@@ -5,10 +5,11 @@
  * what replay uses), the diagnostics and `--fail-on` on stderr and the exit status, a corrupted
  * kept output; and through the real CLI, where the kept bytes go to standard output as they are.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readUsage } from "../../../src/pipeline/cache/cacheUsage.js";
+import { PACK_SUFFIX, PACKS_FOLDER } from "../../../src/pipeline/cache/packFile.js";
 import { dropEntry, isReport, replaceEntry, storedEntries } from "./storedEntries.js";
 import { runCli, runMain } from "../../helpers/cli.js";
 import { tempDir } from "../../helpers/tempDir.js";
@@ -105,5 +106,7 @@ describe("the kept output of a command", () => {
       expect(readFileSync(file, "utf8"), round).toBe(fresh.stdout);
     }
     expect(readUsage(env.LOOPLENS_CACHE_DIR)?.last?.misses).toBe(0);
+    // The output was spooled to a temporary file of the cache as it was written (outputSpool.ts): none is left.
+    expect(readdirSync(join(env.LOOPLENS_CACHE_DIR, PACKS_FOLDER)).filter((name) => !name.endsWith(PACK_SUFFIX))).toEqual([]);
   }, 120_000);
 });
