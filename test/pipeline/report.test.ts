@@ -9,12 +9,13 @@ import type { ReplayedFinding, ReplayedRun } from "../../src/core/findings.js";
 import { loadXxhashDigest } from "../../src/core/xxhashDigest.js";
 import { analyzeInputs, type Analysis, type AnalysisOptions } from "../../src/pipeline/analysis.js";
 import { createConfigResolver } from "../../src/pipeline/configResolution.js";
+import { buildReport, type ConfigOfRuns } from "../../src/pipeline/report.js";
 import { SegmentFactsNote } from "../../src/pipeline/spillFacts.js";
 import { withSpillFolder } from "../../src/pipeline/spillFiles.js";
 import { REPORTERS } from "../../src/reporters/index.js";
 import type { ReportFilters, SpilledRuns } from "../../src/reporters/model.js";
 import { analysisOfRuns } from "../helpers/inProcess.js";
-import { renderFormat, reportModel, shownRuns } from "../helpers/reportModel.js";
+import { configHeader, renderFormat, reportModel, shownRuns } from "../helpers/reportModel.js";
 
 const FILE = "runs.jsonl";
 
@@ -134,6 +135,20 @@ describe("spilled runs read back by each output", () => {
           }
         }
       }
+    });
+  });
+});
+
+describe("a header that names the agent overrides the runs used", () => {
+  it("reads the spilled runs' notes for their agents, not the runs", async () => {
+    await withSpillFolder(async (dir) => {
+      const spilling = await analyse(["fixtures"], { spill: { dir: dir!, plainRunsInMemory: 0, findingsInMemory: 0 } });
+      const agents = new Set<string | null>();
+      const config: ConfigOfRuns = { readsRuns: true, add: (run) => void agents.add(run.agent), summary: () => configHeader() };
+      const { analysis, reads } = counted(spilling);
+      buildReport(analysis, { version: "0.0.0-test", config });
+      expect(reads()).toBe(0);
+      expect([...agents]).toEqual([...new Set([...spilling.spilled!.inOrder(spilling.runs)].map((run) => run.agent))]);
     });
   });
 });
