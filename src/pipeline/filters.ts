@@ -22,14 +22,18 @@ import type { FilterSummary, Gate, ReportChoices, ReportFilters, Summary } from 
 import { GateTally } from "./gate.js";
 import { ReplayedTally, summarize } from "./summary.js";
 import { agentKindOf, AGENT_KINDS } from "../adapters/registry.js";
+import { isRunNote, type RunNote } from "./runNotes.js";
 
 export type { ReportFilters };
 
 /** The kind of agent that recorded an input of each format (agents.md; Gateway logs are OpenClaw's). */
 export { AGENT_KINDS };
 
+/** A run a selection is offered: replayed, or a spilled one as its note tells it (runNotes.ts). */
+type Offered = ReplayedRun | RunNote;
+
 /** Replayed runs, then live ones, one at a time: live runs are made as they are read (liveRuns.ts). */
-function* allRunsOf(replayed: Iterable<ReplayedRun>, live: Iterable<LiveRun>): Generator<RunReport> {
+function* allRunsOf(replayed: Iterable<Offered>, live: Iterable<LiveRun>): Generator<Offered | LiveRun> {
   yield* replayed;
   yield* live;
 }
@@ -62,7 +66,7 @@ function otherRunTests(filters: ReportFilters): RunTest[] {
 }
 
 /** The run-level tests the filters ask for (an empty list keeps every run); `runs` is gone through once at most. */
-function runTests(files: Files, filters: ReportFilters, runs: Iterable<RunReport>): { tests: RunTest[]; agentMatchedNoRun: boolean } {
+function runTests(files: Files, filters: ReportFilters, runs: Iterable<Offered | LiveRun>): { tests: RunTest[]; agentMatchedNoRun: boolean } {
   const tests = otherRunTests(filters);
   let agentMatchedNoRun = false;
   if (filters.agent !== undefined) {
@@ -96,15 +100,15 @@ function inWindow(startedAt: string | null, { since, until }: ReportFilters): bo
   return (since === undefined || at >= Date.parse(since)) && (until === undefined || at <= Date.parse(until));
 }
 
-function findingTest(filters: ReportFilters): (finding: Finding) => boolean {
+function findingTest(filters: ReportFilters): (finding: Pick<Finding, "tool" | "detector">) => boolean {
   const tools = filters.tool !== undefined && filters.tool.length > 0 ? new Set(filters.tool) : undefined;
   const detectors = filters.detector !== undefined && filters.detector.length > 0 ? new Set<string>(filters.detector) : undefined;
   return (finding) => (tools === undefined || tools.has(finding.tool)) && (detectors === undefined || detectors.has(finding.detector));
 }
 
-/** A run with only the findings that pass (the same object when all do). */
-function keepFindings<R extends RunReport>(run: R, keep: (finding: Finding) => boolean): R {
-  const findings = filteredList<Finding>(run.findings, keep);
+/** A run with only the findings that pass (the same object when all do); a note keeps whole blocks. */
+function keepFindings<R extends RunReport | RunNote>(run: R, keep: (finding: Pick<Finding, "tool" | "detector">) => boolean): R {
+  const findings = isRunNote(run) ? run.findings.filter(keep) : filteredList<Pick<Finding, "tool" | "detector">>(run.findings, keep);
   return findings.length === run.findings.length ? run : { ...run, findings };
 }
 
@@ -125,13 +129,16 @@ export interface Selected {
 
 /**
  * The filters applied to a report's runs in one pass (`offer` each replayed run, in order, then
- * `finish`), so that runs read back from disk are read once for them; `pick` selects a run again
- * when the report's runs are walked. Only `--agent` reads runs before the pass, until one matches.
+ * `finish`); `pick` selects a run again when the report's runs are walked. Runs an analysis spilled
+ * are offered as their notes (runNotes.ts), so that the walk that writes them is the only one that
+ * reads them back; but `--top` keeps the runs it lists, so it is offered the runs themselves,
+ * and its listed runs are not read again. Only `--agent` goes through the runs (or
+ * notes) before the pass, until one matches.
  */
 export class RunSelection {
   private readonly tests: RunTest[];
   private readonly agentMatchedNoRun: boolean;
-  private readonly keep: (finding: Finding) => boolean;
+  private readonly keep: (finding: Pick<Finding, "tool" | "detector">) => boolean;
   private readonly dates: boolean;
   private readonly liveAll: LiveRun[];
   private readonly replayed = new ReplayedTally();
@@ -143,7 +150,7 @@ export class RunSelection {
   constructor(
     private readonly files: Files,
     private readonly filters: ReportFilters,
-    replayed: () => Iterable<ReplayedRun>,
+    replayed: () => Iterable<Offered>,
     private readonly live: LiveInput | undefined,
     private readonly choices: ReportChoices,
   ) {
@@ -159,22 +166,24 @@ export class RunSelection {
   }
 
   /** The run as the filters select it (with only the findings that pass), or undefined. */
-  pick<R extends RunReport>(run: R): R | undefined {
+  pick<R extends RunReport | RunNote>(run: R): R | undefined {
     return this.tests.every((test) => test(run)) ? keepFindings(run, this.keep) : undefined;
   }
 
-  private tested<R extends RunReport>(run: R): R | undefined {
+  private tested<R extends RunReport | RunNote>(run: R): R | undefined {
     this.runs++;
     if (this.dates && (run.startedAt ?? null) === null) this.undated++;
     return this.pick(run);
   }
 
-  offer(run: ReplayedRun): void {
+  offer(run: Offered): void {
     const kept = this.tested(run);
     if (kept === undefined) return;
     this.replayed.add(kept);
     this.gate.add(kept);
-    this.top?.offer(kept, rankOf(kept, this.choices.sort));
+    if (this.top === undefined) return;
+    if (isRunNote(kept)) throw new Error("--top lists runs: it is offered runs, not their notes");
+    this.top.offer(kept, rankOf(kept, this.choices.sort));
   }
 
   /** Runs that were not read, known to fall outside `--since`/`--until` (runWindow.ts): counted as hidden, as `offer` would have. */

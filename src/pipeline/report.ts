@@ -4,10 +4,13 @@
  * runs shown with their rows and the facts over them (reportRuns.ts, reportFacts.ts). Every format
  * only writes what is made here.
  *
- * Runs an analysis spilled to disk are read back once for the model, and only when it needs them
- * before its first run is written: when filters select among them, or when the header names the
- * agent overrides they used. The summary of unfiltered runs reads none (their segments counted them),
- * nor do the facts junit and ndjson write before their runs (`ahead`: what the spill noted).
+ * Runs an analysis spilled to disk are read back once per output, by the walk that writes them.
+ * What the model needs of them before that walk is what the spill noted: the summary of unfiltered
+ * runs is what their segments counted, the facts junit and ndjson write before their runs what the
+ * segments noted (`ahead`); a selection by filters, and a header that names the agent overrides the
+ * runs used, read each spilled run's note (runNotes.ts), and so do the facts ahead of a selection.
+ * Only `--top` reads the runs for the selection (it keeps the worst to list them: none is read again),
+ * and so does a cache hit's spilled runs, which were not noted as they were written.
  */
 import type { ReplayedRun } from "../core/findings.js";
 import type { ReportChoices, ReportFilters, ReportModel, ReportNeeds } from "../reporters/model.js";
@@ -15,6 +18,8 @@ import type { ConfigSummary } from "../reporters/reportConfig.js";
 import type { Analysis } from "./analysis.js";
 import { hasFilters, RunSelection } from "./filters.js";
 import { liveReport, RunWalk } from "./reportRuns.js";
+import type { RunNote } from "./runNotes.js";
+import type { SegmentFacts } from "./spillFacts.js";
 import { ReplayedTally, summarize } from "./summary.js";
 
 /** A header made from the runs, when the config file has agent overrides (configSummary.ts): fed every run of the analysis. */
@@ -51,11 +56,14 @@ export function buildReport(analysis: Analysis, request: ReportRequest): ReportM
   const replayed = replayedOf(analysis);
   const live = readsGatewayLogs(analysis) ? { runs: analysis.liveRuns, findings: analysis.liveFindings } : undefined;
   const filters = request.filters ?? {};
-  const selection = hasFilters(filters) ? new RunSelection(analysis.files, filters, replayed, live, choices) : undefined;
+  const notes = analysis.spilled?.notes;
+  // What the selection and the header read: the notes of spilled runs when the spill noted them all.
+  const offered = notes && filters.top === undefined ? () => notes(analysis.runs) : replayed;
+  const selection = hasFilters(filters) ? new RunSelection(analysis.files, filters, offered, live, choices) : undefined;
   const header = isConfigOfRuns(request.config) ? request.config : undefined;
   // One pass over every run, for both, when either needs them.
   if (selection || header?.readsRuns) {
-    for (const run of replayed()) {
+    for (const run of offered()) {
       header?.add(run);
       selection?.offer(run);
     }
@@ -85,10 +93,8 @@ export function buildReport(analysis: Analysis, request: ReportRequest): ReportM
   const top = selected?.top;
   const source = top ? () => top : selection ? () => picked(replayed(), selection) : replayed;
   const replayedRuns = selected ? selected.replayedRuns : all.runs;
-  // Unfiltered, the runs walked are the analysis's: what the spill noted of its runs stands for them ahead.
-  const noted = selection === undefined ? analysis.spilled?.noted : undefined;
   const context = { files: data.files, unusable: data.unusable, choices, needs: request.needs, live: shownLive, replayedRuns, gate: selected?.gate };
-  const runs = new RunWalk(source, context, noted && (() => noted(analysis.runs)));
+  const runs = new RunWalk(source, context, aheadSource(analysis, selection, top !== undefined));
   return {
     ...data,
     summary: selected ? selected.summary : summary,
@@ -100,8 +106,19 @@ export function buildReport(analysis: Analysis, request: ReportRequest): ReportM
   };
 }
 
+/**
+ * What the facts ahead of the runs are counted from, none read back (undefined: a walk of the runs):
+ * unfiltered, what the spill noted of its segments; selected, the notes of the runs selected; the
+ * runs `--top` lists are at hand.
+ */
+function aheadSource(analysis: Analysis, selection: RunSelection | undefined, listed: boolean): (() => Iterable<ReplayedRun | SegmentFacts | RunNote>) | undefined {
+  const { noted, notes } = analysis.spilled ?? {};
+  if (selection === undefined) return noted && (() => noted(analysis.runs));
+  return !listed && notes ? () => picked(notes(analysis.runs), selection) : undefined;
+}
+
 /** The runs the filters select, as a walk meets them (each tested again: none is kept). */
-function* picked(runs: Iterable<ReplayedRun>, selection: RunSelection): Generator<ReplayedRun> {
+function* picked<R extends ReplayedRun | RunNote>(runs: Iterable<R>, selection: RunSelection): Generator<R> {
   for (const run of runs) {
     const kept = selection.pick(run);
     if (kept !== undefined) yield kept;

@@ -14,6 +14,7 @@ import type { AheadFacts, FileRuns, Gate, RankedRuns, ReportChoices, ReportModel
 import { LiveComparison } from "./comparison.js";
 import { GateTally } from "./gate.js";
 import type { FindingBlock, SegmentFacts } from "./spillFacts.js";
+import { isRunNote, type RunNote } from "./runNotes.js";
 
 /** Runs named in the list of worst runs under a summary. */
 export const WORST_RUNS = 5;
@@ -189,11 +190,16 @@ export class FactsTally {
  * The facts junit and ndjson write before their runs, from the runs at hand and what a spill noted of
  * the runs it wrote out (spillFacts.ts): the same as a walk's, with no spilled run read back.
  */
-export function aheadFacts(context: FactsContext, runs: Iterable<ReplayedRun | SegmentFacts>): AheadFacts {
+export function aheadFacts(context: FactsContext, runs: Iterable<ReplayedRun | SegmentFacts | RunNote>): AheadFacts {
   const gate = new GateTally(context.choices);
   const order = new FindingOrder(context.files);
   const files = new FileTally(context.files, context.unusable);
   for (const item of runs) {
+    if (isRunNote(item)) {
+      files.add(item.file, gate.add(item));
+      for (const block of item.findings.blocks) order.addBlock(block);
+      continue;
+    }
     if ("run" in item) {
       files.add(item.file, gate.add(item));
       order.add(item.findings);

@@ -13,6 +13,7 @@ import { runIdentity } from "../reporters/runIdentity.js";
 import { findingRows } from "./findingRows.js";
 import { aheadFacts, FactsTally, type FactsContext } from "./reportFacts.js";
 import type { SegmentFacts } from "./spillFacts.js";
+import type { RunNote } from "./runNotes.js";
 
 class Entry implements ReportRun {
   private made: FindingRow<ReplayedFinding>[] | undefined;
@@ -50,8 +51,8 @@ export class RunWalk implements Iterable<ReportRun> {
   constructor(
     private readonly source: () => Iterable<ReplayedRun>,
     private readonly context: FactsContext,
-    /** The runs the walk offers with what the spill noted in place of its runs, when it noted them all. */
-    private readonly noted?: () => Iterable<ReplayedRun | SegmentFacts>,
+    /** The runs the walk offers with what the spill noted in place of its runs (segments' facts or runs' notes), when it noted them all. */
+    private readonly noted?: () => Iterable<ReplayedRun | SegmentFacts | RunNote>,
   ) {
     this.liveStops = liveStopsByRun(context.live?.runs);
   }

@@ -14,19 +14,21 @@
  * shelvedFindings.ts). Reading a segment back with the run list gives
  * every run in input order, exactly as it was (`SpilledRuns.inOrder`); the segment counts what the
  * summary needs of its runs (calls, compactions, findings by level), so that the summary reads none
- * back.
+ * back; and each run's note goes to the thread's notes file (runNotes.ts), so that a selection by
+ * filters reads the notes, not the runs (`SpilledRuns.notes`).
  *
  * Only `analyze` spills (the option `spill`); the files live in one temporary folder that the
  * command removes when it is done (`withSpillFolder`, spillFiles.ts).
  */
 import type { ReplayedRun } from "../core/findings.js";
 import type { SpilledRuns } from "../reporters/model.js";
-import { SegmentReader, spillFileIn, type SpillFile } from "./spillFiles.js";
+import { SegmentReader, spillFileIn, type FileBytes, type SpillFile } from "./spillFiles.js";
 import { addRunLevels, countRun, noRunLevels, type RunLevelCounts } from "./levelCounts.js";
 import { addRunsUsage, NO_RUNS_USAGE, RunsUsageTotals, type RunsUsage } from "./runsUsage.js";
 import { SegmentFactsNote, type SegmentFacts } from "./spillFacts.js";
 import { isShelved } from "./shelvedFindings.js";
 import { isPlainRun, runRecords, runsOf } from "./runRecords.js";
+import { noteRecord, runNote, type RunNote } from "./runNotes.js";
 
 /** Where and when to spill: plain data, so that it crosses to worker threads. */
 export interface SpillOptions {
@@ -65,6 +67,8 @@ export interface SpillSegment {
   readonly usage?: RunsUsage;
   /** What a report states of them before its runs (spillFacts.ts); absent when the runs were not noted as written (a cache hit's). */
   readonly facts?: SegmentFacts;
+  /** Where each run's note is (runNotes.ts); absent when the runs were not noted as written (a cache hit's). */
+  readonly notes?: FileBytes;
   /** Some run's findings are on the shelf (shelvedFindings.ts): in this command's spill folder, so not to be cached. */
   readonly shelved?: true;
 }
@@ -85,6 +89,7 @@ export function findingsWeight(run: ReplayedRun): number {
 /** A unit's segment while its runs are written: `SpillSegment` but where it ends. */
 interface OpenSegment {
   readonly start: number;
+  readonly notesStart: number;
   readonly at: number;
   runs: number;
   calls: number;
@@ -99,22 +104,25 @@ interface OpenSegment {
 export class UnitRuns {
   readonly runs: ReplayedRun[] = [];
   private readonly file: SpillFile | undefined;
+  private readonly notes: SpillFile | undefined;
   private segment: OpenSegment | undefined;
   private plainKept = 0;
   private findingsKept = 0;
 
   constructor(private readonly options: SpillOptions | undefined) {
     this.file = options && spillFileIn(options.dir);
+    this.notes = options && spillFileIn(options.dir, "notes");
   }
 
   add(run: ReplayedRun): void {
     const plain = isPlainRun(run);
     const file = this.file;
     if (file && !this.segment && this.overBudget(file, plain, run)) {
-      this.segment = { start: file.length, at: this.runs.length, runs: 0, calls: 0, compactions: 0, counts: noRunLevels(), usage: new RunsUsageTotals(), note: new SegmentFactsNote() };
+      this.segment = { start: file.length, notesStart: this.notes!.length, at: this.runs.length, runs: 0, calls: 0, compactions: 0, counts: noRunLevels(), usage: new RunsUsageTotals(), note: new SegmentFactsNote() };
     }
     if (this.segment) {
       for (const line of runRecords(run)) file!.append(line);
+      this.notes!.append(noteRecord(run));
       this.count(this.segment, run);
       return;
     }
@@ -158,6 +166,7 @@ export class UnitRuns {
   reset(): void {
     if (this.file) {
       if (this.segment) this.file.cut(this.segment.start);
+      if (this.segment) this.notes!.cut(this.segment.notesStart);
       this.file.plainInMemory -= this.plainKept;
       this.file.findingsInMemory -= this.findingsKept;
     }
@@ -171,9 +180,11 @@ export class UnitRuns {
   finish(): SpillSegment | undefined {
     if (!this.segment || !this.file) return undefined;
     this.file.flush();
-    const { note, usage, ...segment } = this.segment;
+    this.notes!.flush();
+    const { note, usage, notesStart, ...segment } = this.segment;
     const used = usage.value();
-    return { path: this.file.path, end: this.file.length, ...segment, ...(used.runs > 0 && { usage: used }), facts: note.finish() };
+    const notes = { path: this.notes!.path, start: notesStart, end: this.notes!.length };
+    return { path: this.file.path, end: this.file.length, ...segment, ...(used.runs > 0 && { usage: used }), facts: note.finish(), notes };
   }
 }
 
@@ -195,6 +206,7 @@ export function spilledRuns(segments: readonly SpillSegment[]): SpilledRuns | un
     counts,
     ...(usage.runs > 0 && { usage }),
     noted: segments.every((segment) => segment.facts !== undefined) ? (kept) => noted(segments, kept) : undefined,
+    notes: segments.every((segment) => segment.notes !== undefined) ? (kept) => notedRuns(segments, kept) : undefined,
     *inOrder(kept) {
       const reader = new SegmentReader();
       try {
@@ -224,4 +236,17 @@ const isSegment = (item: ReplayedRun | SpillSegment): item is SpillSegment => "p
 /** The kept runs, and in their places what each segment noted of its runs (none read back). */
 function* noted(segments: readonly SpillSegment[], kept: readonly ReplayedRun[]): Generator<ReplayedRun | SegmentFacts> {
   for (const item of inPlaces(segments, kept)) yield isSegment(item) ? item.facts! : item;
+}
+
+/** The kept runs, and in their places the notes of the spilled ones (runNotes.ts; none of the runs read back). */
+function* notedRuns(segments: readonly SpillSegment[], kept: readonly ReplayedRun[]): Generator<ReplayedRun | RunNote> {
+  const reader = new SegmentReader();
+  try {
+    for (const item of inPlaces(segments, kept)) {
+      if (!isSegment(item)) yield item;
+      else for (const line of reader.lines(item.notes!)) yield runNote(line);
+    }
+  } finally {
+    reader.close();
+  }
 }

@@ -29,7 +29,7 @@ export class RunsUsageTotals {
   private readonly afterStop = new UsageTotals();
 
   /** One more run (nothing when it recorded no usage). */
-  add(run: ReplayedRun): void {
+  add(run: Pick<ReplayedRun, "usage" | "usageOnFlagged" | "usageAfterStop">): void {
     if (run.usage === undefined) return;
     this.runs++;
     this.spent.merge(run.usage);

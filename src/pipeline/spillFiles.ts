@@ -67,11 +67,12 @@ const WRITE_BATCH = 1 << 20;
 /**
  * One spill file per thread, folder and kind (a worker reads many units into it, one after another):
  * `runs`, the runs handed out; `findings`, the findings long runs put on the shelf while they go on
- * (shelvedFindings.ts), apart because they are written between other runs' records.
+ * (shelvedFindings.ts), apart because they are written between other runs' records; `notes`, what
+ * a selection reads of each spilled run (runNotes.ts), apart so that it reads none of the runs.
  */
 const spillFiles = new Map<string, Map<SpillKind, SpillFile>>();
 
-export type SpillKind = "runs" | "findings";
+export type SpillKind = "runs" | "findings" | "notes";
 
 export function spillFileIn(dir: string, kind: SpillKind = "runs"): SpillFile {
   let files = spillFiles.get(dir);

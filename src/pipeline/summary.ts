@@ -4,7 +4,7 @@
  * share. Replayed runs are counted one at a time as a pass meets them, or, for the runs an analysis
  * spilled, as their segments counted them when they were written (no run is read back for it).
  */
-import type { LiveFinding, ReplayedRun } from "../core/findings.js";
+import type { FindingLevel, LiveFinding, ReplayedRun } from "../core/findings.js";
 import { runsWithFindings, type LiveRunList } from "../core/liveRuns.js";
 import type { ReportModel, SpilledRuns, Summary } from "../reporters/model.js";
 import { addRunLevels, countFindings, countRun, countRunLevels, levelsOf, noRunLevels, type RunLevelCounts } from "./levelCounts.js";
@@ -22,7 +22,7 @@ export class ReplayedTally {
     return this.usageTotals.value();
   }
 
-  add(run: ReplayedRun): void {
+  add(run: Pick<ReplayedRun, "calls" | "compactions" | "usage" | "usageOnFlagged" | "usageAfterStop"> & { readonly findings: Iterable<{ readonly level: FindingLevel }> }): void {
     this.runs++;
     this.calls += run.calls;
     this.compactions += run.compactions;

@@ -38,6 +38,7 @@ import type { ConfigSummary } from "./reportConfig.js";
 import type { FindingGroup } from "./findingGroups.js";
 import type { RunsUsage } from "../pipeline/runsUsage.js";
 import type { SegmentFacts } from "../pipeline/spillFacts.js";
+import type { RunNote } from "../pipeline/runNotes.js";
 
 export type LevelCounts = Readonly<Record<FindingLevel, number>> & { readonly total: number };
 
@@ -308,4 +309,6 @@ export interface SpilledRuns {
   inOrder(kept: readonly ReplayedRun[]): Iterable<ReplayedRun>;
   /** `kept`, with what the spill noted of its runs in their places (none read back); absent when a segment noted nothing. */
   readonly noted: ((kept: readonly ReplayedRun[]) => Iterable<ReplayedRun | SegmentFacts>) | undefined;
+  /** `kept`, with the note of each spilled run in its place (runNotes.ts: for filters, none read back); absent when a segment noted none. */
+  readonly notes?: ((kept: readonly ReplayedRun[]) => Iterable<ReplayedRun | RunNote>) | undefined;
 }

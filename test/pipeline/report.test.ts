@@ -1,19 +1,21 @@
 /**
  * How often the report model (src/pipeline/report.ts) reads the runs an analysis spilled to disk:
  * none for the summary, one walk per output, the facts gathered by that walk; a selection by
- * filters costs one pass more, made while the model is built.
+ * filters reads the notes the spill kept of each run (runNotes.ts), not the runs, and costs one pass
+ * more only when there are none (a cache hit's spilled runs).
  */
 import { describe, expect, it } from "vitest";
 import type { ReplayedFinding, ReplayedRun } from "../../src/core/findings.js";
 import { loadXxhashDigest } from "../../src/core/xxhashDigest.js";
 import { analyzeInputs, type Analysis, type AnalysisOptions } from "../../src/pipeline/analysis.js";
 import { createConfigResolver } from "../../src/pipeline/configResolution.js";
+import { buildReport, type ConfigOfRuns } from "../../src/pipeline/report.js";
 import { SegmentFactsNote } from "../../src/pipeline/spillFacts.js";
 import { withSpillFolder } from "../../src/pipeline/spillFiles.js";
 import { REPORTERS } from "../../src/reporters/index.js";
-import type { SpilledRuns } from "../../src/reporters/model.js";
+import type { ReportFilters, SpilledRuns } from "../../src/reporters/model.js";
 import { analysisOfRuns } from "../helpers/inProcess.js";
-import { renderFormat, reportModel, shownRuns } from "../helpers/reportModel.js";
+import { configHeader, renderFormat, reportModel, shownRuns } from "../helpers/reportModel.js";
 
 const FILE = "runs.jsonl";
 
@@ -65,7 +67,7 @@ describe("spilled runs read back by the report model", () => {
     expect(reads()).toBe(2);
   });
 
-  it("filters select in one pass while the model is built; the walk that writes reads once more", () => {
+  it("without notes, filters select in one pass while the model is built; the walk that writes reads once more", () => {
     const { analysis, reads } = spilledAnalysis();
     const report = reportModel(analysis, { filters: { run: ["r1", "r4"] }, all: true, failOn: "warning" });
     expect(reads()).toBe(1);
@@ -85,11 +87,28 @@ async function analyse(paths: string[], options: AnalysisOptions): Promise<Analy
 function counted(analysis: Analysis): { analysis: Analysis; reads: () => number } {
   let reads = 0;
   const spilled = analysis.spilled!;
-  const inOrder = (kept: readonly ReplayedRun[]) => {
+  // Counted when a walk begins (a generator that is never walked reads nothing).
+  function* inOrder(kept: readonly ReplayedRun[]) {
     reads++;
-    return spilled.inOrder(kept);
-  };
-  return { analysis: { ...analysis, spilled: { ...spilled, inOrder, noted: spilled.noted } }, reads: () => reads };
+    yield* spilled.inOrder(kept);
+  }
+  return { analysis: { ...analysis, spilled: { ...spilled, inOrder, noted: spilled.noted, notes: spilled.notes } }, reads: () => reads };
+}
+
+/** Filters that select some of the analysis's runs or findings, each kind of filter once (values taken from its runs). */
+function filtersOf(analysis: Analysis): ReportFilters[] {
+  const runs = [...analysis.spilled!.inOrder(analysis.runs)];
+  const findings = runs.flatMap((r) => [...r.findings]);
+  const dated = runs.map((r) => r.startedAt).filter((at): at is string => typeof at === "string").sort();
+  const withFindings = runs.filter((r) => r.findings.length > 0);
+  return [
+    { tool: [findings[0]!.tool] },
+    { detector: [findings.at(-1)!.detector] },
+    { since: dated[Math.floor(dated.length / 2)]! },
+    { agent: withFindings[0]!.agent! },
+    { run: [withFindings[0]!.run, runs[1]!.run], session: [withFindings[0]!.session ?? ""] },
+    { top: 3 },
+  ];
 }
 
 describe("spilled runs read back by each output", () => {
@@ -107,7 +126,29 @@ describe("spilled runs read back by each output", () => {
           expect(renderFormat(format, analysis, request), format).toBe(renderFormat(format, held, request));
           expect({ format, reads: reads() }).toEqual({ format, reads: 1 });
         }
+        // Filtered: the selection counts from the runs' notes, the walk that writes reads the runs once.
+        for (const filters of filtersOf(spilling)) {
+          for (const request of [{ filters, all: true }, { filters, failOn: "critical" as const }]) {
+            const { analysis, reads } = counted(spilling);
+            expect(renderFormat(format, analysis, request), format).toBe(renderFormat(format, held, request));
+            expect({ format, filters, reads: reads() }).toEqual({ format, filters, reads: 1 });
+          }
+        }
       }
+    });
+  });
+});
+
+describe("a header that names the agent overrides the runs used", () => {
+  it("reads the spilled runs' notes for their agents, not the runs", async () => {
+    await withSpillFolder(async (dir) => {
+      const spilling = await analyse(["fixtures"], { spill: { dir: dir!, plainRunsInMemory: 0, findingsInMemory: 0 } });
+      const agents = new Set<string | null>();
+      const config: ConfigOfRuns = { readsRuns: true, add: (run) => void agents.add(run.agent), summary: () => configHeader() };
+      const { analysis, reads } = counted(spilling);
+      buildReport(analysis, { version: "0.0.0-test", config });
+      expect(reads()).toBe(0);
+      expect([...agents]).toEqual([...new Set([...spilling.spilled!.inOrder(spilling.runs)].map((run) => run.agent))]);
     });
   });
 });

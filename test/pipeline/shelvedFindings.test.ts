@@ -14,6 +14,7 @@ import { loadXxhashDigest } from "../../src/core/xxhashDigest.js";
 import { analyzeFile, analyzeInputs, type Analysis, type AnalysisOptions } from "../../src/pipeline/analysis.js";
 import { isCacheable } from "../../src/pipeline/cache/analysisEntry.js";
 import { createConfigResolver } from "../../src/pipeline/configResolution.js";
+import type { NotedFindings } from "../../src/pipeline/runNotes.js";
 import { runRecords, runsOf } from "../../src/pipeline/runRecords.js";
 import { FindingShelfFile, isShelved, SHELF_BATCH } from "../../src/pipeline/shelvedFindings.js";
 import { withSpillFolder } from "../../src/pipeline/spillFiles.js";
@@ -99,7 +100,16 @@ describe("shelved findings", () => {
       expect(isShelved([...spilling.spilled!.inOrder(spilling.runs)][0]!.findings)).toBe(true);
       for (const format of Object.keys(REPORTERS.analyze)) {
         for (const verbose of [false, true]) expect(renderFormat(format, spilling, { verbose, failOn: "warning" }), format).toBe(renderFormat(format, held, { verbose, failOn: "warning" }));
+        // Filtered, the selection counts from the run's note (runNotes.ts): its findings stay on the shelf.
+        for (const filters of [{ tool: ["read"] }, { tool: ["exec"] }, { run: ["stuck"], detector: ["generic_repeat" as const] }]) {
+          expect(renderFormat(format, spilling, { filters, failOn: "warning" }), format).toBe(renderFormat(format, held, { filters, failOn: "warning" }));
+        }
       }
+      // The note holds the stuck run's findings as a few blocks of alike ones, not one by one.
+      const [note] = [...spilling.spilled!.notes!(spilling.runs)];
+      const alike = (f: Pick<ReplayedFinding, "tool" | "detector" | "level">) => `${f.tool} ${f.detector} ${f.level}`;
+      expect([...note!.findings].map(alike)).toEqual([...held.runs[0]!.findings].map(alike));
+      expect((note!.findings as NotedFindings).blocks.length).toBeLessThanOrEqual(4);
     });
   });
 });
