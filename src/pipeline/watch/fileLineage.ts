@@ -210,6 +210,8 @@ export class FileLineages {
 
   private rewrite(lineage: Lineage, path: string, why: "truncated" | "rewritten", changes: LineageChange[]): void {
     lineage.generation++;
+    // Hashed again even at the same length: the first bytes are the new content's (else each later look is another rewrite).
+    lineage.head = "";
     this.refreshHead(lineage, lineage.stamp);
     changes.push({ kind: "rewritten", token: this.token(lineage), path, why });
   }
