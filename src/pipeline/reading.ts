@@ -151,6 +151,8 @@ export interface ReadThrough {
   readonly format: InputFormat;
   readonly preparer: EventPreparer;
   readonly history: UnitHistory;
+  /** Where the file's reading stopped when it stops at its last newline, not its end (LineSource `readEnd`). */
+  readonly end?: number;
 }
 
 /** Reads one file of a unit: its format, or why it could not be used at all. */
@@ -176,7 +178,7 @@ async function readSource(source: LineSource, tally: LineTally, options: InputOp
   reading.onFile?.(source.file, adapter.format);
   const before = tally.counts.read;
   const problem: StreamProblemSeen = {};
-  const context = adapterContext(tally, options, reading, adapter.resume !== undefined ? (state) => reading.onReadThrough?.({ adapter: state, format: adapter.format, preparer: reading.preparer, history: reading.history }) : undefined);
+  const context = adapterContext(tally, options, reading, adapter.resume !== undefined ? (state) => reading.onReadThrough?.(readThrough(source, state, adapter.format, reading)) : undefined);
   await adapter.read(readingSource(source, tally, options.progress, options.afterChunk, problem), context);
   if (tally.counts.read === before) {
     // A compressed stream corrupt before its first line (a file of gzip's magic bytes and garbage):
@@ -186,6 +188,11 @@ async function readSource(source: LineSource, tally: LineTally, options: InputOp
     tally.note({ file: source.file, line: 1, reason: "empty file: nothing to analyse" });
   }
   return { file: source.file, format: adapter.format };
+}
+
+/** Where a file's reading stood at its last line (`onReadThrough`). */
+export function readThrough(source: LineSource, adapter: object, format: InputFormat, reading: FileReading): ReadThrough {
+  return { adapter, format, preparer: reading.preparer, history: reading.history, ...(source.readEnd !== undefined && { end: source.readEnd }) };
 }
 
 /** What an adapter is handed to read a file of the unit with (`onReadThrough`: when its state is asked for). */

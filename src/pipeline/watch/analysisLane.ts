@@ -3,9 +3,10 @@
  *
  * A change to a unit is analysed SETTLE_MS after it is seen (a writer's burst of writes is one
  * change), but never sooner than COST_FACTOR times the unit's last analysis after that analysis
- * ended. Analysing a unit again reads all of it, so a huge live transcript appended to all the time
- * would otherwise be read again for every append: a unit whose analysis takes T ms is analysed at
- * most once per (1 + COST_FACTOR)·T, so it takes at most 1/(1 + COST_FACTOR) of a core (20%), and
+ * ended. Analysing a unit again reads all of it (unless it resumes: followedPoint.ts), so a huge live
+ * transcript appended to all the time would otherwise be read again for every append: a unit whose
+ * analysis takes T ms is analysed at most once per (1 + COST_FACTOR)·T, so it takes at most
+ * 1/(1 + COST_FACTOR) of a core (20%), and
  * a small one (T of a few ms) is still analysed within tens of milliseconds of each append. The
  * trade-off: on a unit that takes a second to read, a finding may wait ~5 s to be printed. All
  * jobs run in one lane, one after another, so that the watch never takes more than one core
