@@ -39,6 +39,11 @@ interface Slot {
   lastCost: number;
 }
 
+/** What a job tells the lane of the key's next job. */
+export interface JobDone {
+  readonly cheapNext?: boolean;
+}
+
 export class AnalysisLane {
   private readonly slots = new Map<string, Slot>();
   private readonly queue: string[] = [];
@@ -48,9 +53,13 @@ export class AnalysisLane {
   private idleWaiters: Array<() => void> = [];
   private closed = false;
 
-  /** `run` does a key's job and resolves when done. Errors are handed to `onError`; the lane goes on. */
+  /**
+   * `run` does a key's job and resolves when done, with `cheapNext` when the key's next job will not
+   * cost what this one did (a full read that kept a point: the next reads what is appended, so this
+   * one's cost does not space it). Errors are handed to `onError`; the lane goes on.
+   */
   constructor(
-    private readonly run: (key: string) => Promise<void>,
+    private readonly run: (key: string) => Promise<JobDone | void>,
     private readonly onError: (key: string, error: unknown) => void,
     private readonly now: () => number = () => performance.now(),
     /** What a job's cost is read on (ms): CPU time (see above). */
@@ -145,14 +154,15 @@ export class AnalysisLane {
         slot.queued = false;
         slot.running = true;
         const start = this.spent();
+        let done: JobDone | void = undefined;
         try {
-          await this.run(key);
+          done = await this.run(key);
         } catch (error) {
           this.onError(key, error);
         }
         slot.running = false;
         slot.lastEnd = this.now();
-        slot.lastCost = this.spent() - start;
+        slot.lastCost = done?.cheapNext === true ? 0 : this.spent() - start;
         if (slot.again && this.slots.get(key) === slot) {
           slot.again = false;
           this.touch(key);

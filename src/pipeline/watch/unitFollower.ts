@@ -86,6 +86,8 @@ export class UnitFollower {
   private stamps = new Map<string, FileStamp | undefined>();
   /** Where the last analysis's reading and replay stood, to go on from when the file only grew. */
   private point: FollowedPoint | undefined;
+  /** The last analysis read the file whole and kept a point: the next, if the file only grows, reads what is appended. */
+  resumesNext = false;
   /** The formats the last analysis read the files as (`--agent` matches the kind of agent). */
   formats: ReadonlyMap<string, InputFormat> = new Map();
   runsWithFindings: readonly RunDigest[] = [];
@@ -142,6 +144,7 @@ export class UnitFollower {
     this.stamps = stamps;
     this.analysed = true;
     this.point = only === undefined ? undefined : FollowedPoint.of(this.unit, analysis, tokenOf(only), stamps.get(only));
+    this.resumesNext = this.point !== undefined && from === undefined;
     this.formats = new Map(analysis.files.map(({ file, format }) => [file, format]));
     this.lastWriteMs = Math.max(0, ...[...stamps.values()].map((stamp) => stamp?.mtimeMs ?? 0));
     this.runCount = analysis.runs.length;
