@@ -15,7 +15,7 @@
 // Peak RSS is measured for every process (worker threads included). `sweep` of 20 configs is timed
 // against one analyze, both as CLI runs. With --large, also the peak RSS of every output format and
 // command on shapes where memory could grow with the input (bench/generateEdges.mjs). Then `looplens
-// watch` beside writers (bench/watch.mjs); `--watch` runs that section alone and replaces only it in
+// watch` beside writers (bench/watch.mjs, and one large file grown: bench/watchGrowth.mjs); `--watch` runs that section alone and replaces only it in
 // bench/RESULTS.md. Results go to bench/RESULTS.md and bench/out/results.json.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -25,6 +25,7 @@ import { fileURLToPath } from "node:url";
 import { generate } from "./generate.mjs";
 import { loopingRuns, stuckRun, unendedRuns } from "./generateEdges.mjs";
 import { watchIdle, watchLatency, watchMarkdown, watchThroughput } from "./watch.mjs";
+import { watchGrowth } from "./watchGrowth.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const OUT = join(ROOT, "bench", "out");
@@ -266,7 +267,9 @@ async function watchSection() {
   log(`watch: ${idle.files} files (${fmt(idle.mb)} MB) ready in ${fmt(idle.readyMs / 1000, 1)} s; idle CPU ${fmt(idle.idleCpu, 2)}% over ${idle.seconds} s; peak RSS ${fmt(idle.rssMb)} MB`);
   const throughput = await loaded(() => watchThroughput(ctx));
   log(`watch: ${fmt(throughput.mbPerSecond, 1)} MB/s of appends: ${throughput.printed}/${throughput.expected} findings, last ${fmt((throughput.caughtUpMs ?? NaN) / 1000, 1)} s after; CPU ${fmt(throughput.cpuPercent)}%`);
-  return { latency, idle, throughput };
+  const growth = await loaded(() => watchGrowth(ctx));
+  log(`watch: one ${growth.mb} MB file grown: append → finding p50 ${fmt(growth.p50)} ms, p99 ${fmt(growth.p99)} ms over ${growth.appends} appends (${growth.missed} missed); CPU ${fmt(growth.cpuPercent)}%`);
+  return { latency, idle, throughput, growth };
 }
 
 const WATCH_START = "<!-- watch: written by bench/watch.mjs -->";

@@ -17,12 +17,13 @@ import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSyn
 import { join } from "node:path";
 import { rng } from "./generate.mjs";
 import { realFilePath, realFileSizes, realSessionLines, textMaker } from "./generateReal.mjs";
+import { watchGrowthRow } from "./watchGrowth.mjs";
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const CLOCK_TICKS = 100; // USER_HZ on Linux
 
 /** `looplens watch` as a child, its stdout lines handed to `onLine`, its peak RSS read on exit. */
-function startWatch({ bin, rssHook, out }, args) {
+export function startWatch({ bin, rssHook, out }, args) {
   const rssFile = join(out, `watch-rss-${process.pid}.txt`);
   rmSync(rssFile, { force: true });
   // BENCH_WATCH_NODE_ARGS: options for the watch's node (`--cpu-prof --cpu-prof-dir=DIR` profiles it).
@@ -86,7 +87,7 @@ function transcript(sessionId) {
   };
 }
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+export const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 /** Latency from append to printed finding over 1,000 appends. */
 export async function watchLatency(ctx, { appends = 1000, sessions = 10 } = {}) {
@@ -280,7 +281,7 @@ export async function watchThroughput(ctx, { mbPerSecond = 50, sessions = 20, se
 }
 
 /** The watch section of bench/RESULTS.md. */
-export function watchMarkdown({ latency, idle, throughput }, fmt, check) {
+export function watchMarkdown({ latency, idle, throughput, growth }, fmt, check) {
   return [
     "`looplens watch --format ndjson` beside writers (bench/watch.mjs; `npm run bench -- --watch` runs this section alone):",
     "",
@@ -290,8 +291,9 @@ export function watchMarkdown({ latency, idle, throughput }, fmt, check) {
     `| idle CPU over ${idle.seconds} s watching ${idle.files} files (${fmt(idle.mb)} MB, ready in ${fmt(idle.readyMs / 1000, 1)} s) | ${fmt(idle.idleCpu, 2)}% ${check(idle.idleCpu < 1)} | < 1% |`,
     `| peak RSS watching ${idle.files} sessions (existing content read first: ${idle.findings} findings) | ${fmt(idle.rssMb)} MB ${check(idle.rssMb <= 150)} | ≤ 150 MB |`,
     `| appends at ${fmt(throughput.mbPerSecond, 1)} MB/s across ${2 * throughput.sessions} transcripts for 10 s (${fmt(throughput.mb)} MB; the writers' own CPU ${fmt(throughput.writerCpuPercent)}%) | ${throughput.printed}/${throughput.expected} findings, ${throughput.twice} twice ${check(throughput.printed === throughput.expected && throughput.twice === 0)}; append → finding p50 ${fmt(throughput.latency.p50 / 1000, 1)} s, p99 ${fmt(throughput.latency.p99 / 1000, 1)} s; last one ${throughput.caughtUpMs === undefined ? "never" : `${fmt(throughput.caughtUpMs / 1000, 1)} s`} after the writers stopped; CPU ${fmt(throughput.cpuPercent)}%, peak RSS ${fmt(throughput.rssMb)} MB | keeps up (nothing lost) |`,
+    watchGrowthRow(growth, fmt, check),
     "",
-    `Load average (1 min; 2 cores) at the start → end of each measure: latency ${fmt(latency.load[0], 1)} → ${fmt(latency.load[1], 1)}, idle ${fmt(idle.load[0], 1)} → ${fmt(idle.load[1], 1)}, throughput ${fmt(throughput.load[0], 1)} → ${fmt(throughput.load[1], 1)}.`,
+    `Load average (1 min; 2 cores) at the start → end of each measure: latency ${fmt(latency.load[0], 1)} → ${fmt(latency.load[1], 1)}, idle ${fmt(idle.load[0], 1)} → ${fmt(idle.load[1], 1)}, throughput ${fmt(throughput.load[0], 1)} → ${fmt(throughput.load[1], 1)}, one file grown ${fmt(growth.load[0], 1)} → ${fmt(growth.load[1], 1)}.`,
     "",
   ].join("\n");
 }

@@ -67,9 +67,8 @@ export async function analyzeUnit(
 ): Promise<FileAnalysis> {
   const profiles = selectProfiles(options.profile, digest);
   // Only a one-file unit, read for a result alone (no finding streamed out, no live event handed on), resumes.
-  // (Not `completeLines`, watch's: its reads stop at the last newline, which the point does not say yet.)
-  const resumable =
-    resume?.keep === true && unit.length === 1 && onLive === undefined && options.onFinding === undefined && options.onLiveEvent === undefined && options.completeLines !== true;
+  // (With `completeLines`, watch's, reads stop at the last newline: the point says where, `end`.)
+  const resumable = resume?.keep === true && unit.length === 1 && onLive === undefined && options.onFinding === undefined && options.onLiveEvent === undefined;
   if (resumable && resume.from !== undefined) {
     const resumed = await resumedUnit(unit[0]!, resume.from, profiles, configFor, options);
     if (resumed !== undefined) return resumed;
@@ -155,7 +154,7 @@ async function resumedUnit(file: string, from: ResumeFrom, profiles: ProfileSele
   const deliver = { events: (prepared: PreparedEvent, event: LoopEvent) => replayer.push(prepared, event), facts: (run: string, facts: RunFacts) => replayer.facts(run, facts) };
   let read;
   try {
-    read = await readAppended(appendedSource(file, from.size, from.lines), state.adapter, state.format, tally, options, { history, preparer, deliver, live: noLive, onFile: options.onFile, onReadThrough: keeper.readThrough }, state.context);
+    read = await readAppended(appendedSource(file, from.size, from.lines, options.completeLines === true), state.adapter, state.format, tally, options, { history, preparer, deliver, live: noLive, onFile: options.onFile, onReadThrough: keeper.readThrough }, state.context);
   } catch (error) {
     if (!(error instanceof ReadAgain)) throw error;
     unitRuns.reset();

@@ -6,7 +6,7 @@ import { ReadAgain, type AdapterContext, type InputFormat, type LineTally } from
 import { openSource } from "../adapters/discovery.js";
 import { setLineLimit, type LineSource } from "../adapters/io/lineSource.js";
 import { ADAPTERS, adapterFor } from "../adapters/registry.js";
-import { adapterContext, type FileReading, type InputOptions } from "./reading.js";
+import { adapterContext, readThrough, type FileReading, type InputOptions } from "./reading.js";
 import { readingSource } from "./readingSource.js";
 
 /**
@@ -29,7 +29,7 @@ export async function readAppended(
   const adapter = ADAPTERS.find((candidate) => candidate.format === format);
   if (adapter?.resume === undefined) throw new ReadAgain(source.file, `${format} files do not resume`);
   // The format is sniffed from the first lines: when the old file had fewer than the sniffer looks at, appended ones may change it.
-  const whole = await openSource(source.file);
+  const whole = await openSource(source.file, { completeLines: options.completeLines === true });
   try {
     const chosen = await adapterFor(whole, options.inputFormat);
     if (!("adapter" in chosen) || chosen.adapter !== adapter) throw new ReadAgain(source.file, "the file's format reads differently grown");
@@ -40,7 +40,7 @@ export async function readAppended(
   const resumed: FileReading = { ...reading, forReplay: true, canReadAgain: options.canReadAgain !== false, lastOfUnit: true };
   const context: AdapterContext = Object.assign(
     restoredContext,
-    adapterContext(tally, options, resumed, (state, lines) => reading.onReadThrough?.({ adapter: state, lines, format, preparer: reading.preparer, history: reading.history, context })),
+    adapterContext(tally, options, resumed, (state, lines) => reading.onReadThrough?.(readThrough(source, { adapter: state, lines, format, context }, resumed))),
   );
   await adapter.resume(readingSource(source, tally, options.progress, options.afterChunk), context, adapterState);
   return { file: source.file, format };

@@ -155,6 +155,8 @@ export interface ReadThrough {
   readonly history: UnitHistory;
   /** The context the adapter read with (its state may hold it: it is bound by name, cache/resumeUnit.ts). */
   readonly context: AdapterContext;
+  /** Where the file's reading stopped when it stops at its last newline, not its end (LineSource `readEnd`). */
+  readonly end?: number;
 }
 
 /** Reads one file of a unit: its format, or why it could not be used at all. */
@@ -182,7 +184,7 @@ async function readSource(source: LineSource, tally: LineTally, options: InputOp
   const problem: StreamProblemSeen = {};
   // Only when a point is asked for: an OpenClaw reader takes no shortcut that a point cannot carry then (session.ts `keepsPoint`).
   const told = adapter.resume !== undefined && reading.onReadThrough !== undefined;
-  const context: AdapterContext = adapterContext(tally, options, reading, told ? (state, lines) => reading.onReadThrough?.({ adapter: state, lines, format: adapter.format, preparer: reading.preparer, history: reading.history, context }) : undefined);
+  const context: AdapterContext = adapterContext(tally, options, reading, told ? (state, lines) => reading.onReadThrough?.(readThrough(source, { adapter: state, lines, format: adapter.format, context }, reading)) : undefined);
   await adapter.read(readingSource(source, tally, options.progress, options.afterChunk, problem), context);
   if (tally.counts.read === before) {
     // A compressed stream corrupt before its first line (a file of gzip's magic bytes and garbage):
@@ -192,6 +194,11 @@ async function readSource(source: LineSource, tally: LineTally, options: InputOp
     tally.note({ file: source.file, line: 1, reason: "empty file: nothing to analyse" });
   }
   return { file: source.file, format: adapter.format };
+}
+
+/** Where a file's reading stood at its last line (`onReadThrough`). */
+export function readThrough(source: LineSource, read: Pick<ReadThrough, "adapter" | "lines" | "format" | "context">, reading: FileReading): ReadThrough {
+  return { ...read, preparer: reading.preparer, history: reading.history, ...(source.readEnd !== undefined && { end: source.readEnd }) };
 }
 
 /** What an adapter is handed to read a file of the unit with (`onReadThrough`: when its state is asked for). */

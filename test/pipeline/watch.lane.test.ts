@@ -38,6 +38,31 @@ describe("analysis lane", () => {
     expect(starts[1]! - ends[0]!).toBeGreaterThanOrEqual(COST_FACTOR * cost - 5);
   });
 
+  it("a job that tells its next one is cheap (a full read that kept a resume point) does not space it", async () => {
+    const starts: number[] = [];
+    const ends: number[] = [];
+    const lane = new AnalysisLane(
+      async () => {
+        starts.push(performance.now());
+        await sleep(60);
+        ends.push(performance.now());
+        return { cheapNext: starts.length === 1 };
+      },
+      (_key, error) => {
+        throw error;
+      },
+      undefined,
+      () => performance.now(),
+    );
+    for (let run = 0; run < 3; run++) {
+      lane.touch("a", 0);
+      await lane.idle();
+    }
+    // The first job's 60 ms would space the second by COST_FACTOR × 60; the second's cost spaces the third.
+    expect(starts[1]! - ends[0]!).toBeLessThan(COST_FACTOR * 60 - 60);
+    expect(starts[2]! - ends[1]!).toBeGreaterThanOrEqual(COST_FACTOR * 60 - 5);
+  });
+
   it("a job's cost is its CPU time: one that mostly waits (a loaded machine, a slow disk) does not hold its unit back", async () => {
     const { lane, starts, ends } = waitingLane(200);
     lane.touch("a", 0);

@@ -34,6 +34,20 @@ describe("file lineages", () => {
     expect(look(lineages, file)).toEqual([]);
   });
 
+  it("a file past the first 4 KB rewritten in place is told once: later appends are growth", () => {
+    const lineages = new FileLineages();
+    const file = join(dir, "big.jsonl");
+    const body = `{"pad":"${"x".repeat(5000)}"}\n`;
+    writeFileSync(file, `${HEADER}${body}`);
+    look(lineages, file);
+    writeFileSync(file, `${HEADER.replace("s1", "s2")}${body}{"a":1}\n`);
+    expect(look(lineages, file)).toMatchObject([{ kind: "rewritten", why: "rewritten" }]);
+    const rewritten = lineages.tokenOf(file);
+    appendFileSync(file, `{"a":2}\n`);
+    expect(look(lineages, file)).toEqual([]);
+    expect(lineages.tokenOf(file)).toBe(rewritten);
+  });
+
   it("a rename keeps the token under the new path, seen in one look or in two", () => {
     for (const looks of [1, 2]) {
       const lineages = new FileLineages();

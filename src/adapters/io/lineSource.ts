@@ -164,6 +164,12 @@ export interface LineSource {
   readonly file: string;
   /** Size in bytes when known (for progress), before decompression. */
   readonly size: number | undefined;
+  /**
+   * Where every read of a plain file stops when it is read by complete lines (`completeLines`): just
+   * after its last newline when opened, from the file's start. Undefined: read to the end (a resumed
+   * watch goes on from here, pipeline/watch/followedPoint.ts).
+   */
+  readonly readEnd?: number;
   /** Reads the whole input from the start; may be called more than once. */
   forEachLine(handler: LineHandler, options?: ReadOptions): Promise<void>;
   /** The same lines undecoded (sources that cannot offer this leave it out; readers then decode). */

@@ -187,7 +187,7 @@ export async function fileSource(path: string, { completeLines = false }: FileSo
   const info = statSync(path); // synchronous: cheaper than a thread-pool round trip per file
   const byLines = completeLines && !JSON_DOCUMENT.test(path);
   if (info.isFile() && info.size <= SMALL_FILE) {
-    return pooledSmallFile(path, byLines) ?? smallFileSource(path, byLines ? completePart(readFileSync(path)) : readFileSync(path));
+    return pooledSmallFile(path, byLines) ?? (byLines ? completeLinesSource(path, readFileSync(path)) : smallFileSource(path, readFileSync(path)));
   }
   const compression = info.isFile() ? compressionOf(firstBytes(path)) : "none";
   const searchable = compression === "none" && info.isFile();
@@ -195,7 +195,7 @@ export async function fileSource(path: string, { completeLines = false }: FileSo
   const upTo = byLines && searchable ? completeEnd(path, info.size) : Infinity;
   // A read error here answers "maybe": the pass that was to be skipped reads the file and reports it.
   const mayContain = searchable ? async (needles: readonly Buffer[]) => guessedTrue(() => fileContains(path, needles)) : undefined;
-  return rawSource(path, info.size, async (handler, options = {}) => {
+  const source = rawSource(path, info.size, async (handler, options = {}) => {
     // Regular uncompressed files (the common case) go through reused buffers; pipes and
     // compressed files through a stream.
     if (compression === "none" && info.isFile()) return readReporting(path, handler, (guarded) => readPlainFile(path, guarded, options, upTo));
@@ -213,17 +213,22 @@ export async function fileSource(path: string, { completeLines = false }: FileSo
       stream.destroy();
     }
   }, mayContain);
+  return upTo === Infinity ? source : { ...source, readEnd: upTo };
 }
 
 /**
  * A plain file's lines from byte `start` on (the part a grown file gained: pipeline/cache/resumeUnit.ts),
  * read as any plain file is, through the reused buffers: never held whole, however much it grew.
- * `start` must be where a line begins; lines are numbered from 1 there.
+ * `start` must be where a line begins; lines are numbered from 1 there. `completeLines`: only up to
+ * the last newline (`readEnd`, counted from the file's start), as `fileSource` reads.
  */
-export function plainFileFrom(path: string, start: number): RawLineSource {
-  return rawSource(path, Math.max(0, statSync(path).size - start), (handler, options = {}) =>
-    readReporting(path, handler, (guarded) => readPlainFile(path, guarded, options, Infinity, start)),
+export function plainFileFrom(path: string, start: number, completeLines = false): RawLineSource {
+  const size = statSync(path).size;
+  const end = completeLines ? Math.max(start, completeEnd(path, size)) : Infinity;
+  const source = rawSource(path, Math.max(0, Math.min(size, end) - start), (handler, options = {}) =>
+    readReporting(path, handler, (guarded) => readPlainFile(path, guarded, options, end - start, start)),
   );
+  return completeLines ? { ...source, readEnd: end } : source;
 }
 
 /**
@@ -255,15 +260,18 @@ export function pooledSmallFile(path: string, completeLines = false): LineSource
   }
   let released = false;
   const data = buffer.subarray(0, length);
-  return smallFileSource(path, completeLines ? completePart(data) : data, () => {
+  const release = () => {
     if (!released) smallFileBuffers.push(buffer);
     released = true;
-  });
+  };
+  return completeLines ? completeLinesSource(path, data, release) : smallFileSource(path, data, release);
 }
 
-/** The complete lines of a small file's bytes (`completeLines`); compressed data stays whole. */
-function completePart(data: Buffer): Buffer {
-  return compressionOf(data) === "none" ? data.subarray(0, data.lastIndexOf(10) + 1) : data;
+/** A small file's complete lines (`completeLines`), where they end told (`readEnd`); compressed data stays whole. */
+function completeLinesSource(path: string, data: Buffer, release?: () => void): LineSource {
+  if (compressionOf(data) !== "none") return smallFileSource(path, data, release);
+  const complete = data.subarray(0, data.lastIndexOf(10) + 1);
+  return { ...smallFileSource(path, complete, release), readEnd: complete.length };
 }
 
 /** Where the last complete line of a plain file of `size` bytes ends (0: none yet), read backwards. */

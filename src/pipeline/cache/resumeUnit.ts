@@ -38,12 +38,14 @@ export interface ResumePoint {
   readonly format: InputFormat;
   /** The configs the old part's replay asked for, in order (asked of the resolver again before the state is restored). */
   readonly agentsResolved: readonly AskedAgent[];
+  /** Where reading stopped when it stopped at the file's last newline (`completeLines`, watch's): the size to go on from. */
+  readonly end?: number;
 }
 
 /** A point found for a grown file: what the unit's entry held, and where the old file ended. */
 export interface ResumeFrom extends ResumePoint {
   readonly oldRuns: readonly ReplayedRun[];
-  /** The old file's size: reading goes on from here. */
+  /** The old file's size (a watch's: where its reading stopped, `end`): reading goes on from here. */
   readonly size: number;
 }
 
@@ -115,7 +117,8 @@ export class ResumeKeeper {
     const saved: SavedState = { adapter: through.adapter, preparer: through.preparer, history: through.history, replayer, tally };
     try {
       const state = encodeState(saved, REPLAY_CLASSES, this.bindings.bound).toString("base64");
-      this.taken = { state, names: this.bindings.names, lines: through.lines, handedOut: this.handed, format: through.format, agentsResolved: [...agentsResolved] };
+      const point = { state, names: this.bindings.names, lines: through.lines, handedOut: this.handed, format: through.format, agentsResolved: [...agentsResolved] };
+      this.taken = through.end === undefined ? point : { ...point, end: through.end };
     } catch (error) {
       if (!(error instanceof UnsavableState)) throw error;
     }
@@ -186,12 +189,14 @@ export function countResumed(): void {
 
 /**
  * The bytes `file` gained after its first `size` (read as they come, not held), as a line source
- * whose lines are numbered on after the old file's `lines`.
+ * whose lines are numbered on after the old file's `lines`. `completeLines`: up to the last newline
+ * only, as the full read would have (its `readEnd` says where).
  */
-export function appendedSource(file: string, size: number, lines: number): LineSource {
-  const appended = plainFileFrom(file, size);
-  return rawSource(file, appended.size, (handler, options) => {
+export function appendedSource(file: string, size: number, lines: number, completeLines = false): LineSource {
+  const appended = plainFileFrom(file, size, completeLines);
+  const source = rawSource(file, appended.size, (handler, options) => {
     const numbered: RawLineHandler = (bytes, start, end, line, terminated, tooLong) => handler(bytes, start, end, line + lines, terminated, tooLong);
     return appended.forEachRawLine(numbered, options);
   });
+  return appended.readEnd === undefined ? source : { ...source, readEnd: appended.readEnd };
 }

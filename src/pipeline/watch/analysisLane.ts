@@ -3,9 +3,10 @@
  *
  * A change to a unit is analysed SETTLE_MS after it is seen (a writer's burst of writes is one
  * change), but never sooner than COST_FACTOR times the unit's last analysis after that analysis
- * ended. Analysing a unit again reads all of it, so a huge live transcript appended to all the time
- * would otherwise be read again for every append: a unit whose analysis takes T ms is analysed at
- * most once per (1 + COST_FACTOR)·T, so it takes at most 1/(1 + COST_FACTOR) of a core (20%), and
+ * ended. Analysing a unit again reads all of it (unless it resumes: followedPoint.ts), so a huge live
+ * transcript appended to all the time would otherwise be read again for every append: a unit whose
+ * analysis takes T ms is analysed at most once per (1 + COST_FACTOR)·T, so it takes at most
+ * 1/(1 + COST_FACTOR) of a core (20%), and
  * a small one (T of a few ms) is still analysed within tens of milliseconds of each append. The
  * trade-off: on a unit that takes a second to read, a finding may wait ~5 s to be printed. All
  * jobs run in one lane, one after another, so that the watch never takes more than one core
@@ -38,6 +39,11 @@ interface Slot {
   lastCost: number;
 }
 
+/** What a job tells the lane of the key's next job. */
+export interface JobDone {
+  readonly cheapNext?: boolean;
+}
+
 export class AnalysisLane {
   private readonly slots = new Map<string, Slot>();
   private readonly queue: string[] = [];
@@ -47,9 +53,13 @@ export class AnalysisLane {
   private idleWaiters: Array<() => void> = [];
   private closed = false;
 
-  /** `run` does a key's job and resolves when done. Errors are handed to `onError`; the lane goes on. */
+  /**
+   * `run` does a key's job and resolves when done, with `cheapNext` when the key's next job will not
+   * cost what this one did (a full read that kept a point: the next reads what is appended, so this
+   * one's cost does not space it). Errors are handed to `onError`; the lane goes on.
+   */
   constructor(
-    private readonly run: (key: string) => Promise<void>,
+    private readonly run: (key: string) => Promise<JobDone | void>,
     private readonly onError: (key: string, error: unknown) => void,
     private readonly now: () => number = () => performance.now(),
     /** What a job's cost is read on (ms): CPU time (see above). */
@@ -144,14 +154,15 @@ export class AnalysisLane {
         slot.queued = false;
         slot.running = true;
         const start = this.spent();
+        let done: JobDone | void = undefined;
         try {
-          await this.run(key);
+          done = await this.run(key);
         } catch (error) {
           this.onError(key, error);
         }
         slot.running = false;
         slot.lastEnd = this.now();
-        slot.lastCost = this.spent() - start;
+        slot.lastCost = done?.cheapNext === true ? 0 : this.spent() - start;
         if (slot.again && this.slots.get(key) === slot) {
           slot.again = false;
           this.touch(key);

@@ -63,13 +63,16 @@ export const sameStamp = (a: FileStamp | undefined, b: FileStamp | undefined): b
   a === undefined || b === undefined ? a === b : a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeMs === b.mtimeMs;
 
 /** The hash of the first `length` bytes of a file, or undefined when it cannot be read (or is shorter now). */
-function headHash(path: string, length: number): string | undefined {
+const headHash = (path: string, length: number): string | undefined => rangeHash(path, 0, length);
+
+/** The hash of a file's `length` bytes from `start`, or undefined when they cannot be read (or it is shorter now). */
+export function rangeHash(path: string, start: number, length: number): string | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(path, "r");
     const buffer = Buffer.alloc(length);
     let read = 0;
-    for (let n = -1; n !== 0 && read < length; read += n) n = readSync(fd, buffer, read, length - read, read);
+    for (let n = -1; n !== 0 && read < length; read += n) n = readSync(fd, buffer, read, length - read, start + read);
     return read < length ? undefined : createHash("sha1").update(buffer).digest("hex");
   } catch {
     return undefined;
@@ -210,6 +213,8 @@ export class FileLineages {
 
   private rewrite(lineage: Lineage, path: string, why: "truncated" | "rewritten", changes: LineageChange[]): void {
     lineage.generation++;
+    // Hashed again even at the same length: the first bytes are the new content's (else each later look is another rewrite).
+    lineage.head = "";
     this.refreshHead(lineage, lineage.stamp);
     changes.push({ kind: "rewritten", token: this.token(lineage), path, why });
   }

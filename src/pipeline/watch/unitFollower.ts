@@ -6,7 +6,9 @@
  * - `analyse()` is told "the unit's files changed". It analyses the unit again, exactly as
  *   `analyze` analyses the current files (`analyzeUnit`), but only up to each file's last complete
  *   line (`completeLines`: a line counts at its `\n`; a trailing partial line is held until it is
- *   completed, never reported as a cut-off line).
+ *   completed, never reported as a cut-off line). A one-file unit whose adapter can resume and whose
+ *   file only grew goes on from where the last analysis stopped (followedPoint.ts): the same result,
+ *   for the cost of the appended lines.
  * - It returns what is new against the ledger it shares with the other followers
  *   (findingLedger.ts): findings never seen (by where they are, not by run name), runs of shown
  *   findings that got a (new) name, diagnostics never seen, and what happened to the unit's files
@@ -38,6 +40,7 @@ import type { LiveBookPart } from "../../core/liveRuns.js";
 import type { ConfigForAgent } from "../../core/replay.js";
 import { analyzeUnit, type AnalysisOptions } from "../analysis.js";
 import { FileLineages, sameStamp, stampOf, type FileStamp, type LineageChange } from "./fileLineage.js";
+import { FollowedPoint } from "./followedPoint.js";
 import { FindingLedger, type FindingRevised, type PlaceOf, type RunNamed } from "./findingLedger.js";
 
 export interface FollowContext {
@@ -81,6 +84,10 @@ const EMPTY_FILE = "empty file: nothing to analyse";
 export class UnitFollower {
   /** The files' stamps as of the last analysis (undefined: gone or a store session). */
   private stamps = new Map<string, FileStamp | undefined>();
+  /** Where the last analysis's reading and replay stood, to go on from when the file only grew. */
+  private point: FollowedPoint | undefined;
+  /** The last analysis read the file whole and kept a point: the next, if the file only grows, reads what is appended. */
+  resumesNext = false;
   /** The formats the last analysis read the files as (`--agent` matches the kind of agent). */
   formats: ReadonlyMap<string, InputFormat> = new Map();
   runsWithFindings: readonly RunDigest[] = [];
@@ -120,9 +127,13 @@ export class UnitFollower {
     });
     if (replaced) return nothing({ stale: true });
     const tokenOf = (file: string) => lineages.tokenOf(file);
+    const only = this.unit.length === 1 ? this.unit[0]! : undefined;
+    // A file that only grew goes on from the last analysis's point: its appended lines are read, not the file.
+    const from = only === undefined ? undefined : this.point?.fromIfGrown(tokenOf(only), stamps.get(only));
     let analysis;
     try {
-      analysis = await analyzeUnit(this.unit, this.context.digest, this.context.configFor, { ...this.context.options, completeLines: true });
+      const options = { ...this.context.options, completeLines: true };
+      analysis = await analyzeUnit(this.unit, this.context.digest, this.context.configFor, options, undefined, { keep: true, ...(from && { from }) });
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       return nothing({ unreadable: error.message });
@@ -132,6 +143,8 @@ export class UnitFollower {
     if ([...stamps].some(([file, before]) => before !== undefined && replacedSince(before, stampOf(file)))) return nothing({ stale: true });
     this.stamps = stamps;
     this.analysed = true;
+    this.point = only === undefined ? undefined : FollowedPoint.of(this.unit, analysis, tokenOf(only), stamps.get(only));
+    this.resumesNext = this.point !== undefined && from === undefined;
     this.formats = new Map(analysis.files.map(({ file, format }) => [file, format]));
     this.lastWriteMs = Math.max(0, ...[...stamps.values()].map((stamp) => stamp?.mtimeMs ?? 0));
     this.runCount = analysis.runs.length;

@@ -18,7 +18,7 @@ import type { Digest } from "../../core/hashing.js";
 import type { ConfigForAgent } from "../../core/replay.js";
 import type { AnalysisOptions } from "../analysis.js";
 import { holdGrowthIfLarge } from "../v8Tuning.js";
-import { AnalysisLane } from "./analysisLane.js";
+import { AnalysisLane, type JobDone } from "./analysisLane.js";
 import { FileLineages, stampOf, type LineageChange } from "./fileLineage.js";
 import { FindingLedger } from "./findingLedger.js";
 import { LiveFindings } from "./liveFindings.js";
@@ -204,7 +204,7 @@ export class WatchSession {
     return true;
   }
 
-  private async analyse(key: string): Promise<void> {
+  private async analyse(key: string): Promise<JobDone | void> {
     const entry = this.units.get(key);
     if (!entry) return;
     // Only a unit's first reading of existing content is silent: what it gains after that is new,
@@ -222,6 +222,7 @@ export class WatchSession {
     if (this.units.get(key) === entry) this.tell(key, entry, news, show);
     this.pendingInitial.delete(key);
     this.checkReady();
+    return { cheapNext: entry.follower.resumesNext };
   }
 
   private tell(key: string, entry: Entry, news: UnitNews, show: boolean): void {

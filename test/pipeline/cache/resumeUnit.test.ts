@@ -9,36 +9,13 @@ import { appendFileSync, readFileSync, truncateSync, writeFileSync } from "node:
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { resumedUnits } from "../../../src/pipeline/cache/resumeUnit.js";
-import { canonicalText, prng, randomSessions } from "../../helpers/randomSessions.js";
+import { prng } from "../../helpers/randomSessions.js";
+import { eventLines } from "../../helpers/eventLines.js";
 import { tempDir } from "../../helpers/tempDir.js";
 import { expectSameEveryFormat } from "./cacheBench.js";
 
 /** Points are kept for files of any size here (the default keeps them from 1 MiB). */
 const ENV = { LOOPLENS_CACHE_RESUME_MIN_BYTES: "0" };
-
-/**
- * Lines of canonical events of random sessions, their runs cut into short runs (before a call) so
- * that many end, most with a run end (handed out before the file ends: the entry's first runs), some
- * left open; usage on some calls.
- */
-function eventLines(seed: number): string[] {
-  const random = prng(seed);
-  const lines: string[] = [];
-  let last: { run: string; session: string; agent: string } | undefined;
-  let part = 0;
-  for (const session of randomSessions(seed, 8)) {
-    for (const line of canonicalText(session).split("\n").filter((text) => text !== "")) {
-      const event = JSON.parse(line) as { run: string; session: string; agent: string; type: string };
-      if (event.type === "tool_call" && random() < 0.08) part++;
-      event.run = `${event.run}/${part}`;
-      if (last !== undefined && last.run !== event.run && random() < 0.85) lines.push(JSON.stringify({ type: "run_end", run: last.run, session: last.session, agent: last.agent }));
-      if (event.type === "tool_call" && random() < 0.3) Object.assign(event, { turn: `t${lines.length}`, usage: { input: lines.length, output: 3 } });
-      lines.push(JSON.stringify(event));
-      last = event;
-    }
-  }
-  return lines;
-}
 
 async function expectSame(file: string, cacheDir: string, why: string, resumes: boolean, config?: string): Promise<void> {
   const before = resumedUnits();
