@@ -34,13 +34,18 @@ export interface ParkedSession {
   readonly runs: readonly ParkedRun[];
 }
 
-/** Where parked sessions go, by key. */
+/**
+ * Where parked sessions go, by the id their runs already hold: the session's, or a session-less
+ * run's own (`sessionLess`: the two are apart, as in sessionHistories.ts). A key made per session
+ * (a prefixed string) would stay in the store's index for each parked session: ~35 bytes a run on
+ * a file of runs that never end, one session each.
+ */
 export interface SessionStore {
   /** Keeps the session; false when it cannot (what it holds cannot be carried): it then stays in memory. */
-  put(key: string, session: ParkedSession): boolean;
-  has(key: string): boolean;
-  /** The session put under `key`, which the store no longer holds. */
-  take(key: string): ParkedSession;
+  put(id: string, sessionLess: boolean, session: ParkedSession): boolean;
+  has(id: string, sessionLess: boolean): boolean;
+  /** The session put under `id`, which the store no longer holds. */
+  take(id: string, sessionLess: boolean): ParkedSession;
 }
 
 export interface ParkingOptions {
@@ -75,7 +80,7 @@ export class SessionParking {
   touch(state: RunState): void {
     const key = this.current(state);
     if (this.recency.delete(key)) this.recency.set(key, state);
-    else if (this.store.has(key)) {
+    else if (this.store.has(state.session ?? state.run, state.session === null)) {
       this.revive(key, state);
       this.evict();
     }
@@ -120,7 +125,7 @@ export class SessionParking {
     const entry = this.histories.take(any)!;
     const runs: ParkedRun[] = [];
     for (const state of entry.runs) runs.push({ run: state.run, fields: workingFields(state), recorder: this.recorders?.get(state.run) });
-    if (!this.store.put(key, { history: entry.history, runs })) {
+    if (!this.store.put(any.session ?? any.run, any.session === null, { history: entry.history, runs })) {
       this.histories.put(any, entry);
       return false;
     }
@@ -135,7 +140,7 @@ export class SessionParking {
   }
 
   private revive(key: string, any: RunState): void {
-    const session = this.store.take(key);
+    const session = this.store.take(any.session ?? any.run, any.session === null);
     const open = new Set<RunState>();
     for (const { run, fields, recorder } of session.runs) {
       const state = this.runs.get(run)!;

@@ -41,8 +41,12 @@ export class ParkedSessionFile implements SessionStore {
   /** The bytes last read from the file, from `readFrom`: sessions are mostly revived in the order they were parked. */
   private chunk: Buffer | undefined;
   private readFrom = 0;
-  /** Where each parked session's bytes are: `[start, end)`. */
-  private readonly index = new Map<string, { readonly start: number; readonly end: number }>();
+  /**
+   * Where each parked session's record starts, by session id and by a session-less run's id: a
+   * number, not an object (the record's length heads it), keyed by the id the runs hold anyway.
+   */
+  private readonly sessions = new Map<string, number>();
+  private readonly sessionLess = new Map<string, number>();
 
   /** `bindings`: the process's values the sessions point at (configs, shared constants), named. */
   constructor(
@@ -52,7 +56,7 @@ export class ParkedSessionFile implements SessionStore {
     this.path = join(dir, `parked-${threadId}-${files++}.v8`);
   }
 
-  put(key: string, session: ParkedSession): boolean {
+  put(id: string, sessionLess: boolean, session: ParkedSession): boolean {
     let bytes: Buffer;
     try {
       bytes = encodeState(session, REPLAY_CLASSES, this.bindings.bound);
@@ -60,23 +64,26 @@ export class ParkedSessionFile implements SessionStore {
       if (error instanceof UnsavableState) return false;
       throw error;
     }
-    const start = this.length;
-    this.pending.push(bytes);
-    this.length += bytes.length;
-    this.index.set(key, { start, end: this.length });
+    const head = Buffer.allocUnsafe(HEAD);
+    head.writeUInt32LE(bytes.length);
+    this.index(sessionLess).set(id, this.length);
+    this.pending.push(head, bytes);
+    this.length += HEAD + bytes.length;
     if (this.length - this.flushed >= CHUNK) this.flush();
     parkedHere++;
     return true;
   }
 
-  has(key: string): boolean {
-    return this.index.has(key);
+  has(id: string, sessionLess: boolean): boolean {
+    return this.index(sessionLess).has(id);
   }
 
-  take(key: string): ParkedSession {
-    const { start, end } = this.index.get(key)!;
-    this.index.delete(key);
-    return decodeState(this.bytes(start, end), REPLAY_CLASSES, this.bindings.values()) as ParkedSession;
+  take(id: string, sessionLess: boolean): ParkedSession {
+    const index = this.index(sessionLess);
+    const start = index.get(id)!;
+    index.delete(id);
+    const length = this.bytes(start, start + HEAD).readUInt32LE(0);
+    return decodeState(this.bytes(start + HEAD, start + HEAD + length), REPLAY_CLASSES, this.bindings.values()) as ParkedSession;
   }
 
   /** The unit is done (or read again): the file goes. */
@@ -86,10 +93,15 @@ export class ParkedSessionFile implements SessionStore {
       rmSync(this.path, { force: true });
     }
     this.fd = undefined;
-    this.index.clear();
+    this.sessions.clear();
+    this.sessionLess.clear();
     this.pending = [];
     this.chunk = undefined;
     this.length = this.flushed = this.readFrom = 0;
+  }
+
+  private index(sessionLess: boolean): Map<string, number> {
+    return sessionLess ? this.sessionLess : this.sessions;
   }
 
   private flush(): void {
@@ -118,6 +130,8 @@ export class ParkedSessionFile implements SessionStore {
 }
 
 const CHUNK = 1 << 20;
+/** A record's head: the length of the session's bytes that follow it (uint32). */
+const HEAD = 4;
 
 /** Parking for a unit's replay, with a spill folder (none without: every open run stays in memory). */
 export function sessionParking(spill: SpillOptions | undefined, bindings: ReplayBindings): { readonly store: ParkedSessionFile; readonly resident: number } | undefined {

@@ -75,6 +75,32 @@ describe("sessions parked out of memory", () => {
     // Sixty analyses: on a loaded shared machine they outlast the default timeout.
   }, 300_000);
 
+  it("keep a session and a session-less run of the same id apart", async () => {
+    // Session "x" and the session-less run "x" are parked under the same id, in two indexes: one
+    // index would revive one into the other's runs.
+    const streams = [
+      { run: "a", session: "x", tool: "read" },
+      { run: "x", tool: "exec" },
+      { run: "b", session: "y", tool: "read" },
+      { run: "c", session: "z", tool: "grep" },
+    ];
+    const lines: string[] = [];
+    for (let call = 0; call < 14; call++) {
+      for (const { tool, ...identity } of streams) {
+        lines.push(JSON.stringify({ type: "tool_call", ...identity, id: `${call}`, tool, args: { path: `/same-${identity.run}` } }));
+        lines.push(JSON.stringify({ type: "tool_result", ...identity, id: `${call}`, tool, result: { content: [{ type: "text", text: `same ${identity.run}` }] } }));
+      }
+    }
+    const file = join(tempDir("looplens-parking-"), "events.jsonl");
+    writeFileSync(file, lines.join("\n") + "\n");
+    const before = sessionsParked();
+    const parked = await analyze(["-f", "json", file, "--no-cache"], PARKING);
+    expect(sessionsParked()).toBeGreaterThan(before);
+    const held = await analyze(["-f", "json", file, "--no-cache"], NO_PARKING);
+    expect(parked.stdout).toBe(held.stdout);
+    expect(parked.stdout).toContain('"x"');
+  });
+
   it("keep no resume point, and the grown file is read in full", async () => {
     // No run end: an event of a run ended as final has the file read again (and then no point is kept).
     const lines = interleavedEvents(4).split("\n").filter((line) => line !== "" && !line.includes('"run_end"'));
