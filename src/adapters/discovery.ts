@@ -48,6 +48,9 @@ export async function companionsOf(file: string): Promise<string[]> {
 /** Files that stand for several inputs (a SQLite transcript store), as the descriptors say. */
 const CONTAINERS: readonly InputContainer[] = INPUT_FILES.flatMap((files) => (files.container ? [files.container] : []));
 
+/** Whether a folder scan opens this file as a store (by its name: the folder's other inputs are line files). */
+export const namedAsStore = (file: string) => CONTAINERS.some((container) => container.named(file));
+
 async function containerOf(path: string): Promise<InputContainer | undefined> {
   for (const container of CONTAINERS) if (await container.is(path)) return container;
   return undefined;
@@ -153,7 +156,7 @@ export async function expandPaths(paths: readonly string[], { expandStores = tru
       // Only a file named as a store is opened for the SQLite header: the folder's other inputs are
       // named as line files (a state folder's 7,241 transcripts took ~110 ms of opens for nothing).
       // A store renamed to `.jsonl` is read as a line file, which says it is binary.
-      for (const file of found) await pushInput(file, files, expandStores && CONTAINERS.some((container) => container.named(file))); // not push(...found): it overflows the stack past ~100k files
+      for (const file of found) await pushInput(file, files, expandStores && namedAsStore(file)); // not push(...found): it overflows the stack past ~100k files
     } else {
       await pushInput(path, files, expandStores);
     }

@@ -1,14 +1,16 @@
 /**
  * `analyze`'s whole output from the result cache (pipeline/cache/reportCache.ts): looked up before
  * anything is analysed, and, on a miss, kept at the end with what the run asked of its configs and
- * said on stderr. The command's flags, the filters (their times already read) and how the report is
- * rendered are the key's; the files' stamps and the configs are checked as the module says.
+ * said on stderr. The paths as typed and their folders' listing, the command's flags, the filters
+ * (their times already read) and how the report is rendered are the key's; the files' stamps and the
+ * configs are checked as the module says. Discovery (`expandUnits`) runs only on a miss.
  */
 import { expandUnits, type InputUnit } from "../adapters/discovery.js";
 import type { ConfigForAgent } from "../core/replay.js";
 import type { AnalysisOptions } from "../pipeline/analysis.js";
 import { AskedAgents } from "../pipeline/askedAgents.js";
 import type { UnitStamps } from "../pipeline/cache/fileStamps.js";
+import { listInputs } from "../pipeline/cache/inputListing.js";
 import { OutputSpool } from "../pipeline/cache/outputSpool.js";
 import { cachedReport, keepReport, stampReport, REPORT_BYTES_MAX, type HeaderOf, type KeptOutput, type ReportKey } from "../pipeline/cache/reportCache.js";
 import type { UnitCache } from "../pipeline/cache/unitCache.js";
@@ -30,9 +32,9 @@ export class KeptOutputUse {
 
   private constructor(
     private readonly cache: UnitCache,
-    /** The inputs' units, expanded once for the lookup and the analysis. */
+    /** The inputs' units, expanded for the analysis on a miss (none on a hit). */
     readonly units: readonly InputUnit[],
-    private readonly key: ReportKey,
+    private readonly key: ReportKey | undefined,
     private readonly stamps: UnitStamps | undefined,
     /** The output kept by an earlier run of the same command on the same files, when there is one. */
     readonly hit: KeptOutput | undefined,
@@ -42,14 +44,18 @@ export class KeptOutputUse {
 
   /** Looks the command's output up (`command`: its flags, filters, format and render options, as JSON). */
   static async look(cache: UnitCache, inputs: readonly string[], input: AnalysisOptions, command: object, config: ConfigOptions & ConfigChoices, env: NodeJS.ProcessEnv): Promise<KeptOutputUse> {
-    const units = await expandUnits(inputs);
-    const key: ReportKey = { units, input, command };
+    const listing = listInputs(inputs, cache.hasher);
+    const key: ReportKey | undefined = listing && { inputs, listing, input, command };
     // Checked on a resolver of its own: a miss must leave the command's resolver unasked (its notices come in first-asked order).
     const probe = await createConfigResolver(config, env);
-    const hit = cachedReport(cache, key, (agent, profile) => probe.effectiveFor(agent, profile).config, headerOn(probe, config));
-    if (hit) cache.countHits(units.length);
+    const hit = key && cachedReport(cache, key, (agent, profile) => probe.effectiveFor(agent, profile).config, headerOn(probe, config));
+    if (hit) {
+      cache.countHits(hit.units);
+      return new KeptOutputUse(cache, [], key, undefined, hit);
+    }
+    const units = await expandUnits(inputs);
     // Stamped before anything is read: a file that changes while it is read is not kept as read.
-    return new KeptOutputUse(cache, units, key, hit ? undefined : stampReport(cache, units), hit);
+    return new KeptOutputUse(cache, units, key, key && stampReport(cache, key, units), undefined);
   }
 
   /** `configFor`, telling this use the agents asked, in first-asked order. */
@@ -65,10 +71,11 @@ export class KeptOutputUse {
   /** Keeps the output written, with stderr's `before` and `after` it and the exit `status`; `header`: the report's config header. */
   keep(said: { readonly before: string; readonly after: string; readonly status: number }, configFor: ConfigForAgent, header: object): void {
     const spool = this.spool;
-    if (this.stamps === undefined || spool === undefined) return;
+    if (this.stamps === undefined || spool === undefined || this.key === undefined) return;
     try {
       const headerText = JSON.stringify(header);
-      if (spool.holdsAll) keepReport(this.cache, this.key, this.stamps, { ...said, asked: this.asked.list }, spool.pieces(), configFor, () => headerText);
+      const meta = { ...said, asked: this.asked.list, units: this.units.length };
+      if (spool.holdsAll) keepReport(this.cache, this.key, this.stamps, meta, spool.pieces(), configFor, () => headerText);
     } finally {
       spool.remove();
     }

@@ -7,8 +7,9 @@
  * writing the kept bytes out.
  *
  * What the output is a function of, and where each part is checked:
- * - the units and their files: the key holds every unit's paths (discovery's order), the stamp
- *   every file's stamp (fileStamps.ts), as a unit entry does for its own files;
+ * - the units and their files: the key holds the paths as typed and what a folder scan saw of them
+ *   (inputListing.ts: each folder's listing, so that a hit neither sniffs, groups nor sorts the
+ *   files), the stamp every file's stamp (fileStamps.ts), as a unit entry does for its own files;
  * - the replay's options and the command's: the key (the command's flags as parsed, the filters with
  *   their times already read, the format, colour, width, `--no-explain`, the working directory);
  * - the configs: the effective config of every agent the replay asked for (`configsDigest`, as a
@@ -31,6 +32,7 @@ import { configsDigest, keyText } from "./cacheKey.js";
 import type { AskedAgent } from "../askedAgents.js";
 import { CorruptEntry } from "./entryFile.js";
 import { unitPaths, type UnitStamps } from "./fileStamps.js";
+import { listInputs, type InputListing } from "./inputListing.js";
 import type { UnitCache } from "./unitCache.js";
 
 /** Outputs up to this size are kept (a larger one would push many units' entries out of the cache). */
@@ -38,7 +40,9 @@ export const REPORT_BYTES_MAX = 32 << 20;
 
 /** What a command's output is made from, but the files and the configs (see the module comment). */
 export interface ReportKey {
-  readonly units: readonly InputUnit[];
+  /** The paths as typed, and what a folder scan saw of them then. */
+  readonly inputs: readonly string[];
+  readonly listing: InputListing;
   readonly input: AnalysisOptions;
   /** The command's flags, filters, format and render options: any JSON. */
   readonly command: object;
@@ -55,19 +59,16 @@ export interface KeptOutput {
   readonly status: number;
   /** Agents whose configs the analysis asked for, in first-asked order. */
   readonly asked: readonly AskedAgent[];
+  /** How many units the output is of (counted as the run's hits). */
+  readonly units: number;
 }
 
-interface Meta {
-  readonly before: string;
-  readonly after: string;
-  readonly status: number;
-  readonly asked: readonly AskedAgent[];
-}
+type Meta = Omit<KeptOutput, "stdout">;
 
 /** The header of the report as a resolver gives it once `asked` were asked of it, as text. */
 export type HeaderOf = (asked: readonly AskedAgent[]) => string;
 
-const keyOf = (cache: UnitCache, key: ReportKey) => keyText("report", cache.setup.build, key.units.flat(), key.input, key.command);
+const keyOf = (cache: UnitCache, key: ReportKey) => keyText("report", cache.setup.build, key.inputs, key.input, { listing: key.listing.digest, command: key.command });
 
 /** The digest an entry is checked against: the replay's configs, then the header (on `probe`, asked in order by the first). */
 function configsOf(cache: UnitCache, probe: ConfigForAgent, header: HeaderOf): (asked: readonly AskedAgent[]) => string {
@@ -79,21 +80,28 @@ export function cachedReport(cache: UnitCache, key: ReportKey, probe: ConfigForA
   return cache.lookUp<readonly AskedAgent[], KeptOutput>(keyOf(cache, key), configsOf(cache, probe, header), (entry) => {
     const { first, rest } = entry.readWhole();
     const meta = JSON.parse(first) as Meta;
-    if (!Array.isArray(meta.asked) || typeof meta.status !== "number" || rest.at(-1) !== 10) throw new CorruptEntry("not a report");
-    return { stdout: rest.subarray(0, rest.length - 1), before: meta.before, after: meta.after, status: meta.status, asked: meta.asked };
+    if (!Array.isArray(meta.asked) || typeof meta.status !== "number" || typeof meta.units !== "number" || rest.at(-1) !== 10) throw new CorruptEntry("not a report");
+    return { stdout: rest.subarray(0, rest.length - 1), before: meta.before, after: meta.after, status: meta.status, asked: meta.asked, units: meta.units };
   }, false);
 }
 
-/** The stamps of every file of the units, taken before they are read (undefined: not kept, e.g. standard input). */
-export function stampReport(cache: UnitCache, units: readonly InputUnit[]): UnitStamps | undefined {
+/**
+ * The stamps of every file of the units and of the listing's stores, taken before they are read
+ * (undefined: not kept, e.g. standard input).
+ */
+export function stampReport(cache: UnitCache, key: ReportKey, units: readonly InputUnit[]): UnitStamps | undefined {
   if (!cache.canWrite || units.some((unit) => unitPaths(unit) === undefined)) return undefined;
-  return cache.stamp(units.flat());
+  return cache.stamp([...new Set([...units.flat(), ...key.listing.stores])]);
 }
 
-/** Keeps a command's output (written only when no file changed since `stamps`, as a unit's entry). */
-export function keepReport(cache: UnitCache, key: ReportKey, stamps: UnitStamps, output: Omit<KeptOutput, "stdout">, stdout: Iterable<Uint8Array>, configFor: ConfigForAgent, header: HeaderOf): void {
-  const { asked, ...rest } = output;
-  const meta: Meta = { ...rest, asked };
+/**
+ * Keeps a command's output: written only when no file changed since `stamps` (as a unit's entry)
+ * and the folders list as they did when it was looked up (a file added or removed meanwhile may or
+ * may not be in the output).
+ */
+export function keepReport(cache: UnitCache, key: ReportKey, stamps: UnitStamps, meta: Meta, stdout: Iterable<Uint8Array>, configFor: ConfigForAgent, header: HeaderOf): void {
+  const { asked } = meta;
+  if (listInputs(key.inputs, cache.hasher)?.digest !== key.listing.digest) return;
   cache.write(keyOf(cache, key), stamps, asked, configsOf(cache, configFor, header)(asked), function* () {
     yield JSON.stringify(meta);
     yield* stdout;
