@@ -9,7 +9,7 @@
 set -u
 BASE="${1:?usage: scripts/compare-outputs.sh BASE_CHECKOUT [EXTRA_INPUT...]}"
 shift
-if [ -n "${OUT:-}" ]; then rm -rf "$OUT" && mkdir -p "$OUT"; else OUT="$(mktemp -d "${TMPDIR:-/tmp}/looplens-compare.XXXXXX")"; fi
+if [ -n "${OUT:-}" ]; then rm -rf "$OUT" && mkdir -p "$OUT"; else OUT="$(mktemp -d "${TMPDIR:-/tmp}/looplens-compare.XXXXXX")"; trap 'rm -rf "$OUT"; exit 130' INT TERM; fi
 status=0
 n=0
 
