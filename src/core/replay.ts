@@ -118,8 +118,9 @@ export class Replayer {
       case "outcome":
         this.outcome(state, event, input);
         // After the outcome's own finding (an abort comes with a result): nothing more can flag it.
-        if (state.turns !== undefined) state.turns.answered(event.call);
-        else if (event.call === state.answeredUpTo + 1) state.answeredUpTo = event.call;
+        // Replay counts in-order answers; the turns are told only what that count cannot say.
+        if (event.call === state.answeredUpTo + 1 && state.turns?.waiting !== true) state.answeredUpTo = event.call;
+        else if (state.turns !== undefined) state.answeredUpTo = state.turns.answered(event.call, state.answeredUpTo);
         return;
       case "turn":
         return this.turnsOf(state).turn(event.turn, event.usage, state.calls);
@@ -226,7 +227,7 @@ export class Replayer {
   private turnsOf(state: RunState): RunTurns {
     if (state.turns !== undefined) return state.turns;
     const timeline = this.recorders?.get(state.run)?.timeline;
-    const turns = new RunTurns(timeline && (timeline.turns ??= { after: [], tokens: [] }), state.answeredUpTo);
+    const turns = new RunTurns(timeline && (timeline.turns ??= { after: [], tokens: [] }), state);
     // What came before the run's first turn (a format that writes usage after the calls).
     for (const finding of this.shelved?.all(state) ?? state.findings) turns.finding(finding.call, finding);
     if (state.firstStop !== null) turns.stop(state.firstStop.call);

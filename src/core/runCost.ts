@@ -146,9 +146,21 @@ export class RunCostTally {
     return this.open.length - this.head + (this.early?.size ?? 0) + (this.answeredAbove?.size ?? 0);
   }
 
-  /** Calls 1…`calls` were answered before the tally was made (replay makes it at a run's first turn). */
+  /** Calls 1…`calls` were answered, whether told one by one or not (replay counts in-order answers itself). */
   answeredBefore(calls: number): void {
-    if (calls > this.answeredUpTo) this.answeredUpTo = calls;
+    if (calls <= this.answeredUpTo) return;
+    this.answeredUpTo = calls;
+    this.drainAbove();
+  }
+
+  /** Calls 1…answeredInOrder are answered. */
+  get answeredInOrder(): number {
+    return this.answeredUpTo;
+  }
+
+  /** A turn is held for its calls' answers, or answers came out of order: each answer must be told. */
+  get waiting(): boolean {
+    return this.head < this.open.length || (this.answeredAbove !== undefined && this.answeredAbove.size > 0);
   }
 
   turn(usage: Usage | undefined, calls: readonly number[]): void {
@@ -227,8 +239,14 @@ export class RunCostTally {
       return;
     }
     this.answeredUpTo = call;
+    this.drainAbove();
+  }
+
+  /** Moves `answeredUpTo` over the calls answered above it, dropping the notes it passes. */
+  private drainAbove(): void {
     const above = this.answeredAbove;
     if (above === undefined || above.size === 0) return;
+    for (const call of above) if (call <= this.answeredUpTo) above.delete(call);
     while (above.delete(this.answeredUpTo + 1)) this.answeredUpTo++;
   }
 

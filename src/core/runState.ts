@@ -43,8 +43,8 @@ export interface RunState {
   /** The run's model turns, from its first event that names one (absent: its input records none). */
   turns?: RunTurns;
   /**
-   * Before `turns` is made: the run's calls 1…answeredUpTo were all answered, so that its first turns
-   * settle as they end (runCost.ts) rather than wait. One number, where a note per call would cost.
+   * The run's calls 1…answeredUpTo were all answered, so that its turns settle as they end
+   * (runCost.ts) rather than wait. One number, where a note per call would cost; `turns` reads it.
    */
   answeredUpTo: number;
   /** What the turns used (findings.ts `ReplayedRun`), set from `turns` when the run is handed out. */

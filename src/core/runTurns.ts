@@ -49,13 +49,15 @@ export class RunTurns {
   /** Its open turn while it is open: the calls of one response come together, so most skip the map. */
   private lastTurn: OpenTurn | undefined;
 
-  /** `answered`: the run's calls 1…answered were answered before its turns were (replay.ts). */
+  /**
+   * `run.answeredUpTo`: the run's calls 1…answeredUpTo were answered, kept by replay as outcomes come
+   * (one comparison each); the tally reads it when a turn is fed, and is told of an answer itself
+   * only when it is out of order or a turn waits for it (`waiting`).
+   */
   constructor(
     private readonly marks?: TurnMarks,
-    answered = 0,
-  ) {
-    this.tally.answeredBefore(answered);
-  }
+    private readonly run: { readonly answeredUpTo: number } = { answeredUpTo: 0 },
+  ) {}
 
   /** Call `ordinal` was made by turn `key` (`undefined`: a turn of its own when it has `usage`). */
   call(ordinal: number, key: string | undefined, usage: Usage | undefined): void {
@@ -113,8 +115,16 @@ export class RunTurns {
     this.tally.stop(call);
   }
 
-  answered(call: number): void {
+  /** Whether an answer must be told (`answered`): a turn waits for its calls' answers, or one came out of order. */
+  get waiting(): boolean {
+    return this.tally.waiting;
+  }
+
+  /** Call `call` was answered; `inOrder`: calls 1…inOrder were. Returns how many are answered in order now. */
+  answered(call: number, inOrder = this.run.answeredUpTo): number {
+    this.tally.answeredBefore(inOrder);
     this.tally.answered(call);
+    return this.tally.answeredInOrder;
   }
 
   /** The run is handed out: its figures, the turns still open ended first (in the order they opened). */
@@ -145,6 +155,7 @@ export class RunTurns {
   }
 
   private feed(usage: Usage | undefined, calls: readonly number[], callsSoFar: number): void {
+    this.tally.answeredBefore(this.run.answeredUpTo);
     this.tally.turn(usage, calls);
     if (this.marks === undefined) return;
     this.marks.after.push(callsSoFar);

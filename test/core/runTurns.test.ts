@@ -81,4 +81,37 @@ describe("RunTurns", () => {
     expect(cost.onFlagged).toMatchObject({ turns: 1, tokenTurns: 0 });
     expect(cost.unplaced).toBe(0);
   });
+
+  it("settles a turn whose calls replay counted as answered without telling it, and is told answers only while one waits", () => {
+    // Replay keeps the in-order count; a finding that comes after its turn settled is unplaced,
+    // which shows when each turn settled.
+    const run = { answeredUpTo: 0 };
+    const turns = new RunTurns(undefined, run);
+    turns.call(1, undefined, undefined);
+    run.answeredUpTo = 1;
+    turns.turn("r1", { total: 2 }, 1);
+    expect(turns.waiting).toBe(false);
+    turns.finding(1, finding("late"));
+    // A turn fed before its call's answer waits for it, and the answer told settles it.
+    turns.call(2, undefined, undefined);
+    turns.turn("r2", { total: 3 }, 2);
+    expect(turns.waiting).toBe(true);
+    run.answeredUpTo = turns.answered(2, run.answeredUpTo);
+    expect(run.answeredUpTo).toBe(2);
+    expect(turns.waiting).toBe(false);
+    turns.finding(2, finding("late"));
+    // Out of order: call 4 before 3; the count moves over both once 3 is told.
+    turns.call(3, undefined, undefined);
+    turns.call(4, undefined, undefined);
+    expect(turns.answered(4, run.answeredUpTo)).toBe(2);
+    expect(turns.waiting).toBe(true);
+    expect(turns.answered(3, run.answeredUpTo)).toBe(4);
+    run.answeredUpTo = 4;
+    turns.turn("r3", { total: 5 }, 4);
+    turns.finding(3, finding("late"));
+    const cost = turns.finish(4);
+    expect(cost.spent).toMatchObject({ turns: 3, total: 10 });
+    expect(cost.onFlagged).toMatchObject({ turns: 0 });
+    expect(cost.unplaced).toBe(3);
+  });
 });
