@@ -10,13 +10,12 @@
 import type { DetectorName } from "../core/detectors.js";
 import type { FindingLevel, ReplayedRun } from "../core/findings.js";
 import type { FindingList } from "../core/findingList.js";
-import type { FindingBlock } from "./spillFacts.js";
+import type { LevelBlock } from "./spillFacts.js";
 
 /** Consecutive findings of a run with the same tool, detector, level and file: how many, and their lines. */
-export interface NotedBlock extends FindingBlock {
+export interface NotedBlock extends LevelBlock {
   readonly tool: string;
   readonly detector: DetectorName;
-  readonly level: FindingLevel;
   count: number;
 }
 
@@ -54,8 +53,11 @@ export interface RunNote extends Pick<ReplayedRun, "run" | "agent" | "session" |
 
 export const isRunNote = (run: object): run is RunNote => "findings" in run && run.findings instanceof NotedFindings;
 
-/** The findings of a run as blocks (walked once: a shelved list is read back a block at a time). */
-function blocksOf(findings: ReplayedRun["findings"]): NotedBlock[] {
+/**
+ * The findings of a run as blocks, walked once (a shelved list is read back from disk for each walk):
+ * the spill makes its note and counts its levels and segment facts from them (runSpill.ts).
+ */
+export function blocksOf(findings: ReplayedRun["findings"]): NotedBlock[] {
   const blocks: NotedBlock[] = [];
   let block: Mutable<NotedBlock> | undefined;
   for (const { tool, detector, level, file, line } of findings) {
@@ -75,10 +77,10 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 /** A block as a note line keeps it: `[tool, detector, level, file, first, last, sorted (0/1), count]`. */
 type BlockRecord = [string, DetectorName, FindingLevel, string, number, number, 0 | 1, number];
 
-/** The note line of a run (JSON: plain data). */
-export function noteRecord(run: ReplayedRun): string {
+/** The note line of a run whose findings are `found` (`blocksOf`; JSON: plain data). */
+export function noteRecord(run: ReplayedRun, found: readonly NotedBlock[]): string {
   const { run: id, agent, session, file, startedAt, calls, compactions, usage, usageOnFlagged, usageAfterStop } = run;
-  const blocks = blocksOf(run.findings).map((b): BlockRecord => [b.tool, b.detector, b.level, b.file, b.first, b.last, b.sorted ? 1 : 0, b.count]);
+  const blocks = found.map((b): BlockRecord => [b.tool, b.detector, b.level, b.file, b.first, b.last, b.sorted ? 1 : 0, b.count]);
   return JSON.stringify({ run: id, agent, session, file, startedAt, calls, compactions, usage, usageOnFlagged, usageAfterStop, blocks });
 }
 

@@ -28,7 +28,7 @@ import { addRunsUsage, NO_RUNS_USAGE, RunsUsageTotals, type RunsUsage } from "./
 import { SegmentFactsNote, type SegmentFacts } from "./spillFacts.js";
 import { isShelved } from "./shelvedFindings.js";
 import { isPlainRun, runRecords, runsOf } from "./runRecords.js";
-import { noteRecord, runNote, type RunNote } from "./runNotes.js";
+import { blocksOf, NotedFindings, noteRecord, runNote, type NotedBlock, type RunNote } from "./runNotes.js";
 
 /** Where and when to spill: plain data, so that it crosses to worker threads. */
 export interface SpillOptions {
@@ -122,8 +122,9 @@ export class UnitRuns {
     }
     if (this.segment) {
       for (const line of runRecords(run)) file!.append(line);
-      this.notes!.append(noteRecord(run));
-      this.count(this.segment, run);
+      const blocks = blocksOf(run.findings);
+      this.notes!.append(noteRecord(run, blocks));
+      this.count(this.segment, run, blocks);
       return;
     }
     if (file && plain) {
@@ -152,12 +153,13 @@ export class UnitRuns {
     return file.findingsInMemory + findingsWeight(run) > this.options!.findingsInMemory;
   }
 
-  private count(segment: OpenSegment, run: ReplayedRun): void {
+  /** Counts a run written out from its findings' blocks (`blocksOf`): its findings are not walked again. */
+  private count(segment: OpenSegment, run: ReplayedRun, blocks: readonly NotedBlock[]): void {
     segment.runs++;
     segment.calls += run.calls;
     segment.compactions += run.compactions;
-    countRun(segment.counts, run.findings);
-    segment.note.add(run);
+    countRun(segment.counts, new NotedFindings(blocks));
+    segment.note.add(run.file, blocks);
     segment.usage.add(run);
     if (isShelved(run.findings)) segment.shelved = true;
   }

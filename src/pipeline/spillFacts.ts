@@ -6,7 +6,6 @@
  * grows with the files of a unit, not with its runs.
  */
 import { LEVEL_RANK, type FindingLevel } from "../core/findings.js";
-import type { FindingList } from "../core/findingList.js";
 
 /** Consecutive runs of one file: how many, and how many reach each level (a finding at it or above). */
 export interface RunBlock {
@@ -24,6 +23,12 @@ export interface FindingBlock {
   sorted: boolean;
 }
 
+/** Consecutive findings of one file at one level, as a run's note keeps them (runNotes.ts `blocksOf`). */
+export interface LevelBlock extends FindingBlock {
+  readonly level: FindingLevel;
+  readonly count: number;
+}
+
 /** Plain data, so that it crosses from worker threads with its segment. */
 export interface SegmentFacts {
   /** The segment's findings by level rank - 1 (warnings, blocks, aborts). */
@@ -37,20 +42,25 @@ export class SegmentFactsNote {
   private readonly findings: FindingBlock[] = [];
   private readonly levels: [number, number, number] = [0, 0, 0];
 
-  add(run: { readonly file: string; readonly findings: FindingList<{ readonly file: string; readonly line: number; readonly level: FindingLevel }> }): void {
+  /**
+   * A run of `file` whose findings are `blocks`: counted from the blocks its note was made of, so that
+   * a long run's findings (read back from a shelf file for each walk) are walked once for both.
+   */
+  add(file: string, blocks: readonly LevelBlock[]): void {
     let block = this.runs.at(-1);
-    if (block?.file !== run.file) this.runs.push((block = { file: run.file, runs: 0, reaching: [0, 0, 0] }));
+    if (block?.file !== file) this.runs.push((block = { file, runs: 0, reaching: [0, 0, 0] }));
     block.runs++;
     let worst = 0;
-    for (const finding of run.findings) {
-      const rank = LEVEL_RANK[finding.level];
-      this.levels[rank - 1]!++;
+    for (const found of blocks) {
+      const rank = LEVEL_RANK[found.level];
+      this.levels[rank - 1]! += found.count;
       worst = Math.max(worst, rank);
       const last = this.findings.at(-1);
-      if (last?.file !== finding.file) this.findings.push({ file: finding.file, first: finding.line, last: finding.line, sorted: true });
+      if (last?.file !== found.file) this.findings.push({ file: found.file, first: found.first, last: found.last, sorted: found.sorted });
       else {
-        if (finding.line < last.last) last.sorted = false;
-        last.last = finding.line;
+        // Lines of one file never go back when none does within a block, nor from one block to the next.
+        if (!found.sorted || found.first < last.last) last.sorted = false;
+        last.last = found.last;
       }
     }
     for (let rank = 1; rank <= worst; rank++) block.reaching[rank - 1]!++;

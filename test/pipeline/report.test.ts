@@ -11,6 +11,7 @@ import { analyzeInputs, type Analysis, type AnalysisOptions } from "../../src/pi
 import { createConfigResolver } from "../../src/pipeline/configResolution.js";
 import { buildReport, type ConfigOfRuns } from "../../src/pipeline/report.js";
 import { SegmentFactsNote } from "../../src/pipeline/spillFacts.js";
+import { blocksOf } from "../../src/pipeline/runNotes.js";
 import { withSpillFolder } from "../../src/pipeline/spillFiles.js";
 import { REPORTERS } from "../../src/reporters/index.js";
 import type { ReportFilters, SpilledRuns } from "../../src/reporters/model.js";
@@ -155,7 +156,7 @@ describe("a header that names the agent overrides the runs used", () => {
 
 describe("facts ahead of the runs", () => {
   /** Runs of two files, their findings out of input order, spilled as one noted segment after r0. */
-  function noted(order: "sorted" | "unsorted"): { analysis: Analysis; reads: () => number } {
+  function noted(order: "sorted" | "unsorted" | "unsorted across levels"): { analysis: Analysis; reads: () => number } {
     const { analysis } = spilledAnalysis();
     const at = (r: ReplayedRun, file: string, lines: number[], level: ReplayedFinding["level"]): ReplayedRun => ({
       ...r,
@@ -163,9 +164,12 @@ describe("facts ahead of the runs", () => {
       findings: lines.map((line) => ({ ...([...r.findings][0] ?? [...run(0, true).findings][0]!), run: r.run, file, line, level })),
     });
     const kept = [at(run(0, true), FILE, [5], "warning")];
-    const onDisk = [at(run(1, true), FILE, order === "sorted" ? [20, 30] : [30, 20], "critical"), at(run(2, false), "other.jsonl", [], "warning"), at(run(3, true), FILE, [40], "abort")];
+    const critical = at(run(1, true), FILE, order === "sorted" ? [20, 30] : [30, 20], "critical");
+    // Line 30 at one level, then line 20 at another: two blocks of a note, out of order between them.
+    const first = order === "unsorted across levels" ? { ...critical, findings: [...critical.findings].map((f, i) => (i === 1 ? { ...f, level: "abort" as const } : f)) } : critical;
+    const onDisk = [first, at(run(2, false), "other.jsonl", [], "warning"), at(run(3, true), FILE, [40], "abort")];
     const note = new SegmentFactsNote();
-    for (const r of onDisk) note.add(r);
+    for (const r of onDisk) note.add(r.file, blocksOf(r.findings));
     const levels = { warning: 0, critical: 0, abort: 0 };
     for (const r of onDisk) for (const f of r.findings) levels[f.level]++;
     let reads = 0;
@@ -184,7 +188,7 @@ describe("facts ahead of the runs", () => {
     return { analysis: { ...analysis, files, runs: kept, spilled }, reads: () => reads };
   }
 
-  it.each(["sorted", "unsorted"] as const)("are counted from what the spill noted (findings %s), as a walk counts them", (order) => {
+  it.each(["sorted", "unsorted", "unsorted across levels"] as const)("are counted from what the spill noted (findings %s), as a walk counts them", (order) => {
     for (const failOn of [undefined, "critical", "abort"] as const) {
       const { analysis, reads } = noted(order);
       const ahead = reportModel(analysis, failOn && { failOn }).ahead();
