@@ -2,7 +2,7 @@
  * The contract every input format implements: recognise itself from a few parsed lines, then turn
  * its lines into canonical events, accounting for every line (read = used + ignored + skipped).
  */
-import type { LoopEvent } from "../core/events.js";
+import type { LoopEvent, TurnEvent } from "../core/events.js";
 import type { Disposition } from "../core/disposition.js";
 import type { Diagnostic, LineCounts, TranscriptCounts } from "../core/findings.js";
 import type { LiveEvent } from "../core/liveEvents.js";
@@ -128,6 +128,11 @@ export interface AdapterContext {
    * the report, after at least one event of the run; absent where nothing reports runs (`looplens events`).
    */
   readonly facts?: (run: string, facts: RunFacts) => void;
+  /**
+   * Hands a model turn to replay without preparing it (pipeline/reading.ts `Delivery.turn`): what
+   * `emit` would do with it, at less cost. Absent where replay does not take turns so (then `emit`).
+   */
+  readonly turn?: (event: TurnEvent) => void;
   readonly options: AdapterOptions;
   /**
    * Told the adapter's working state once its last line was read, before anything is done at the

@@ -4,7 +4,7 @@
  * Its output, a stream of `PreparedEvent`s, can be replayed under any number of configs without
  * hashing again (that is what makes `sweep` cheap).
  */
-import { formOf, type LoopEvent, type ToolResultEvent } from "./events.js";
+import { formOf, type LoopEvent, type ToolResultEvent, type TurnEvent } from "./events.js";
 import { argsForOutcome, isKnownPoll, type Hashing, type OutcomeKind } from "./hashing.js";
 import type { Disposition as GenericDisposition } from "./disposition.js";
 import { PendingCalls, type PendingCall } from "./pendingCalls.js";
@@ -79,7 +79,17 @@ function withIdentity<T extends Identity>(prepared: T, event: LoopEvent): T {
   return prepared;
 }
 
-/** Whether an event took part in replay; an ignored event comes with the reason. */
+/**
+ * A turn as replay takes it: a copy, without its `ts` (a turn never dates its run). Its run's links
+ * are not made for it: a turn neither numbers calls nor holds pending ones, so it needs no
+ * preparer, and reading may hand it to replay without one (pipeline/reading.ts `Delivery.turn`).
+ */
+export function preparedTurn(event: TurnEvent): TurnEnd {
+  const prepared = withIdentity<Mutable<TurnEnd>>({ type: "turn", run: event.run, file: event.file, line: event.line, turn: event.turn }, event);
+  if (event.usage !== undefined) prepared.usage = event.usage;
+  return prepared;
+}
+
 /** What preparing an event gave: the prepared event, or why it is not replayed. */
 export type Disposition = GenericDisposition<{ readonly prepared: PreparedEvent }>;
 
@@ -166,12 +176,8 @@ export class EventPreparer {
       }
       case "tool_result":
         return this.result(event);
-      case "turn": {
-        // Its run's links are not made for it: a turn neither numbers calls nor holds pending ones.
-        const prepared = withIdentity<Mutable<TurnEnd>>({ type: "turn", run: event.run, file: event.file, line: event.line, turn: event.turn }, event);
-        if (event.usage !== undefined) prepared.usage = event.usage;
-        return { used: true, prepared };
-      }
+      case "turn":
+        return { used: true, prepared: preparedTurn(event) };
     }
   }
 

@@ -8,13 +8,13 @@
  * One replayer handles one input file; runs are keyed by their run id within it.
  */
 import type { ResolvedConfig } from "./config.js";
-import type { LoopEvent } from "./events.js";
+import type { LoopEvent, TurnEvent } from "./events.js";
 import { MAX_VETO_CALLS, type ReplayedFinding, type ReplayedRun } from "./findings.js";
 import { findingPreview } from "./preview.js";
 import { patternPreview, RecentPatterns } from "./recentPatterns.js";
 import type { HistorySharing } from "./history.js";
 import { ShelvedRuns, type FindingShelf } from "./findingShelf.js";
-import type { PreparedEvent } from "./prepare.js";
+import { preparedTurn, type PreparedEvent } from "./prepare.js";
 import type { EngineView, ProfileChoice, ProfileName, RunEngine } from "./profiles/profile.js";
 import { addFinding, appended, newRunState, settleCost, type FindingOfRun, type RunState } from "./runState.js";
 import { SessionParking, type ParkingOptions } from "./sessionParking.js";
@@ -128,6 +128,18 @@ export class Replayer {
   }
 
   /**
+   * A turn unprepared (reading.ts `Delivery.turn`): what pushing `preparedTurn(event)` does, past the copy and
+   * `push`'s switch, when its run is the last event's and open (nearly always: it comes after its calls;
+   * `runFor` then only sets a missing agent). Its `ts` is not read: a prepared turn has none.
+   */
+  turn(event: TurnEvent): void {
+    const state = this.lastRun;
+    if (state === undefined || state.run !== event.run || !state.open) return this.push(preparedTurn(event));
+    if (state.agent === null && event.agent !== undefined) state.agent = event.agent;
+    this.turnsOf(state).turn(event.turn, event.usage, state.calls);
+  }
+
+  /**
    * What identifies a run (runIdentity.ts), from its adapter after some of its events: merged with
    * what was said of it before. Its start dates a run that no event dated.
    */
@@ -185,10 +197,9 @@ export class Replayer {
       this.runs.set(event.run, state);
       this.order.push(state);
     }
-    // Identity may arrive on any event; the first value seen names the run. The session is fixed
-    // once the run is open because it selects the history the run's records live in. (The run's own
-    // fields are tested first: they are settled after a run's first events, and reading an event's
-    // optional fields is the costlier test.)
+    // Identity may arrive on any event; the first value seen names the run. The session is fixed once
+    // the run is open (it selects the history the run's records live in). The run's own fields are
+    // tested first: settled after its first events, they are cheaper to read than an event's optional ones.
     if (state.startedAt === null && event.ts !== undefined) state.startedAt = event.ts;
     if (state.agent === null && "agent" in event && event.agent !== undefined) state.agent = event.agent;
     if (state.session === null && !state.open && "session" in event && event.session !== undefined) state.session = event.session;
@@ -242,9 +253,7 @@ export class Replayer {
 
   /** The refs of the event's pattern, when replay was handed the input's events. */
   private refsOf(state: RunState, argsHash: string, input: LoopEvent | undefined) {
-    if (input === undefined) return undefined;
-    state.recent ??= new RecentPatterns();
-    return state.recent.refs(argsHash);
+    return input === undefined ? undefined : (state.recent ??= new RecentPatterns()).refs(argsHash);
   }
 
   private call(state: RunState, event: CallEvent, input: LoopEvent | undefined): void {

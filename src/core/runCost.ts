@@ -185,6 +185,21 @@ export class RunCostTally {
     this.settleReady();
   }
 
+  /**
+   * `turn` with the calls `first`…`last` (none when `last` < `first`): settled as it is fed, with no
+   * array for its calls, when nothing waits before it, no note waits for its calls and they were all
+   * answered in order (most turns: replay counts in-order answers); else as `turn`.
+   */
+  turnOfSpan(usage: Usage | undefined, first: number, last: number): void {
+    const settles = this.head === this.open.length && (this.early === undefined || this.early.size === 0) && (last < first || last <= this.answeredUpTo);
+    if (!settles) return this.turn(usage, callSpan(first, last));
+    const seq = this.fed++;
+    this.spent.add(usage);
+    const stop = this.stopCall;
+    if (stop !== undefined && this.stopSeq === undefined && stop >= first && stop <= last) this.stopSeq = seq;
+    this.settle(seq, usage, undefined);
+  }
+
   finding(call: number, pattern: string): void {
     const patterns = (this.patterns ??= new Map());
     if (!patterns.has(pattern)) patterns.set(pattern, new PatternTotals());
@@ -295,6 +310,13 @@ export class RunCostTally {
       if (after) totals.afterStop.add(usage);
     }
   }
+}
+
+/** The calls `first`…`last`, in order. */
+function callSpan(first: number, last: number): number[] {
+  const calls: number[] = [];
+  for (let call = first; call <= last; call++) calls.push(call);
+  return calls;
 }
 
 function flag(turn: OpenTurn, pattern: string): void {

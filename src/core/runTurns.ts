@@ -137,8 +137,17 @@ export class RunTurns {
   }
 
   private end(key: string, usage: Usage | undefined, callsSoFar: number): void {
-    const turn = this.open?.get(key);
-    if (turn !== undefined) this.open!.delete(key);
+    const open = this.open;
+    if (open === undefined || open.size === 0) {
+      // No turn holds a call (most formats name none): the turn made every call since the last one.
+      const first = this.claimedUpTo + 1;
+      this.claimedUpTo = Math.max(this.claimedUpTo, callsSoFar);
+      this.tally.answeredBefore(this.run.answeredUpTo);
+      this.tally.turnOfSpan(usage, first, callsSoFar);
+      return this.mark(usage, callsSoFar);
+    }
+    const turn = open.get(key);
+    if (turn !== undefined) open.delete(key);
     if (turn === this.lastTurn) this.lastTurn = undefined;
     const calls = turn?.calls ?? this.unclaimed(callsSoFar);
     this.claimedUpTo = Math.max(this.claimedUpTo, callsSoFar);
@@ -157,6 +166,11 @@ export class RunTurns {
   private feed(usage: Usage | undefined, calls: readonly number[], callsSoFar: number): void {
     this.tally.answeredBefore(this.run.answeredUpTo);
     this.tally.turn(usage, calls);
+    this.mark(usage, callsSoFar);
+  }
+
+  /** The turn fed last, on the run's timeline when it has one. */
+  private mark(usage: Usage | undefined, callsSoFar: number): void {
     if (this.marks === undefined) return;
     this.marks.after.push(callsSoFar);
     this.marks.tokens.push(usage?.total ?? -1);

@@ -10,7 +10,7 @@ import type { Digest } from "../core/hashing.js";
 import { selectProfiles, type ProfileSelection } from "../core/profiles/selection.js";
 import type { LiveEvent } from "../core/liveEvents.js";
 import { LiveRunBook, type LiveRunList } from "../core/liveRuns.js";
-import type { LoopEvent } from "../core/events.js";
+import type { LoopEvent, TurnEvent } from "../core/events.js";
 import type { PreparedEvent } from "../core/prepare.js";
 import type { RunFacts } from "../core/runIdentity.js";
 import { Replayer, type ConfigForAgent, type ReplayOptions } from "../core/replay.js";
@@ -18,7 +18,7 @@ import type { SpilledRuns } from "../reporters/model.js";
 import { FindingShelfFile } from "./shelvedFindings.js";
 import { UnitRuns, shiftedSegment, spilledRuns, type SpillOptions, type SpillSegment } from "./runSpill.js";
 import { LiveRowFile } from "./liveRowFile.js";
-import { joinSummaries, readSummary, readUnit, type PreparedSink, type ReadSummary } from "./reading.js";
+import { joinSummaries, readSummary, readUnit, type Delivery, type PreparedSink, type ReadSummary } from "./reading.js";
 import { analyzeAndKeep, cachedAnalysis } from "./cache/analysisCache.js";
 import type { UnitCache } from "./cache/unitCache.js";
 import { addOutside, type OutsideRuns } from "./cache/runWindow.js";
@@ -93,6 +93,7 @@ export async function analyzeUnit(
   const delivery = {
     events: (prepared: PreparedEvent, event: LoopEvent) => replayer.push(prepared, event),
     facts: (run: string, facts: RunFacts) => replayer.facts(run, facts),
+    turn: (event: TurnEvent) => replayer.turn(event),
   };
   const sink: PreparedSink = (again) => {
     if (again) {
@@ -151,7 +152,11 @@ async function resumedUnit(file: string, from: ResumeFrom, profiles: ProfileSele
   const noLive = () => {
     throw new ReadAgain(file, "a live event in the appended lines");
   };
-  const deliver = { events: (prepared: PreparedEvent, event: LoopEvent) => replayer.push(prepared, event), facts: (run: string, facts: RunFacts) => replayer.facts(run, facts) };
+  const deliver: Delivery = {
+    events: (prepared: PreparedEvent, event: LoopEvent) => replayer.push(prepared, event),
+    facts: (run: string, facts: RunFacts) => replayer.facts(run, facts),
+    turn: (event: TurnEvent) => replayer.turn(event),
+  };
   let read;
   try {
     read = await readAppended(appendedSource(file, from.size, from.lines, options.completeLines === true), state.adapter, state.format, tally, options, { history, preparer, deliver, live: noLive, onFile: options.onFile, onReadThrough: keeper.readThrough }, state.context);

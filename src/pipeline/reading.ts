@@ -9,7 +9,7 @@ import { LineTally, ReadAgain, UnitHistory, type AdapterContext, type AdapterOpt
 import { adapterFor, INPUT_FILES } from "../adapters/registry.js";
 import { expandUnits, openSource, type InputUnit } from "../adapters/discovery.js";
 import { setLineLimit, type LineSource } from "../adapters/io/lineSource.js";
-import type { LoopEvent } from "../core/events.js";
+import type { LoopEvent, TurnEvent } from "../core/events.js";
 import type { Diagnostic } from "../core/findings.js";
 import type { Digest } from "../core/hashing.js";
 import type { ProfileRequest } from "../core/profiles/choice.js";
@@ -63,6 +63,12 @@ export type PreparedSink = (again: boolean) => Delivery;
 export interface Delivery {
   readonly events: (prepared: PreparedEvent, event: LoopEvent) => void;
   readonly facts?: (run: string, facts: RunFacts) => void;
+  /**
+   * Where a model turn goes unprepared (the replayer's `turn`): preparing one only copies it
+   * (core/prepare.ts `preparedTurn`), so replay may take it as it is, past the preparer and the
+   * switches every call and outcome goes through. Absent: a turn is prepared and delivered as any event.
+   */
+  readonly turn?: (event: TurnEvent) => void;
 }
 
 /** Told a file's format before its events are delivered (sweep selects runs by the kind of agent that recorded them as they come). */
@@ -221,6 +227,7 @@ export function adapterContext(tally: LineTally, options: InputOptions, reading:
       return { used: true };
     },
     ...(deliver.facts && { facts: deliver.facts }),
+    ...(deliver.turn && { turn: deliver.turn }),
     ...(onReadThrough && { onReadThrough }),
   };
 }

@@ -61,7 +61,7 @@ const runArbitrary: fc.Arbitrary<GeneratedRun> = fc
  * stop) just before its turn (Codex: usage after the calls), just after it, or up to two turns
  * later (an abort at a late result); its answer after them, possibly later still or never.
  */
-function feedInOrder(run: GeneratedRun, delays: readonly number[], openTurns: number): RunCost {
+function feedInOrder(run: GeneratedRun, delays: readonly number[], openTurns: number, spans = false): RunCost {
   const tally = new RunCostTally(openTurns);
   const at = new Map<number, Array<() => void>>();
   const schedule = (step: number, action: () => void) => at.set(step, [...(at.get(step) ?? []), action]);
@@ -79,9 +79,17 @@ function feedInOrder(run: GeneratedRun, delays: readonly number[], openTurns: nu
   const steps = 2 * run.turns.length + 8;
   for (let step = 0; step < steps; step++) {
     for (const action of at.get(step) ?? []) action();
-    if (step % 2 === 0 && step / 2 < run.turns.length) tally.turn(run.turns[step / 2]!.usage, run.turns[step / 2]!.calls);
+    if (step % 2 === 0 && step / 2 < run.turns.length) feedTurn(tally, run.turns[step / 2]!, spans);
   }
   return tally.finish();
+}
+
+/** A turn fed as a span of calls (`turnOfSpan`, what replay feeds when no turn holds a call) when its calls are one, else as a list. */
+function feedTurn(tally: RunCostTally, turn: CostTurn, spans: boolean): void {
+  const first = turn.calls[0] ?? 1;
+  const last = first + turn.calls.length - 1;
+  if (spans && turn.calls.every((call, i) => call === first + i)) tally.turnOfSpan(turn.usage, first, last);
+  else tally.turn(turn.usage, turn.calls);
 }
 
 describe("runCost", () => {
@@ -101,6 +109,16 @@ describe("runCost", () => {
         // Patterns come in the order of their first finding, which here is the order fed, not the list's.
         const byName = (cost: Omit<RunCost, "unplaced">) => ({ ...cost, patterns: [...cost.patterns].sort((a, b) => a.pattern.localeCompare(b.pattern)) });
         expect(byName(feedInOrder(run, delays, openTurns))).toEqual({ ...byName(reference(run)), unplaced: 0 });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("gives the same with turns whose calls are a span fed as spans (settled as fed when their calls were answered)", () => {
+    fc.assert(
+      fc.property(runArbitrary, fc.array(fc.nat({ max: 6 }), { minLength: 1, maxLength: 8 }), fc.integer({ min: 4, max: 8 }), (run, delays, openTurns) => {
+        expect(feedInOrder(run, delays, openTurns, true)).toEqual(feedInOrder(run, delays, openTurns));
+        expect(feedInOrder(run, delays, openTurns, true).spent).toEqual(reference(run).spent);
       }),
       { numRuns: 300 },
     );
@@ -167,6 +185,23 @@ describe("RunCostTally", () => {
     tally.turn({ total: 1 }, [1001]);
     expect(tally.held).toBe(0);
     expect(tally.finish().spent).toMatchObject({ turns: 1001, total: 1001 });
+  });
+
+  it("settles a span of answered calls as it is fed, after the stop's turn when the stop is in it", () => {
+    const tally = new RunCostTally();
+    tally.answeredBefore(4);
+    tally.stop(3);
+    tally.turnOfSpan({ total: 1 }, 1, 2);
+    tally.turnOfSpan({ total: 10 }, 3, 4);
+    expect(tally.held).toBe(0);
+    // A final answer (no calls), then a turn whose calls were not answered yet: held until they are.
+    tally.turnOfSpan({ total: 100 }, 5, 4);
+    tally.turnOfSpan({ total: 1000 }, 5, 6);
+    expect(tally.held).toBe(1);
+    tally.answered(5);
+    tally.answered(6);
+    expect(tally.held).toBe(0);
+    expect(tally.finish()).toMatchObject({ spent: { turns: 4, total: 1111 }, afterStop: { turns: 2, total: 1100 }, unplaced: 0 });
   });
 
   it("settles the oldest turn past its limit of open turns, and counts a finding that came later as unplaced", () => {

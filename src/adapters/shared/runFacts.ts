@@ -19,8 +19,8 @@ export const READS_USAGE = process.env.LOOPLENS_USAGE !== "off";
 /** What handing an event to replay gave: used, or not with the reason. */
 export type Emitted = Disposition;
 
-/** Where replay is reached: the adapter context (its `emit`, its tally, whether runs are closed). */
-export type EventSink = Pick<AdapterContext, "emit" | "tally" | "options" | "facts">;
+/** Where replay is reached: the adapter context (its `emit` and `turn`, its tally, whether runs are closed). */
+export type EventSink = Pick<AdapterContext, "emit" | "turn" | "tally" | "options" | "facts">;
 
 /** Where an event is in the input: its file and line, and where in the line when a line holds many. */
 export interface EventPlace {

@@ -115,7 +115,10 @@ export class RunWriter {
     const event = this.head("turn", run, place) as Writable<TurnEvent>;
     event.turn = turn.id;
     event.usage = turn.usage;
-    this.sink.emit(event);
+    // Straight to replay where it takes turns so (reading.ts `Delivery.turn`): nothing to prepare.
+    const sink = this.sink;
+    if (sink.turn !== undefined) sink.turn(event);
+    else sink.emit(event);
   }
 
   call(run: string, place: EventPlace, call: CallFacts): Emitted {
