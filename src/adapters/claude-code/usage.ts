@@ -113,7 +113,11 @@ export class StreamedTurns {
     }
     const fresh = { usage: line.usage, lines: 1 };
     this.open.set(key, fresh);
-    if (typeof key === "string") [this.lastId, this.lastHeld] = [key, fresh];
+    // Two assignments, not `[a, b] = [x, y]`: that makes an array and walks it with an iterator, once per response.
+    if (typeof key === "string") {
+      this.lastId = key;
+      this.lastHeld = fresh;
+    }
     if (this.open.size <= this.openResponses) return NONE;
     const done: ClaudeTurn[] = [];
     while (this.open.size > this.openResponses) done.push(this.close(this.open.keys().next().value!));
@@ -128,7 +132,10 @@ export class StreamedTurns {
   private close(key: string | number): ClaudeTurn {
     const { usage, lines } = this.open.get(key)!;
     this.open.delete(key);
-    if (key === this.lastId) [this.lastId, this.lastHeld] = [undefined, undefined];
+    if (key === this.lastId) {
+      this.lastId = undefined;
+      this.lastHeld = undefined;
+    }
     const used = usage === undefined ? undefined : claudeUsage(usage);
     if (typeof key === "number") return { id: undefined, usage: used, lines };
     this.finished.push(key);
