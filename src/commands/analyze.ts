@@ -8,6 +8,7 @@ import type { ConfigForAgent } from "../core/replay.js";
 import type { ProfileName } from "../core/profiles/profile.js";
 import { createConfigResolver } from "../pipeline/configResolution.js";
 import { configOfRuns } from "../pipeline/configSummary.js";
+import { withHeapWatched } from "../pipeline/v8Tuning.js";
 import type { KeptOutput } from "../pipeline/cache/reportCache.js";
 import type { AnalysisOptions } from "../pipeline/analysis.js";
 import { TIMELINE_FORMATS } from "../reporters/formatNames.js";
@@ -22,9 +23,14 @@ import { streamsFindings } from "./streamedFindings.js";
 
 /**
  * `report`: whose outputs write the result — analyze's, or `looplens runs`' (one line per run:
- * commands/runs.ts), which reads and replays the same way.
+ * commands/runs.ts), which reads and replays the same way. The heap's growth is held while the
+ * process is large, report writing included (v8Tuning.ts).
  */
-export async function runAnalyze(paths: string[], options: AnalyzeOptions, io: Io, version: string, now = new Date(), report: "analyze" | "runs" = "analyze"): Promise<number> {
+export function runAnalyze(paths: string[], options: AnalyzeOptions, io: Io, version: string, now = new Date(), report: "analyze" | "runs" = "analyze"): Promise<number> {
+  return withHeapWatched(() => lookUpOrAnalyze(paths, options, io, version, now, report));
+}
+
+async function lookUpOrAnalyze(paths: string[], options: AnalyzeOptions, io: Io, version: string, now: Date, report: "analyze" | "runs"): Promise<number> {
   const filters = reportFilters(options, now);
   const resolver = await createConfigResolver(options, io.env);
   const inputs = inputPaths(paths, io, options.quiet, options.agentHome);

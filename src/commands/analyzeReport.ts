@@ -15,7 +15,6 @@ import { analyzeAll } from "../pipeline/parallel.js";
 import { buildReport, type ConfigOfRuns } from "../pipeline/report.js";
 import { FINDINGS_IN_MEMORY, PLAIN_RUNS_IN_MEMORY, type SpillOptions } from "../pipeline/runSpill.js";
 import { withSpillFolder } from "../pipeline/spillFiles.js";
-import { withHeapWatched } from "../pipeline/v8Tuning.js";
 import { failureLines } from "../reporters/failureLines.js";
 import { REPORTERS } from "../reporters/index.js";
 import type { WriteOptions } from "../reporters/model.js";
@@ -47,9 +46,8 @@ export interface AnalyzeRequest {
 }
 
 export function analyzeAndReport(request: AnalyzeRequest): Promise<number> {
-  // Runs beyond a budget wait on disk until the report is written (pipeline/runSpill.ts), and the
-  // heap's growth is held while the process is large, report writing included (v8Tuning.ts).
-  return withHeapWatched(() => withSpillFolder((dir) => analyzeWithSpill(request, dir === undefined ? undefined : { dir, ...runsInMemory(request.io.env) })));
+  // Runs beyond a budget wait on disk until the report is written (pipeline/runSpill.ts).
+  return withSpillFolder((dir) => analyzeWithSpill(request, dir === undefined ? undefined : { dir, ...runsInMemory(request.io.env) }));
 }
 
 /**
