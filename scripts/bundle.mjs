@@ -1,4 +1,4 @@
-// Bundles the compiled CLI (dist/cli.js) and the analysis worker into one file each under
+// Bundles the compiled CLI (dist/cli.js, with its chunks) and the analysis worker (one file) under
 // dist/bundle/, which bin/looplens runs. Loading ~80 modules one by one (ESM resolution, a file
 // read and a compile each) took ~140 ms of every run and of every worker thread; one file takes
 // ~55 ms (bench: 67 MB transcript analysed in ~1.1 s, so ~8% of the run).
@@ -59,15 +59,23 @@ const COMMON = {
 // traces still name their functions. Start-up measured the same either way (`looplens --version`).
 const MINIFIED = { minifyWhitespace: true, minifySyntax: true };
 
-// The CLI and its worker: one file each, no shared chunk to load at start-up.
-await build({ ...COMMON, ...MINIFIED, entryPoints: ["dist/cli.js", "dist/pipeline/worker.js"] });
+// Chunks of earlier builds are removed first (their names are hashes: they would pile up in the
+// package).
+for (const name of readdirSync(OUT)) if (/^(library|cli)-\w+\.js$/.test(name)) rmSync(`${OUT}/${name}`);
+
+// The CLI in two parts: cli.js holds commander, every command's flags and analyze up to its
+// kept-output lookup; the commands' work (src/commands/commandWork.ts, imported when a command runs)
+// is a chunk of its own (cli-*.js, with a chunk of what both share), so that `--version`, `--help`
+// and a kept output compile and evaluate about half the code (test/commands/startup.cli.test.ts).
+await build({ ...COMMON, ...MINIFIED, entryPoints: ["dist/cli.js"], splitting: true, chunkNames: "cli-[hash]" });
+
+// The worker: one file, no chunk to load when a thread starts.
+await build({ ...COMMON, ...MINIFIED, entryPoints: ["dist/pipeline/worker.js"] });
 
 // The library (`looplens`, `looplens/vitest`, `looplens/jest`): one shared chunk (library-*.js),
 // because the matchers must meet the same module as `analyze` (`format` finds a report's model in a
 // WeakMap there, and `instanceof InputError` needs one class). vitest and jest are the caller's own.
-// Chunks of earlier builds are removed first (their names are hashes: they would pile up in the
-// package). Minified as the CLI is.
-for (const name of readdirSync(OUT)) if (/^library-\w+\.js$/.test(name)) rmSync(`${OUT}/${name}`);
+// Minified as the CLI is.
 await build({
   ...COMMON,
   entryPoints: ["dist/index.js", "dist/vitest.js", "dist/jest.js"],

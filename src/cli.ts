@@ -2,40 +2,28 @@
  * Wires the subcommands into one commander program and turns every expected failure into one line
  * on stderr with exit status 2 (no stack traces unless --debug).
  */
-import { fstatSync, readFileSync } from "node:fs";
+import { fstatSync } from "node:fs";
 import { isatty } from "node:tty";
 import { Command, CommanderError } from "commander";
 import { ConfigError } from "./adapters/openclaw/configFile.js";
 import { InputError } from "./adapters/discovery.js";
-import { registerAnalyze } from "./commands/analyze.js";
-import { registerConfig } from "./commands/config.js";
+import { registerAnalyze } from "./commands/analyzeCommand.js";
+import { registerConfig } from "./commands/configCommand.js";
 import type { Io, StdinKind } from "./commands/common.js";
 import { reportColumns } from "./commands/output.js";
 import { EXIT, UsageError } from "./pipeline/errors.js";
 import { compileLess } from "./pipeline/v8Tuning.js";
-import { registerCheck } from "./commands/check.js";
-import { registerEvents } from "./commands/events.js";
+import { registerCheck } from "./commands/checkCommand.js";
+import { registerEvents } from "./commands/eventsCommand.js";
 import { registerRuns } from "./commands/runs.js";
-import { registerExplain } from "./commands/explain.js";
-import { registerSweep } from "./commands/sweep.js";
-import { registerWatch } from "./commands/watch.js";
+import { registerExplain } from "./commands/explainCommand.js";
+import { registerSweep } from "./commands/sweepCommand.js";
+import { registerWatch } from "./commands/watchCommand.js";
 import { registerCompletion } from "./commands/completion.js";
-import { registerCache } from "./commands/cache.js";
+import { registerCache } from "./commands/cacheCommand.js";
 import { addHelpExamples, HELP_COMMAND_HELP } from "./commands/helpText.js";
 import { sanitize } from "./reporters/sanitize.js";
-
-/** The version in package.json: one level up from dist/cli.js, two from the bundle in dist/bundle/. */
-export function packageVersion(): string {
-  for (const path of ["../package.json", "../../package.json"]) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(path, import.meta.url), "utf8")) as { name?: string; version?: string };
-      if (pkg.name === "looplens" && pkg.version !== undefined) return pkg.version;
-    } catch {
-      // not this one
-    }
-  }
-  return "0.0.0";
-}
+import { packageVersion } from "./packageVersion.js";
 
 /** What standard input is (inputPaths reads it for no path only when it is a pipe or a file). */
 export function stdinKind(fd = 0): StdinKind {

@@ -10,7 +10,7 @@ import { InputError, MAX_LINE_BYTES, withLineLimit } from "../adapters/io/lineSo
 import type { ConfigFile } from "../adapters/openclaw/configFile.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import type { ProfileName } from "../core/profiles/profile.js";
-import { packageVersion } from "../cli.js";
+import { packageVersion } from "../packageVersion.js";
 import { inputPaths, MAX_LINE_LIMIT, nothingAnalysed, nothingUsable, strictViolation } from "../commands/common.js";
 import { analyzeSerially } from "../pipeline/analysis.js";
 import { createConfigResolver } from "../pipeline/configResolution.js";

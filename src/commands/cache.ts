@@ -3,16 +3,13 @@
  * default for `analyze` and `sweep` (`--no-cache` turns it off), read and kept by `check` only with
  * `--cache`, so that CI stays self-contained.
  */
-import type { Command } from "commander";
 import { sanitize } from "../reporters/sanitize.js";
 import { loadByteHasher } from "../pipeline/cache/byteHash.js";
-import { cacheFolder, cacheLimit, cacheSetup, DEFAULT_CACHE_MAX_MB } from "../pipeline/cache/cacheSetup.js";
+import { cacheFolder, cacheLimit, cacheSetup } from "../pipeline/cache/cacheSetup.js";
 import { cacheContents, clearCache, readUsage } from "../pipeline/cache/cacheUsage.js";
 import { UnitCache } from "../pipeline/cache/unitCache.js";
 import { EXIT } from "../pipeline/errors.js";
 import type { Io } from "./common.js";
-
-export const CACHE_HELP = "neither read nor keep results in the result cache (see looplens cache --help)";
 
 /** The cache of a command run, or undefined when it is off. */
 export async function commandCache(on: boolean, io: Io, version: string): Promise<UnitCache | undefined> {
@@ -34,7 +31,7 @@ export function cacheNotices(io: Io, cache: UnitCache | undefined, quiet: boolea
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 const when = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, "Z");
 
-function info(io: Io): number {
+export function cacheInfo(io: Io): number {
   const dir = cacheFolder(io.env);
   const { entries, bytes, usedMs } = cacheContents(dir);
   const usage = readUsage(dir);
@@ -59,23 +56,9 @@ function info(io: Io): number {
   return EXIT.ok;
 }
 
-function clear(io: Io): number {
+export function clearCacheFolder(io: Io): number {
   const dir = cacheFolder(io.env);
   const removed = clearCache(dir);
   io.stdout(`removed ${removed.entries} entr${removed.entries === 1 ? "y" : "ies"} (${mb(removed.bytes)}) from ${sanitize(dir)}\n`);
   return EXIT.ok;
-}
-
-export function registerCache(program: Command, io: Io, run: (work: () => Promise<number>) => Promise<void>): void {
-  const cache = program
-    .command("cache")
-    .description(`the result cache of analyze and sweep ($LOOPLENS_CACHE_DIR, else $XDG_CACHE_HOME/looplens, else ~/.cache/looplens; at most $LOOPLENS_CACHE_MAX_MB, default ${DEFAULT_CACHE_MAX_MB})`);
-  cache
-    .command("info")
-    .description("where the cache is, how many entries it holds and how large it is, and how often it was used")
-    .action(() => run(async () => info(io)));
-  cache
-    .command("clear")
-    .description("remove every entry of the cache")
-    .action(() => run(async () => clear(io)));
 }

@@ -6,7 +6,6 @@
  */
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
-import { Option, type Command } from "commander";
 import { expandPaths, forkGroups, fragmentsOf, fragmentUnits, InputError } from "../adapters/discovery.js";
 import type { ResolvedConfig } from "../core/config.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
@@ -14,21 +13,21 @@ import { diffLines, unifiedHunks } from "../reporters/lineDiff.js";
 import { sanitize } from "../reporters/sanitize.js";
 import { snapshotChanges, type CheckedFixture, type CheckTally } from "../reporters/checkReport.js";
 import { failureLines } from "../reporters/failureLines.js";
-import { formatsOf, REPORTERS } from "../reporters/index.js";
+import { REPORTERS } from "../reporters/index.js";
 import type { Digest } from "../core/hashing.js";
-import { addFailOnOption, type FailOnOptions } from "./failOn.js";
-import { addOutputOptions, useColor, withOutput, type OutputOptions } from "./output.js";
+import type { FailOnOptions } from "./failOn.js";
+import { useColor, type OutputOptions } from "./output.js";
 import { buildSnapshot, currentSnapshot, renderSnapshot } from "../reporters/snapshot.js";
 import { analyzeInputs, type SerialCache } from "../pipeline/analysis.js";
 import type { ProfileName } from "../core/profiles/profile.js";
 import { commandCache, finishCache } from "./cache.js";
-import { addConfigOptions, addInputOptions, inputPaths, reportDiagnostics, reportNotices, strictViolation, type CommonOptions, type Io } from "./common.js";
+import { inputPaths, reportDiagnostics, reportNotices, strictViolation, type CommonOptions, type Io } from "./common.js";
 import { appliedAgentOverrides } from "../pipeline/configSummary.js";
 import { GateTally } from "../pipeline/gate.js";
 import { createConfigResolver, type ConfigResolver } from "../pipeline/configResolution.js";
 import { EXIT, UsageError } from "../pipeline/errors.js";
 
-interface CheckOptions extends CommonOptions, FailOnOptions, OutputOptions {
+export interface CheckOptions extends CommonOptions, FailOnOptions, OutputOptions {
   update?: boolean;
   /** `--cache`: read and keep results in the result cache (off by default: CI stays self-contained). */
   cache?: boolean;
@@ -192,19 +191,4 @@ export async function runCheck(paths: string[], options: CheckOptions, io: Io, v
   for (const line of failures) io.stderr(`${line}\n`);
   const differs = !update && tally.changed + tally.missing > 0;
   return differs || failures.length > 0 ? EXIT.findings : EXIT.ok;
-}
-
-export function registerCheck(program: Command, io: Io, version: string, run: (work: () => Promise<number>) => Promise<void>): void {
-  const command = program
-    .command("check")
-    .description("compare each input's findings with its snapshot <input>.looplens.json; exit 1 on any difference")
-    .argument("[paths...]", "transcript fixture files or folders")
-    .option("-u, --update", "write the snapshots that are missing or differ")
-    .option("--cache", "read and keep results in the result cache, as analyze does (off for check: CI stays self-contained)")
-    .addOption(new Option("-f, --format <format>", "output format: table (a readable diff), json or ndjson (the difference as data: runs and findings added and removed, fields changed)").choices(formatsOf("check")).default("table"));
-  addFailOnOption(command, { maxWarnings: false });
-  addOutputOptions(command);
-  addConfigOptions(command);
-  addInputOptions(command);
-  command.action((paths: string[], options: CheckOptions) => run(() => withOutput(io, options, (out) => runCheck(paths, options, out, version), paths)));
 }

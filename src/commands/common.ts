@@ -41,6 +41,9 @@ export interface Io {
   readonly env: NodeJS.ProcessEnv;
 }
 
+/** What a command's action hands its work to (cli.ts): the work's exit status becomes the process's. */
+export type CommandRunner = (work: () => Promise<number>) => Promise<void>;
+
 /** What standard input is (cli.ts `stdinKind`): "device" is any other file type, /dev/null among them. */
 export type StdinKind = "pipe" | "file" | "terminal" | "device" | "socket" | "closed";
 

@@ -8,7 +8,6 @@
  * (`live_marker`: run boundaries, tool starts, compactions, guard lines; `live_finding`: detector
  * events with their echoes merged), already attributed to runs. They read back as the same report.
  */
-import type { Command } from "commander";
 import { liveEventFields } from "../adapters/events/liveEventsJson.js";
 import type { LoopEvent } from "../core/events.js";
 import { isLiveEvent, type LiveEvent } from "../core/liveEvents.js";
@@ -16,12 +15,12 @@ import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import { jsonText } from "../reporters/jsonText.js";
 import { readEvents } from "../pipeline/analysis.js";
 import { withHeapWatched } from "../pipeline/v8Tuning.js";
-import { addInputOptions, inputPaths, nothingUsable, reportDiagnostics, strictViolation, type CommonOptions, type Io } from "./common.js";
+import { inputPaths, nothingUsable, reportDiagnostics, strictViolation, type CommonOptions, type Io } from "./common.js";
 import { EXIT } from "../pipeline/errors.js";
 import { startInputProgress } from "../pipeline/progress.js";
 import { progressDisplay } from "./progressDisplay.js";
-import { listOption, type FilterOptions } from "./filterOptions.js";
-import { addOutputOptions, withOutput, type OutputOptions } from "./output.js";
+import type { FilterOptions } from "./filterOptions.js";
+import type { OutputOptions } from "./output.js";
 
 /** Canonical key order: what the event is, whose it is, then its payload, then where it came from. */
 export function canonicalEventJson(event: LoopEvent): string {
@@ -50,7 +49,7 @@ export function liveEventJson(event: LiveEvent): string {
   return jsonText(liveEventFields(event));
 }
 
-type EventsOptions = CommonOptions & OutputOptions & Pick<FilterOptions, "run" | "session">;
+export type EventsOptions = CommonOptions & OutputOptions & Pick<FilterOptions, "run" | "session">;
 
 /** `--run`, `--session`: only the events of those runs (live events outside any run have none). */
 function eventFilter(options: EventsOptions): (event: LoopEvent | LiveEvent) => boolean {
@@ -100,17 +99,4 @@ async function printEvents(paths: string[], options: EventsOptions, io: Io): Pro
   if (strictViolation(io, options, result.lines.skipped)) return EXIT.usage;
   if (nothingUsable(io, result)) return EXIT.usage;
   return EXIT.ok;
-}
-
-export function registerEvents(program: Command, io: Io, run: (work: () => Promise<number>) => Promise<void>): void {
-  const command = program
-    .command("events")
-    .description("print the canonical events that the detectors would see")
-    .argument("[paths...]", "transcript files, folders, or - for standard input");
-  command
-    .option("--run <ids>", "only the events of these runs (repeatable, or comma-separated)", listOption)
-    .option("--session <ids>", "only the events of these sessions (repeatable, or comma-separated)", listOption);
-  addOutputOptions(command);
-  addInputOptions(command);
-  command.action((paths: string[], options: EventsOptions) => run(() => withOutput(io, options, (out) => runEvents(paths, options, out), paths)));
 }

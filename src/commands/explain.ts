@@ -3,29 +3,22 @@
  * finding, with analyze's config options, and prints the window of calls its detector counted, each
  * call's hashes shown as letters so the streak can be seen.
  */
-import { InvalidArgumentError, Option, type Command } from "commander";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import type { ProfileName } from "../core/profiles/profile.js";
 import { levelLabel, type ReplayedFinding } from "../core/findings.js";
 import { createConfigResolver } from "../pipeline/configResolution.js";
 import { EXIT } from "../pipeline/errors.js";
 import { explainInput, parseLocation, type Explanation } from "../pipeline/explain.js";
-import { formatsOf, REPORTERS } from "../reporters/index.js";
+import { REPORTERS } from "../reporters/index.js";
 import { sanitize } from "../reporters/sanitize.js";
-import { addConfigOptions, addInputOptions, reportDiagnostics, reportNotices, strictViolation, type CommonOptions, type Io } from "./common.js";
+import { reportDiagnostics, reportNotices, strictViolation, type CommonOptions, type Io } from "./common.js";
 import { useColor, type OutputOptions } from "./output.js";
 import { withHeapWatched } from "../pipeline/v8Tuning.js";
 
-interface ExplainOptions extends CommonOptions, OutputOptions {
+export interface ExplainOptions extends CommonOptions, OutputOptions {
   format: string;
   run?: string;
   call?: number;
-}
-
-function positiveInteger(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError("a call number from 1");
-  return n;
 }
 
 const describe = (f: ReplayedFinding) => `${sanitize(f.file)}:${f.line} (run ${sanitize(f.run)}, call ${f.call}, ${f.detector} ${levelLabel(f.level)})`;
@@ -58,33 +51,4 @@ async function explainAt(location: string, options: ExplainOptions, io: Io, vers
   if (strictViolation(io, options, explanation.lines.skipped)) return EXIT.usage;
   io.stdout(REPORTERS.explain[options.format]!({ explanation, version }, { color: useColor(options, io), width: io.columns }));
   return EXIT.ok;
-}
-
-export function registerExplain(program: Command, io: Io, version: string, run: (work: () => Promise<number>) => Promise<void>): void {
-  const command = program
-    .command("explain")
-    .description("show the window of calls the detector counted for the finding at a place")
-    .argument("<file:line>", "a finding's place as the report shows it (file:line); or a file, with --call")
-    .option("--run <run>", "the run of the finding (when the file holds several runs)")
-    .option("--call <n>", "the finding's call number in its run (the report's call column)", positiveInteger)
-    .addOption(new Option("-f, --format <format>", "output format").choices(formatsOf("explain")).default("table"));
-  addConfigOptions(command);
-  addInputOptions(command);
-  command.addHelpText(
-    "after",
-    `
-Examples:
-  looplens explain fixtures/poll-loop.jsonl:42
-  looplens explain session.jsonl --run r1 --call 21
-  looplens explain fixtures/poll-loop.jsonl:42 --profile newest -f json
-
-Replays the file as analyze does (same --config/--set/--profile/--agent) and prints, for each
-finding at that place, the calls its detector counted: the run's history records before the
-judged call (or, for compaction_loop_persisted, the post-compaction guard's window). Arguments
-are lettered A (the judged call's), B, C…; results x (the one counted), y, z…; ● marks the calls
-the count took, and the count column shows it climbing to the threshold. A place that holds no
-finding exits 2, naming the nearest findings.
-`,
-  );
-  command.action((location: string, options: ExplainOptions) => run(() => runExplain(location, options, io, version)));
 }

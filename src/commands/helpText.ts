@@ -69,3 +69,6 @@ export const HELP_COMMAND_HELP = [
   "  looplens help",
   "",
 ].join("\n");
+
+/** `--no-cache` of analyze, runs and sweep. */
+export const CACHE_HELP = "neither read nor keep results in the result cache (see looplens cache --help)";

@@ -5,10 +5,11 @@
  * runs' formats (reporters/runsReport.ts) instead of analyze's.
  */
 import { Option, type Command } from "commander";
-import { formatsOf } from "../reporters/index.js";
-import { CACHE_HELP } from "./cache.js";
-import { addConfigOptions, addInputOptions, type Io } from "./common.js";
-import { runAnalyze, type AnalyzeOptions } from "./analyze.js";
+import { formatsOf } from "../reporters/formatNames.js";
+import { CACHE_HELP } from "./helpText.js";
+import { addConfigOptions, addInputOptions, type CommandRunner, type Io } from "./common.js";
+import { runAnalyze } from "./analyze.js";
+import type { AnalyzeOptions } from "./analyzeOptions.js";
 import { addFilterOptions, AGENT_FILTER_HELP } from "./filterOptions.js";
 import { addOutputOptions, PROMPTS_HELP, withOutput } from "./output.js";
 
@@ -22,7 +23,7 @@ const EXAMPLES = [
   "Then: looplens analyze --run ID shows a run's findings.",
 ].join("\n");
 
-export function registerRuns(program: Command, io: Io, version: string, run: (work: () => Promise<number>) => Promise<void>): void {
+export function registerRuns(program: Command, io: Io, version: string, run: CommandRunner): void {
   const command = program
     .command("runs")
     .description("list the runs, one line each: start, duration, agent, channel, model, calls, worst finding, prompt")

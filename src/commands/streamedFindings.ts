@@ -44,10 +44,15 @@ export interface StreamedFindings {
   remaining(analysis: Analysis): Analysis;
 }
 
-/** The streaming of `analyze`'s ndjson, when it can be exact; undefined otherwise. */
-export function streamedFindings(paths: readonly string[], format: string, filters: ReportFilters, io: Io): StreamedFindings | undefined {
+/** Whether `analyze`'s findings are streamed (the result cache is off then: a unit answered from it would stream none). */
+export function streamsFindings(paths: readonly string[], format: string, filters: ReportFilters): boolean {
   const reportWide = filters.top !== undefined || filters.since !== undefined || filters.until !== undefined || filters.agent !== undefined;
-  if (format !== "ndjson" || paths.length !== 1 || paths[0] !== "-" || reportWide) return undefined;
+  return format === "ndjson" && paths.length === 1 && paths[0] === "-" && !reportWide;
+}
+
+/** The streaming of `analyze`'s ndjson, when it can be exact (`streamsFindings`); undefined otherwise. */
+export function streamedFindings(paths: readonly string[], format: string, filters: ReportFilters, io: Io): StreamedFindings | undefined {
+  if (!streamsFindings(paths, format, filters)) return undefined;
   const keep = findingFilter(filters);
   let streaming = false;
   /** Findings written so far, by identity: the report's runs still hold them. */

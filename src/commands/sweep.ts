@@ -5,31 +5,19 @@
  * tallies of the runs' verdicts are kept, so memory does not grow with the input. Units are swept on
  * the main thread and worker threads as `analyze` analyses them (pipeline/sweepUnits.ts, parallel.ts).
  */
-import { Option, type Command } from "commander";
 import { nestSettings } from "../core/configKeys.js";
 import { bestConfig, type Labels } from "../core/sweepStats.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import type { SweepReport, SweepRow, SweepValue } from "../reporters/sweepReport.js";
-import { formatsOf, REPORTERS } from "../reporters/index.js";
+import { REPORTERS } from "../reporters/index.js";
 import { sweepAll } from "../pipeline/parallel.js";
 import { pointResolvers, type SweepGrid, type SweepResult } from "../pipeline/sweepUnits.js";
-import {
-  addConfigOptions,
-  addInputOptions,
-  collect,
-  inputPaths,
-  nothingUsable,
-  reportDiagnostics,
-  reportNotices,
-  strictViolation,
-  type CommonOptions,
-  type Io,
-} from "./common.js";
+import { inputPaths, nothingUsable, reportDiagnostics, reportNotices, strictViolation, type CommonOptions, type Io } from "./common.js";
 import { createConfigResolver, type ConfigResolver } from "../pipeline/configResolution.js";
 import { hasFilters, type ReportFilters } from "../pipeline/filters.js";
 import { plural } from "../reporters/phrases.js";
-import { addFilterOptions, AGENT_FILTER_HELP, reportFilters, type FilterOptions } from "./filterOptions.js";
-import { addOutputOptions, useColor, withOutput, type OutputOptions } from "./output.js";
+import { reportFilters, type FilterOptions } from "./filterOptions.js";
+import { useColor, type OutputOptions } from "./output.js";
 import { configSummary } from "../pipeline/configSummary.js";
 import { EXIT, UsageError } from "../pipeline/errors.js";
 import { gridPoints, parseAxes, type Axis } from "../pipeline/sweepGrid.js";
@@ -37,9 +25,9 @@ import { PROFILE_NAMES, type ProfileName } from "../core/profiles/profile.js";
 import { startInputProgress } from "../pipeline/progress.js";
 import { withHeapWatched } from "../pipeline/v8Tuning.js";
 import { progressDisplay } from "./progressDisplay.js";
-import { CACHE_HELP, commandCache, finishCache } from "./cache.js";
+import { commandCache, finishCache } from "./cache.js";
 
-interface SweepOptions extends CommonOptions, FilterOptions, OutputOptions {
+export interface SweepOptions extends CommonOptions, FilterOptions, OutputOptions {
   format: string;
   /** `--no-cache` sets it false. */
   cache?: boolean;
@@ -172,21 +160,4 @@ export async function runSweep(paths: string[], options: SweepOptions, io: Io, v
   if (strictViolation(io, options, swept.lines.skipped) || nothingUsable(io, swept)) return EXIT.usage;
   io.stdout(REPORTERS.sweep[options.format]!(report, { color: useColor(options, io), width: io.columns }));
   return EXIT.ok;
-}
-
-export function registerSweep(program: Command, io: Io, version: string, run: (work: () => Promise<number>) => Promise<void>): void {
-  const command = program
-    .command("sweep")
-    .description("replay the same runs under a grid of configs and compare what each would warn, block or abort")
-    .argument("[paths...]", "transcript files, folders, or - for standard input")
-    .option("--vary <name=spec>", "a config key and its values: a..b:step or a,b,c (repeatable), e.g. criticalThreshold=10..30:5; or profile=configurable,newest", collect)
-    .addOption(new Option("-f, --format <format>", "output format").choices(formatsOf("sweep")).default("table"))
-    .option("--expect-stuck <runs...>", "run ids known to be stuck (scores each config; others count as healthy unless --expect-healthy)")
-    .option("--expect-healthy <runs...>", "run ids known to be healthy")
-    .option("--no-cache", CACHE_HELP);
-  addConfigOptions(command, AGENT_FILTER_HELP);
-  addInputOptions(command);
-  addFilterOptions(command, { findings: false });
-  addOutputOptions(command);
-  command.action((paths: string[], options: SweepOptions) => run(() => withOutput(io, options, (out) => runSweep(paths, options, out, version), paths)));
 }

@@ -3,10 +3,11 @@
  * RGI emoji regular expression) when its module is evaluated, ~20 ms of every start-up's CPU, so the
  * bundle evaluates it on its first call only (scripts/bundle.mjs) and textFit.ts makes its own
  * segmenter on first use. A run that renders no wide text (`--version`, a kept output) makes none;
- * a report that does is the same as the unbundled build's.
+ * a report that does is the same as the unbundled build's. And the bundle is split: the commands'
+ * work (src/commands/commandWork.ts) is a chunk that `--version`, `--help` and a kept output never load.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -17,6 +18,19 @@ const WATCH_SEGMENTERS = `data:text/javascript,${encodeURIComponent(
   "const Made = Intl.Segmenter; Intl.Segmenter = class extends Made { constructor(...a) { super(...a); process.stderr.write('[segmenter made]\\n'); } };",
 )}`;
 const MADE = "[segmenter made]";
+
+/** Loaded before the CLI: says on stderr each file of the bundle that is loaded (a module hook, on its own thread: a write to fd 2). */
+const HOOKS = `data:text/javascript,${encodeURIComponent(
+  "import { writeSync } from 'node:fs'; export async function load(url, context, next) { if (url.includes('/dist/bundle/')) writeSync(2, `[loaded ${url.slice(url.lastIndexOf('/') + 1)}]\\n`); return next(url, context); }",
+)}`;
+const WATCH_CHUNKS = `data:text/javascript,${encodeURIComponent(`import { register } from "node:module"; register(${JSON.stringify(HOOKS)});`)}`;
+
+/** The bundle's files a run loaded, and its stderr without the hook's lines. */
+function loadedBy(args: readonly string[]) {
+  const result = run(["--import", WATCH_CHUNKS, BIN, ...args]);
+  const loaded = [...result.stderr.matchAll(/^\[loaded (.+)\]$/gm)].map((match) => match[1]!);
+  return { ...result, loaded: new Set(loaded), stderr: result.stderr.replace(/^\[loaded .+\]\n/gm, "") };
+}
 
 /** The unbundled build (dist/cli.js imports string-width as it is). */
 const UNBUNDLED = `const { main } = await import(${JSON.stringify(join(ROOT, "dist/cli.js"))}); process.exitCode = await main([process.argv[0], "looplens", ...process.argv.slice(1)]);`;
@@ -45,5 +59,24 @@ describe("CLI start-up", () => {
     expect(bundled.stdout).toContain("👍🏽");
     expect(bundled.stderr).toContain(MADE);
     expect({ ...bundled, stderr: bundled.stderr.replaceAll(`${MADE}\n`, "") }).toEqual(unbundled);
+  });
+
+  it("loads the commands' work only when a command runs it: not for --version, --help or a kept output", () => {
+    const input = join(dir, "kept");
+    mkdirSync(input);
+    for (const name of ["generic-repeat.jsonl", "healthy.jsonl"]) writeFileSync(join(input, name), readFileSync(join(ROOT, "fixtures", name)));
+    const version = loadedBy(["--version"]);
+    const help = loadedBy(["analyze", "--help"]);
+    const cold = loadedBy(["analyze", "-f", "json", input]);
+    const warm = loadedBy(["analyze", "-f", "json", input]);
+    expect([version.status, help.status, cold.status, warm.status]).toEqual([0, 0, 0, 0]);
+    expect(warm.stdout).toBe(cold.stdout);
+    expect(version.loaded.has("cli.js")).toBe(true);
+    // The cold run loaded the work: chunks the others did not, and the larger part of the CLI (the
+    // work imported statically, the others would load all of it but a lazily required dependency's).
+    const work = [...cold.loaded].filter((file) => !version.loaded.has(file));
+    for (const other of [help, warm]) expect([...other.loaded].filter((file) => work.includes(file))).toEqual([]);
+    const bytes = (files: ReadonlySet<string>) => [...files].reduce((sum, file) => sum + statSync(join(ROOT, "dist/bundle", file)).size, 0);
+    expect(bytes(warm.loaded)).toBeLessThan(0.75 * bytes(cold.loaded));
   });
 });

@@ -30,7 +30,8 @@ const MAX_FOOTPRINT = 5 * 1024 * 1024;
  * reader expect (the MIT licence package.json names among them).
  */
 const SHIPPED = ["CHANGELOG.md", "LICENSE", "README.md", "bin/looplens", "dist/bundle/cli.js", "dist/bundle/index.js", "dist/bundle/jest.js", "dist/bundle/sql-wasm.wasm", "dist/bundle/vitest.js", "dist/bundle/worker.js", "dist/looplens.1", "package.json"];
-const LIBRARY_CHUNK = /^dist\/bundle\/library-\w+\.js$/;
+/** The CLI's chunks (its commands' work: scripts/bundle.mjs) and the library's shared ones. */
+const CHUNK = /^dist\/bundle\/(cli|library)-\w+\.js$/;
 const DECLARATION = /^dist\/types\/.+\.d\.ts$/;
 
 interface Run {
@@ -111,12 +112,12 @@ npm.describe("the packed package", () => {
 
   npm.it("ships only what the installed tool loads", () => {
     const declarations = packed.filter((path) => DECLARATION.test(path));
-    const chunks = packed.filter((path) => LIBRARY_CHUNK.test(path));
+    const chunks = packed.filter((path) => CHUNK.test(path));
     expect(declarations).toContain("dist/types/index.d.ts");
     expect(declarations).toContain("dist/types/vitest.d.ts");
     expect(declarations).toContain("dist/types/jest.d.ts");
-    expect(chunks.length).toBeGreaterThan(0);
-    expect(packed.filter((path) => !DECLARATION.test(path) && !LIBRARY_CHUNK.test(path))).toEqual([...SHIPPED].sort());
+    for (const kind of ["cli", "library"]) expect(chunks.filter((path) => path.startsWith(`dist/bundle/${kind}-`)).length, kind).toBeGreaterThan(0);
+    expect(packed.filter((path) => !DECLARATION.test(path) && !CHUNK.test(path))).toEqual([...SHIPPED].sort());
     // The licence package.json names, in its words.
     expect((JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { license: string }).license).toBe("MIT");
     expect(readFileSync(join(ROOT, "LICENSE"), "utf8")).toMatch(/^MIT License\n/);

@@ -8,9 +8,9 @@
  * Node version (entries hold V8-serialized data), and a hash of the running program itself, so that a
  * development build whose version did not move never answers with an older build's results.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ByteHasher } from "./byteHash.js";
 
@@ -50,11 +50,18 @@ export function cacheLimit(env: NodeJS.ProcessEnv): number {
 
 let programDigest: string | undefined;
 
-/** A hash of the file this code runs from (the bundle dist/bundle/cli.js, which holds all of looplens). */
+/**
+ * A hash of the file this code runs from and of the names of the CLI bundle's chunks beside it. The
+ * bundle is split (scripts/bundle.mjs: dist/bundle/cli.js and cli-*.js); a chunk's name is a hash
+ * of its content, so a change in any part of the CLI changes a name here even when this file's
+ * bytes stay the same. (Unbundled, dist/: this module's file alone, as before the split.)
+ */
 function runningProgram(hasher: ByteHasher): string {
   if (programDigest !== undefined) return programDigest;
   try {
-    programDigest = hasher.hash(readFileSync(fileURLToPath(import.meta.url)));
+    const file = fileURLToPath(import.meta.url);
+    const chunks = readdirSync(dirname(file)).filter((name) => /^cli-\w+\.js$/.test(name)).sort();
+    programDigest = hasher.hash(Buffer.concat([readFileSync(file), Buffer.from(chunks.join("\n"))]));
   } catch {
     programDigest = "unknown";
   }
