@@ -3,9 +3,10 @@
  * header, `--sort tokens|cost`, sweep's after-stop figures; and nothing at all where nothing was
  * recorded. fixtures/cost/deploy-poll.jsonl: 46 polls, a final answer, usage with cost per turn.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ExactSum } from "../../src/core/exactSum.js";
 import { ROOT, runMain } from "../helpers/cli.js";
 import { tempDir } from "../helpers/tempDir.js";
 
@@ -79,6 +80,37 @@ describe("usage in the outputs", () => {
     const cached = await runMain(args, { env: { LOOPLENS_CACHE_DIR: cacheDir } });
     expect(fresh.stdout).toContain('"usageAfterStop"');
     expect([spilled.stdout, cached.stdout]).toEqual([fresh.stdout, fresh.stdout]);
+  });
+
+  it("json: the summary's money is the same however the runs were grouped (in memory, spilled, from the cache)", async () => {
+    // Fractional costs added in another grouping round otherwise: 70.1313 against 70.13130000000001.
+    const folder = tempDir("looplens-usage-fractions-");
+    const prices = [0.1, 0.2, 0.7, 0.013, 0.0031, 1.1, 0.37];
+    let k = 0;
+    for (let file = 0; file < 4; file++) {
+      const lines: string[] = [];
+      for (let run = 0; run < 12; run++) {
+        for (let call = 0; call < 6; call++) {
+          const common = { run: `r${file}-${run}`, session: `s${file}`, agent: "main", id: `c${file}-${run}-${call}`, tool: "exec" };
+          lines.push(JSON.stringify({ type: "tool_call", ...common, args: { cmd: "ls" }, usage: { input: 10, output: 3, cost: prices[k++ % prices.length] } }));
+          lines.push(JSON.stringify({ type: "tool_result", ...common, result: { content: [{ type: "text", text: "ok" }] } }));
+        }
+      }
+      writeFileSync(join(folder, `part${file}.events.jsonl`), `${lines.join("\n")}\n`);
+    }
+    const args = ["analyze", folder, "--format", "json"];
+    const fresh = await runMain([...args, "--no-cache"], { env: { LOOPLENS_WORKERS: "0" } });
+    const spilled = await runMain([...args, "--no-cache"], { env: { LOOPLENS_WORKERS: "0", LOOPLENS_PLAIN_RUNS_IN_MEMORY: "5", LOOPLENS_FINDINGS_IN_MEMORY: "5" } });
+    const cacheDir = tempDir("looplens-usage-fractions-cache-");
+    await runMain(args, { env: { LOOPLENS_CACHE_DIR: cacheDir } });
+    const cached = await runMain([...args, "--agent", "main"], { env: { LOOPLENS_CACHE_DIR: cacheDir, LOOPLENS_PLAIN_RUNS_IN_MEMORY: "5" } });
+    const document = JSON.parse(fresh.stdout) as { summary: { usage: { cost: number } }; runs: Array<{ usage: { cost: number } }> };
+    const exact = new ExactSum();
+    for (const run of document.runs) exact.add(run.usage.cost);
+    expect(document.runs).toHaveLength(48);
+    expect(spilled.stdout).toBe(fresh.stdout);
+    expect(document.summary.usage.cost).toBe(exact.value());
+    expect(JSON.parse(cached.stdout).summary.usage).toEqual(document.summary.usage);
   });
 
   it("table: the run header says what the run spent and what came after its first stop", async () => {
