@@ -1,4 +1,5 @@
 /** `looplens analyze [paths…]`: replay every run through the detectors and print the report. */
+import { StringDecoder } from "node:string_decoder";
 import { Option, type Command } from "commander";
 import { detectorHelp } from "../core/detectorInfo.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
@@ -19,6 +20,8 @@ import { skipWindow } from "../pipeline/cache/runWindow.js";
 import type { KeptOutput } from "../pipeline/cache/reportCache.js";
 import type { ConfigForAgent } from "../core/replay.js";
 import { KeptOutputUse } from "./keptOutput.js";
+import type { InputUnit } from "../adapters/discovery.js";
+import { hasFilters } from "../pipeline/filters.js";
 import {
   nothingAnalysed,
   nothingUsable,
@@ -82,7 +85,7 @@ function runsInMemory(env: NodeJS.ProcessEnv): Omit<SpillOptions, "dir"> {
 }
 
 /** Runs read, replayed (spilled ones too) and live, before any filter: what `--fail-on` could have judged. */
-const runsRead = (analysis: Analysis) => analysis.runs.length + (analysis.spilled?.runs ?? 0) + (analysis.outside?.runs ?? 0) + analysis.liveRuns.length;
+const runsRead = (analysis: Analysis) => analysis.runs.length + (analysis.spilled?.runs ?? 0) + (analysis.outside?.runs ?? 0) + (analysis.unread?.runs ?? 0) + analysis.liveRuns.length;
 
 async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io, version: string, now: Date, spill: SpillOptions | undefined, outputs: "analyze" | "runs"): Promise<number> {
   const filters = reportFilters(options, now);
@@ -112,13 +115,17 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
   // The whole output of this command on these files, kept by an earlier run: not when the header reads
   // every run, nor for a window back from now (a new key each run: its outputs would only push others out).
   const keepsOutput = cache && !header.readsRuns && !isRelativeTime(options.since) && !isRelativeTime(options.until);
-  const kept = keepsOutput ? await KeptOutputUse.look(cache, inputs, input, { version, outputs, options, filters, render }, config, io.env) : undefined;
+  const { failOn, maxWarnings } = options;
+  // A JSON document of every run, unjudged: a re-run after some units changed splices the kept one (outputSplice.ts).
+  const spliceable = outputs === "analyze" && options.format === "json" && !hasFilters(filters) && failOn === undefined && maxWarnings === undefined && (options.sort ?? "stops") === "stops";
+  const kept = keepsOutput ? await KeptOutputUse.look(cache, inputs, input, { version, outputs, options, filters, render }, config, io.env, spliceable) : undefined;
   if (kept?.hit) return writeKept(io, kept.hit, resolve, () => (reportNotices(io, resolver, options.quiet), finishCache(io, cache, "analyze", options.quiet)));
   const configFor = kept ? kept.recording(resolve) : resolve;
   // A cached unit whose runs all started outside --since/--until is not read back (its runs are counted).
   const window = cache && skipWindow(filters, header.readsRuns);
-  const analysis = await analyzeAll(inputs, digest, configFor, { config, input }, io.env, progressDisplay(io, options), cache, { window, ...(kept && { units: kept.units }) });
-  const { failOn, maxWarnings } = options;
+  const analyse = (unread?: ReadonlySet<InputUnit>) =>
+    analyzeAll(inputs, digest, configFor, { config, input }, io.env, progressDisplay(io, options), cache, { window, ...(kept && { units: kept.units }), ...(unread && { unread }) });
+  let analysis = await analyse(kept?.splice?.unchanged);
   const choices = {
     all: options.all === true,
     verbose: options.verbose === true,
@@ -128,7 +135,13 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
     ...(options.sort !== undefined && options.sort !== "stops" && { sort: options.sort }),
   };
   const request = { version, config: header, filters, choices, ...(reporter.needs && { needs: reporter.needs }) };
-  const report = buildReport(analysis, request);
+  let report = buildReport(analysis, request);
+  // Units left unread: their runs come from the kept output, or, when it does not add up, the analysis is made again whole.
+  const spliced = analysis.unread && kept?.spliced(analysis, [...reportPieces(reporter(report, render))].join(""));
+  if (analysis.unread && spliced === undefined) {
+    analysis = await analyse();
+    report = buildReport(analysis, request);
+  }
   reportNotices(io, resolver, options.quiet);
   cacheNotices(io, cache, options.quiet);
   const before = diagnosticsText(analysis.diagnostics, analysis.diagnosticsTotal, options.quiet, options.verbose === true);
@@ -141,14 +154,15 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
   }
   // What is still to write leaves out the findings already streamed; `report` still judges them all.
   const shown = streamed?.wroteAny() ? buildReport(streamed.remaining(analysis), request) : report;
-  await writeReport(io, reporter(shown, render), kept && ((text) => kept.wrote(text)));
+  const copy = kept && ((piece: string | Uint8Array) => kept.wrote(piece));
+  await (spliced ? writePieces(io, spliced, copy) : writeReport(io, reporter(shown, render), copy));
 
   // The gate's tally was made as the report was written (a walk of the runs only when it was not).
   const failures = failOn !== undefined || maxWarnings !== undefined ? failureLines(report.facts().gate) : [];
   const after = failures.map((line) => `${line}\n`).join("");
   if (after !== "") io.stderr(after);
   const status = failures.length > 0 ? EXIT.findings : EXIT.ok;
-  kept?.keep({ before, after, status }, resolve, report.config);
+  kept?.keep({ before, after, status }, resolve, report.config, analysis.units);
   // Usage counts and the size bound once the output is kept too.
   cache?.finish("analyze");
   return status;
@@ -174,6 +188,27 @@ async function writeKept(io: Io, hit: KeptOutput, configFor: ConfigForAgent, not
 }
 
 const KEPT_BATCH = 1 << 20;
+
+/** A report's pieces, whether it was made as one string or in pieces. */
+function reportPieces(output: ReportOutput): Iterable<string> {
+  return typeof output === "string" ? [output] : output;
+}
+
+/** Writes bytes (a spliced output: outputSplice.ts) as `writeReport` writes text, in pieces of at most KEPT_BATCH that wait for standard output to drain. */
+async function writePieces(io: Io, pieces: readonly Buffer[], copy?: (bytes: Uint8Array) => void): Promise<void> {
+  const writeBytes = io.stdout.bytes;
+  // A part may end within a character: the decoder finishes it with the next.
+  const decoder = writeBytes === undefined ? new StringDecoder("utf8") : undefined;
+  for (const piece of pieces) {
+    for (let at = 0; at < piece.length; at += KEPT_BATCH) {
+      const part = piece.subarray(at, at + KEPT_BATCH);
+      copy?.(part);
+      if (decoder) io.stdout(decoder.write(part));
+      else writeBytes!(part);
+      await io.stdoutDrained?.();
+    }
+  }
+}
 
 function* slices(text: string): Generator<string> {
   for (let at = 0; at < text.length; at += WRITE_BATCH) yield text.slice(at, at + WRITE_BATCH);

@@ -16,6 +16,9 @@ import { cachedReport, keepReport, stampReport, REPORT_BYTES_MAX, type HeaderOf,
 import type { UnitCache } from "../pipeline/cache/unitCache.js";
 import { configOfRuns, type ConfigChoices } from "../pipeline/configSummary.js";
 import { createConfigResolver, type ConfigOptions, type ConfigResolver } from "../pipeline/configResolution.js";
+import type { Analysis, UnitShare } from "../pipeline/analysis.js";
+import { runsSection, splicedPieces, unitsDigest } from "../pipeline/cache/outputSplice.js";
+import { spliceSource, type SpliceSource } from "../pipeline/cache/spliceSource.js";
 
 /** The report's config header, as text, on `resolver` once `asked` were asked of it in order (a resolver keeps what it resolved). */
 function headerOn(resolver: ConfigResolver, choices: ConfigChoices): HeaderOf {
@@ -38,24 +41,48 @@ export class KeptOutputUse {
     private readonly stamps: UnitStamps | undefined,
     /** The output kept by an earlier run of the same command on the same files, when there is one. */
     readonly hit: KeptOutput | undefined,
+    /** The output is a JSON document whose runs per unit are kept with it (outputSplice.ts), and what it can reuse of the one kept last. */
+    private readonly spliceable = false,
+    readonly splice?: SpliceSource,
   ) {
     this.spool = stamps && new OutputSpool(cache.setup.dir, REPORT_BYTES_MAX);
   }
 
-  /** Looks the command's output up (`command`: its flags, filters, format and render options, as JSON). */
-  static async look(cache: UnitCache, inputs: readonly string[], input: AnalysisOptions, command: object, config: ConfigOptions & ConfigChoices, env: NodeJS.ProcessEnv): Promise<KeptOutputUse> {
+  /**
+   * Looks the command's output up (`command`: its flags, filters, format and render options, as
+   * JSON). `spliceable`: the output is a JSON document of every replayed run, unfiltered, that a re-run
+   * after some units changed may splice (outputSplice.ts).
+   */
+  static async look(cache: UnitCache, inputs: readonly string[], input: AnalysisOptions, command: object, config: ConfigOptions & ConfigChoices, env: NodeJS.ProcessEnv, spliceable = false): Promise<KeptOutputUse> {
     const listing = listInputs(inputs, cache.hasher);
     const key: ReportKey | undefined = listing && { inputs, listing, input, command };
     // Checked on a resolver of its own: a miss must leave the command's resolver unasked (its notices come in first-asked order).
     const probe = await createConfigResolver(config, env);
-    const hit = key && cachedReport(cache, key, (agent, profile) => probe.effectiveFor(agent, profile).config, headerOn(probe, config));
+    const probeConfig: ConfigForAgent = (agent, profile) => probe.effectiveFor(agent, profile).config;
+    const hit = key && cachedReport(cache, key, probeConfig, headerOn(probe, config));
     if (hit) {
       cache.countHits(hit.units);
       return new KeptOutputUse(cache, [], key, undefined, hit);
     }
     const units = await expandUnits(inputs);
     // Stamped before anything is read: a file that changes while it is read is not kept as read.
-    return new KeptOutputUse(cache, units, key, key && stampReport(cache, key, units), undefined);
+    const stamps = key && stampReport(cache, key, units);
+    const splice = spliceable && key ? spliceSource(cache, key, probeConfig, headerOn(probe, config), units) : undefined;
+    return new KeptOutputUse(cache, units, key, stamps, undefined, spliceable, splice);
+  }
+
+  /**
+   * The output's pieces, the runs of the units the analysis left unread taken from the output kept
+   * last (outputSplice.ts), `fresh` being the document of this analysis (its other runs); undefined
+   * when they do not add up (then the analysis is made again without leaving any unit unread).
+   */
+  spliced(analysis: Analysis, fresh: string): Buffer[] | undefined {
+    const splice = this.splice;
+    if (splice === undefined || analysis.units === undefined || analysis.liveRuns.length > 0 || analysis.liveFindings.length > 0) return undefined;
+    const doc = Buffer.from(fresh);
+    const read = analysis.runs.length + (analysis.spilled?.runs ?? 0);
+    const section = runsSection(doc, read);
+    return section && splicedPieces({ doc, section }, splice.kept, splice.keptRuns, analysis.units);
   }
 
   /** `configFor`, telling this use the agents asked, in first-asked order. */
@@ -64,17 +91,21 @@ export class KeptOutputUse {
   }
 
   /** A piece of the output as it is written (an output over REPORT_BYTES_MAX is not kept). */
-  wrote(text: string): void {
+  wrote(text: string | Uint8Array): void {
     this.spool?.write(text);
   }
 
-  /** Keeps the output written, with stderr's `before` and `after` it and the exit `status`; `header`: the report's config header. */
-  keep(said: { readonly before: string; readonly after: string; readonly status: number }, configFor: ConfigForAgent, header: object): void {
+  /**
+   * Keeps the output written, with stderr's `before` and `after` it and the exit `status`; `header`:
+   * the report's config header; `units`: the analysis's runs per unit, kept with a spliceable output.
+   */
+  keep(said: { readonly before: string; readonly after: string; readonly status: number }, configFor: ConfigForAgent, header: object, units?: readonly UnitShare[]): void {
     const spool = this.spool;
     if (this.stamps === undefined || spool === undefined || this.key === undefined) return;
     try {
       const headerText = JSON.stringify(header);
-      const meta = { ...said, asked: this.asked.list, units: this.units.length };
+      const splice = this.spliceable && units !== undefined ? { splice: { units: unitsDigest(this.units, this.cache.hasher), runs: units.map((unit) => unit.runs) } } : {};
+      const meta = { ...said, asked: this.asked.list, units: this.units.length, ...splice };
       if (spool.holdsAll) keepReport(this.cache, this.key, this.stamps, meta, spool.pieces(), configFor, () => headerText);
     } finally {
       spool.remove();

@@ -96,7 +96,8 @@ function unitSizes(units: readonly InputUnit[], sizes: ReadonlyMap<string, numbe
  * kept): the lanes are chosen by their bytes, so a warm run with one changed unit stays serial.
  * `units`: the inputs' units when the caller expanded them already (for the report's cache); `window`:
  * the report's `--since`/`--until`, when units held entirely outside it may stay unread
- * (cache/runWindow.ts `skipWindow`).
+ * (cache/runWindow.ts `skipWindow`); `unread`: units whose runs the command's kept output holds, only
+ * counted when their entries hold (cache/outputSplice.ts).
  */
 export async function analyzeAll(
   paths: readonly string[],
@@ -106,7 +107,7 @@ export async function analyzeAll(
   env: NodeJS.ProcessEnv,
   startProgress?: StartProgress,
   cache?: UnitCache,
-  { units: expanded, window }: { readonly units?: readonly InputUnit[]; readonly window?: RunWindow } = {},
+  { units: expanded, window, unread }: { readonly units?: readonly InputUnit[]; readonly window?: RunWindow; readonly unread?: ReadonlySet<InputUnit> } = {},
 ): Promise<Analysis> {
   tuneHeapForStreaming();
   const units = expanded ?? (await expandUnits(paths));
@@ -118,7 +119,7 @@ export async function analyzeAll(
     return (agent, profile) => resolver.effectiveFor(agent, profile).config;
   };
   const cacheConfig = cache && (await laneConfigOf());
-  const known = cache && cacheConfig && KnownUnits.look(units, (unit) => cachedAnalysis(cache, unit, setup.input, cacheConfig, window));
+  const known = cache && cacheConfig && KnownUnits.look(units, (unit) => cachedAnalysis(cache, unit, setup.input, cacheConfig, window, unread?.has(unit)));
   const files = known ? known.missingUnits : units;
   // Each file is stat'ed once: for the order of the units and the progress bar's total.
   const perFile = fileSizes(files);

@@ -23,16 +23,17 @@ type Asked = readonly AskedAgent[];
 
 /**
  * A unit's analysis from the cache, or undefined when it has to be analysed (then `analyzeAndKeep`).
- * With a `window` (`--since`/`--until`), a unit whose runs all started outside it has them counted, unread (runWindow.ts).
+ * With a `window` (`--since`/`--until`), a unit whose runs all started outside it has them counted, unread (runWindow.ts);
+ * `unread`: its runs are counted, unread, whatever their times (the command's kept output holds their text: outputSplice.ts).
  */
-export function cachedAnalysis(cache: UnitCache, unit: InputUnit, options: AnalysisOptions, probe: ConfigForAgent, window?: RunWindow): FileAnalysis | undefined {
+export function cachedAnalysis(cache: UnitCache, unit: InputUnit, options: AnalysisOptions, probe: ConfigForAgent, window?: RunWindow, unread = false): FileAnalysis | undefined {
   const key = keyText("analyze", cache.setup.build, unit, options);
   return cache.lookUp<Asked, FileAnalysis>(
     key,
     (asked) => configsDigest(asked, probe, cache.hasher),
     (entry) => {
       // The point to resume from serves a grown file only (resumeEntry.ts): a hit does not carry it.
-      const { resume: _point, ...hit } = analysisOfEntry(entry, options.spill, window);
+      const { resume: _point, ...hit } = analysisOfEntry(entry, options.spill, window, false, unread);
       return hit;
     },
   );
