@@ -67,7 +67,7 @@ export class KeptOutputUse {
     const units = await expandUnits(inputs);
     // Stamped before anything is read: a file that changes while it is read is not kept as read.
     const stamps = key && stampReport(cache, key, units);
-    const splice = spliceable && key ? spliceSource(cache, key, probeConfig, headerOn(probe, config), units) : undefined;
+    const splice = spliceable && key && stamps ? spliceSource(cache, key, probeConfig, headerOn(probe, config), units, stamps) : undefined;
     return new KeptOutputUse(cache, units, key, stamps, undefined, spliceable, splice);
   }
 
@@ -82,7 +82,9 @@ export class KeptOutputUse {
     const doc = Buffer.from(fresh);
     const read = analysis.runs.length + (analysis.spilled?.runs ?? 0);
     const section = runsSection(doc, read);
-    return section && splicedPieces({ doc, section }, splice.kept, splice.keptRuns, analysis.units);
+    const pieces = section && splicedPieces({ doc, section }, splice.kept, splice.keptRuns, analysis.units);
+    if (pieces) this.cache.spliced += analysis.units.filter((unit) => unit.unread).length;
+    return pieces;
   }
 
   /** `configFor`, telling this use the agents asked, in first-asked order. */

@@ -7,7 +7,7 @@
  */
 import type { InputUnit } from "../../adapters/discovery.js";
 import type { ConfigForAgent } from "../../core/replay.js";
-import { stillStamped, unitPaths } from "./fileStamps.js";
+import { stillStamped, type PathStamp, type UnitStamps } from "./fileStamps.js";
 import { runsSection, unitsDigest, type SplicedDocument } from "./outputSplice.js";
 import { reportAsKept, type HeaderOf, type ReportKey } from "./reportCache.js";
 import type { UnitCache } from "./unitCache.js";
@@ -20,16 +20,35 @@ export interface SpliceSource {
   readonly unchanged: ReadonlySet<InputUnit>;
 }
 
-/** The kept output of `key` to splice into, for `units` (none when nothing of it can be reused). */
-export function spliceSource(cache: UnitCache, key: ReportKey, probe: ConfigForAgent, header: HeaderOf, units: readonly InputUnit[]): SpliceSource | undefined {
+/**
+ * Whether a file stamped `now` is the one stamped `then` (fileStamps.ts `stillStamped`, from two
+ * stamps: the files were stamped for the new output already); undefined when only its ends' hash can
+ * tell (racy then, not now).
+ */
+function sameFile(then: PathStamp, now: PathStamp): boolean | undefined {
+  if (then === null || now === null) return then === now;
+  if (then.size !== now.size || then.mtimeNs !== now.mtimeNs || then.ctimeNs !== now.ctimeNs || then.ino !== now.ino || then.dev !== now.dev) return false;
+  if (then.ends === undefined) return true;
+  return now.ends === undefined ? undefined : now.ends === then.ends;
+}
+
+/**
+ * The kept output of `key` to splice into, for `units` whose files are stamped `stamps` now (none when
+ * nothing of it can be reused). A unit of a store's session (`<db>#<id>`, not a path) is never reused.
+ */
+export function spliceSource(cache: UnitCache, key: ReportKey, probe: ConfigForAgent, header: HeaderOf, units: readonly InputUnit[], stamps: UnitStamps): SpliceSource | undefined {
   const found = reportAsKept(cache, key, probe, header);
   const splice = found?.output.splice;
   if (found === undefined || splice === undefined || splice.runs.length !== units.length || splice.units !== unitsDigest(units, cache.hasher)) return undefined;
   const section = runsSection(found.output.stdout, splice.runs.reduce((sum, runs) => sum + runs, 0));
   if (section === undefined) return undefined;
-  const { paths, stamps } = found.stamps;
-  const same = new Set(paths.filter((path, i) => stillStamped(path, stamps[i]!, cache.hasher)));
-  const unchanged = new Set(units.filter((unit) => unitPaths(unit)?.every((path) => same.has(path)) === true));
+  const then = new Map(found.stamps.paths.map((path, i) => [path, found.stamps.stamps[i]!]));
+  const same = new Set<string>();
+  stamps.paths.forEach((path, i) => {
+    const old = then.get(path);
+    if (old !== undefined && (sameFile(old, stamps.stamps[i]!) ?? stillStamped(path, old, cache.hasher))) same.add(path);
+  });
+  const unchanged = new Set(units.filter((unit) => unit.every((file) => same.has(file))));
   if (unchanged.size === 0) return undefined;
   return { kept: { doc: found.output.stdout, section }, keptRuns: splice.runs, unchanged };
 }

@@ -64,6 +64,8 @@ export class UnitCache {
   readonly notices: string[] = [];
   hits = 0;
   misses = 0;
+  /** Units whose part of the command's output was the kept output's bytes (outputSplice.ts). */
+  spliced = 0;
   /** Entries written by this thread (and its workers, on the main thread), for the index. */
   private readonly added = new Map<string, IndexedEntry>();
   /** Entries read whose last use the index dates an hour or more ago. */
@@ -260,6 +262,6 @@ export class UnitCache {
   finish(command: string): void {
     this.closeWriter();
     this.readers.closeAll();
-    recordRun(this.setup, command, { hits: this.hits, misses: this.misses, added: this.added, used: this.used }, this.writable);
+    recordRun(this.setup, command, { hits: this.hits, misses: this.misses, spliced: this.spliced, added: this.added, used: this.used }, this.writable);
   }
 }
