@@ -19,6 +19,7 @@ import { createConfigResolver, type ConfigOptions, type ConfigResolver } from ".
 import type { Analysis, UnitShare } from "../pipeline/analysis.js";
 import { runsSection, splicedPieces, unitsDigest } from "../pipeline/cache/outputSplice.js";
 import { spliceSource, type SpliceSource } from "../pipeline/cache/spliceSource.js";
+import { isWholeRun, isWholeUsage } from "../pipeline/cache/unreadRuns.js";
 
 /** The report's config header, as text, on `resolver` once `asked` were asked of it in order (a resolver keeps what it resolved). */
 function headerOn(resolver: ConfigResolver, choices: ConfigChoices): HeaderOf {
@@ -79,6 +80,8 @@ export class KeptOutputUse {
   spliced(analysis: Analysis, fresh: string): Buffer[] | undefined {
     const splice = this.splice;
     if (splice === undefined || analysis.units === undefined || analysis.liveRuns.length > 0 || analysis.liveFindings.length > 0) return undefined;
+    // The summary's usage, added in another order than without the cache, is the same only in whole numbers (unreadRuns.ts).
+    if (!analysis.runs.every(isWholeRun) || !isWholeUsage(analysis.spilled?.usage)) return undefined;
     const doc = Buffer.from(fresh);
     const read = analysis.runs.length + (analysis.spilled?.runs ?? 0);
     const section = runsSection(doc, read);

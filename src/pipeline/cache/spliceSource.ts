@@ -33,6 +33,20 @@ function sameFile(then: PathStamp, now: PathStamp): boolean | undefined {
 }
 
 /**
+ * Whether the usage the kept document's summary adds up is whole numbers (its head, up to its runs):
+ * else some unit's is not, and the splice would be refused after the analysis (unreadRuns.ts).
+ */
+function wholeUsageIn(head: Buffer): boolean {
+  try {
+    const { summary } = JSON.parse(`${head.toString("utf8")}]}`) as { summary?: Record<string, unknown> };
+    const sums = [summary?.usage, summary?.usageOnFlagged, summary?.usageAfterStop];
+    return sums.every((sum) => sum === undefined || Object.values(sum as object).every((value) => typeof value !== "number" || Number.isSafeInteger(value)));
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The kept output of `key` to splice into, for `units` whose files are stamped `stamps` now (none when
  * nothing of it can be reused). A unit of a store's session (`<db>#<id>`, not a path) is never reused.
  */
@@ -41,7 +55,7 @@ export function spliceSource(cache: UnitCache, key: ReportKey, probe: ConfigForA
   const splice = found?.output.splice;
   if (found === undefined || splice === undefined || splice.runs.length !== units.length || splice.units !== unitsDigest(units, cache.hasher)) return undefined;
   const section = runsSection(found.output.stdout, splice.runs.reduce((sum, runs) => sum + runs, 0));
-  if (section === undefined) return undefined;
+  if (section === undefined || !wholeUsageIn(found.output.stdout.subarray(0, section.start))) return undefined;
   const then = new Map(found.stamps.paths.map((path, i) => [path, found.stamps.stamps[i]!]));
   const same = new Set<string>();
   stamps.paths.forEach((path, i) => {

@@ -245,6 +245,30 @@ describe("the result cache, differentially", () => {
     }, 600_000);
   }
 
+  it("splices only where the summary's usage adds up the same in any order: whole numbers", async () => {
+    for (const [cost, splices] of [["2", true], ["0.1", false]] as const) {
+      const root = tempDir("looplens-cache-splice-cost-");
+      const inputs = makeInputs(root);
+      rmSync(join(inputs, "gateway"), { recursive: true });
+      // Every OpenClaw model turn records this cost (USD): 0.1 added per unit or per run rounds differently.
+      const sessions = textFiles(inputs).filter((file) => file.includes(join("agents", "main", "sessions")));
+      for (const file of sessions) writeFileSync(file, readFileSync(file, "utf8").replaceAll('"totalTokens":1280}', `"totalTokens":1280,"cost":{"total":${cost}}}`));
+      const cacheDir = join(root, "cache");
+      const json = async (why: string) => {
+        const { cached, fresh } = await bothWays(["analyze", "-f", "json", inputs], cacheDir);
+        expect(cached.stdout, why).toBe(fresh.stdout);
+        expect(fresh.stdout, "the cost is in the summary").toContain(`"cost": ${cost === "2" ? "" : "0."}`);
+        return readUsage(cacheDir)?.last?.spliced ?? 0;
+      };
+      await json(`cold, cost ${cost}`);
+      appendFileSync(join(inputs, "events", "healthy.jsonl"), readFileSync(join(inputs, "events", "healthy.jsonl"), "utf8").split("\n")[0] + "\n");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const spliced = await json(`grown, cost ${cost}`);
+      if (splices) expect(spliced, "whole costs: spliced").toBeGreaterThan(5);
+      else expect(spliced, "fractional costs: not spliced").toBe(0);
+    }
+  }, 600_000);
+
   it("keeps a fork family and a paired session as one unit each: an edit to any of their files reads the whole unit again", async () => {
     const root = tempDir("looplens-cache-units-");
     const inputs = makeInputs(root);
