@@ -116,8 +116,10 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
   // every run, nor for a window back from now (a new key each run: its outputs would only push others out).
   const keepsOutput = cache && !header.readsRuns && !isRelativeTime(options.since) && !isRelativeTime(options.until);
   const { failOn, maxWarnings } = options;
-  // A JSON document of every run, unjudged: a re-run after some units changed splices the kept one (outputSplice.ts).
-  const spliceable = outputs === "analyze" && options.format === "json" && !hasFilters(filters) && failOn === undefined && maxWarnings === undefined && (options.sort ?? "stops") === "stops";
+  // A JSON or NDJSON document of every run, unjudged: a re-run after some units changed splices the kept one (outputSplice.ts).
+  const format = options.format === "json" || options.format === "ndjson" ? options.format : undefined;
+  const unjudged = !hasFilters(filters) && failOn === undefined && maxWarnings === undefined && (options.sort ?? "stops") === "stops";
+  const spliceable = outputs === "analyze" && unjudged ? format : undefined;
   const kept = keepsOutput ? await KeptOutputUse.look(cache, inputs, input, { version, outputs, options, filters, render }, config, io.env, spliceable) : undefined;
   if (kept?.hit) return writeKept(io, kept.hit, resolve, () => (reportNotices(io, resolver, options.quiet), finishCache(io, cache, "analyze", options.quiet)));
   const configFor = kept ? kept.recording(resolve) : resolve;

@@ -17,7 +17,7 @@ import type { UnitCache } from "../pipeline/cache/unitCache.js";
 import { configOfRuns, type ConfigChoices } from "../pipeline/configSummary.js";
 import { createConfigResolver, type ConfigOptions, type ConfigResolver } from "../pipeline/configResolution.js";
 import type { Analysis, UnitShare } from "../pipeline/analysis.js";
-import { runsSection, splicedPieces, unitsDigest } from "../pipeline/cache/outputSplice.js";
+import { itemsSection, splicedPieces, unitsDigest, type SpliceFormat } from "../pipeline/cache/outputSplice.js";
 import { spliceSource, type SpliceSource } from "../pipeline/cache/spliceSource.js";
 import { isWholeRun, isWholeUsage } from "../pipeline/cache/unreadRuns.js";
 
@@ -28,6 +28,9 @@ function headerOn(resolver: ConfigResolver, choices: ConfigChoices): HeaderOf {
     return JSON.stringify(configOfRuns(resolver, choices).summary());
   };
 }
+
+/** What a unit wrote into a document of `format`: its runs (JSON), its findings' lines (NDJSON). */
+const itemsOf = (format: SpliceFormat, unit: UnitShare) => (format === "json" ? unit.runs : unit.findings);
 
 export class KeptOutputUse {
   private readonly asked = new AskedAgents();
@@ -42,8 +45,8 @@ export class KeptOutputUse {
     private readonly stamps: UnitStamps | undefined,
     /** The output kept by an earlier run of the same command on the same files, when there is one. */
     readonly hit: KeptOutput | undefined,
-    /** The output is a JSON document whose runs per unit are kept with it (outputSplice.ts), and what it can reuse of the one kept last. */
-    private readonly spliceable = false,
+    /** The output's format when its items per unit are kept with it (outputSplice.ts), and what it can reuse of the one kept last. */
+    private readonly spliceable?: SpliceFormat,
     readonly splice?: SpliceSource,
   ) {
     this.spool = stamps && new OutputSpool(cache.setup.dir, REPORT_BYTES_MAX);
@@ -51,10 +54,10 @@ export class KeptOutputUse {
 
   /**
    * Looks the command's output up (`command`: its flags, filters, format and render options, as
-   * JSON). `spliceable`: the output is a JSON document of every replayed run, unfiltered, that a re-run
-   * after some units changed may splice (outputSplice.ts).
+   * JSON). `spliceable`: the output is a JSON or NDJSON document of every replayed run, unfiltered,
+   * that a re-run after some units changed may splice (outputSplice.ts).
    */
-  static async look(cache: UnitCache, inputs: readonly string[], input: AnalysisOptions, command: object, config: ConfigOptions & ConfigChoices, env: NodeJS.ProcessEnv, spliceable = false): Promise<KeptOutputUse> {
+  static async look(cache: UnitCache, inputs: readonly string[], input: AnalysisOptions, command: object, config: ConfigOptions & ConfigChoices, env: NodeJS.ProcessEnv, spliceable?: SpliceFormat): Promise<KeptOutputUse> {
     const listing = listInputs(inputs, cache.hasher);
     const key: ReportKey | undefined = listing && { inputs, listing, input, command };
     // Checked on a resolver of its own: a miss must leave the command's resolver unasked (its notices come in first-asked order).
@@ -68,7 +71,7 @@ export class KeptOutputUse {
     const units = await expandUnits(inputs);
     // Stamped before anything is read: a file that changes while it is read is not kept as read.
     const stamps = key && stampReport(cache, key, units);
-    const splice = spliceable && key && stamps ? spliceSource(cache, key, probeConfig, headerOn(probe, config), units, stamps) : undefined;
+    const splice = spliceable && key && stamps ? spliceSource(cache, key, probeConfig, headerOn(probe, config), units, stamps, spliceable) : undefined;
     return new KeptOutputUse(cache, units, key, stamps, undefined, spliceable, splice);
   }
 
@@ -78,14 +81,14 @@ export class KeptOutputUse {
    * when they do not add up (then the analysis is made again without leaving any unit unread).
    */
   spliced(analysis: Analysis, fresh: string): Buffer[] | undefined {
-    const splice = this.splice;
-    if (splice === undefined || analysis.units === undefined || analysis.liveRuns.length > 0 || analysis.liveFindings.length > 0) return undefined;
+    const { splice, spliceable: format } = this;
+    if (splice === undefined || format === undefined || analysis.units === undefined || analysis.liveRuns.length > 0 || analysis.liveFindings.length > 0) return undefined;
     // The summary's usage, added in another order than without the cache, is the same only in whole numbers (unreadRuns.ts).
-    if (!analysis.runs.every(isWholeRun) || !isWholeUsage(analysis.spilled?.usage)) return undefined;
+    if (format === "json" && (!analysis.runs.every(isWholeRun) || !isWholeUsage(analysis.spilled?.usage))) return undefined;
     const doc = Buffer.from(fresh);
-    const read = analysis.runs.length + (analysis.spilled?.runs ?? 0);
-    const section = runsSection(doc, read);
-    const pieces = section && splicedPieces({ doc, section }, splice.kept, splice.keptRuns, analysis.units);
+    const units = analysis.units.map((unit) => ({ items: itemsOf(format, unit), unread: unit.unread }));
+    const section = itemsSection(format, doc, units.reduce((sum, unit) => sum + (unit.unread ? 0 : unit.items), 0));
+    const pieces = section && splicedPieces(format, { doc, section }, splice.kept, splice.keptItems, units);
     if (pieces) this.cache.spliced += analysis.units.filter((unit) => unit.unread).length;
     return pieces;
   }
@@ -109,7 +112,8 @@ export class KeptOutputUse {
     if (this.stamps === undefined || spool === undefined || this.key === undefined) return;
     try {
       const headerText = JSON.stringify(header);
-      const splice = this.spliceable && units !== undefined ? { splice: { units: unitsDigest(this.units, this.cache.hasher), runs: units.map((unit) => unit.runs) } } : {};
+      const format = this.spliceable;
+      const splice = format && units !== undefined ? { splice: { units: unitsDigest(this.units, this.cache.hasher), items: units.map((unit) => itemsOf(format, unit)) } } : {};
       const meta = { ...said, asked: this.asked.list, units: this.units.length, ...splice };
       if (spool.holdsAll) keepReport(this.cache, this.key, this.stamps, meta, spool.pieces(), configFor, () => headerText);
     } finally {

@@ -48,14 +48,23 @@ export interface Analysis extends ReadSummary {
   readonly outside?: OutsideRuns;
   /** Replayed runs left unread because the command's kept output holds their text (cache/outputSplice.ts), counted only. */
   readonly unread?: UnreadRuns;
-  /** Each unit's replayed runs (read or not), in input order, and whether they were left unread: where its runs stand in the report. */
+  /** Each unit's replayed runs and their findings (read or not), in input order, and whether they were left unread: where its runs stand in the report. */
   readonly units?: readonly UnitShare[];
 }
 
 /** A unit's share of an analysis's replayed runs (see `Analysis.units`). */
 export interface UnitShare {
   readonly runs: number;
+  readonly findings: number;
   readonly unread: boolean;
+}
+
+/** A unit's share (see `Analysis.units`): its runs held, spilled, outside the window or left unread, and their findings. */
+function shareOf(part: FileAnalysis): UnitShare {
+  let findings = (part.spilled?.counts.findings.total ?? 0) + (part.outside?.counts.findings.total ?? 0) + (part.unread?.counts.findings.total ?? 0);
+  for (const run of part.runs) findings += run.findings.length;
+  const runs = part.runs.length + (part.spilled?.runs ?? 0) + (part.outside?.runs ?? 0) + (part.unread?.runs ?? 0);
+  return { runs, findings, unread: part.unread !== undefined };
 }
 
 /** One input file as a unit of its own (tests, and inputs that name a single file). */
@@ -198,7 +207,7 @@ export function mergeAnalyses(parts: readonly FileAnalysis[], book = new LiveRun
   for (const part of parts) {
     if (part.outside) outside = addOutside(outside, part.outside);
     if (part.unread) unread = addUnread(unread, part.unread);
-    units.push({ runs: part.runs.length + (part.spilled?.runs ?? 0) + (part.outside?.runs ?? 0) + (part.unread?.runs ?? 0), unread: part.unread !== undefined });
+    units.push(shareOf(part));
     if (part.spilled) segments.push(shiftedSegment(part.spilled, runs.length));
     // Not push(...runs): spreading more than ~100k runs into arguments overflows the stack.
     for (const run of part.runs) runs.push(run);

@@ -62,7 +62,7 @@ export interface KeptOutput {
   readonly asked: readonly AskedAgent[];
   /** How many units the output is of (counted as the run's hits). */
   readonly units: number;
-  /** A JSON output's runs per unit, so that a re-run after some units changed can reuse the others' (outputSplice.ts). */
+  /** A JSON output's runs (an NDJSON output's finding lines) per unit, so that a re-run after some units changed can reuse the others' (outputSplice.ts). */
   readonly splice?: SpliceMap;
 }
 
@@ -84,7 +84,7 @@ function keptOutputOf(entry: OpenEntry): KeptOutput {
   const meta = JSON.parse(first) as Meta;
   if (!Array.isArray(meta.asked) || typeof meta.status !== "number" || typeof meta.units !== "number" || rest.at(-1) !== 10) throw new CorruptEntry("not a report");
   const { splice } = meta;
-  const spliceMap = splice !== undefined && typeof splice.units === "string" && Array.isArray(splice.runs) ? { splice } : {};
+  const spliceMap = splice !== undefined && typeof splice.units === "string" && Array.isArray(splice.items) ? { splice } : {};
   return { stdout: rest.subarray(0, rest.length - 1), before: meta.before, after: meta.after, status: meta.status, asked: meta.asked, units: meta.units, ...spliceMap };
 }
 

@@ -8,14 +8,14 @@
 import type { InputUnit } from "../../adapters/discovery.js";
 import type { ConfigForAgent } from "../../core/replay.js";
 import { stillStamped, type PathStamp, type UnitStamps } from "./fileStamps.js";
-import { runsSection, unitsDigest, type SplicedDocument } from "./outputSplice.js";
+import { itemsSection, unitsDigest, type SpliceFormat, type SplicedDocument } from "./outputSplice.js";
 import { reportAsKept, type HeaderOf, type ReportKey } from "./reportCache.js";
 import type { UnitCache } from "./unitCache.js";
 
 export interface SpliceSource {
-  /** The kept document, and how many runs each unit wrote in it. */
+  /** The kept document, and how many items (runs, finding lines) each unit wrote in it. */
   readonly kept: SplicedDocument;
-  readonly keptRuns: readonly number[];
+  readonly keptItems: readonly number[];
   /** The units whose files are as the kept output stamped them. */
   readonly unchanged: ReadonlySet<InputUnit>;
 }
@@ -50,12 +50,13 @@ function wholeUsageIn(head: Buffer): boolean {
  * The kept output of `key` to splice into, for `units` whose files are stamped `stamps` now (none when
  * nothing of it can be reused). A unit of a store's session (`<db>#<id>`, not a path) is never reused.
  */
-export function spliceSource(cache: UnitCache, key: ReportKey, probe: ConfigForAgent, header: HeaderOf, units: readonly InputUnit[], stamps: UnitStamps): SpliceSource | undefined {
+export function spliceSource(cache: UnitCache, key: ReportKey, probe: ConfigForAgent, header: HeaderOf, units: readonly InputUnit[], stamps: UnitStamps, format: SpliceFormat): SpliceSource | undefined {
   const found = reportAsKept(cache, key, probe, header);
   const splice = found?.output.splice;
-  if (found === undefined || splice === undefined || splice.runs.length !== units.length || splice.units !== unitsDigest(units, cache.hasher)) return undefined;
-  const section = runsSection(found.output.stdout, splice.runs.reduce((sum, runs) => sum + runs, 0));
-  if (section === undefined || !wholeUsageIn(found.output.stdout.subarray(0, section.start))) return undefined;
+  if (found === undefined || splice === undefined || splice.items.length !== units.length || splice.units !== unitsDigest(units, cache.hasher)) return undefined;
+  const section = itemsSection(format, found.output.stdout, splice.items.reduce((sum, items) => sum + items, 0));
+  // (NDJSON has no summary: its usage is nowhere in the output.)
+  if (section === undefined || (format === "json" && !wholeUsageIn(found.output.stdout.subarray(0, section.start)))) return undefined;
   const then = new Map(found.stamps.paths.map((path, i) => [path, found.stamps.stamps[i]!]));
   const same = new Set<string>();
   stamps.paths.forEach((path, i) => {
@@ -64,5 +65,5 @@ export function spliceSource(cache: UnitCache, key: ReportKey, probe: ConfigForA
   });
   const unchanged = new Set(units.filter((unit) => unit.every((file) => same.has(file))));
   if (unchanged.size === 0) return undefined;
-  return { kept: { doc: found.output.stdout, section }, keptRuns: splice.runs, unchanged };
+  return { kept: { doc: found.output.stdout, section }, keptItems: splice.items, unchanged };
 }
