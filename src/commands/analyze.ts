@@ -156,8 +156,8 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
   }
   // What is still to write leaves out the findings already streamed; `report` still judges them all.
   const shown = streamed?.wroteAny() ? buildReport(streamed.remaining(analysis), request) : report;
-  const copy = kept && ((piece: string | Uint8Array) => kept.wrote(piece));
-  await (spliced ? writePieces(io, spliced, copy) : writeReport(io, reporter(shown, render), copy));
+  // A spliced output is kept from its pieces, in memory already (keptOutput.ts); any other as it is written.
+  await (spliced ? writePieces(io, spliced) : writeReport(io, reporter(shown, render), kept && ((text) => kept.wrote(text))));
 
   // The gate's tally was made as the report was written (a walk of the runs only when it was not).
   const failures = failOn !== undefined || maxWarnings !== undefined ? failureLines(report.facts().gate) : [];
@@ -197,14 +197,13 @@ function reportPieces(output: ReportOutput): Iterable<string> {
 }
 
 /** Writes bytes (a spliced output: outputSplice.ts) as `writeReport` writes text, in pieces of at most KEPT_BATCH that wait for standard output to drain. */
-async function writePieces(io: Io, pieces: readonly Buffer[], copy?: (bytes: Uint8Array) => void): Promise<void> {
+async function writePieces(io: Io, pieces: readonly Buffer[]): Promise<void> {
   const writeBytes = io.stdout.bytes;
   // A part may end within a character: the decoder finishes it with the next.
   const decoder = writeBytes === undefined ? new StringDecoder("utf8") : undefined;
   for (const piece of pieces) {
     for (let at = 0; at < piece.length; at += KEPT_BATCH) {
       const part = piece.subarray(at, at + KEPT_BATCH);
-      copy?.(part);
       if (decoder) io.stdout(decoder.write(part));
       else writeBytes!(part);
       await io.stdoutDrained?.();

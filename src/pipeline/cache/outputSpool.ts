@@ -35,14 +35,14 @@ export class OutputSpool {
     return !this.dropped;
   }
 
-  /** Appends a piece of the output (text, or bytes as they are). Never throws: past `maxBytes`, or when the file cannot be written, the spool is dropped. */
-  write(piece: string | Uint8Array): void {
+  /** Appends a piece of the output. Never throws: past `maxBytes`, or when the file cannot be written, the spool is dropped. */
+  write(text: string): void {
     if (this.dropped) return;
     try {
       this.fd ??= this.create();
       const buffer = (this.buffer ??= Buffer.allocUnsafe(PIECE_BYTES));
       // A UTF-16 code unit is at most 3 bytes of UTF-8.
-      const bytes = typeof piece !== "string" ? piece : piece.length * 3 <= buffer.length ? buffer.subarray(0, buffer.write(piece)) : Buffer.from(piece);
+      const bytes = text.length * 3 <= buffer.length ? buffer.subarray(0, buffer.write(text)) : Buffer.from(text);
       for (let done = 0; done < bytes.length; ) done += writeSync(this.fd, bytes, done, bytes.length - done, this.length + done);
       this.length += bytes.length;
       if (this.length > this.maxBytes) this.remove();
