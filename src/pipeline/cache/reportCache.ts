@@ -31,7 +31,7 @@ import type { AnalysisOptions } from "../analysis.js";
 import { configsDigest, keyText } from "./cacheKey.js";
 import type { AskedAgent } from "../askedAgents.js";
 import { CorruptEntry, type OpenEntry } from "./entryFile.js";
-import { unitPaths, type UnitStamps } from "./fileStamps.js";
+import { STDIN, type UnitStamps } from "./fileStamps.js";
 import { listInputs, type InputListing } from "./inputListing.js";
 import type { UnitCache } from "./unitCache.js";
 import type { SpliceMap } from "./outputSplice.js";
@@ -111,7 +111,8 @@ export function reportAsKept(cache: UnitCache, key: ReportKey, probe: ConfigForA
  * (undefined: not kept, e.g. standard input).
  */
 export function stampReport(cache: UnitCache, key: ReportKey, units: readonly InputUnit[]): UnitStamps | undefined {
-  if (!cache.canWrite || units.some((unit) => unitPaths(unit) === undefined)) return undefined;
+  // Standard input is never kept (unitPaths: undefined); asked of the names, with no stat of every file.
+  if (!cache.canWrite || units.some((unit) => unit.includes(STDIN))) return undefined;
   return cache.stamp([...new Set([...units.flat(), ...key.listing.stores])]);
 }
 

@@ -101,6 +101,9 @@ describe("file stamps", () => {
     writeFileSync(db, "SQLite format 3\u0000");
     expect(unitPaths([`${db}#session-1`])).toEqual([db, `${db}-wal`]);
     expect(unitPaths(["-"])).toBeUndefined();
+    // A file whose name holds a `#` is itself; a path without one is taken as it is, existing or not (no stat).
+    writeFileSync(join(dir, "a#b.jsonl"), "{}\n");
+    expect(unitPaths([join(dir, "a#b.jsonl"), join(dir, "gone.jsonl")])).toEqual([join(dir, "a#b.jsonl"), join(dir, "gone.jsonl")]);
     const stamps = stampUnit([`${db}#session-1`], hasher);
     expect(stamps?.stamps[1]).toBeNull();
     writeFileSync(`${db}-wal`, "x");
