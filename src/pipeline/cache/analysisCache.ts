@@ -56,11 +56,11 @@ export async function analyzeAndKeep(
   const stamps = cache.canWrite ? cache.stamp(unit) : undefined;
   const key = keyText("analyze", cache.setup.build, unit, options);
   const keep = keepsResume(stamps, cache.setup.resumeMinBytes ?? RESUME_MIN_BYTES);
-  const from = keep ? grownFrom(cache, key, unit, (asked: Asked) => configsDigest(asked, configFor, cache.hasher)) : undefined;
-  const { resume: point, ...analysis } = await analyse({ keep, ...(from && { from }) });
+  const grown = keep ? grownFrom(cache, key, unit, (asked: Asked) => configsDigest(asked, configFor, cache.hasher)) : undefined;
+  const { resume: point, ...analysis } = await analyse({ keep, ...(grown && { from: grown.from }) });
   if (stamps === undefined || !isCacheable(analysis)) return analysis;
   const asked: Asked = analysis.agentsResolved;
-  const resume = point && keptResume(point, stamps, cache.hasher);
+  const resume = point && keptResume(point, stamps, cache.hasher, grown?.prefix);
   cache.write(key, stamps, asked, configsDigest(asked, configFor, cache.hasher), () => analysisBody(resume ? { ...analysis, resume } : analysis));
   return analysis;
 }
