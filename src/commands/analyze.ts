@@ -20,7 +20,7 @@ import { skipWindow } from "../pipeline/cache/runWindow.js";
 import type { KeptOutput } from "../pipeline/cache/reportCache.js";
 import type { ConfigForAgent } from "../core/replay.js";
 import { KeptOutputUse } from "./keptOutput.js";
-import type { InputUnit } from "../adapters/discovery.js";
+import type { UnreadUnits } from "../pipeline/cache/spliceSource.js";
 import { hasFilters } from "../pipeline/filters.js";
 import {
   nothingAnalysed,
@@ -125,7 +125,7 @@ async function analyzeWithSpill(paths: string[], options: AnalyzeOptions, io: Io
   const configFor = kept ? kept.recording(resolve) : resolve;
   // A cached unit whose runs all started outside --since/--until is not read back (its runs are counted).
   const window = cache && skipWindow(filters, header.readsRuns);
-  const analyse = (unread?: ReadonlySet<InputUnit>) =>
+  const analyse = (unread?: UnreadUnits) =>
     analyzeAll(inputs, digest, configFor, { config, input }, io.env, progressDisplay(io, options), cache, { window, ...(kept && { units: kept.units }), ...(unread && { unread }) });
   let analysis = await analyse(kept?.splice?.unchanged);
   const choices = {

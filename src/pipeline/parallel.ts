@@ -30,6 +30,7 @@ import { KnownUnits } from "./cache/knownUnits.js";
 import { cachedSweep, sweepAndKeep } from "./cache/sweepCache.js";
 import type { CacheWritten, UnitCache } from "./cache/unitCache.js";
 import type { RunWindow } from "./cache/runWindow.js";
+import type { UnreadUnits } from "./cache/spliceSource.js";
 
 export { lanesFor, workersFor, type Lanes } from "./lanes.js";
 
@@ -107,7 +108,7 @@ export async function analyzeAll(
   env: NodeJS.ProcessEnv,
   startProgress?: StartProgress,
   cache?: UnitCache,
-  { units: expanded, window, unread }: { readonly units?: readonly InputUnit[]; readonly window?: RunWindow; readonly unread?: ReadonlySet<InputUnit> } = {},
+  { units: expanded, window, unread }: { readonly units?: readonly InputUnit[]; readonly window?: RunWindow; readonly unread?: UnreadUnits } = {},
 ): Promise<Analysis> {
   tuneHeapForStreaming();
   const units = expanded ?? (await expandUnits(paths));
@@ -119,7 +120,7 @@ export async function analyzeAll(
     return (agent, profile) => resolver.effectiveFor(agent, profile).config;
   };
   const cacheConfig = cache && (await laneConfigOf());
-  const known = cache && cacheConfig && KnownUnits.look(units, (unit) => cachedAnalysis(cache, unit, setup.input, cacheConfig, window, unread?.has(unit)));
+  const known = cache && cacheConfig && KnownUnits.look(units, (unit) => cachedAnalysis(cache, unit, setup.input, cacheConfig, window, unread?.get(unit)));
   const files = known ? known.missingUnits : units;
   // Each file is stat'ed once: for the order of the units and the progress bar's total.
   const perFile = fileSizes(files);

@@ -115,6 +115,17 @@ export function stillStamped(path: string, stored: PathStamp, hasher: ByteHasher
   return stored.ends === undefined || endsHash(path, Number(info.size), hasher) === stored.ends;
 }
 
+/**
+ * Whether a file stamped `now` is the one stamped `then` (`stillStamped`, from two stamps: no stat);
+ * undefined when only its ends' hash can tell (racy then, not now).
+ */
+export function sameStamp(then: PathStamp, now: PathStamp): boolean | undefined {
+  if (then === null || now === null) return then === now;
+  if (then.size !== now.size || then.mtimeNs !== now.mtimeNs || then.ctimeNs !== now.ctimeNs || then.ino !== now.ino || then.dev !== now.dev) return false;
+  if (then.ends === undefined) return true;
+  return now.ends === undefined ? undefined : now.ends === then.ends;
+}
+
 /** The times and size of an open descriptor's file, to tell that it did not change while it was read. */
 export function sameAsOpened(path: string, stored: PathStamp): boolean {
   const info = statOrNull(path);
@@ -174,6 +185,19 @@ export function stampUnit(unit: readonly string[], hasher: ByteHasher, racyNs = 
 export function unitStillStamped(stored: UnitStamps, hasher: ByteHasher): boolean {
   try {
     return stored.paths.every((path, i) => stillStamped(path, stored.stamps[i]!, hasher));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether the unit's files, stamped `now` earlier in this command, are as `stored` stamped them: as
+ * `unitStillStamped`, without a stat of each (a racy stored stamp whose ends `now` did not hash is
+ * asked of the file itself).
+ */
+export function unitStampedAs(stored: UnitStamps, now: UnitStamps, hasher: ByteHasher): boolean {
+  try {
+    return stored.paths.length === now.paths.length && stored.paths.every((path, i) => path === now.paths[i] && (sameStamp(stored.stamps[i]!, now.stamps[i]!) ?? stillStamped(path, stored.stamps[i]!, hasher)));
   } catch {
     return false;
   }

@@ -7,29 +7,20 @@
  */
 import type { InputUnit } from "../../adapters/discovery.js";
 import type { ConfigForAgent } from "../../core/replay.js";
-import { stillStamped, type PathStamp, type UnitStamps } from "./fileStamps.js";
+import { sameStamp, stillStamped, type UnitStamps } from "./fileStamps.js";
 import { itemsSection, unitsDigest, type SpliceFormat, type SplicedDocument } from "./outputSplice.js";
 import { reportAsKept, type HeaderOf, type ReportKey } from "./reportCache.js";
 import type { UnitCache } from "./unitCache.js";
+
+/** Units whose runs the kept output holds, each with its files' stamps taken at the command's start. */
+export type UnreadUnits = ReadonlyMap<InputUnit, UnitStamps>;
 
 export interface SpliceSource {
   /** The kept document, and how many items (runs, finding lines) each unit wrote in it. */
   readonly kept: SplicedDocument;
   readonly keptItems: readonly number[];
-  /** The units whose files are as the kept output stamped them. */
-  readonly unchanged: ReadonlySet<InputUnit>;
-}
-
-/**
- * Whether a file stamped `now` is the one stamped `then` (fileStamps.ts `stillStamped`, from two
- * stamps: the files were stamped for the new output already); undefined when only its ends' hash can
- * tell (racy then, not now).
- */
-function sameFile(then: PathStamp, now: PathStamp): boolean | undefined {
-  if (then === null || now === null) return then === now;
-  if (then.size !== now.size || then.mtimeNs !== now.mtimeNs || then.ctimeNs !== now.ctimeNs || then.ino !== now.ino || then.dev !== now.dev) return false;
-  if (then.ends === undefined) return true;
-  return now.ends === undefined ? undefined : now.ends === then.ends;
+  /** The units whose files are as the kept output stamped them, with their stamps now (their entries are checked against these: no second stat). */
+  readonly unchanged: UnreadUnits;
 }
 
 /**
@@ -61,9 +52,10 @@ export function spliceSource(cache: UnitCache, key: ReportKey, probe: ConfigForA
   const same = new Set<string>();
   stamps.paths.forEach((path, i) => {
     const old = then.get(path);
-    if (old !== undefined && (sameFile(old, stamps.stamps[i]!) ?? stillStamped(path, old, cache.hasher))) same.add(path);
+    if (old !== undefined && (sameStamp(old, stamps.stamps[i]!) ?? stillStamped(path, old, cache.hasher))) same.add(path);
   });
-  const unchanged = new Set(units.filter((unit) => unit.every((file) => same.has(file))));
+  const now = new Map(stamps.paths.map((path, i) => [path, stamps.stamps[i]!]));
+  const unchanged: UnreadUnits = new Map(units.filter((unit) => unit.every((file) => same.has(file))).map((unit) => [unit, { paths: unit, stamps: unit.map((file) => now.get(file)!) }]));
   if (unchanged.size === 0) return undefined;
   return { kept: { doc: found.output.stdout, section }, keptItems: splice.items, unchanged };
 }
