@@ -135,7 +135,7 @@ export function cacheSection({ specs, ...context }) {
     ),
     "",
     // Why the grown row costs what it does (unitCache.ts): written here so that a new run of the section keeps saying it.
-    "A grown OpenClaw transcript resumes from the replay state saved at the file's old end (watch.md §2 \"Growth\"): the \"one file grown by 1 MB\" row is every other session read back from its entry, the report made again and kept, and the grown session's appended 1 MB read and replayed (its old bytes hashed and scanned, not parsed: ~0.4 s of CPU of the row with the worker's start). What each row is made of, and why cold costs more than no cache: docs/performance.md, \"Result cache\".",
+    "A grown OpenClaw transcript resumes from the replay state saved at the file's old end (watch.md §2 \"Growth\"): the \"one file grown by 1 MB\" row is the grown session's appended 1 MB read and replayed on the main thread (its old bytes hashed and scanned, not parsed), every other session's entry read and hashed but its runs not parsed, and the JSON output spliced: the kept output's bytes for every other session's runs, the grown session's runs, the config header, summary and diagnostics made again (docs/performance.md, \"Splicing the kept output\"). What each row is made of, and why cold costs more than no cache: docs/performance.md, \"Result cache\".",
     "",
   ];
   return { rows, markdown: lines.join("\n") };

@@ -11,6 +11,7 @@ import { configOfRuns } from "../pipeline/configSummary.js";
 import { withHeapWatched } from "../pipeline/v8Tuning.js";
 import type { KeptOutput } from "../pipeline/cache/reportCache.js";
 import type { AnalysisOptions } from "../pipeline/analysis.js";
+import { hasFilters } from "../pipeline/filters.js";
 import { TIMELINE_FORMATS } from "../reporters/formatNames.js";
 import { commandCache, finishCache } from "./cache.js";
 import type { AnalyzeOptions } from "./analyzeOptions.js";
@@ -18,7 +19,7 @@ import { inputPaths, reportNotices, type Io } from "./common.js";
 import { isRelativeTime, reportFilters } from "./filterOptions.js";
 import { KeptOutputUse } from "./keptOutput.js";
 import { headerPlaces, useColor } from "./output.js";
-import { slices, writeReport } from "./reportWriting.js";
+import { writeBytes } from "./reportWriting.js";
 import { streamsFindings } from "./streamedFindings.js";
 
 /**
@@ -52,7 +53,11 @@ async function lookUpOrAnalyze(paths: string[], options: AnalyzeOptions, io: Io,
   // The whole output of this command on these files, kept by an earlier run: not when the header reads
   // every run, nor for a window back from now (a new key each run: its outputs would only push others out).
   const keepsOutput = cache && !header.readsRuns && !isRelativeTime(options.since) && !isRelativeTime(options.until);
-  const kept = keepsOutput ? await KeptOutputUse.look(cache, inputs, input, { version, outputs: report, options, filters, render }, config, io.env) : undefined;
+  // A JSON or NDJSON document of every run, unjudged: a re-run after some units changed splices the kept one (outputSplice.ts).
+  const format = options.format === "json" || options.format === "ndjson" ? options.format : undefined;
+  const unjudged = !hasFilters(filters) && options.failOn === undefined && options.maxWarnings === undefined && (options.sort ?? "stops") === "stops";
+  const spliceable = report === "analyze" && unjudged ? format : undefined;
+  const kept = keepsOutput ? await KeptOutputUse.look(cache, inputs, input, { version, outputs: report, options, filters, render }, config, io.env, spliceable) : undefined;
   if (kept?.hit) return writeKept(io, kept.hit, resolve, () => (reportNotices(io, resolver, options.quiet), finishCache(io, cache, "analyze", options.quiet)));
   const { analyzeAndReport } = await import("./commandWork.js");
   return analyzeAndReport({ inputs, input, options, io, version, report, filters, resolver, resolve, cache, kept, header, render });
@@ -64,17 +69,7 @@ async function writeKept(io: Io, hit: KeptOutput, configFor: ConfigForAgent, not
   for (const { agent, profile } of hit.asked) configFor(agent, profile);
   notices();
   if (hit.before !== "") io.stderr(hit.before);
-  const writeBytes = io.stdout.bytes;
-  if (writeBytes === undefined) await writeReport(io, slices(hit.stdout.toString("utf8")));
-  else {
-    // Its bytes as they were kept, in pieces that wait for standard output to drain (as writeReport).
-    for (let at = 0; at < hit.stdout.length; at += KEPT_BATCH) {
-      writeBytes(hit.stdout.subarray(at, at + KEPT_BATCH));
-      await io.stdoutDrained?.();
-    }
-  }
+  await writeBytes(io, [hit.stdout]);
   if (hit.after !== "") io.stderr(hit.after);
   return hit.status;
 }
-
-const KEPT_BATCH = 1 << 20;

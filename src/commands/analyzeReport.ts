@@ -6,6 +6,7 @@
 import type { ConfigForAgent } from "../core/replay.js";
 import { loadXxhashDigest } from "../core/xxhashDigest.js";
 import type { Analysis, AnalysisOptions } from "../pipeline/analysis.js";
+import type { UnreadUnits } from "../pipeline/cache/spliceSource.js";
 import type { UnitCache } from "../pipeline/cache/unitCache.js";
 import { skipWindow } from "../pipeline/cache/runWindow.js";
 import type { ConfigResolver } from "../pipeline/configResolution.js";
@@ -17,13 +18,13 @@ import { FINDINGS_IN_MEMORY, PLAIN_RUNS_IN_MEMORY, type SpillOptions } from "../
 import { withSpillFolder } from "../pipeline/spillFiles.js";
 import { failureLines } from "../reporters/failureLines.js";
 import { REPORTERS } from "../reporters/index.js";
-import type { WriteOptions } from "../reporters/model.js";
+import type { ReportOutput, WriteOptions } from "../reporters/model.js";
 import type { AnalyzeOptions } from "./analyzeOptions.js";
 import { cacheNotices } from "./cache.js";
 import { diagnosticsText, nothingAnalysed, nothingUsable, reportNotices, strictViolation, type Io } from "./common.js";
 import type { KeptOutputUse } from "./keptOutput.js";
 import { progressDisplay } from "./progressDisplay.js";
-import { writeReport } from "./reportWriting.js";
+import { writeBytes, writeReport } from "./reportWriting.js";
 import { streamedFindings } from "./streamedFindings.js";
 
 /** What analyze.ts read and looked up before it found no kept output. */
@@ -70,7 +71,7 @@ function runsInMemory(env: NodeJS.ProcessEnv): Omit<SpillOptions, "dir"> {
 }
 
 /** Runs read, replayed (spilled ones too) and live, before any filter: what `--fail-on` could have judged. */
-const runsRead = (analysis: Analysis) => analysis.runs.length + (analysis.spilled?.runs ?? 0) + (analysis.outside?.runs ?? 0) + analysis.liveRuns.length;
+const runsRead = (analysis: Analysis) => analysis.runs.length + (analysis.spilled?.runs ?? 0) + (analysis.outside?.runs ?? 0) + (analysis.unread?.runs ?? 0) + analysis.liveRuns.length;
 
 async function analyzeWithSpill(request: AnalyzeRequest, spill: SpillOptions | undefined): Promise<number> {
   const { inputs, options, io, version, filters, resolver, resolve, cache, kept, header, render } = request;
@@ -88,7 +89,9 @@ async function analyzeWithSpill(request: AnalyzeRequest, spill: SpillOptions | u
   const configFor = kept ? kept.recording(resolve) : resolve;
   // A cached unit whose runs all started outside --since/--until is not read back (its runs are counted).
   const window = cache && skipWindow(filters, header.readsRuns);
-  const analysis = await analyzeAll(inputs, digest, configFor, { config, input }, io.env, progressDisplay(io, options), cache, { window, ...(kept && { units: kept.units }) });
+  const analyse = (unread?: UnreadUnits) =>
+    analyzeAll(inputs, digest, configFor, { config, input }, io.env, progressDisplay(io, options), cache, { window, ...(kept && { units: kept.units }), ...(unread && { unread }) });
+  let analysis = await analyse(kept?.splice?.unchanged);
   const { failOn, maxWarnings } = options;
   const choices = {
     all: options.all === true,
@@ -99,7 +102,13 @@ async function analyzeWithSpill(request: AnalyzeRequest, spill: SpillOptions | u
     ...(options.sort !== undefined && options.sort !== "stops" && { sort: options.sort }),
   };
   const model = { version, config: header, filters, choices, ...(reporter.needs && { needs: reporter.needs }) };
-  const report = buildReport(analysis, model);
+  let report = buildReport(analysis, model);
+  // Units left unread: their runs come from the kept output, or, when it does not add up, the analysis is made again whole.
+  const spliced = analysis.unread && kept?.spliced(analysis, [...reportPieces(reporter(report, render))].join(""));
+  if (analysis.unread && spliced === undefined) {
+    analysis = await analyse();
+    report = buildReport(analysis, model);
+  }
   reportNotices(io, resolver, options.quiet);
   cacheNotices(io, cache, options.quiet);
   const before = diagnosticsText(analysis.diagnostics, analysis.diagnosticsTotal, options.quiet, options.verbose === true);
@@ -112,15 +121,21 @@ async function analyzeWithSpill(request: AnalyzeRequest, spill: SpillOptions | u
   }
   // What is still to write leaves out the findings already streamed; `report` still judges them all.
   const shown = streamed?.wroteAny() ? buildReport(streamed.remaining(analysis), model) : report;
-  await writeReport(io, reporter(shown, render), kept && ((text) => kept.wrote(text)));
+  // A spliced output is kept from its pieces, in memory already (keptOutput.ts); any other as it is written.
+  await (spliced ? writeBytes(io, spliced) : writeReport(io, reporter(shown, render), kept && ((text) => kept.wrote(text))));
 
   // The gate's tally was made as the report was written (a walk of the runs only when it was not).
   const failures = failOn !== undefined || maxWarnings !== undefined ? failureLines(report.facts().gate) : [];
   const after = failures.map((line) => `${line}\n`).join("");
   if (after !== "") io.stderr(after);
   const status = failures.length > 0 ? EXIT.findings : EXIT.ok;
-  kept?.keep({ before, after, status }, resolve, report.config);
+  kept?.keep({ before, after, status }, resolve, report.config, analysis.units);
   // Usage counts and the size bound once the output is kept too.
   cache?.finish("analyze");
   return status;
+}
+
+/** A report's pieces, whether it was made as one string or in pieces. */
+function reportPieces(output: ReportOutput): Iterable<string> {
+  return typeof output === "string" ? [output] : output;
 }

@@ -1,13 +1,10 @@
 /** How analyze writes a report to standard output: in batches, each once the one before has gone out. */
+import { StringDecoder } from "node:string_decoder";
 import type { ReportOutput } from "../reporters/model.js";
 import type { Io } from "./common.js";
 
 const WRITE_BATCH = 1 << 16;
-
-/** A text in pieces of WRITE_BATCH characters (a kept output written as text). */
-export function* slices(text: string): Generator<string> {
-  for (let at = 0; at < text.length; at += WRITE_BATCH) yield text.slice(at, at + WRITE_BATCH);
-}
+const BYTES_BATCH = 1 << 20;
 
 /**
  * Writes a report's pieces in writes of about WRITE_BATCH characters (a write per run would be a
@@ -27,4 +24,27 @@ export async function writeReport(io: Io, output: ReportOutput, copy?: (text: st
     }
   }
   if (batch !== "") write(batch);
+}
+
+/**
+ * Writes bytes (a kept output, or a spliced one: cache/outputSplice.ts) as they are, in writes of at
+ * most BYTES_BATCH that wait for standard output to drain as `writeReport`'s do. Standard output
+ * that takes only text gets them decoded: a write may end within a character, the decoder
+ * finishes it with the next.
+ */
+export async function writeBytes(io: Io, pieces: readonly Buffer[]): Promise<void> {
+  const write = io.stdout.bytes;
+  const decoder = write === undefined ? new StringDecoder("utf8") : undefined;
+  for (const piece of pieces) {
+    for (let at = 0; at < piece.length; at += BYTES_BATCH) {
+      const part = piece.subarray(at, at + BYTES_BATCH);
+      if (decoder) io.stdout(decoder.write(part));
+      else write!(part);
+      await io.stdoutDrained?.();
+    }
+  }
+  if (decoder) {
+    const rest = decoder.end();
+    if (rest !== "") io.stdout(rest);
+  }
 }

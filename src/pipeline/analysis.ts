@@ -22,6 +22,7 @@ import { joinSummaries, readSummary, readUnit, type Delivery, type PreparedSink,
 import { analyzeAndKeep, cachedAnalysis } from "./cache/analysisCache.js";
 import type { UnitCache } from "./cache/unitCache.js";
 import { addOutside, type OutsideRuns } from "./cache/runWindow.js";
+import { addUnread, type UnreadRuns } from "./cache/unreadRuns.js";
 import { readAppended } from "./appendedReading.js";
 import { appendedSource, countResumed, ResumeKeeper, type ResumeFrom } from "./cache/resumeUnit.js";
 import { AskedAgents } from "./askedAgents.js";
@@ -45,6 +46,25 @@ export interface Analysis extends ReadSummary {
   readonly liveFindings: LiveFinding[];
   /** Replayed runs left unread, all outside `--since`/`--until` (a cache hit's: runWindow.ts), counted only. */
   readonly outside?: OutsideRuns;
+  /** Replayed runs left unread because the command's kept output holds their text (cache/outputSplice.ts), counted only. */
+  readonly unread?: UnreadRuns;
+  /** Each unit's replayed runs and their findings (read or not), in input order, and whether they were left unread: where its runs stand in the report. */
+  readonly units?: readonly UnitShare[];
+}
+
+/** A unit's share of an analysis's replayed runs (see `Analysis.units`). */
+export interface UnitShare {
+  readonly runs: number;
+  readonly findings: number;
+  readonly unread: boolean;
+}
+
+/** A unit's share (see `Analysis.units`): its runs held, spilled, outside the window or left unread, and their findings. */
+function shareOf(part: FileAnalysis): UnitShare {
+  let findings = (part.spilled?.counts.findings.total ?? 0) + (part.outside?.counts.findings.total ?? 0) + (part.unread?.counts.findings.total ?? 0);
+  for (const run of part.runs) findings += run.findings.length;
+  const runs = part.runs.length + (part.spilled?.runs ?? 0) + (part.outside?.runs ?? 0) + (part.unread?.runs ?? 0);
+  return { runs, findings, unread: part.unread !== undefined };
 }
 
 /** One input file as a unit of its own (tests, and inputs that name a single file). */
@@ -187,8 +207,12 @@ export function mergeAnalyses(parts: readonly FileAnalysis[], book = new LiveRun
   const runs: ReplayedRun[] = [];
   const segments: SpillSegment[] = [];
   let outside: OutsideRuns | undefined;
+  let unread: UnreadRuns | undefined;
+  const units: UnitShare[] = [];
   for (const part of parts) {
     if (part.outside) outside = addOutside(outside, part.outside);
+    if (part.unread) unread = addUnread(unread, part.unread);
+    units.push(shareOf(part));
     if (part.spilled) segments.push(shiftedSegment(part.spilled, runs.length));
     // Not push(...runs): spreading more than ~100k runs into arguments overflows the stack.
     for (const run of part.runs) runs.push(run);
@@ -196,7 +220,7 @@ export function mergeAnalyses(parts: readonly FileAnalysis[], book = new LiveRun
   }
   const live = book.finish();
   const spilled = spilledRuns(segments);
-  return { ...joinSummaries(parts), runs, ...(spilled && { spilled }), liveRuns: live.runs, liveFindings: live.findings, ...(outside && { outside }) };
+  return { ...joinSummaries(parts), runs, ...(spilled && { spilled }), liveRuns: live.runs, liveFindings: live.findings, ...(outside && { outside }), ...(unread && { unread }), units };
 }
 
 /** The result cache as a serial analysis uses it: entries are checked against `probe`, a resolver of their own (analysisCache.ts). */

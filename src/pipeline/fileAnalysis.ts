@@ -11,6 +11,7 @@ import type { AskedAgent } from "./askedAgents.js";
 import type { ReplayOptions } from "../core/replay.js";
 import type { ResumeFrom, ResumePoint } from "./cache/resumeUnit.js";
 import type { OutsideRuns } from "./cache/runWindow.js";
+import type { UnreadRuns } from "./cache/unreadRuns.js";
 import type { FileFormatSink, InputOptions, UnusableFile } from "./reading.js";
 import type { SpillOptions, SpillSegment } from "./runSpill.js";
 
@@ -38,6 +39,8 @@ export interface FileAnalysis {
   readonly liveBook?: LiveBookPart;
   /** The unit's runs when the cache left them unread, all outside `--since`/`--until` (runWindow.ts). */
   readonly outside?: OutsideRuns;
+  /** The unit's runs left unread because the command's kept output holds their text (cache/outputSplice.ts), counted only. */
+  readonly unread?: UnreadRuns;
   readonly lines: LineCounts;
   readonly transcript: TranscriptCounts;
   readonly diagnostics: Diagnostic[];

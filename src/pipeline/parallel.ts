@@ -30,6 +30,7 @@ import { KnownUnits } from "./cache/knownUnits.js";
 import { cachedSweep, sweepAndKeep } from "./cache/sweepCache.js";
 import type { CacheWritten, UnitCache } from "./cache/unitCache.js";
 import type { RunWindow } from "./cache/runWindow.js";
+import type { UnreadUnits } from "./cache/spliceSource.js";
 
 export { lanesFor, workersFor, type Lanes } from "./lanes.js";
 
@@ -96,7 +97,8 @@ function unitSizes(units: readonly InputUnit[], sizes: ReadonlyMap<string, numbe
  * kept): the lanes are chosen by their bytes, so a warm run with one changed unit stays serial.
  * `units`: the inputs' units when the caller expanded them already (for the report's cache); `window`:
  * the report's `--since`/`--until`, when units held entirely outside it may stay unread
- * (cache/runWindow.ts `skipWindow`).
+ * (cache/runWindow.ts `skipWindow`); `unread`: units whose runs the command's kept output holds, only
+ * counted when their entries hold (cache/outputSplice.ts).
  */
 export async function analyzeAll(
   paths: readonly string[],
@@ -106,7 +108,7 @@ export async function analyzeAll(
   env: NodeJS.ProcessEnv,
   startProgress?: StartProgress,
   cache?: UnitCache,
-  { units: expanded, window }: { readonly units?: readonly InputUnit[]; readonly window?: RunWindow } = {},
+  { units: expanded, window, unread }: { readonly units?: readonly InputUnit[]; readonly window?: RunWindow; readonly unread?: UnreadUnits } = {},
 ): Promise<Analysis> {
   tuneHeapForStreaming();
   const units = expanded ?? (await expandUnits(paths));
@@ -118,12 +120,15 @@ export async function analyzeAll(
     return (agent, profile) => resolver.effectiveFor(agent, profile).config;
   };
   const cacheConfig = cache && (await laneConfigOf());
-  const known = cache && cacheConfig && KnownUnits.look(units, (unit) => cachedAnalysis(cache, unit, setup.input, cacheConfig, window));
+  const known = cache && cacheConfig && KnownUnits.look(units, (unit) => cachedAnalysis(cache, unit, setup.input, cacheConfig, window, unread?.get(unit)));
   const files = known ? known.missingUnits : units;
   // Each file is stat'ed once: for the order of the units and the progress bar's total.
   const perFile = fileSizes(files);
   const sizes = unitSizes(files, perFile);
-  const lanes = lanesFor(files, sizes.reduce((sum, size) => sum + size, 0), env);
+  // One unit left by the cache is analysed here even where LOOPLENS_WORKERS sends one file to a worker
+  // (as a run without it does): a worker's start was ~0.15 s of CPU of a re-run after one file grew.
+  const leftOne = known !== undefined && files.length === 1 && units.length > 1;
+  const lanes = leftOne ? { workers: 0, mainThread: true } : lanesFor(files, sizes.reduce((sum, size) => sum + size, 0), env);
   const display = startProgress?.(inputBytes(perFile));
   try {
     if (lanes.workers === 0 && !known) return await analyzeSerially(files, digest, configFor, { ...setup.input, ...(display && { progress: new InputProgress(display.update) }) });

@@ -82,6 +82,8 @@ export function buildReport(analysis: Analysis, request: ReportRequest): ReportM
   const all = new ReplayedTally();
   for (const run of analysis.runs) all.add(run);
   if (analysis.spilled) all.addSpilled(analysis.spilled);
+  // Runs the kept output holds the text of (only without filters: cache/outputSplice.ts): counted, not walked.
+  if (analysis.unread) all.addSpilled(analysis.unread);
   // Runs the cache left unread (all outside --since/--until): counted as the selection would have hidden them.
   if (analysis.outside) {
     all.addSpilled(analysis.outside);

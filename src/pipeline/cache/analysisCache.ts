@@ -16,6 +16,7 @@ import { analysisBody, analysisOfEntry, isCacheable } from "./analysisEntry.js";
 import { configsDigest, keyText } from "./cacheKey.js";
 import type { AskedAgent } from "../askedAgents.js";
 import type { UnitCache } from "./unitCache.js";
+import type { UnitStamps } from "./fileStamps.js";
 import type { RunWindow } from "./runWindow.js";
 import { grownFrom, keepsResume, keptResume, RESUME_MIN_BYTES } from "./resumeEntry.js";
 
@@ -23,18 +24,22 @@ type Asked = readonly AskedAgent[];
 
 /**
  * A unit's analysis from the cache, or undefined when it has to be analysed (then `analyzeAndKeep`).
- * With a `window` (`--since`/`--until`), a unit whose runs all started outside it has them counted, unread (runWindow.ts).
+ * With a `window` (`--since`/`--until`), a unit whose runs all started outside it has them counted, unread (runWindow.ts);
+ * `unread`: its runs are counted, unread, whatever their times (the command's kept output holds their text: outputSplice.ts),
+ * given with the unit's stamps taken when the kept output was judged (its entry is checked against them).
  */
-export function cachedAnalysis(cache: UnitCache, unit: InputUnit, options: AnalysisOptions, probe: ConfigForAgent, window?: RunWindow): FileAnalysis | undefined {
+export function cachedAnalysis(cache: UnitCache, unit: InputUnit, options: AnalysisOptions, probe: ConfigForAgent, window?: RunWindow, unread?: UnitStamps): FileAnalysis | undefined {
   const key = keyText("analyze", cache.setup.build, unit, options);
   return cache.lookUp<Asked, FileAnalysis>(
     key,
     (asked) => configsDigest(asked, probe, cache.hasher),
     (entry) => {
       // The point to resume from serves a grown file only (resumeEntry.ts): a hit does not carry it.
-      const { resume: _point, ...hit } = analysisOfEntry(entry, options.spill, window);
+      const { resume: _point, ...hit } = analysisOfEntry(entry, options.spill, window, false, unread !== undefined);
       return hit;
     },
+    true,
+    unread,
   );
 }
 
@@ -55,11 +60,11 @@ export async function analyzeAndKeep(
   const stamps = cache.canWrite ? cache.stamp(unit) : undefined;
   const key = keyText("analyze", cache.setup.build, unit, options);
   const keep = keepsResume(stamps, cache.setup.resumeMinBytes ?? RESUME_MIN_BYTES);
-  const from = keep ? grownFrom(cache, key, unit, (asked: Asked) => configsDigest(asked, configFor, cache.hasher)) : undefined;
-  const { resume: point, ...analysis } = await analyse({ keep, ...(from && { from }) });
+  const grown = keep ? grownFrom(cache, key, unit, (asked: Asked) => configsDigest(asked, configFor, cache.hasher)) : undefined;
+  const { resume: point, ...analysis } = await analyse({ keep, ...(grown && { from: grown.from }) });
   if (stamps === undefined || !isCacheable(analysis)) return analysis;
   const asked: Asked = analysis.agentsResolved;
-  const resume = point && keptResume(point, stamps, cache.hasher);
+  const resume = point && keptResume(point, stamps, cache.hasher, grown?.prefix);
   cache.write(key, stamps, asked, configsDigest(asked, configFor, cache.hasher), () => analysisBody(resume ? { ...analysis, resume } : analysis));
   return analysis;
 }

@@ -32,6 +32,7 @@ import { isPlainRun, runRecords, runsOf } from "../runRecords.js";
 import { spillFileIn } from "../spillFiles.js";
 import { CorruptEntry, type OpenEntry } from "./entryFile.js";
 import { allOutside, RunTimesTally, type RunTimes, type RunWindow } from "./runWindow.js";
+import { isWholeUsage } from "./unreadRuns.js";
 
 /** What the summary counts of a unit's runs (`SpillSegment`'s counts), and what they weigh in memory (runSpill.ts). */
 interface RunTotals {
@@ -137,9 +138,11 @@ function summaryOf(line: string): Summary {
  * The analysis an entry holds, its runs kept or spilled as `spill` says (without a spill folder, all
  * kept), or, when they all started outside `window`, only counted (`outside`): their bytes are
  * hashed with the rest of the body, never parsed. `resumable`: only an entry that kept a point to
- * resume from is read (else it throws at its summary). Throws `CorruptEntry`, having undone what it wrote.
+ * resume from is read (else it throws at its summary). `unread`: the runs are only counted
+ * (`unread`), hashed but never parsed, because the command's kept output holds their text
+ * (outputSplice.ts). Throws `CorruptEntry`, having undone what it wrote.
  */
-export function analysisOfEntry(entry: OpenEntry, spill: SpillOptions | undefined, window?: RunWindow, resumable = false): FileAnalysis {
+export function analysisOfEntry(entry: OpenEntry, spill: SpillOptions | undefined, window?: RunWindow, resumable = false, unread = false): FileAnalysis {
   let summary: Summary | undefined;
   let kept: string[] | undefined;
   const decoder = new StringDecoder("utf8");
@@ -151,7 +154,8 @@ export function analysisOfEntry(entry: OpenEntry, spill: SpillOptions | undefine
       summary = summaryOf(first);
       // Read for a resume (resumeEntry.ts): an entry without a point is of no use, its runs left unparsed.
       if (resumable && summary.resume === undefined) throw new CorruptEntry("no point to resume from");
-      if (window !== undefined && summary.totals.runs > 0 && allOutside(summary.totals.times, window)) {
+      // Left unread only when its usage adds up the same in any order (unreadRuns.ts): else read as any hit.
+      if ((unread && isWholeUsage(summary.totals.usage)) || (window !== undefined && summary.totals.runs > 0 && allOutside(summary.totals.times, window))) {
         outside = true;
         return () => undefined;
       }
@@ -167,6 +171,10 @@ export function analysisOfEntry(entry: OpenEntry, spill: SpillOptions | undefine
     throw error instanceof CorruptEntry ? error : new CorruptEntry(String(error));
   }
   const { totals, ...rest } = summary!;
+  if (outside && unread && isWholeUsage(totals.usage)) {
+    const { runs, calls, compactions, counts, usage } = totals;
+    return { ...rest, runs: [], unread: { runs, calls, compactions, counts, ...(usage !== undefined && { usage }) } };
+  }
   if (outside) {
     const { runs, calls, compactions, counts, times } = totals;
     return { ...rest, runs: [], outside: { runs, calls, compactions, counts, undated: times!.undated } };

@@ -33,7 +33,8 @@ export interface CacheUsage {
   readonly since: number;
   readonly hits: number;
   readonly misses: number;
-  readonly last?: { readonly at: number; readonly command: string; readonly hits: number; readonly misses: number };
+  /** `spliced`: units whose part of the output was the kept output's bytes (outputSplice.ts), when any. */
+  readonly last?: { readonly at: number; readonly command: string; readonly hits: number; readonly misses: number; readonly spliced?: number };
 }
 
 export function readUsage(dir: string): CacheUsage | undefined {
@@ -151,6 +152,8 @@ export function evict(dir: string, entries: Map<string, IndexedEntry>, maxBytes:
 export interface RunCounts {
   readonly hits: number;
   readonly misses: number;
+  /** Units whose part of the output was taken from the kept output (outputSplice.ts). */
+  readonly spliced?: number;
   readonly added: ReadonlyMap<string, IndexedEntry>;
   readonly used: ReadonlyMap<string, number>;
 }
@@ -184,7 +187,7 @@ export function recordRun(setup: CacheSetup, command: string, run: RunCounts, wr
     since: usage.since,
     hits: usage.hits + run.hits,
     misses: usage.misses + run.misses,
-    last: { at: now, command, hits: run.hits, misses: run.misses },
+    last: { at: now, command, hits: run.hits, misses: run.misses, ...(run.spliced !== undefined && run.spliced > 0 && { spliced: run.spliced }) },
   });
 }
 

@@ -30,10 +30,11 @@ import type { ConfigForAgent } from "../../core/replay.js";
 import type { AnalysisOptions } from "../analysis.js";
 import { configsDigest, keyText } from "./cacheKey.js";
 import type { AskedAgent } from "../askedAgents.js";
-import { CorruptEntry } from "./entryFile.js";
-import { unitPaths, type UnitStamps } from "./fileStamps.js";
+import { CorruptEntry, type OpenEntry } from "./entryFile.js";
+import { STDIN, type UnitStamps } from "./fileStamps.js";
 import { listInputs, type InputListing } from "./inputListing.js";
 import type { UnitCache } from "./unitCache.js";
+import type { SpliceMap } from "./outputSplice.js";
 
 /** Outputs up to this size are kept (a larger one would push many units' entries out of the cache). */
 export const REPORT_BYTES_MAX = 32 << 20;
@@ -61,6 +62,8 @@ export interface KeptOutput {
   readonly asked: readonly AskedAgent[];
   /** How many units the output is of (counted as the run's hits). */
   readonly units: number;
+  /** A JSON output's runs (an NDJSON output's finding lines) per unit, so that a re-run after some units changed can reuse the others' (outputSplice.ts). */
+  readonly splice?: SpliceMap;
 }
 
 type Meta = Omit<KeptOutput, "stdout">;
@@ -75,14 +78,32 @@ function configsOf(cache: UnitCache, probe: ConfigForAgent, header: HeaderOf): (
   return (asked) => `${configsDigest(asked, probe, cache.hasher)}:${cache.hasher.hash(Buffer.from(header(asked)))}`;
 }
 
+/** A kept output's entry, read and checked whole. */
+function keptOutputOf(entry: OpenEntry): KeptOutput {
+  const { first, rest } = entry.readWhole();
+  const meta = JSON.parse(first) as Meta;
+  if (!Array.isArray(meta.asked) || typeof meta.status !== "number" || typeof meta.units !== "number" || rest.at(-1) !== 10) throw new CorruptEntry("not a report");
+  const { splice } = meta;
+  const spliceMap = splice !== undefined && typeof splice.units === "string" && Array.isArray(splice.items) ? { splice } : {};
+  return { stdout: rest.subarray(0, rest.length - 1), before: meta.before, after: meta.after, status: meta.status, asked: meta.asked, units: meta.units, ...spliceMap };
+}
+
 /** The kept output of this command, when its files and configs are as they were; undefined otherwise. */
 export function cachedReport(cache: UnitCache, key: ReportKey, probe: ConfigForAgent, header: HeaderOf): KeptOutput | undefined {
-  return cache.lookUp<readonly AskedAgent[], KeptOutput>(keyOf(cache, key), configsOf(cache, probe, header), (entry) => {
-    const { first, rest } = entry.readWhole();
-    const meta = JSON.parse(first) as Meta;
-    if (!Array.isArray(meta.asked) || typeof meta.status !== "number" || typeof meta.units !== "number" || rest.at(-1) !== 10) throw new CorruptEntry("not a report");
-    return { stdout: rest.subarray(0, rest.length - 1), before: meta.before, after: meta.after, status: meta.status, asked: meta.asked, units: meta.units };
-  }, false);
+  return cache.lookUp<readonly AskedAgent[], KeptOutput>(keyOf(cache, key), configsOf(cache, probe, header), keptOutputOf, false);
+}
+
+/**
+ * The kept output of this command with the stamps of its files, though they may have changed since,
+ * when its configs are as they were (outputSplice.ts reuses the runs of the units that did not change).
+ */
+export function reportAsKept(cache: UnitCache, key: ReportKey, probe: ConfigForAgent, header: HeaderOf): { readonly output: KeptOutput; readonly stamps: UnitStamps } | undefined {
+  return cache.lookUpAsWritten<readonly AskedAgent[], { output: KeptOutput; stamps: UnitStamps }>(
+    keyOf(cache, key),
+    configsOf(cache, probe, header),
+    (entry, stamp) => ({ output: keptOutputOf(entry), stamps: stamp }),
+    () => true,
+  );
 }
 
 /**
@@ -90,7 +111,8 @@ export function cachedReport(cache: UnitCache, key: ReportKey, probe: ConfigForA
  * (undefined: not kept, e.g. standard input).
  */
 export function stampReport(cache: UnitCache, key: ReportKey, units: readonly InputUnit[]): UnitStamps | undefined {
-  if (!cache.canWrite || units.some((unit) => unitPaths(unit) === undefined)) return undefined;
+  // Standard input is never kept (unitPaths: undefined); asked of the names, with no stat of every file.
+  if (!cache.canWrite || units.some((unit) => unit.includes(STDIN))) return undefined;
   return cache.stamp([...new Set([...units.flat(), ...key.listing.stores])]);
 }
 

@@ -29,7 +29,7 @@ import { loadByteHasher, type ByteHasher } from "./byteHash.js";
 import type { CacheSetup } from "./cacheSetup.js";
 import { keyHash } from "./cacheKey.js";
 import { makeFolder, openEntry, type OpenEntry } from "./entryFile.js";
-import { stampUnit, unitStillStamped, unitUnchangedSince, RACY_NS, type PathStamp, type UnitStamps } from "./fileStamps.js";
+import { stampUnit, unitStampedAs, unitStillStamped, unitUnchangedSince, RACY_NS, type PathStamp, type UnitStamps } from "./fileStamps.js";
 import { recordRun } from "./cacheUsage.js";
 import { PackReaders, PackWriter, PACKS_FOLDER } from "./packFile.js";
 import { readIndex, type IndexedEntry } from "./packIndex.js";
@@ -64,6 +64,8 @@ export class UnitCache {
   readonly notices: string[] = [];
   hits = 0;
   misses = 0;
+  /** Units whose part of the command's output was the kept output's bytes (outputSplice.ts). */
+  spliced = 0;
   /** Entries written by this thread (and its workers, on the main thread), for the index. */
   private readonly added = new Map<string, IndexedEntry>();
   /** Entries read whose last use the index dates an hour or more ago. */
@@ -99,10 +101,11 @@ export class UnitCache {
    * for (not a hash collision, not another build's), the unit's files are as stamped, and
    * `configs(asked)` gives the digest it was written with. Otherwise, or when `read` throws (a corrupt
    * body: `read` undoes what it did), undefined: a miss. Hits and misses are counted as units unless
-   * `counted` is false (an entry that is not one unit's).
+   * `counted` is false (an entry that is not one unit's). `stampedNow`: the unit's stamps taken
+   * earlier in this command, compared instead of a stat of each file.
    */
-  lookUp<Asked, R>(key: string, configs: (asked: Asked) => string, read: (entry: OpenEntry) => R, counted = true): R | undefined {
-    const found = this.find(key, configs, true);
+  lookUp<Asked, R>(key: string, configs: (asked: Asked) => string, read: (entry: OpenEntry) => R, counted = true, stampedNow?: UnitStamps): R | undefined {
+    const found = this.find(key, configs, stampedNow ?? true);
     if (found === undefined) return counted ? this.missed() : undefined;
     try {
       const result = read(found.entry);
@@ -143,11 +146,11 @@ export class UnitCache {
     this.hits += units;
   }
 
-  /** The entry of `key` and its stamp, when its configs hold and (`filesHold`) its files are as stamped. */
+  /** The entry of `key` and its stamp, when its configs hold and (`filesHold`: now, or as stamped then) its files are as stamped. */
   private find<Asked>(
     key: string,
     configs: (asked: Asked) => string,
-    filesHold: boolean,
+    filesHold: boolean | UnitStamps,
     before: (stamp: EntryStamp<Asked>) => boolean = () => true,
   ): { entry: OpenEntry; stamp: EntryStamp<Asked> } | undefined {
     const hash = keyHash(key, this.hasher);
@@ -164,7 +167,7 @@ export class UnitCache {
         Array.isArray(stamp.paths) &&
         Array.isArray(stamp.stamps) &&
         stamp.paths.length === stamp.stamps.length &&
-        (!filesHold || unitStillStamped({ paths: stamp.paths, stamps: stamp.stamps }, this.hasher)) &&
+        this.filesHold({ paths: stamp.paths, stamps: stamp.stamps }, filesHold) &&
         before(stamp) &&
         configs(stamp.asked) === stamp.configs;
       if (!holds) throw new Error("stale");
@@ -175,6 +178,11 @@ export class UnitCache {
     const now = Date.now();
     if (now - place.usedMs > TOUCH_AFTER_MS) this.used.set(hash, now);
     return { entry, stamp };
+  }
+
+  private filesHold(stored: UnitStamps, asked: boolean | UnitStamps): boolean {
+    if (asked === false) return true;
+    return asked === true ? unitStillStamped(stored, this.hasher) : unitStampedAs(stored, asked, this.hasher);
   }
 
   private missed(): undefined {
@@ -260,6 +268,6 @@ export class UnitCache {
   finish(command: string): void {
     this.closeWriter();
     this.readers.closeAll();
-    recordRun(this.setup, command, { hits: this.hits, misses: this.misses, added: this.added, used: this.used }, this.writable);
+    recordRun(this.setup, command, { hits: this.hits, misses: this.misses, spliced: this.spliced, added: this.added, used: this.used }, this.writable);
   }
 }

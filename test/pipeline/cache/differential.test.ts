@@ -3,7 +3,9 @@
  * kind of input (appends, truncations, same-size rewrites with the modification time put back, in
  * the middle of a file over 128 KiB and at its ends, renames, deletions, config file and `--set`
  * changes, profile changes, `--since`/`--until` windows, corrupted and truncated entries), every format of `analyze` with the
- * cache equals the same command without it, output, diagnostics and exit status.
+ * cache equals the same command without it, output, diagnostics and exit status. A JSON output made
+ * again after one unit grew splices the kept one (outputSplice.ts): the splice is checked to be used
+ * then, and not after another listing or config.
  */
 import { appendFileSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -190,6 +192,91 @@ describe("the result cache, differentially", () => {
       expect(hits).toBeGreaterThan(0);
     }, 600_000);
   }
+
+  // The splice (outputSplice.ts) needs a folder without Gateway logs: their live runs end the runs array.
+  for (const seed of [3, 4]) {
+    it(`splices the kept JSON and NDJSON outputs after a unit changed, and only then, over a random history of edits (seed ${seed})`, async () => {
+      const root = tempDir("looplens-cache-splice-");
+      const inputs = makeInputs(root);
+      rmSync(join(inputs, "gateway"), { recursive: true });
+      const random = prng(seed);
+      const state = { args: [] as string[], config: join(root, "openclaw.json5"), cacheDir: join(root, "cache") };
+      // Seed 4 with runs spilled to disk (a unit's runs read back from the spill file, and its entry's runs past the budget).
+      const env = seed === 4 ? { LOOPLENS_PLAIN_RUNS_IN_MEMORY: "3", LOOPLENS_FINDINGS_IN_MEMORY: "5" } : {};
+      // JSON and NDJSON, each its own kept output: the units spliced by both.
+      const json = async (why: string) => {
+        let spliced = Infinity;
+        for (const format of ["json", "ndjson"]) {
+          const { cached, fresh } = await bothWays(["analyze", "-f", format, ...state.args, inputs], state.cacheDir, env);
+          expect(cached.stdout, `${why} (${format})`).toBe(fresh.stdout);
+          expect(cached.stderr, `${why} (${format}, stderr)`).toBe(fresh.stderr);
+          expect(cached.status, `${why} (${format}, status)`).toBe(fresh.status);
+          spliced = Math.min(spliced, readUsage(state.cacheDir)?.last?.spliced ?? 0);
+        }
+        return spliced;
+      };
+      const grow = (): string => {
+        const file = pick(textFiles(inputs), random);
+        const lines = readFileSync(file, "utf8").split("\n").filter((line) => line !== "");
+        appendFileSync(file, `${pick(lines, random)}\n`);
+        return `append to ${file}`;
+      };
+      // Edits after which nothing may be spliced: another listing (a file added or removed), or other configs.
+      const elsewhere: Record<string, () => string> = {
+        add: () => {
+          const file = pick(textFiles(inputs).filter((name) => name.endsWith(".jsonl")), random);
+          writeFileSync(file.replace(/\.jsonl$/, `.copy${Math.floor(random() * 1000)}.jsonl`), readFileSync(file));
+          return `copy ${file}`;
+        },
+        delete: () => EDITS.delete!(inputs, random, state),
+        // Without agent overrides: a header naming those reads every run, and such an output is never kept (reportCache.ts).
+        config: () => {
+          writeFileSync(state.config, `{ tools: { loopDetection: { enabled: true, warningThreshold: ${3 + Math.floor(random() * 8)}, criticalThreshold: 25 } } }\n`);
+          if (!state.args.includes("--config")) state.args.push("--config", state.config);
+          return "config file changed";
+        },
+        set: () => EDITS.set!(inputs, random, state),
+      };
+      expect(await json("cold"), "nothing kept to splice").toBe(0);
+      const history: string[] = [];
+      for (let step = 0; step < 10; step++) {
+        const name = step % 2 === 0 ? "grow" : pick(Object.keys(elsewhere), random);
+        history.push(name === "grow" ? grow() : elsewhere[name]!());
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        const spliced = await json(`step ${step}: ${history.join("; ")}`);
+        if (name === "grow") {
+          expect(spliced, `the other units' runs are the kept bytes, after: ${history.join("; ")}`).toBeGreaterThan(5);
+          // The spliced output was kept as it was written: the same command again prints it.
+          expect(await json(`again after: ${history.join("; ")}`)).toBe(0);
+          expect(readUsage(state.cacheDir)?.last?.misses, "a hit of the kept output").toBe(0);
+        } else expect(spliced, `no splice after: ${history.join("; ")}`).toBe(0);
+      }
+    }, 600_000);
+  }
+
+  it("splices only where the summary's usage adds up the same in any order: whole numbers", async () => {
+    for (const [cost, splices] of [["2", true], ["0.1", false]] as const) {
+      const root = tempDir("looplens-cache-splice-cost-");
+      const inputs = makeInputs(root);
+      rmSync(join(inputs, "gateway"), { recursive: true });
+      // Every OpenClaw model turn records this cost (USD): 0.1 added per unit or per run rounds differently.
+      const sessions = textFiles(inputs).filter((file) => file.includes(join("agents", "main", "sessions")));
+      for (const file of sessions) writeFileSync(file, readFileSync(file, "utf8").replaceAll('"totalTokens":1280}', `"totalTokens":1280,"cost":{"total":${cost}}}`));
+      const cacheDir = join(root, "cache");
+      const json = async (why: string) => {
+        const { cached, fresh } = await bothWays(["analyze", "-f", "json", inputs], cacheDir);
+        expect(cached.stdout, why).toBe(fresh.stdout);
+        expect(fresh.stdout, "the cost is in the summary").toContain(`"cost": ${cost === "2" ? "" : "0."}`);
+        return readUsage(cacheDir)?.last?.spliced ?? 0;
+      };
+      await json(`cold, cost ${cost}`);
+      appendFileSync(join(inputs, "events", "healthy.jsonl"), readFileSync(join(inputs, "events", "healthy.jsonl"), "utf8").split("\n")[0] + "\n");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const spliced = await json(`grown, cost ${cost}`);
+      if (splices) expect(spliced, "whole costs: spliced").toBeGreaterThan(5);
+      else expect(spliced, "fractional costs: not spliced").toBe(0);
+    }
+  }, 600_000);
 
   it("keeps a fork family and a paired session as one unit each: an edit to any of their files reads the whole unit again", async () => {
     const root = tempDir("looplens-cache-units-");

@@ -9,7 +9,7 @@ import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadByteHasher, type ByteHasher } from "../../../src/pipeline/cache/byteHash.js";
-import { ENDS_BYTES, isRacy, stampPath, stampUnit, stillStamped, unitPaths, type FileStamp } from "../../../src/pipeline/cache/fileStamps.js";
+import { ENDS_BYTES, isRacy, stampPath, stampUnit, stillStamped, unitPaths, unitStampedAs, type FileStamp } from "../../../src/pipeline/cache/fileStamps.js";
 import { tempDir } from "../../helpers/tempDir.js";
 
 let dir: string;
@@ -101,9 +101,32 @@ describe("file stamps", () => {
     writeFileSync(db, "SQLite format 3\u0000");
     expect(unitPaths([`${db}#session-1`])).toEqual([db, `${db}-wal`]);
     expect(unitPaths(["-"])).toBeUndefined();
+    // A file whose name holds a `#` is itself; a path without one is taken as it is, existing or not (no stat).
+    writeFileSync(join(dir, "a#b.jsonl"), "{}\n");
+    expect(unitPaths([join(dir, "a#b.jsonl"), join(dir, "gone.jsonl")])).toEqual([join(dir, "a#b.jsonl"), join(dir, "gone.jsonl")]);
     const stamps = stampUnit([`${db}#session-1`], hasher);
     expect(stamps?.stamps[1]).toBeNull();
     writeFileSync(`${db}-wal`, "x");
     expect(stillStamped(`${db}-wal`, stamps!.stamps[1]!, hasher)).toBe(false);
+  });
+
+  it("judges a unit against stamps taken earlier as against its files now: times, sizes, and a racy stamp's ends", () => {
+    const a = join(dir, "then-a.jsonl");
+    const b = join(dir, "then-b.jsonl");
+    writeFileSync(a, "{}\n");
+    writeFileSync(b, "{}\n");
+    const trusted = stampUnit([a, b], hasher, 0n)!; // no stamp racy: times alone tell
+    expect(unitStampedAs(trusted, stampUnit([a, b], hasher, 0n)!, hasher)).toBe(true);
+    expect(unitStampedAs(trusted, stampUnit([b, a], hasher, 0n)!, hasher)).toBe(false); // other paths
+    expect(unitStampedAs(trusted, stampUnit([a], hasher, 0n)!, hasher)).toBe(false);
+    writeFileSync(b, "{}\n{}\n");
+    expect(unitStampedAs(trusted, stampUnit([a, b], hasher, 0n)!, hasher)).toBe(false); // grown
+    // A racy stored stamp against a stamp without ends: the file's ends are hashed now.
+    const racy = stampUnit([a], hasher, 10n ** 15n)!;
+    expect(racy.stamps[0]?.ends).toBeDefined();
+    const now = stampUnit([a], hasher, 0n)!;
+    expect(unitStampedAs(racy, now, hasher)).toBe(true);
+    const stored = racy.stamps[0] as FileStamp;
+    expect(unitStampedAs({ paths: [a], stamps: [{ ...stored, ends: "0:0" }] }, now, hasher)).toBe(false);
   });
 });

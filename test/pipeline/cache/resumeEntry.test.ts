@@ -3,13 +3,13 @@
  * whole line and is not compressed, with its size and a hash of all its bytes; and which stamps keep
  * one at all (one file, of at least the minimum size).
  */
-import { writeFileSync } from "node:fs";
+import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadByteHasher, type ByteHasher } from "../../../src/pipeline/cache/byteHash.js";
 import { stampUnit } from "../../../src/pipeline/cache/fileStamps.js";
-import { keepsResume, keptResume } from "../../../src/pipeline/cache/resumeEntry.js";
+import { hashPrefix, keepsResume, keptResume } from "../../../src/pipeline/cache/resumeEntry.js";
 import type { ResumePoint } from "../../../src/pipeline/cache/resumeUnit.js";
 import { tempDir } from "../../helpers/tempDir.js";
 
@@ -44,6 +44,30 @@ describe("a resume point in an entry", () => {
     // (A newline after the stream: the check is of the compression, not of the last byte.)
     const gz = file("z.jsonl.gz", Buffer.concat([gzipSync('{"type":"run_start","run":"r"}\n'), Buffer.from("\n")]));
     expect(keptResume(POINT, stampUnit([gz], hasher)!, hasher)).toBeUndefined();
+  });
+
+  it("goes on from the old prefix's hash as if the grown file were hashed whole", () => {
+    // Random lines over more than one read (1 MiB), grown several times; other hashes taken between
+    // (entries, keys) must not disturb the kept state.
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const lines = (n: number) => Array.from({ length: n }, () => `{"text":"${"x".repeat(Math.floor(random() * 3000))}"}\n`).join("");
+    const path = file("grown.jsonl", lines(500));
+    let prefix = hashPrefix(path, Number(stampUnit([path], hasher)!.stamps[0]!.size), hasher);
+    for (let step = 0; step < 5; step++) {
+      appendFileSync(path, step === 3 ? '{"cut":' : lines(Math.floor(random() * 400)));
+      const size = Number(stampUnit([path], hasher)!.stamps[0]!.size);
+      hasher.hash(Buffer.from(`between ${step}`));
+      const continued = hashPrefix(path, size, hasher, prefix);
+      const whole = hashPrefix(path, size, hasher);
+      expect({ ...continued, stream: undefined }).toEqual({ ...whole, stream: undefined });
+      expect(continued.wholeLines).toBe(step !== 3);
+      prefix = continued;
+    }
+    // From no usable prefix (too short to vouch for the file's compression) it hashes from the start.
+    const gz = file("short.jsonl.gz", Buffer.concat([gzipSync("{}\n".repeat(50)), Buffer.from("\n")]));
+    const size = Number(stampUnit([gz], hasher)!.stamps[0]!.size);
+    expect(hashPrefix(gz, size, hasher, hashPrefix(gz, 2, hasher)).plain).toBe(false);
   });
 
   it("is kept for one file of at least the minimum size only", () => {
