@@ -19,7 +19,6 @@ import { createConfigResolver, type ConfigOptions, type ConfigResolver } from ".
 import type { Analysis, UnitShare } from "../pipeline/analysis.js";
 import { itemsSection, splicedPieces, unitsDigest, type SpliceFormat } from "../pipeline/cache/outputSplice.js";
 import { spliceSource, type SpliceSource } from "../pipeline/cache/spliceSource.js";
-import { isWholeRun, isWholeUsage } from "../pipeline/cache/unreadRuns.js";
 
 /** The report's config header, as text, on `resolver` once `asked` were asked of it in order (a resolver keeps what it resolved). */
 function headerOn(resolver: ConfigResolver, choices: ConfigChoices): HeaderOf {
@@ -95,8 +94,6 @@ export class KeptOutputUse {
   spliced(analysis: Analysis, fresh: string): Buffer[] | undefined {
     const { splice, spliceable: format } = this;
     if (splice === undefined || format === undefined || analysis.units === undefined || analysis.liveRuns.length > 0 || analysis.liveFindings.length > 0) return undefined;
-    // The summary's usage, added in another order than without the cache, is the same only in whole numbers (unreadRuns.ts).
-    if (format === "json" && (!analysis.runs.every(isWholeRun) || !isWholeUsage(analysis.spilled?.usage))) return undefined;
     const doc = Buffer.from(fresh);
     const units = analysis.units.map((unit) => ({ items: itemsOf(format, unit), unread: unit.unread }));
     const section = itemsSection(format, doc, units.reduce((sum, unit) => sum + (unit.unread ? 0 : unit.items), 0));

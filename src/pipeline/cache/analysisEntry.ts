@@ -32,7 +32,6 @@ import { isPlainRun, runRecords, runsOf } from "../runRecords.js";
 import { spillFileIn } from "../spillFiles.js";
 import { CorruptEntry, type OpenEntry } from "./entryFile.js";
 import { allOutside, RunTimesTally, type RunTimes, type RunWindow } from "./runWindow.js";
-import { isWholeUsage } from "./unreadRuns.js";
 
 /** What the summary counts of a unit's runs (`SpillSegment`'s counts), and what they weigh in memory (runSpill.ts). */
 interface RunTotals {
@@ -154,8 +153,7 @@ export function analysisOfEntry(entry: OpenEntry, spill: SpillOptions | undefine
       summary = summaryOf(first);
       // Read for a resume (resumeEntry.ts): an entry without a point is of no use, its runs left unparsed.
       if (resumable && summary.resume === undefined) throw new CorruptEntry("no point to resume from");
-      // Left unread only when its usage adds up the same in any order (unreadRuns.ts): else read as any hit.
-      if ((unread && isWholeUsage(summary.totals.usage)) || (window !== undefined && summary.totals.runs > 0 && allOutside(summary.totals.times, window))) {
+      if (unread || (window !== undefined && summary.totals.runs > 0 && allOutside(summary.totals.times, window))) {
         outside = true;
         return () => undefined;
       }
@@ -171,7 +169,7 @@ export function analysisOfEntry(entry: OpenEntry, spill: SpillOptions | undefine
     throw error instanceof CorruptEntry ? error : new CorruptEntry(String(error));
   }
   const { totals, ...rest } = summary!;
-  if (outside && unread && isWholeUsage(totals.usage)) {
+  if (outside && unread) {
     const { runs, calls, compactions, counts, usage } = totals;
     return { ...rest, runs: [], unread: { runs, calls, compactions, counts, ...(usage !== undefined && { usage }) } };
   }

@@ -24,20 +24,6 @@ export interface SpliceSource {
 }
 
 /**
- * Whether the usage the kept document's summary adds up is whole numbers (its head, up to its runs):
- * else some unit's is not, and the splice would be refused after the analysis (unreadRuns.ts).
- */
-function wholeUsageIn(head: Buffer): boolean {
-  try {
-    const { summary } = JSON.parse(`${head.toString("utf8")}]}`) as { summary?: Record<string, unknown> };
-    const sums = [summary?.usage, summary?.usageOnFlagged, summary?.usageAfterStop];
-    return sums.every((sum) => sum === undefined || Object.values(sum as object).every((value) => typeof value !== "number" || Number.isSafeInteger(value)));
-  } catch {
-    return false;
-  }
-}
-
-/**
  * The kept output of `key` to splice into, for `units` whose files are stamped `stamps` now (none when
  * nothing of it can be reused). A unit of a store's session (`<db>#<id>`, not a path) is never reused.
  */
@@ -46,8 +32,7 @@ export function spliceSource(cache: UnitCache, key: ReportKey, probe: ConfigForA
   const splice = found?.output.splice;
   if (found === undefined || splice === undefined || splice.items.length !== units.length || splice.units !== unitsDigest(units, cache.hasher)) return undefined;
   const section = itemsSection(format, found.output.stdout, splice.items.reduce((sum, items) => sum + items, 0));
-  // (NDJSON has no summary: its usage is nowhere in the output.)
-  if (section === undefined || (format === "json" && !wholeUsageIn(found.output.stdout.subarray(0, section.start)))) return undefined;
+  if (section === undefined) return undefined;
   const then = new Map(found.stamps.paths.map((path, i) => [path, found.stamps.stamps[i]!]));
   const same = new Set<string>();
   stamps.paths.forEach((path, i) => {
