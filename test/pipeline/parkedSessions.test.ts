@@ -9,7 +9,8 @@ import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { resumedUnits } from "../../src/pipeline/cache/resumeUnit.js";
-import { sessionsParked } from "../../src/pipeline/parkedSessions.js";
+import { ReplayBindings } from "../../src/pipeline/cache/resumeClasses.js";
+import { ParkedSessionFile, sessionsParked } from "../../src/pipeline/parkedSessions.js";
 import { runMain } from "../helpers/cli.js";
 import { canonicalText, prng, randomSessions } from "../helpers/randomSessions.js";
 import { tempDir } from "../helpers/tempDir.js";
@@ -117,5 +118,28 @@ describe("sessions parked out of memory", () => {
       expect(resumedUnits() > before, `resumed (${env.LOOPLENS_RESIDENT_SESSIONS} sessions held)`).toBe(resumes);
       expect(grown.stdout).toBe((await analyze(["-f", "json", file, "--no-cache"], NO_PARKING)).stdout);
     }
+  });
+
+  it("come back from the file as they went in, across its write and read buffers and past their size", () => {
+    // The file copies sessions into one 1 MB buffer and reads through another: sessions that cross
+    // its end, one larger than it (written and read on its own), taken back in another order.
+    const store = new ParkedSessionFile(tempDir("looplens-parking-"), new ReplayBindings({}));
+    const random = prng(9);
+    const sizes = [...Array.from({ length: 40 }, () => 1 + Math.floor(random() * 90_000)), 2_500_000, 70_000, 5];
+    const sessions = sizes.map((size, i) => ({ history: { text: `${i}:`.padEnd(size, String.fromCharCode(97 + (i % 26))) }, runs: [] }));
+    const put = (i: number) => expect(store.put(`s${i}`, i % 7 === 3, sessions[i] as never)).toBe(true);
+    const take = (i: number) => {
+      expect(store.has(`s${i}`, i % 7 === 3)).toBe(true);
+      expect(store.take(`s${i}`, i % 7 === 3), `session ${i} (${sizes[i]} bytes)`).toEqual(sessions[i]);
+      expect(store.has(`s${i}`, i % 7 === 3)).toBe(false);
+    };
+    // Half put, the newest taken (a read at the file's end), more put after it and the next taken (past
+    // what that read found), then the rest in another order.
+    for (let i = 0; i < 20; i++) put(i);
+    take(19);
+    for (let i = 20; i < sessions.length; i++) put(i);
+    take(20);
+    for (const i of sessions.map((_, i) => i).sort((a, b) => ((a * 17) % 43) - ((b * 17) % 43))) if (i !== 19 && i !== 20) take(i);
+    store.close();
   });
 });
