@@ -10,8 +10,9 @@
  * A parked run leaves the replayer's map of runs (its place in the replayer's queue is its id, which
  * it keeps: replay.ts), and comes back as a new object equal to the one that left: nothing else may
  * hold a run's `RunState` across events (a shelf's places key on the run's id: findingShelf.ts).
- * What stays of it is its id and its session's, here and in the store's index: leaving the fields
- * in an object that stayed (~210 bytes a run) kept the peak memory growing with such runs.
+ * What stays of it is its id in that queue and an entry in the store's index of parked runs (the
+ * store finds a run's session: no map of run to session here, which held both ids' strings);
+ * leaving the fields in an object that stayed (~210 bytes a run) kept the peak memory growing.
  */
 import type { HistoryEntry, SessionHistories } from "./sessionHistories.js";
 import type { ProfileSession } from "./profiles/profile.js";
@@ -36,6 +37,8 @@ export interface SessionStore {
   has(id: string, sessionLess: boolean): boolean;
   /** The session put under `id`, which the store no longer holds. */
   take(id: string, sessionLess: boolean): ParkedSession;
+  /** The session parked with the run `run` among its open runs, which the store no longer holds (undefined: none). */
+  takeRun(run: string): ParkedSession | undefined;
 }
 
 export interface ParkingOptions {
@@ -47,12 +50,6 @@ export interface ParkingOptions {
 export class SessionParking {
   /** Sessions held, least recently touched first: a key and any one of its runs (the histories find the rest). */
   private readonly recency = new Map<string, RunState>();
-  /**
-   * The runs parked, by id: their session's id, or null for a session-less run (parked under its own
-   * id). The strings are those the runs held: a parked run costs its entry here and its session's in
-   * the store's index.
-   */
-  private readonly parkedRuns = new Map<string, string | null>();
   private readonly resident: number;
   private readonly store: SessionStore;
   /** Sessions the store could not keep (sessionParking `put`), not tried again while they stay open. */
@@ -78,9 +75,9 @@ export class SessionParking {
    * back, every open run of it into the replayer's runs, and is now the most recent.
    */
   parkedRun(run: string): RunState | undefined {
-    const session = this.parkedRuns.get(run);
-    if (session === undefined) return undefined;
-    this.revive(session, run);
+    const parked = this.store.takeRun(run);
+    if (parked === undefined) return undefined;
+    this.revive(parked);
     const state = this.runs.get(run)!;
     this.current(state);
     this.evict();
@@ -95,7 +92,7 @@ export class SessionParking {
     const key = this.current(state);
     if (this.recency.delete(key)) this.recency.set(key, state);
     else if (this.store.has(state.session ?? state.run, state.session === null)) {
-      this.revive(state.session, state.run);
+      this.revive(this.store.take(state.session ?? state.run, state.session === null));
       this.evict();
     }
   }
@@ -146,27 +143,24 @@ export class SessionParking {
     this.recency.delete(key);
     for (const state of entry.runs) {
       this.runs.delete(state.run);
-      this.parkedRuns.set(state.run, state.session);
       this.recorders?.delete(state.run);
     }
     this.parked++;
     return true;
   }
 
-  /** Brings back the session `session` (null: the session-less run `run`'s) with its open runs. */
-  private revive(session: string | null, run: string): void {
-    const parked = this.store.take(session ?? run, session === null);
+  /** Brings back a session the store gave back, with its open runs. */
+  private revive(parked: ParkedSession): void {
     const open = new Set<RunState>();
     for (const { state, recorder } of parked.runs) {
       this.runs.set(state.run, state);
-      this.parkedRuns.delete(state.run);
       if (recorder !== undefined) this.recorders?.set(state.run, recorder);
       open.add(state);
     }
     const any = open.values().next().value!;
     const entry: HistoryEntry = { history: parked.history, runs: open };
     this.histories.put(any, entry);
-    this.recency.set(keyOf(session, run), any);
+    this.recency.set(keyOf(any.session, any.run), any);
   }
 }
 

@@ -10,6 +10,7 @@
 import { closeSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { threadId } from "node:worker_threads";
+import { fnvHash, IdIndex, type IdHash } from "../core/idIndex.js";
 import type { ParkedSession, SessionStore } from "../core/sessionParking.js";
 import { REPLAY_CLASSES, type ReplayBindings } from "./cache/resumeClasses.js";
 import { decodeState, encodeState, UnsavableState } from "./cache/stateCodec.js";
@@ -49,18 +50,22 @@ export class ParkedSessionFile implements SessionStore {
   private chunkLength = 0;
   private readFrom = 0;
   /**
-   * Where each parked session's record starts, by session id and by a session-less run's id: a
-   * number, not an object (the record's length heads it), keyed by the id the runs hold anyway.
+   * Where each parked session's record starts, by its key (session id, or a session-less run's id)
+   * and by each of its open runs' ids: hashes of the ids (core/idIndex.ts), not their strings; a hit
+   * is confirmed against the ids the record's head names.
    */
-  private readonly sessions = new Map<string, number>();
-  private readonly sessionLess = new Map<string, number>();
+  private readonly sessions: IdIndex;
+  private readonly runs: IdIndex;
 
   /** `bindings`: the process's values the sessions point at (configs, shared constants), named. */
   constructor(
     dir: string,
     private readonly bindings: ReplayBindings,
+    hash: IdHash = fnvHash,
   ) {
     this.path = join(dir, `parked-${threadId}-${files++}.v8`);
+    this.sessions = new IdIndex(hash);
+    this.runs = new IdIndex(hash);
   }
 
   put(id: string, sessionLess: boolean, session: ParkedSession): boolean {
@@ -71,35 +76,31 @@ export class ParkedSessionFile implements SessionStore {
       if (error instanceof UnsavableState) return false;
       throw error;
     }
-    this.index(sessionLess).set(id, this.length);
-    if (this.length - this.flushed + HEAD + bytes.length > CHUNK) this.flush();
-    const pending = (this.pending ??= Buffer.allocUnsafe(CHUNK));
-    const at = this.length - this.flushed;
-    if (HEAD + bytes.length > CHUNK) {
-      // A session larger than the buffer (rare) is written as it is, after its head.
-      const head = Buffer.allocUnsafe(HEAD);
-      head.writeUInt32LE(bytes.length);
-      this.write(head);
-      this.write(bytes);
-    } else {
-      pending.writeUInt32LE(bytes.length, at);
-      bytes.copy(pending, at + HEAD);
-      this.length += HEAD + bytes.length;
-    }
+    const runs = session.runs.map(({ state }) => state.run);
+    const head = Buffer.from(JSON.stringify([kindOf(sessionLess), id, ...runs]));
+    this.sessions.add(id, kindOf(sessionLess), this.length);
+    for (const run of runs) this.runs.add(run, RUN, this.length);
+    const prefix = Buffer.allocUnsafe(PREFIX + head.length);
+    prefix.writeUInt32LE(bytes.length, 0);
+    prefix.writeUInt32LE(head.length, 4);
+    head.copy(prefix, PREFIX);
+    this.append(prefix);
+    this.append(bytes);
     parkedHere++;
     return true;
   }
 
   has(id: string, sessionLess: boolean): boolean {
-    return this.index(sessionLess).has(id);
+    return this.sessionAt(id, sessionLess) !== undefined;
   }
 
   take(id: string, sessionLess: boolean): ParkedSession {
-    const index = this.index(sessionLess);
-    const start = index.get(id)!;
-    index.delete(id);
-    const length = this.bytes(start, start + HEAD).readUInt32LE(0);
-    return decodeState(this.bytes(start + HEAD, start + HEAD + length), REPLAY_CLASSES, this.bindings.values()) as ParkedSession;
+    return this.takeAt(this.sessionAt(id, sessionLess)!);
+  }
+
+  takeRun(run: string): ParkedSession | undefined {
+    const at = this.runs.find(run, RUN, (at) => this.headAt(at).runs.includes(run));
+    return at === undefined ? undefined : this.takeAt(at);
   }
 
   /** The unit is done (or read again): the file goes. */
@@ -110,14 +111,49 @@ export class ParkedSessionFile implements SessionStore {
     }
     this.fd = undefined;
     this.sessions.clear();
-    this.sessionLess.clear();
+    this.runs.clear();
     this.pending = undefined;
     this.chunk = undefined;
     this.length = this.flushed = this.readFrom = this.chunkLength = 0;
   }
 
-  private index(sessionLess: boolean): Map<string, number> {
-    return sessionLess ? this.sessionLess : this.sessions;
+  /** Where the record of the session parked under `id` starts (a hash's hit confirmed by the record's head). */
+  private sessionAt(id: string, sessionLess: boolean): number | undefined {
+    const kind = kindOf(sessionLess);
+    return this.sessions.find(id, kind, (at) => {
+      const head = this.headAt(at);
+      return head.key === id && head.kind === kind;
+    });
+  }
+
+  /** The session whose record starts at `at`, out of the indexes. */
+  private takeAt(at: number): ParkedSession {
+    const { kind, key, runs, body, length } = this.headAt(at);
+    this.sessions.remove(key, kind, at);
+    for (const run of runs) this.runs.remove(run, RUN, at);
+    return decodeState(this.bytes(body, body + length), REPLAY_CLASSES, this.bindings.values()) as ParkedSession;
+  }
+
+  /** What a record's head names (the kind of its key, the key, its open runs), where its session's bytes start and their length. */
+  private headAt(at: number): { kind: number; key: string; runs: string[]; body: number; length: number } {
+    const prefix = this.bytes(at, at + PREFIX);
+    const length = prefix.readUInt32LE(0);
+    const headLength = prefix.readUInt32LE(4);
+    const [kind, key, ...runs] = JSON.parse(this.bytes(at + PREFIX, at + PREFIX + headLength).toString()) as [number, string, ...string[]];
+    return { kind, key, runs, body: at + PREFIX + headLength, length };
+  }
+
+  /** Appends `bytes` to the file, through the pending buffer when they fit in it. */
+  private append(bytes: Buffer): void {
+    if (this.length - this.flushed + bytes.length > CHUNK) this.flush();
+    if (bytes.length > CHUNK) {
+      // A session larger than the buffer (rare) is written as it is.
+      this.write(bytes);
+      return;
+    }
+    const pending = (this.pending ??= Buffer.allocUnsafe(CHUNK));
+    bytes.copy(pending, this.length - this.flushed);
+    this.length += bytes.length;
   }
 
   /** Writes the pending bytes. */
@@ -158,8 +194,14 @@ export class ParkedSessionFile implements SessionStore {
 }
 
 const CHUNK = 1 << 20;
-/** A record's head: the length of the session's bytes that follow it (uint32). */
-const HEAD = 4;
+/**
+ * A record's prefix: the length of the session's bytes (uint32), then of its head (uint32), the
+ * JSON list of the ids it is found by (its key, then its open runs'), which the session's bytes follow.
+ */
+const PREFIX = 8;
+/** The indexes' kinds of id (core/idIndex.ts hashes them apart). */
+const RUN = 2;
+const kindOf = (sessionLess: boolean) => (sessionLess ? 1 : 0);
 
 /** Parking for a unit's replay, with a spill folder (none without: every open run stays in memory). */
 export function sessionParking(spill: SpillOptions | undefined, bindings: ReplayBindings): { readonly store: ParkedSessionFile; readonly resident: number } | undefined {

@@ -19,8 +19,11 @@ import { configWith, identityDigest, toLoopEvents } from "../helpers/replay.js";
 
 class SpoilingStore implements SessionStore {
   private readonly kept = new Map<string, Buffer>();
+  /** Each parked run's session key. */
+  private readonly runs = new Map<string, string>();
   put(id: string, sessionLess: boolean, session: ParkedSession): boolean {
     this.kept.set(`${sessionLess}:${id}`, encodeState(session, REPLAY_CLASSES, this.bindings.bound));
+    for (const { state } of session.runs) this.runs.set(state.run, `${sessionLess}:${id}`);
     for (const { state } of session.runs) Object.assign(state, { calls: -1, agent: "spoiled", findings: [], recordedVetoes: -1 });
     this.puts++;
     return true;
@@ -29,9 +32,18 @@ class SpoilingStore implements SessionStore {
     return this.kept.has(`${sessionLess}:${id}`);
   }
   take(id: string, sessionLess: boolean): ParkedSession {
-    const bytes = this.kept.get(`${sessionLess}:${id}`)!;
-    this.kept.delete(`${sessionLess}:${id}`);
-    return decodeState(bytes, REPLAY_CLASSES, this.bindings.values()) as ParkedSession;
+    return this.takeKey(`${sessionLess}:${id}`);
+  }
+  takeRun(run: string): ParkedSession | undefined {
+    const key = this.runs.get(run);
+    return key === undefined ? undefined : this.takeKey(key);
+  }
+  private takeKey(key: string): ParkedSession {
+    const bytes = this.kept.get(key)!;
+    this.kept.delete(key);
+    const session = decodeState(bytes, REPLAY_CLASSES, this.bindings.values()) as ParkedSession;
+    for (const { state } of session.runs) this.runs.delete(state.run);
+    return session;
   }
   puts = 0;
   constructor(private readonly bindings: ReplayBindings) {}

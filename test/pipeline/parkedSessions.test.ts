@@ -142,4 +142,42 @@ describe("sessions parked out of memory", () => {
     for (const i of sessions.map((_, i) => i).sort((a, b) => ((a * 17) % 43) - ((b * 17) % 43))) if (i !== 19 && i !== 20) take(i);
     store.close();
   });
+
+  // The file finds sessions and runs by a hash of their ids (core/idIndex.ts) and confirms a hit by
+  // the ids a record names: with every id hashing alike, each must still come back whole and alone.
+  for (const [name, hash] of [["their ids' hashes", undefined], ["ids that all hash alike", () => 7]] as const) {
+    it(`give each parked run back with its own session, by ${name}`, () => {
+      const store = new ParkedSessionFile(tempDir("looplens-parking-"), new ReplayBindings({}), hash);
+      const random = prng(11);
+      // Session "k" and the session-less run "k" (its own key) are apart; runs of one session come back together.
+      const sessions = Array.from({ length: 300 }, (_, i) => {
+        const sessionLess = i % 5 === 2;
+        const key = i === 8 || i === 12 ? "k" : `s${i}`;
+        const runs = sessionLess ? [key] : Array.from({ length: 1 + (i % 3) }, (_, r) => `s${i}-r${r}`);
+        return { key, sessionLess, parked: { history: { n: i }, runs: runs.map((run) => ({ state: { run, session: sessionLess ? null : key }, recorder: undefined })) } };
+      });
+      const held = new Set<number>();
+      const put = (i: number) => {
+        expect(store.put(sessions[i]!.key, sessions[i]!.sessionLess, sessions[i]!.parked as never)).toBe(true);
+        held.add(i);
+      };
+      sessions.forEach((_, i) => i < 200 && put(i));
+      expect(store.takeRun("nobody")).toBeUndefined();
+      expect(store.has("nobody", false)).toBe(false);
+      // Taken back at random, by a run (any of the session's) or by the session's key, with more parked
+      // meanwhile and some parked again.
+      for (let round = 0; held.size > 0; round++) {
+        const i = [...held][Math.floor(random() * held.size)]!;
+        const { key, sessionLess, parked } = sessions[i]!;
+        const run = parked.runs[Math.floor(random() * parked.runs.length)]!.state.run;
+        const back = random() < 0.5 ? store.takeRun(run) : store.take(key, sessionLess);
+        expect(back, `session ${i}`).toEqual(parked);
+        held.delete(i);
+        expect(store.takeRun(run), `run ${run} of session ${i}, taken`).toBeUndefined();
+        if (round % 4 === 0 && i % 5 !== 2) put(i);
+        if (round < 100) put(200 + round);
+      }
+      store.close();
+    });
+  }
 });
