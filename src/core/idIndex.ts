@@ -22,6 +22,8 @@ export const fnvHash: IdHash = (id, seed) => {
 };
 
 const EMPTY = -1;
+const NONE = new Uint32Array(0);
+const NO_VALUES = new Float64Array(0);
 /** Entries per slot at most before the table grows (by half: not a doubling at once). */
 const LOAD = 0.7;
 
@@ -32,13 +34,13 @@ export class IdIndex {
   private values: Float64Array;
   private size = 0;
 
+  /** `capacity`: the first table's slots, made at the first entry (a unit's replay makes a store, and most park nothing). */
   constructor(
     private readonly hash: IdHash = fnvHash,
-    capacity = 1024,
+    private readonly capacity = 1024,
   ) {
-    this.high = new Uint32Array(capacity);
-    this.low = new Uint32Array(capacity);
-    this.values = new Float64Array(capacity).fill(EMPTY);
+    this.high = this.low = NONE;
+    this.values = NO_VALUES;
   }
 
   get count(): number {
@@ -47,6 +49,7 @@ export class IdIndex {
 
   /** The number of the entry for `id` that `confirm` accepts (entries of ids hashing alike are tried in turn). */
   find(id: string, kind: number, confirm: (value: number) => boolean): number | undefined {
+    if (this.size === 0) return undefined;
     const high = this.hash(id, kind * 2);
     const low = this.hash(id, kind * 2 + 1);
     const capacity = this.values.length;
@@ -65,6 +68,7 @@ export class IdIndex {
 
   /** Removes the entry for `id` with the number `value` (false: none). */
   remove(id: string, kind: number, value: number): boolean {
+    if (this.size === 0) return false;
     const high = this.hash(id, kind * 2);
     const low = this.hash(id, kind * 2 + 1);
     const capacity = this.values.length;
@@ -88,11 +92,10 @@ export class IdIndex {
     return true;
   }
 
-  /** Empties the index (its tables back to the first size). */
+  /** Empties the index (its tables go). */
   clear(): void {
-    this.high = new Uint32Array(1024);
-    this.low = new Uint32Array(1024);
-    this.values = new Float64Array(1024).fill(EMPTY);
+    this.high = this.low = NONE;
+    this.values = NO_VALUES;
     this.size = 0;
   }
 
@@ -111,7 +114,7 @@ export class IdIndex {
 
   private grow(): void {
     const { high, low, values } = this;
-    const capacity = Math.ceil(values.length * 1.5);
+    const capacity = values.length === 0 ? this.capacity : Math.ceil(values.length * 1.5);
     this.high = new Uint32Array(capacity);
     this.low = new Uint32Array(capacity);
     this.values = new Float64Array(capacity).fill(EMPTY);

@@ -48,6 +48,13 @@ describe("IdIndex", () => {
         expect(index.find(id, 0, (v) => valueOf.get(v) === id)).toBe(value);
         if (value % 3 === 0) expect(index.find(id, 1, (v) => valueOf.get(v - 0.5) === id)).toBe(value + 0.5);
       }
+      // Emptied, it finds nothing, and takes entries again.
+      const [id, value] = [...expected][0]!;
+      index.clear();
+      expect(index.find(id, 0, () => true)).toBeUndefined();
+      expect(index.remove(id, 0, value)).toBe(false);
+      index.add(id, 0, value);
+      expect(index.find(id, 0, () => true)).toBe(value);
     });
   }
 });
