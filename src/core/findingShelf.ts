@@ -25,29 +25,30 @@ export interface ShelvedFindings<F> {
 
 /** The runs of one replayer whose findings went on the shelf, until each is handed out. */
 export class ShelvedRuns {
-  private readonly places = new Map<RunState, ShelvedFindings<ReplayedFinding>>();
+  /** By run id, not state: a parked run comes back as a new state (sessionParking.ts). */
+  private readonly places = new Map<string, ShelvedFindings<ReplayedFinding>>();
 
   constructor(private readonly shelf: FindingShelf<ReplayedFinding>) {}
 
   /** After a finding is added: a run holding a batch puts it on the shelf, and holds none until its next. */
   found(state: RunState): void {
     if (state.findings.length < this.shelf.batch) return;
-    let place = this.places.get(state);
-    if (place === undefined) this.places.set(state, (place = this.shelf.open()));
+    let place = this.places.get(state.run);
+    if (place === undefined) this.places.set(state.run, (place = this.shelf.open()));
     place.put(state.findings as readonly ReplayedFinding[]);
     state.findings = NONE;
   }
 
   /** Every finding of the run so far, the shelved ones read back (an open run's `findings` are only its newest). */
   all(state: RunState): FindingList<ReplayedFinding> {
-    return this.places.get(state)?.list(state.findings as readonly ReplayedFinding[]) ?? state.findings;
+    return this.places.get(state.run)?.list(state.findings as readonly ReplayedFinding[]) ?? state.findings;
   }
 
   /** A run handed out lists its findings from the shelf, if it put any there. */
   handOut(state: RunState): void {
-    const place = this.places.get(state);
+    const place = this.places.get(state.run);
     if (place === undefined) return;
-    this.places.delete(state);
+    this.places.delete(state.run);
     state.findings = place.list(state.findings as readonly ReplayedFinding[]);
   }
 }

@@ -24,6 +24,37 @@ export interface PendingCall {
   readonly mutationTarget?: string;
 }
 
+/**
+ * A run's pending calls as the preparer holds them (prepare.ts): none, the one call itself (most
+ * runs, most of the time), or a list. No list object for one call: a file of 300,000 runs that never
+ * end held one a run (~60 bytes) to its end.
+ */
+export type HeldCalls = PendingCall | PendingCalls | undefined;
+
+/** What holds `held` and `call`: the list is made at the second call pending at a time (`limit`: see PendingCalls). */
+export function withCall(held: HeldCalls, call: PendingCall, limit: number): PendingCall | PendingCalls {
+  if (held === undefined) return call;
+  if (held instanceof PendingCalls) {
+    held.add(call);
+    return held;
+  }
+  const list = new PendingCalls(limit);
+  list.add(held);
+  list.add(call);
+  return list;
+}
+
+/** The call a result answers (PendingCalls `take`), taken out of a list; the one call held is the caller's to drop. */
+export function answeredCall(held: HeldCalls, id: string | undefined, tool: string | undefined): PendingCall | undefined {
+  if (held instanceof PendingCalls) return held.take(id, tool);
+  return held !== undefined && answers(held, id, tool) ? held : undefined;
+}
+
+/** Whether a result with `id` (without one: of `tool`) answers `call`. */
+function answers(call: PendingCall, id: string | undefined, tool: string | undefined): boolean {
+  return id !== undefined ? call.id === id : tool !== undefined && call.tool === tool;
+}
+
 /** Pending calls up to which results are matched by scanning, without counts. */
 const INDEX_ABOVE = 16;
 
@@ -105,7 +136,7 @@ export class PendingCalls {
   /** `take` while no list was made: the one pending call, if the result answers it. */
   private takeOnly(id: string | undefined, tool: string | undefined): PendingCall | undefined {
     const only = this.only;
-    if (only === undefined || (id !== undefined ? only.id !== id : tool === undefined || only.tool !== tool)) return undefined;
+    if (only === undefined || !answers(only, id, tool)) return undefined;
     this.only = undefined;
     return only;
   }

@@ -7,7 +7,7 @@
 import { formOf, type LoopEvent, type ToolResultEvent, type TurnEvent } from "./events.js";
 import { argsForOutcome, isKnownPoll, type Hashing, type OutcomeKind } from "./hashing.js";
 import type { Disposition as GenericDisposition } from "./disposition.js";
-import { PendingCalls, type PendingCall } from "./pendingCalls.js";
+import { answeredCall, withCall, type HeldCalls, type PendingCall } from "./pendingCalls.js";
 import { quote } from "./quote.js";
 import { eventTime } from "./eventTime.js";
 import type { Usage } from "./usage.js";
@@ -97,7 +97,7 @@ interface RunLinks {
   calls: number;
   /** The run's start time was put on an event already (only the first timed event carries it). */
   timed?: boolean;
-  readonly pending: PendingCalls;
+  pending: HeldCalls;
   readonly hashing: Hashing;
 }
 
@@ -157,7 +157,7 @@ export class EventPreparer {
         // Only what the outcome hash reads of the arguments (`argsForOutcome`) is kept, not the arguments.
         const pendingCall: PendingCall = { id: event.id, tool: event.tool, args: argsForOutcome(event.args), argsHash, call };
         if (hashTool !== event.tool) (pendingCall as Mutable<PendingCall>).hashTool = hashTool;
-        links.pending.add(mutationTarget === undefined ? pendingCall : { ...pendingCall, mutationTarget });
+        links.pending = withCall(links.pending, mutationTarget === undefined ? pendingCall : { ...pendingCall, mutationTarget }, MAX_PENDING_PER_RUN);
         const prepared: Mutable<CallEvent> = {
           type: "call",
           run: event.run,
@@ -200,7 +200,7 @@ export class EventPreparer {
   private links(run: string, harnessVersion?: string): RunLinks {
     let links = this.runs.get(run);
     if (!links) {
-      links = { calls: this.endedCalls.get(run) ?? 0, pending: new PendingCalls(MAX_PENDING_PER_RUN), hashing: this.hashingFor(harnessVersion) };
+      links = { calls: this.endedCalls.get(run) ?? 0, pending: undefined, hashing: this.hashingFor(harnessVersion) };
       this.endedCalls.delete(run);
       this.runs.set(run, links);
     }
@@ -209,7 +209,8 @@ export class EventPreparer {
 
   private result(event: ToolResultEvent): Disposition {
     const links = this.runs.get(event.run);
-    const call = links?.pending.take(event.id, event.tool);
+    const call = answeredCall(links?.pending, event.id, event.tool);
+    if (call !== undefined && call === links!.pending) links!.pending = undefined;
     if (!call) {
       const what = event.id !== undefined ? `id ${quote(event.id)}` : `tool ${quote(event.tool ?? "?")}`;
       return { used: false, reason: `result (${what}) matches no call of run ${quote(event.run)}; not replayed` };

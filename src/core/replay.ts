@@ -56,9 +56,10 @@ type CallEvent = Extract<PreparedEvent, { type: "call" }>;
 type OutcomeEvent = Extract<PreparedEvent, { type: "outcome" }>;
 
 export class Replayer {
+  /** The runs not handed out yet, by id, but for those parked out of memory (sessionParking.ts). */
   private readonly runs = new Map<string, RunState>();
-  /** The runs of `runs` in order of first appearance (the settled front is handed out early). */
-  private readonly order = new SettledQueue<RunState>();
+  /** Ids of the runs not handed out, in order of first appearance (ids: a parked run's state leaves memory, its place stays). */
+  private readonly order = new SettledQueue<string>();
   private readonly onSettled: ((run: ReplayedRun) => void) | undefined;
   private readonly onFinding: ((finding: ReplayedFinding) => void) | undefined;
   private readonly histories: SessionHistories;
@@ -144,42 +145,44 @@ export class Replayer {
    * what was said of it before. Its start dates a run that no event dated.
    */
   facts(run: string, facts: RunFacts): void {
-    const state = this.lastRun?.run === run ? this.lastRun : this.runs.get(run);
+    const state = this.lastRun?.run === run ? this.lastRun : this.stateOf(run);
     if (state === undefined) return;
     state.facts = mergeFacts(state.facts, facts);
     if (state.startedAt === null && facts.startedAt !== undefined) state.startedAt = facts.startedAt;
   }
 
-  /**
-   * A run between events, for tracing (trace.ts): its findings so far, its profile and what its
-   * engine sees. Analysis never asks, so it costs nothing per call.
-   */
+  /** A run between events, for tracing (trace.ts): its findings so far, its profile and what its engine sees. */
   peek(run: string): { readonly findings: readonly ReplayedFinding[]; readonly profile: ProfileName; readonly view: EngineView | undefined } | undefined {
-    const state = this.runs.get(run);
+    const state = this.stateOf(run);
     // Tracing replays without a shelf: an open run's findings are an array (findingShelf.ts).
     return state && { findings: state.findings as readonly ReplayedFinding[], profile: state.profile.profile, view: state.engine?.inspect() };
   }
 
   /** Ends every run still open and returns the runs not handed out yet, in order of first appearance. */
   finish(): ReplayedRun[] {
-    const reports = this.order.drain();
-    for (const state of reports) {
-      // One at a time: a parked run's session comes back as its turn comes, and leaves once closed.
-      if (state.open) this.parking?.touch(state);
+    return [...this.finishEach()];
+  }
+
+  /** `finish` a run at a time, as the caller takes them (pipeline/runSpill.ts writes them out, holding few); a parked one is revived. */
+  *finishEach(): Generator<ReplayedRun, void, undefined> {
+    this.lastRun = undefined;
+    for (const run of this.order.drain()) {
+      const state = this.stateOf(run)!;
+      this.runs.delete(run);
       this.close(state);
       this.shelved?.handOut(state);
       settleCost(state);
+      yield state;
     }
-    this.runs.clear();
-    this.lastRun = undefined;
-    return reports;
   }
 
   /** A run closed by a `final` run end is handed out once the runs before it are. */
   private settle(state: RunState): void {
-    this.order.settle(state);
-    this.order.release((run) => {
-      this.runs.delete(run.run);
+    this.order.settle(state.run);
+    this.order.release((id) => {
+      // Settled, hence closed, hence never parked: it is in `runs`.
+      const run = this.runs.get(id)!;
+      this.runs.delete(id);
       if (this.lastRun === run) this.lastRun = undefined;
       this.shelved?.handOut(run);
       settleCost(run);
@@ -187,15 +190,20 @@ export class Replayer {
     });
   }
 
+  /** The state of a run not handed out yet, revived if it was parked. */
+  private stateOf(run: string): RunState | undefined {
+    return this.runs.get(run) ?? this.parking?.parkedRun(run);
+  }
+
   private runFor(event: PreparedEvent): RunState {
     // Events come run after run: the last run's state is checked before the map.
     const last = this.lastRun;
-    let state = last !== undefined && last.run === event.run ? last : this.runs.get(event.run);
+    let state = last !== undefined && last.run === event.run ? last : this.stateOf(event.run);
     if (!state) {
       // A run's profile is fixed by its first event: its run_start, when the input has one.
       state = newRunState(event.run, event.file, this.profileFor(event.type === "run_start" ? event.harnessVersion : undefined));
       this.runs.set(event.run, state);
-      this.order.push(state);
+      this.order.push(state.run);
     }
     // Identity may arrive on any event; the first value seen names the run. The session is fixed once
     // the run is open (it selects the history the run's records live in). The run's own fields are
@@ -211,7 +219,7 @@ export class Replayer {
 
   private reopen(state: RunState): void {
     state.open = true;
-    this.order.unsettle(state);
+    this.order.unsettle(state.run);
     if (this.recorders) {
       const recorder = new TimelineRecorder(state.timeline);
       state.timeline = recorder.timeline;

@@ -3,28 +3,25 @@
  * does (canonical events without `run_end`) all stay open to the end, each with its history, engine
  * and recent patterns (~2 KB a run). Past `resident` sessions held, the one least recently touched
  * is handed to a store (the pipeline's: pipeline/parkedSessions.ts writes it to a file) with its
- * history and every open run's working state, and revived at its next event, or when its runs are
- * handed out at the end. Which store, and how many sessions stay, is the caller's choice; this is
- * pure bookkeeping.
+ * history and every open run's `RunState`, whole, and revived at its next event (or a call for the
+ * run's facts), or when its runs are handed out at the end. Which store, and how many sessions stay,
+ * is the caller's choice; this is pure bookkeeping.
  *
- * A parked run's `RunState` stays where it is (the replayer's map and queue, a shelf's places key on
- * it): only its working fields leave, and are put back into the same object on revival. Its
- * `facts`, `startedAt` and counts stay: they are small, and `facts` may be told between events.
+ * A parked run leaves the replayer's map of runs (its place in the replayer's queue is its id, which
+ * it keeps: replay.ts), and comes back as a new object equal to the one that left: nothing else may
+ * hold a run's `RunState` across events (a shelf's places key on the run's id: findingShelf.ts).
+ * What stays of it is its id in that queue and an entry in the store's index of parked runs (the
+ * store finds a run's session: no map of run to session here, which held both ids' strings);
+ * leaving the fields in an object that stayed (~210 bytes a run) kept the peak memory growing.
  */
 import type { HistoryEntry, SessionHistories } from "./sessionHistories.js";
 import type { ProfileSession } from "./profiles/profile.js";
 import type { RunState } from "./runState.js";
 import type { TimelineRecorder } from "./timeline.js";
 
-/** The working fields of an open run: those that go with its parked session. */
-const PARKED_FIELDS = ["engine", "recent", "turns", "timeline", "findings", "firstStop", "guardWindows", "recordedVetoCalls"] as const;
-
-type ParkedField = (typeof PARKED_FIELDS)[number];
-
-/** One open run of a parked session: its working fields and timeline recorder. */
+/** One open run of a parked session: its state and timeline recorder. */
 export interface ParkedRun {
-  readonly run: string;
-  readonly fields: Partial<Pick<RunState, ParkedField>>;
+  readonly state: RunState;
   readonly recorder: TimelineRecorder | undefined;
 }
 
@@ -34,18 +31,14 @@ export interface ParkedSession {
   readonly runs: readonly ParkedRun[];
 }
 
-/**
- * Where parked sessions go, by the id their runs already hold: the session's, or a session-less
- * run's own (`sessionLess`: the two are apart, as in sessionHistories.ts). A key made per session
- * (a prefixed string) would stay in the store's index for each parked session: ~35 bytes a run on
- * a file of runs that never end, one session each.
- */
 export interface SessionStore {
   /** Keeps the session; false when it cannot (what it holds cannot be carried): it then stays in memory. */
   put(id: string, sessionLess: boolean, session: ParkedSession): boolean;
   has(id: string, sessionLess: boolean): boolean;
   /** The session put under `id`, which the store no longer holds. */
   take(id: string, sessionLess: boolean): ParkedSession;
+  /** The session parked with the run `run` among its open runs, which the store no longer holds (undefined: none). */
+  takeRun(run: string): ParkedSession | undefined;
 }
 
 export interface ParkingOptions {
@@ -66,22 +59,40 @@ export class SessionParking {
   /** Sessions parked so far (parked again after a revival counts again). */
   parked = 0;
 
+  /** `runs`: the replayer's runs by id, which parked runs leave and revived ones come back to. */
   constructor(
     options: ParkingOptions,
     private readonly histories: SessionHistories,
-    private readonly runs: ReadonlyMap<string, RunState>,
+    private readonly runs: Map<string, RunState>,
     private readonly recorders: Map<string, TimelineRecorder> | undefined,
   ) {
     this.resident = options.resident;
     this.store = options.store;
   }
 
-  /** An event of the run (open, or about to open): its session is revived if parked, and is now the most recent. */
+  /**
+   * The state of a run parked with its session (undefined: the run is not parked). The session comes
+   * back, every open run of it into the replayer's runs, and is now the most recent.
+   */
+  parkedRun(run: string): RunState | undefined {
+    const parked = this.store.takeRun(run);
+    if (parked === undefined) return undefined;
+    this.revive(parked);
+    const state = this.runs.get(run)!;
+    this.current(state);
+    this.evict();
+    return state;
+  }
+
+  /**
+   * An event of the run (open, or about to open): its session is revived if parked (a closed run
+   * reopening in a session whose other runs are parked), and is now the most recent.
+   */
   touch(state: RunState): void {
     const key = this.current(state);
     if (this.recency.delete(key)) this.recency.set(key, state);
     else if (this.store.has(state.session ?? state.run, state.session === null)) {
-      this.revive(key, state);
+      this.revive(this.store.take(state.session ?? state.run, state.session === null));
       this.evict();
     }
   }
@@ -97,14 +108,14 @@ export class SessionParking {
   /** The run closed: a session with no open run left is no longer held. */
   closed(state: RunState): void {
     if (this.histories.holds(state)) return;
-    const key = keyOf(state);
+    const key = keyOf(state.session, state.run);
     this.recency.delete(key);
     this.pinned.delete(key);
   }
 
   /** The key of this event's session, noted with the last event's (replay.ts holds the last run as it is: never parked). */
   private current(state: RunState): string {
-    const key = keyOf(state);
+    const key = keyOf(state.session, state.run);
     if (key !== this.newest) {
       this.previous = this.newest;
       this.newest = key;
@@ -124,41 +135,34 @@ export class SessionParking {
   private park(key: string, any: RunState): boolean {
     const entry = this.histories.take(any)!;
     const runs: ParkedRun[] = [];
-    for (const state of entry.runs) runs.push({ run: state.run, fields: workingFields(state), recorder: this.recorders?.get(state.run) });
+    for (const state of entry.runs) runs.push({ state, recorder: this.recorders?.get(state.run) });
     if (!this.store.put(any.session ?? any.run, any.session === null, { history: entry.history, runs })) {
       this.histories.put(any, entry);
       return false;
     }
     this.recency.delete(key);
     for (const state of entry.runs) {
-      const hollow = state as unknown as Record<ParkedField, unknown>;
-      for (const field of PARKED_FIELDS) if (Object.hasOwn(state, field)) hollow[field] = undefined;
+      this.runs.delete(state.run);
       this.recorders?.delete(state.run);
     }
     this.parked++;
     return true;
   }
 
-  private revive(key: string, any: RunState): void {
-    const session = this.store.take(any.session ?? any.run, any.session === null);
+  /** Brings back a session the store gave back, with its open runs. */
+  private revive(parked: ParkedSession): void {
     const open = new Set<RunState>();
-    for (const { run, fields, recorder } of session.runs) {
-      const state = this.runs.get(run)!;
-      Object.assign(state, fields);
-      if (recorder !== undefined) this.recorders?.set(run, recorder);
+    for (const { state, recorder } of parked.runs) {
+      this.runs.set(state.run, state);
+      if (recorder !== undefined) this.recorders?.set(state.run, recorder);
       open.add(state);
     }
-    const entry: HistoryEntry = { history: session.history, runs: open };
+    const any = open.values().next().value!;
+    const entry: HistoryEntry = { history: parked.history, runs: open };
     this.histories.put(any, entry);
-    this.recency.set(key, any);
+    this.recency.set(keyOf(any.session, any.run), any);
   }
 }
 
 /** The key of a run's session (sessionHistories.ts keeps session-less runs apart). */
-const keyOf = (state: RunState) => (state.session !== null ? `s${state.session}` : `r${state.run}`);
-
-function workingFields(state: RunState): ParkedRun["fields"] {
-  const fields: Record<string, unknown> = {};
-  for (const field of PARKED_FIELDS) if (Object.hasOwn(state, field)) fields[field] = state[field];
-  return fields;
-}
+const keyOf = (session: string | null, run: string) => (session !== null ? `s${session}` : `r${run}`);

@@ -132,7 +132,7 @@ export async function analyzeUnit(
   keeper?.replay(() => ({ replayer, tally, agentsResolved: asked.list }));
   const { files, unusable } = await readUnit(unit, tally, readProfiles, options, sink, live, true, options.onFile, keeper?.readThrough);
   const point = keeper?.point();
-  for (const run of replayer.finish()) unitRuns.add(run);
+  for (const run of replayer.finishEach()) unitRuns.add(run);
   parking?.store.close();
   const spilled = unitRuns.finish();
   const liveBook = book?.part();
@@ -187,7 +187,7 @@ async function resumedUnit(file: string, from: ResumeFrom, profiles: ProfileSele
     return undefined;
   }
   const point = keeper.point();
-  for (const run of replayer.finish()) unitRuns.add(run);
+  for (const run of replayer.finishEach()) unitRuns.add(run);
   parking?.store.close();
   const spilled = unitRuns.finish();
   countResumed();

@@ -9,7 +9,8 @@ import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { resumedUnits } from "../../src/pipeline/cache/resumeUnit.js";
-import { sessionsParked } from "../../src/pipeline/parkedSessions.js";
+import { ReplayBindings } from "../../src/pipeline/cache/resumeClasses.js";
+import { ParkedSessionFile, sessionsParked } from "../../src/pipeline/parkedSessions.js";
 import { runMain } from "../helpers/cli.js";
 import { canonicalText, prng, randomSessions } from "../helpers/randomSessions.js";
 import { tempDir } from "../helpers/tempDir.js";
@@ -118,4 +119,65 @@ describe("sessions parked out of memory", () => {
       expect(grown.stdout).toBe((await analyze(["-f", "json", file, "--no-cache"], NO_PARKING)).stdout);
     }
   });
+
+  it("come back from the file as they went in, across its write and read buffers and past their size", () => {
+    // The file copies sessions into one 1 MB buffer and reads through another: sessions that cross
+    // its end, one larger than it (written and read on its own), taken back in another order.
+    const store = new ParkedSessionFile(tempDir("looplens-parking-"), new ReplayBindings({}));
+    const random = prng(9);
+    const sizes = [...Array.from({ length: 40 }, () => 1 + Math.floor(random() * 90_000)), 2_500_000, 70_000, 5];
+    const sessions = sizes.map((size, i) => ({ history: { text: `${i}:`.padEnd(size, String.fromCharCode(97 + (i % 26))) }, runs: [] }));
+    const put = (i: number) => expect(store.put(`s${i}`, i % 7 === 3, sessions[i] as never)).toBe(true);
+    const take = (i: number) => {
+      expect(store.has(`s${i}`, i % 7 === 3)).toBe(true);
+      expect(store.take(`s${i}`, i % 7 === 3), `session ${i} (${sizes[i]} bytes)`).toEqual(sessions[i]);
+      expect(store.has(`s${i}`, i % 7 === 3)).toBe(false);
+    };
+    // Half put, the newest taken (a read at the file's end), more put after it and the next taken (past
+    // what that read found), then the rest in another order.
+    for (let i = 0; i < 20; i++) put(i);
+    take(19);
+    for (let i = 20; i < sessions.length; i++) put(i);
+    take(20);
+    for (const i of sessions.map((_, i) => i).sort((a, b) => ((a * 17) % 43) - ((b * 17) % 43))) if (i !== 19 && i !== 20) take(i);
+    store.close();
+  });
+
+  // The file finds sessions and runs by a hash of their ids (core/idIndex.ts) and confirms a hit by
+  // the ids a record names: with every id hashing alike, each must still come back whole and alone.
+  for (const [name, hash] of [["their ids' hashes", undefined], ["ids that all hash alike", () => 7]] as const) {
+    it(`give each parked run back with its own session, by ${name}`, () => {
+      const store = new ParkedSessionFile(tempDir("looplens-parking-"), new ReplayBindings({}), hash);
+      const random = prng(11);
+      // Session "k" and the session-less run "k" (its own key) are apart; runs of one session come back together.
+      const sessions = Array.from({ length: 300 }, (_, i) => {
+        const sessionLess = i % 5 === 2;
+        const key = i === 8 || i === 12 ? "k" : `s${i}`;
+        const runs = sessionLess ? [key] : Array.from({ length: 1 + (i % 3) }, (_, r) => `s${i}-r${r}`);
+        return { key, sessionLess, parked: { history: { n: i }, runs: runs.map((run) => ({ state: { run, session: sessionLess ? null : key }, recorder: undefined })) } };
+      });
+      const held = new Set<number>();
+      const put = (i: number) => {
+        expect(store.put(sessions[i]!.key, sessions[i]!.sessionLess, sessions[i]!.parked as never)).toBe(true);
+        held.add(i);
+      };
+      sessions.forEach((_, i) => i < 200 && put(i));
+      expect(store.takeRun("nobody")).toBeUndefined();
+      expect(store.has("nobody", false)).toBe(false);
+      // Taken back at random, by a run (any of the session's) or by the session's key, with more parked
+      // meanwhile and some parked again.
+      for (let round = 0; held.size > 0; round++) {
+        const i = [...held][Math.floor(random() * held.size)]!;
+        const { key, sessionLess, parked } = sessions[i]!;
+        const run = parked.runs[Math.floor(random() * parked.runs.length)]!.state.run;
+        const back = random() < 0.5 ? store.takeRun(run) : store.take(key, sessionLess);
+        expect(back, `session ${i}`).toEqual(parked);
+        held.delete(i);
+        expect(store.takeRun(run), `run ${run} of session ${i}, taken`).toBeUndefined();
+        if (round % 4 === 0 && i % 5 !== 2) put(i);
+        if (round < 100) put(200 + round);
+      }
+      store.close();
+    });
+  }
 });
