@@ -16,7 +16,7 @@ import type { HistorySharing } from "./history.js";
 import { ShelvedRuns, type FindingShelf } from "./findingShelf.js";
 import { preparedTurn, type PreparedEvent } from "./prepare.js";
 import type { EngineView, ProfileChoice, ProfileName, RunEngine } from "./profiles/profile.js";
-import { addFinding, appended, newRunState, settleCost, type FindingOfRun, type RunState } from "./runState.js";
+import { abortFinding, addFinding, appended, newRunState, settleCost, verdictFinding, type FindingOfRun, type RunState } from "./runState.js";
 import { SessionParking, type ParkingOptions } from "./sessionParking.js";
 import { mergeFacts, type RunFacts } from "./runIdentity.js";
 import { SessionHistories } from "./sessionHistories.js";
@@ -276,19 +276,7 @@ export class Replayer {
     const unknown = verdict?.detector === "unknown_tool_repeat";
     const preview = !verdict || !refs ? undefined : unknown ? findingPreview(call, state.recent!.unknownToolOutcome(event.tool)) : patternPreview(refs, call);
     if (refs && call) refs.call = call;
-    if (!verdict) return;
-    this.found(state, {
-      line: event.line,
-      call: event.call,
-      tool: event.tool,
-      detector: verdict.detector,
-      level: verdict.level,
-      count: verdict.count,
-      threshold: verdict.threshold,
-      message: verdict.message,
-      argsHash: event.argsHash,
-      ...(preview && { preview }),
-    });
+    if (verdict) this.found(state, verdictFinding(event, verdict, preview));
   }
 
   private outcome(state: RunState, event: OutcomeEvent, input: LoopEvent | undefined): void {
@@ -309,19 +297,8 @@ export class Replayer {
     if (step.kind === "closed") state.guardWindows = appended(state.guardWindows, step.window);
     if (step.kind !== "abort") return;
     state.guardWindows = appended(state.guardWindows, step.window);
-    const { threshold, message } = engine.abortFinding(event.tool, step.count);
-    this.found(state, {
-      line: event.line,
-      call: event.call,
-      tool: event.tool,
-      detector: "compaction_loop_persisted",
-      level: "abort",
-      count: step.count,
-      threshold,
-      message,
-      argsHash: event.argsHash,
-      ...(refs && { preview: findingPreview(refs.call, refs.outcome) }),
-    });
+    const preview = refs && findingPreview(refs.call, refs.outcome);
+    this.found(state, abortFinding(event, engine.abortFinding(event.tool, step.count), step.count, preview));
   }
 
   /** Adds the finding to its run, and tells it (`?.(…)` would skip the adding too when no one listens). */

@@ -6,7 +6,9 @@
 import type { ReplayedFinding, RunStop } from "./findings.js";
 import type { GuardWindow } from "./postCompactionGuard.js";
 import type { RecentPatterns } from "./recentPatterns.js";
-import type { ProfileChoice, RunEngine } from "./profiles/profile.js";
+import type { AbortFinding, ProfileChoice, RunEngine } from "./profiles/profile.js";
+import type { Verdict } from "./detectors.js";
+import type { FindingPreview } from "./preview.js";
 import { NONE } from "./none.js";
 import type { FindingList } from "./findingList.js";
 import type { RunFacts } from "./runIdentity.js";
@@ -95,6 +97,26 @@ export function appended<T>(list: readonly T[], item: T): readonly T[] {
 
 /** What a finding says of itself; the run adds who, where, and whether the run had stopped already. */
 export type FindingOfRun = Omit<ReplayedFinding, "run" | "agent" | "session" | "file" | "afterStop" | "call"> & { call: number };
+
+/** The call or outcome a finding is of (a prepared event's fields). */
+interface FindingPlace {
+  readonly line: number;
+  readonly call: number;
+  readonly tool: string;
+  readonly argsHash: string;
+}
+
+/** A detector's verdict on a call, as a finding of its run (replay.ts). */
+export function verdictFinding(event: FindingPlace, verdict: Verdict, preview: FindingPreview | undefined): FindingOfRun {
+  const { detector, level, count, threshold, message } = verdict;
+  return { line: event.line, call: event.call, tool: event.tool, detector, level, count, threshold, message, argsHash: event.argsHash, ...(preview && { preview }) };
+}
+
+/** The post-compaction guard's abort at an outcome, the `count`-th time its triple repeated, as a finding of its run. */
+export function abortFinding(event: FindingPlace, abort: AbortFinding, count: number, preview: FindingPreview | undefined): FindingOfRun {
+  const { threshold, message } = abort;
+  return { line: event.line, call: event.call, tool: event.tool, detector: "compaction_loop_persisted", level: "abort", count, threshold, message, argsHash: event.argsHash, ...(preview && { preview }) };
+}
 
 /** Adds a finding to the run; the first block or abort is where the runtime would have stopped it. */
 export function addFinding(state: RunState, finding: FindingOfRun): ReplayedFinding {

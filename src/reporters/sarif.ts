@@ -22,6 +22,7 @@ import { jsonRowItems, repositoryPath, type CiRow } from "./ciRows.js";
 import { configDocument } from "./json.js";
 import { jsonText } from "./jsonText.js";
 import type { Reporter, ReportModel, WriteOptions } from "./model.js";
+import { summaryDocument } from "./usageJson.js";
 import { clip, ID_WIDTH } from "./sanitize.js";
 
 const SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
@@ -46,7 +47,8 @@ export const sarifReporter: Reporter = function* (data, options) {
         tool: { driver: { name: "looplens", version: data.version, semanticVersion: data.version, informationUri: INFORMATION_URI, rules: DETECTORS.map((d) => rule(d, data.config.effective)) } },
         invocations: [invocation(data, options.cwd)],
         ...(options.cwd !== undefined && { originalUriBaseIds: { [SRCROOT]: { uri: directoryUri(options.cwd) } } }),
-        properties: { config: configDocument(data.config), summary: data.summary },
+        // The summary as the JSON document writes it (its usage in the public shape, not the report model's sums).
+        properties: { config: configDocument(data.config), summary: summaryDocument(data.summary) },
         results: [],
       },
     ],

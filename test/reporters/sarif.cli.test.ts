@@ -36,7 +36,7 @@ interface SarifLog {
     results: SarifResult[];
     invocations: Array<{ executionSuccessful: boolean; toolExecutionNotifications?: Array<{ message: { text: string }; locations: SarifResult["locations"] }> }>;
     originalUriBaseIds?: Record<string, { uri: string }>;
-    properties: { config: Record<string, unknown> };
+    properties: { config: Record<string, unknown>; summary: Record<string, unknown> };
   }>;
 }
 
@@ -66,6 +66,14 @@ describe("--format sarif on the fixtures", () => {
     broken.runs[0]!.results[0]!.level = "fatal";
     location(broken.runs[0]!.results[0]!).artifactLocation.uri = "a b:c";
     expect(sarifErrors(broken)).toHaveLength(2);
+  });
+
+  it("holds the summary as the JSON document writes it (usage in the public shape, no internal sums)", () => {
+    const inputs = [...CI_FIXTURES, "fixtures/cost/deploy-poll.jsonl"];
+    const summary = sarif(inputs).runs[0]!.properties.summary;
+    const json = runCli(["analyze", "-f", "json", ...inputs]);
+    expect(summary).toEqual((JSON.parse(json.stdout) as { summary: Record<string, unknown> }).summary);
+    expect(summary).toHaveProperty("runsWithUsage", 1);
   });
 
   it("has one result per table row, its level, first line and verdict count", () => {
