@@ -10,7 +10,7 @@
 // The worker keeps its name next to the CLI, so `new URL("./worker.js", import.meta.url)`
 // finds it from either layout. CommonJS dependencies (sql.js) get a real `require` for the
 // Node built-ins they load, and the `__dirname` that sql.js reads when it starts.
-import { copyFileSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { build } from "esbuild";
 
@@ -60,8 +60,8 @@ const COMMON = {
 const MINIFIED = { minifyWhitespace: true, minifySyntax: true };
 
 // Chunks of earlier builds are removed first (their names are hashes: they would pile up in the
-// package).
-for (const name of readdirSync(OUT)) if (/^(library|cli)-\w+\.js$/.test(name)) rmSync(`${OUT}/${name}`);
+// package). A fresh clone has no earlier build, nor the folder.
+if (existsSync(OUT)) for (const name of readdirSync(OUT)) if (/^(library|cli)-\w+\.js$/.test(name)) rmSync(`${OUT}/${name}`);
 
 // The CLI in two parts: cli.js holds commander, every command's flags and analyze up to its
 // kept-output lookup; the commands' work (src/commands/commandWork.ts, imported when a command runs)
