@@ -6,7 +6,7 @@ import { fstatSync } from "node:fs";
 import { isatty } from "node:tty";
 import { Command, CommanderError } from "commander";
 import { ConfigError } from "./adapters/openclaw/configFile.js";
-import { InputError } from "./adapters/discovery.js";
+import { InputError } from "./adapters/io/lineSource.js";
 import { registerAnalyze } from "./commands/analyzeCommand.js";
 import { registerConfig } from "./commands/configCommand.js";
 import type { Io, StdinKind } from "./commands/common.js";

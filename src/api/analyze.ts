@@ -53,7 +53,7 @@ async function analyzeUnder(inputs: AnalyzeInput, options: AnalyzeOptions, maxLi
   const resolver = await createConfigResolver(configOptions, env, loaded);
   const digest = await loadXxhashDigest();
   const io = memoryIo(env);
-  const units = await expandUnits(inputPaths(input.paths, io, true));
+  const units = await expandUnits(await inputPaths(input.paths, io, true));
   // `cache: true`: the CLI's result cache (off by default here: a library call writes nowhere unless asked).
   const cache = options.cache === true ? await commandCache(true, io, packageVersion()) : undefined;
   const probe = cache && (await createConfigResolver(configOptions, env, loaded));

@@ -34,7 +34,7 @@ export function runAnalyze(paths: string[], options: AnalyzeOptions, io: Io, ver
 async function lookUpOrAnalyze(paths: string[], options: AnalyzeOptions, io: Io, version: string, now: Date, report: "analyze" | "runs"): Promise<number> {
   const filters = reportFilters(options, now);
   const resolver = await createConfigResolver(options, io.env);
-  const inputs = inputPaths(paths, io, options.quiet, options.agentHome);
+  const inputs = await inputPaths(paths, io, options.quiet, options.agentHome);
   // `analyze - -f ndjson`: findings written as they are made (streamedFindings.ts).
   const streams = report === "analyze" && streamsFindings(inputs, options.format, filters);
   const input: AnalysisOptions = {

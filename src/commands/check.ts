@@ -154,7 +154,7 @@ export async function runCheck(paths: string[], options: CheckOptions, io: Io, v
   // A shell glob like `fixtures/*` also names the snapshots themselves: they are not inputs.
   // A transcript store is one input with one snapshot, whatever sessions it holds.
   // With no path, the state directory whatever standard input is: it has no snapshot to compare with.
-  const files = (await expandPaths(inputPaths(paths, io, options.quiet, options.agentHome, false), { expandStores: false })).filter((file) => !file.endsWith(SNAPSHOT_SUFFIX));
+  const files = (await expandPaths(await inputPaths(paths, io, options.quiet, options.agentHome, false), { expandStores: false })).filter((file) => !file.endsWith(SNAPSHOT_SUFFIX));
   // The event files of an OpenHands conversation are one input (one event a file is no transcript):
   // the `events/` folder, with one snapshot beside it.
   if (files.includes("-")) throw new UsageError("check compares files with their snapshots; standard input has none: name the fixture files or folders");

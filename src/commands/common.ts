@@ -5,14 +5,13 @@
 import type { Command } from "commander";
 import { InvalidArgumentError, Option } from "commander";
 import type { InputFormat } from "../adapters/adapter.js";
-import { INPUT_FORMATS } from "../adapters/registry.js";
+import { AGENT_HOMES, INPUT_FORMATS } from "../adapters/formatNames.js";
 import type { Diagnostic } from "../core/findings.js";
 import { sanitize } from "../reporters/sanitize.js";
 import { diagnosticLines } from "../reporters/diagnosticLines.js";
 import type { ConfigResolver } from "../pipeline/configResolution.js";
 import { InputError } from "../adapters/io/lineSource.js";
 import { stateInputs } from "../pipeline/stateDirectory.js";
-import { AGENT_HOMES, agentHomePaths } from "../pipeline/agentHomes.js";
 import { PROFILE_REQUESTS, type ProfileRequest } from "../core/profiles/choice.js";
 
 /**
@@ -126,8 +125,9 @@ export function addInputOptions(command: Command): Command {
  * (Node's stdin "pipe" for a child is a socket: a Node program feeding looplens names `-`.)
  * `readsStdin: false` (check: standard input has no snapshot) goes to the state directory always.
  */
-export function inputPaths(paths: readonly string[], io: Io, quiet = false, agentHomes: readonly string[] = [], readsStdin = true): string[] {
-  if (agentHomes.length > 0) return [...paths, ...agentHomePaths(agentHomes, io.env)];
+export async function inputPaths(paths: readonly string[], io: Io, quiet = false, agentHomes: readonly string[] = [], readsStdin = true): Promise<string[]> {
+  // Imported when named: the agents' homes are their descriptors', and a kept output loads no adapter.
+  if (agentHomes.length > 0) return [...paths, ...(await import("../pipeline/agentHomes.js")).agentHomePaths(agentHomes, io.env)];
   if (paths.length > 0) return [...paths];
   if (readsStdin && (io.stdin === "pipe" || io.stdin === "file")) return ["-"];
   const explicit = io.env.OPENCLAW_STATE_DIR?.trim();

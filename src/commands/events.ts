@@ -66,7 +66,7 @@ export function runEvents(paths: string[], options: EventsOptions, io: Io): Prom
 async function printEvents(paths: string[], options: EventsOptions, io: Io): Promise<number> {
   const wanted = eventFilter(options);
   const digest = await loadXxhashDigest();
-  const files = inputPaths(paths, io, options.quiet, options.agentHome);
+  const files = await inputPaths(paths, io, options.quiet, options.agentHome);
   // The bar is on stderr; when stdout is the same terminal, it is erased before each write.
   const shown = await startInputProgress(files, progressDisplay(io, { quiet: options.quiet }));
   const lines: string[] = [];

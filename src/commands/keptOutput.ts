@@ -5,7 +5,7 @@
  * (their times already read) and how the report is rendered are the key's; the files' stamps and the
  * configs are checked as the module says. Discovery (`expandUnits`) runs only on a miss.
  */
-import { expandUnits, type InputUnit } from "../adapters/discovery.js";
+import type { InputUnit } from "../adapters/discovery.js";
 import type { ConfigForAgent } from "../core/replay.js";
 import type { AnalysisOptions } from "../pipeline/analysis.js";
 import { AskedAgents } from "../pipeline/askedAgents.js";
@@ -79,6 +79,8 @@ export class KeptOutputUse {
       cache.countHits(hit.units);
       return new KeptOutputUse(cache, [], key, undefined, hit);
     }
+    // Discovery (and with it every adapter) is loaded on a miss only: a hit loads no reader.
+    const { expandUnits } = await import("../adapters/discovery.js");
     const units = await expandUnits(inputs);
     // Stamped before anything is read: a file that changes while it is read is not kept as read.
     const stamps = key && stampReport(cache, key, units);

@@ -108,7 +108,7 @@ export async function runSweep(paths: string[], options: SweepOptions, io: Io, v
   const { profiles, axes } = profileAxis(options.vary ?? [], options.profile);
   const base = await createConfigResolver(options);
   const digest = await loadXxhashDigest();
-  const files = inputPaths(paths, io, options.quiet, options.agentHome);
+  const files = await inputPaths(paths, io, options.quiet, options.agentHome);
   if (profiles !== undefined && profiles.length > 1 && files.includes("-")) {
     throw new UsageError("--vary profile prepares the input once per profile (hashing differs by generation): name the input files, standard input cannot be read twice");
   }

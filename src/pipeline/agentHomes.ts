@@ -7,6 +7,7 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { InputError } from "../adapters/io/lineSource.js";
+import { AGENT_HOMES } from "../adapters/formatNames.js";
 import { ADAPTERS, AGENT_KINDS } from "../adapters/registry.js";
 
 type Homes = (env: NodeJS.ProcessEnv, home: string) => string[];
@@ -19,7 +20,7 @@ const HOMES: ReadonlyMap<string, Homes> = new Map(
   }),
 );
 
-export const AGENT_HOMES: readonly string[] = [...HOMES.keys(), "all"];
+export { AGENT_HOMES };
 
 /** The existing folders of the named agents' default locations, in the order named. */
 export function agentHomePaths(names: readonly string[], env: NodeJS.ProcessEnv): string[] {

@@ -21,7 +21,7 @@ import { compareRanks, rankOf, type Rank } from "../core/worstFirst.js";
 import type { FilterSummary, Gate, ReportChoices, ReportFilters, Summary } from "../reporters/model.js";
 import { GateTally } from "./gate.js";
 import { ReplayedTally, summarize } from "./summary.js";
-import { agentKindOf, AGENT_KINDS } from "../adapters/registry.js";
+import { agentKindOf, AGENT_KINDS } from "../adapters/formatNames.js";
 import { isRunNote, type RunNote } from "./runNotes.js";
 
 export type { ReportFilters };

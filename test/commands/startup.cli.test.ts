@@ -4,7 +4,9 @@
  * bundle evaluates it on its first call only (scripts/bundle.mjs) and textFit.ts makes its own
  * segmenter on first use. A run that renders no wide text (`--version`, a kept output) makes none;
  * a report that does is the same as the unbundled build's. And the bundle is split: the commands'
- * work (src/commands/commandWork.ts) is a chunk that `--version`, `--help` and a kept output never load.
+ * work (src/commands/commandWork.ts) is a chunk that `--version`, `--help` and a kept output never load,
+ * nor do they load the adapters (their flags read adapters/formatNames.ts, the folder listing
+ * adapters/inputFileNames.ts; discovery is imported on a miss).
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -61,7 +63,7 @@ describe("CLI start-up", () => {
     expect({ ...bundled, stderr: bundled.stderr.replaceAll(`${MADE}\n`, "") }).toEqual(unbundled);
   });
 
-  it("loads the commands' work only when a command runs it: not for --version, --help or a kept output", () => {
+  it("loads the commands' work and the adapters only when a command runs it: not for --version, --help or a kept output", () => {
     const input = join(dir, "kept");
     mkdirSync(input);
     for (const name of ["generic-repeat.jsonl", "healthy.jsonl"]) writeFileSync(join(input, name), readFileSync(join(ROOT, "fixtures", name)));
@@ -78,5 +80,10 @@ describe("CLI start-up", () => {
     for (const other of [help, warm]) expect([...other.loaded].filter((file) => work.includes(file))).toEqual([]);
     const bytes = (files: ReadonlySet<string>) => [...files].reduce((sum, file) => sum + statSync(join(ROOT, "dist/bundle", file)).size, 0);
     expect(bytes(warm.loaded)).toBeLessThan(0.75 * bytes(cold.loaded));
+    // No adapter is evaluated but on a miss: the descriptors' names (the bundle keeps names) are in the files a run loads only if the registry is.
+    const adapters = /\b(openclawSessionAdapter|claudeCodeAdapter|geminiCliAdapter)\b/;
+    const holdsAdapters = (files: ReadonlySet<string>) => [...files].some((file) => adapters.test(readFileSync(join(ROOT, "dist/bundle", file), "utf8")));
+    expect([cold, version, help, warm].map((other) => holdsAdapters(other.loaded))).toEqual([true, false, false, false]);
   });
+
 });

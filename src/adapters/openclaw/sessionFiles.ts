@@ -51,6 +51,9 @@ export function sessionFileName(file: string): SessionFileName | undefined {
 /** Names a folder scan reads besides `*.jsonl`/`*.ndjson`/`*.log`: the archives above. */
 export const ARCHIVE_FILE = /\.jsonl\.(reset|deleted)\.[^/\\]+$|\.jsonl\.bak-\d+-\d+(\.(gz|zst))?$/i;
 
+/** SQLite transcript stores (inputs.md §2a) as a folder scan finds them. */
+export const STORE_FILE = /\.sqlite$/i;
+
 const ROLE_RANK: Record<SessionFileRole, number> = { life: 0, live: 1, checkpoint: 2, backup: 3, trajectory: 4 };
 
 /** Roles that only make sense beside the live transcript of the same session. */

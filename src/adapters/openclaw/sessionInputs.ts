@@ -6,12 +6,9 @@
  */
 import type { InputFiles } from "../adapter.js";
 import { inOpenClawSessionsFolder } from "./identity.js";
-import { ARCHIVE_FILE, groupSessionFiles, sessionFilesBeside } from "./sessionFiles.js";
+import { ARCHIVE_FILE, groupSessionFiles, sessionFilesBeside, STORE_FILE } from "./sessionFiles.js";
 import { sidecarPreface } from "./sidecarPreface.js";
 import { isSqliteFile, storeSessions, storeSessionSource } from "./sqliteStore.js";
-
-/** SQLite transcript stores (inputs.md §2a) as a folder scan finds them. */
-export const STORE_FILE = /\.sqlite$/i;
 
 export const OPENCLAW_SESSION_FILES: InputFiles = {
   scan: (name) => ARCHIVE_FILE.test(name) || STORE_FILE.test(name),

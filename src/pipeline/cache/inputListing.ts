@@ -14,7 +14,7 @@
  */
 import { readdirSync, statSync, type Dirent } from "node:fs";
 import { join } from "node:path";
-import { isInputFile, namedAsStore } from "../../adapters/discovery.js";
+import { isInputFile, namedAsStore } from "../../adapters/inputFileNames.js";
 import type { ByteHasher } from "./byteHash.js";
 
 export interface InputListing {
