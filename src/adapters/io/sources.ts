@@ -223,12 +223,25 @@ export async function fileSource(path: string, { completeLines = false }: FileSo
  * the last newline (`readEnd`, counted from the file's start), as `fileSource` reads.
  */
 export function plainFileFrom(path: string, start: number, completeLines = false): RawLineSource {
-  const size = statSync(path).size;
-  const end = completeLines ? Math.max(start, completeEnd(path, size)) : Infinity;
+  const { size, end } = appendedExtent(path, start, completeLines);
   const source = rawSource(path, Math.max(0, Math.min(size, end) - start), (handler, options = {}) =>
     readReporting(path, handler, (guarded) => readPlainFile(path, guarded, options, end - start, start)),
   );
   return completeLines ? { ...source, readEnd: end } : source;
+}
+
+/**
+ * The file's size and, for `completeLines`, the end of its last complete line. A file gone or closed
+ * to us since it was seen is an InputError like any read of it (`cannot read PATH: why`), not a crash:
+ * watch resumes a grown file here and tells a file deleted under it as gone.
+ */
+function appendedExtent(path: string, start: number, completeLines: boolean): { readonly size: number; readonly end: number } {
+  try {
+    const size = statSync(path).size;
+    return { size, end: completeLines ? Math.max(start, completeEnd(path, size)) : Infinity };
+  } catch (error) {
+    throw new InputError(describeReadError(path, error));
+  }
 }
 
 /**
