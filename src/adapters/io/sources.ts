@@ -230,11 +230,8 @@ export function plainFileFrom(path: string, start: number, completeLines = false
   return completeLines ? { ...source, readEnd: end } : source;
 }
 
-/**
- * The file's size and, for `completeLines`, the end of its last complete line. A file gone or closed
- * to us since it was seen is an InputError like any read of it (`cannot read PATH: why`), not a crash:
- * watch resumes a grown file here and tells a file deleted under it as gone.
- */
+/** The file's size and where its lines end; a file gone since it was seen is an InputError like any read
+ * of it, not a crash (watch resumes a grown file here and tells a file deleted under it as gone). */
 function appendedExtent(path: string, start: number, completeLines: boolean): { readonly size: number; readonly end: number } {
   try {
     const size = statSync(path).size;
