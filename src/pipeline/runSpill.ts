@@ -23,9 +23,10 @@
 import type { ReplayedRun } from "../core/findings.js";
 import type { SpilledRuns } from "../reporters/model.js";
 import { SegmentReader, spillFileIn, type FileBytes, type SpillFile } from "./spillFiles.js";
-import { addRunLevels, countRun, noRunLevels, type RunLevelCounts } from "./levelCounts.js";
-import { addRunsUsage, NO_RUNS_USAGE, RunsUsageTotals, type RunsUsage } from "./runsUsage.js";
+import { countRun, noRunLevels, type RunLevelCounts } from "./levelCounts.js";
+import { RunsUsageTotals, type RunsUsage } from "./runsUsage.js";
 import { SegmentFactsNote, type SegmentFacts } from "./spillFacts.js";
+import { addCounted, type CountedRuns } from "./countedRuns.js";
 import { isShelved } from "./shelvedFindings.js";
 import { isPlainRun, runRecords, runsOf } from "./runRecords.js";
 import { blocksOf, NotedFindings, noteRecord, runNote, type NotedBlock, type RunNote } from "./runNotes.js";
@@ -198,15 +199,8 @@ export function shiftedSegment(segment: SpillSegment, runsBefore: number): Spill
 /** Every spilled run of an analysis, counted, and read back in order with the kept ones. */
 export function spilledRuns(segments: readonly SpillSegment[]): SpilledRuns | undefined {
   if (segments.length === 0) return undefined;
-  const total = (key: "runs" | "calls" | "compactions") => segments.reduce((sum, s) => sum + s[key], 0);
-  const counts = segments.reduce((sum, segment) => addRunLevels(sum, segment.counts), noRunLevels());
-  const usage = segments.reduce((sum, segment) => addRunsUsage(sum, segment.usage), NO_RUNS_USAGE);
   return {
-    runs: total("runs"),
-    calls: total("calls"),
-    compactions: total("compactions"),
-    counts,
-    ...(usage.runs > 0 && { usage }),
+    ...segments.reduce<CountedRuns | undefined>(addCounted, undefined)!,
     noted: segments.every((segment) => segment.facts !== undefined) ? (kept) => noted(segments, kept) : undefined,
     notes: segments.every((segment) => segment.notes !== undefined) ? (kept) => notedRuns(segments, kept) : undefined,
     *inOrder(kept) {
